@@ -1,0 +1,527 @@
+"""``referee.toml``: the game's settings, validated into small frozen dataclasses.
+
+Every key has the RULES.md default; a wrong or missing key gives a :class:`ConfigError`
+that names the key and says how to fix it. Credentials never live here: the password comes
+from ``REFEREE_PASSWORD`` or a prompt (see :mod:`adapters.base`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from referee.errors import ConfigError
+
+ROLE_IDS = (
+    "citizen", "commissar", "sergeant", "ninja", "doctor", "boss_son", "mafia", "thug",
+    "kamikaze", "maniac", "necromancer", "priest",
+)
+"""Role ids of the twelve roles of the seed rules, in the order the rules list them."""
+
+ROLE_ALIASES: dict[str, str] = {
+    "мирный": "citizen", "мирный житель": "citizen", "чиж": "citizen",
+    "комиссар": "commissar", "коми": "commissar",
+    "сержант": "sergeant", "серж": "sergeant",
+    "ниндзя": "ninja",
+    "реаниматор": "doctor", "врач": "doctor", "доктор": "doctor",
+    "всб": "boss_son", "внебрачный сын босса": "boss_son",
+    "мафия": "mafia", "маф": "mafia", "дон": "mafia", "дон мафии": "mafia",
+    "громила": "thug",
+    "камикадзе": "kamikaze",
+    "маньяк": "maniac",
+    "некромант": "necromancer",
+    "священник": "priest",
+}
+
+CLAN_ROLES = frozenset({"mafia", "thug", "kamikaze"})
+"""Roles that belong to a mafia clan (RULES.md W1); ``boss_son`` names a clan too but is town."""
+
+DEFAULT_RED_COLOURS = ("red", "darkred", "crimson", "firebrick")
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    nick: str
+    role: str = "citizen"
+    clan: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """``[[replacements]]``: ``player`` takes ``slot`` from ``from_post`` or ``from_time`` on."""
+
+    slot: str
+    player: str
+    from_post: int | None = None
+    from_time: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DaySchedule:
+    """One turn's windows (RULES.md T1): Day N from ``start`` to ``deadline``, Night N to
+    ``night_deadline``. Times are UTC-aware."""
+
+    day: int
+    start: datetime
+    deadline: datetime
+    night_deadline: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class VoteRules:
+    """``[rules]`` vote profile (RULES.md V1–V6)."""
+
+    phrases: tuple[str, ...] = ("мой голос",)
+    red_colours: tuple[str, ...] = DEFAULT_RED_COLOURS
+    red_hue_tolerance: float = 20.0
+    red_min_saturation: float = 0.5
+    changes: str = "forbidden"  # forbidden | last_counts | limited
+    change_limit: int = 1
+    edited_vote: str = "count_flagged"  # count_flagged | void | missed
+    tie: str = "first_to_reach"  # first_to_reach | nobody | all | earliest_last_vote
+    early_majority: bool = False
+    reason_min_letters: int = 10
+    near_match_distance: int = 1
+    near_match_min_length: int = 5
+    reveal_role_on_hanging: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityRules:
+    """RULES.md A1–A3."""
+
+    missed_vote_limit: int = 2
+    missed_votes_consecutive: bool = False
+    reveal_role_on_removal: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class NightRules:
+    """RULES.md N1–N14, W2 settings."""
+
+    reveal_role_on_death: bool = True
+    maniac_ambush_twice_in_a_row: bool = False
+    ambush_kills: tuple[str, ...] = ("priest", "thug", "mafia", "ninja", "kamikaze", "doctor")
+    request_changes_per_game: int = 1
+    clan_wins_at_parity: bool = False
+    necromancer_turns: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class ForumConfig:
+    engine: str = "phpbb"
+    url: str | None = None
+    vote_url: str | None = None
+    snapshot: Path | None = None
+    timezone: str = "UTC"
+    username: str | None = None
+    rate_limit: float = 2.0
+    timeout: float = 20.0
+    retries: int = 4
+    user_agent: str | None = None
+    read_sent: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    path: Path
+    host: str
+    forum: ForumConfig
+    players: tuple[Player, ...]
+    schedule: tuple[DaySchedule, ...] = ()
+    aliases: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    replacements: tuple[Replacement, ...] = ()
+    votes: VoteRules = field(default_factory=VoteRules)
+    activity: ActivityRules = field(default_factory=ActivityRules)
+    night: NightRules = field(default_factory=NightRules)
+    game_start: datetime | None = None
+    game_end: datetime | None = None
+    setup: Mapping[str, int] = field(default_factory=dict)
+    title: str = ""
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.forum.timezone)
+
+    @property
+    def db_path(self) -> Path:
+        return self.path.with_suffix(".db")
+
+    def player(self, nick: str) -> Player | None:
+        for p in self.players:
+            if p.nick == nick:
+                return p
+        return None
+
+    def day(self, n: int) -> DaySchedule | None:
+        for d in self.schedule:
+            if d.day == n:
+                return d
+        return None
+
+
+# --------------------------------------------------------------------------- loading
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate ``referee.toml``; relative paths in it are relative to its folder."""
+    p = Path(path)
+    if not p.exists():
+        raise ConfigError(
+            f"config file {p} does not exist",
+            "create it from the commented example referee.toml in the project root, "
+            "or pass --config PATH",
+        )
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{p} is not UTF-8 text ({e.reason})", "save it as UTF-8") from e
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{p} is not valid TOML: {e}", "fix the line named above") from e
+    return parse_config(raw, p)
+
+
+def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
+    _check_no_secrets(raw)
+    game = _table(raw, "game")
+    forum_raw = _table(raw, "forum")
+    tz_name = _str(forum_raw, "forum.timezone", "UTC")
+    try:
+        tz = ZoneInfo(tz_name)
+    except (ZoneInfoNotFoundError, ValueError) as e:
+        raise ConfigError(
+            f"[forum] timezone = {tz_name!r} is not a known time zone",
+            'use an IANA name such as "Europe/Moscow" or "UTC"',
+        ) from e
+
+    snapshot = forum_raw.get("snapshot")
+    if snapshot is not None and not isinstance(snapshot, str):
+        raise ConfigError("[forum] snapshot must be a folder path (a string)")
+    url = forum_raw.get("url")
+    if url is not None and not isinstance(url, str):
+        raise ConfigError("[forum] url must be a string like \"https://forum/viewtopic.php?t=123\"")
+    if url is None and snapshot is None:
+        raise ConfigError(
+            "[forum] needs either url (the game topic) or snapshot (a folder of saved pages)",
+            'add url = "https://your-forum/viewtopic.php?t=123" under [forum]',
+        )
+    forum = ForumConfig(
+        engine=_str(forum_raw, "forum.engine", "phpbb"),
+        url=url,
+        vote_url=forum_raw.get("vote_url"),
+        snapshot=(path.parent / snapshot) if snapshot else None,
+        timezone=tz_name,
+        username=forum_raw.get("username"),
+        rate_limit=_num(forum_raw, "forum.rate_limit", 2.0, minimum=0.01),
+        timeout=_num(forum_raw, "forum.timeout", 20.0, minimum=0.1),
+        retries=int(_num(forum_raw, "forum.retries", 4, minimum=0)),
+        user_agent=forum_raw.get("user_agent"),
+        read_sent=bool(forum_raw.get("read_sent", False)),
+    )
+    if forum.engine not in ("phpbb",):
+        raise ConfigError(
+            f"[forum] engine = {forum.engine!r} is not supported", 'use engine = "phpbb"'
+        )
+
+    host = game.get("host")
+    if not isinstance(host, str) or not host.strip():
+        raise ConfigError(
+            "[game] host is missing: the host's forum nick is needed "
+            "(the host's posts are never votes)",
+            'add host = "YourNick" under [game]',
+        )
+
+    players = _players(raw.get("players"))
+    schedule = _schedule(raw.get("schedule"), tz)
+    aliases = _aliases(raw.get("aliases"), {p.nick for p in players})
+    replacements = _replacements(raw.get("replacements"), tz, {p.nick for p in players})
+    rules = _table(raw, "rules")
+    return Config(
+        path=path,
+        host=host.strip(),
+        title=str(game.get("title", "")),
+        forum=forum,
+        players=players,
+        schedule=schedule,
+        aliases=aliases,
+        replacements=replacements,
+        votes=_vote_rules(rules),
+        activity=_activity_rules(rules),
+        night=_night_rules(rules),
+        game_start=_time(game.get("start"), tz, "game.start") if "start" in game else None,
+        game_end=_time(game.get("end"), tz, "game.end") if "end" in game else None,
+        setup=_setup(raw.get("setup")),
+    )
+
+
+_SECRET_KEYS = ("password", "passwd", "pass", "token", "cookie", "sid")
+
+
+def _check_no_secrets(raw: Mapping[str, Any], where: str = "") -> None:
+    for key, value in raw.items():
+        if key.lower() in _SECRET_KEYS:
+            raise ConfigError(
+                f"referee.toml has a secret key {where}{key}: credentials must not be in the file",
+                "delete that line and set REFEREE_PASSWORD in the environment "
+                "(or let referee prompt for it)",
+            )
+        if isinstance(value, Mapping):
+            _check_no_secrets(value, f"{where}{key}.")
+
+
+def _table(raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
+    value = raw.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(f"[{key}] must be a table", f"write it as a [{key}] section")
+    return value
+
+
+def _str(t: Mapping[str, Any], key: str, default: str) -> str:
+    value = t.get(key.split(".")[-1], default)
+    if not isinstance(value, str):
+        raise ConfigError(f"{key} must be a string, got {value!r}")
+    return value
+
+
+def _num(t: Mapping[str, Any], key: str, default: float, minimum: float | None = None) -> float:
+    value = t.get(key.split(".")[-1], default)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ConfigError(f"{key} must be a number, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise ConfigError(f"{key} = {value} is too small", f"use a value of at least {minimum}")
+    return float(value)
+
+
+def _bool(t: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = t.get(key, default)
+    if not isinstance(value, bool):
+        raise ConfigError(f"rules.{key} must be true or false, got {value!r}")
+    return value
+
+
+def _choice(t: Mapping[str, Any], key: str, default: str, choices: tuple[str, ...]) -> str:
+    value = t.get(key, default)
+    if value not in choices:
+        raise ConfigError(
+            f"rules.{key} = {value!r} is not one of the accepted values",
+            "use one of: " + ", ".join(repr(c) for c in choices),
+        )
+    return value
+
+
+def normalise_role(value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{where}: role must be a string, got {value!r}")
+    key = value.strip().lower().replace("ё", "е")
+    if key in ROLE_IDS:
+        return key
+    if key in ROLE_ALIASES:
+        return ROLE_ALIASES[key]
+    raise ConfigError(
+        f"{where}: unknown role {value!r}",
+        "use one of: " + ", ".join(ROLE_IDS) + " (or the Russian name, e.g. «комиссар»)",
+    )
+
+
+def _players(raw: Any) -> tuple[Player, ...]:
+    if raw is None:
+        raise ConfigError(
+            "[players] is missing: the roster is needed to match vote nicks",
+            'add a [players] table: "Nick" = "citizen", "Nick2" = { role = "mafia", clan = "A" }',
+        )
+    if not isinstance(raw, Mapping) or not raw:
+        raise ConfigError("[players] must be a non-empty table of nick = role")
+    out: list[Player] = []
+    for nick, spec in raw.items():
+        where = f"players.{nick!r}"
+        if isinstance(spec, str):
+            out.append(Player(nick=nick, role=normalise_role(spec, where)))
+        elif isinstance(spec, Mapping):
+            role = normalise_role(spec.get("role", "citizen"), where)
+            clan = spec.get("clan")
+            if clan is not None and not isinstance(clan, str):
+                raise ConfigError(f"{where}.clan must be a string")
+            if role in CLAN_ROLES | {"boss_son"} and clan is None:
+                clan = "mafia"
+            out.append(Player(nick=nick, role=role, clan=clan))
+        else:
+            raise ConfigError(f"{where} must be a role name or {{ role = ..., clan = ... }}")
+    return tuple(out)
+
+
+def _time(value: Any, tz: ZoneInfo, key: str) -> datetime:
+    """A deadline in the forum's time zone (RULES.md T2), returned as UTC."""
+    if isinstance(value, datetime):
+        dt = value
+    elif isinstance(value, str):
+        try:
+            dt = datetime.fromisoformat(value.strip().replace(" ", "T", 1))
+        except ValueError as e:
+            raise ConfigError(
+                f"{key} = {value!r} is not a date and time",
+                'write it as "2026-11-21 22:00" (forum time zone) or with an offset',
+            ) from e
+    else:
+        raise ConfigError(f"{key} must be a date and time like \"2026-11-21 22:00\"")
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=tz)
+    return dt.astimezone(ZoneInfo("UTC"))
+
+
+def _schedule(raw: Any, tz: ZoneInfo) -> tuple[DaySchedule, ...]:
+    if raw is None:
+        return ()
+    days_raw = raw.get("days") if isinstance(raw, Mapping) else raw
+    if not isinstance(days_raw, list):
+        raise ConfigError(
+            "[schedule] must hold [[schedule.days]] entries",
+            'add [[schedule.days]] with day = 1, start = "...", deadline = "..."',
+        )
+    out: list[DaySchedule] = []
+    for i, d in enumerate(days_raw):
+        where = f"schedule.days[{i}]"
+        if not isinstance(d, Mapping):
+            raise ConfigError(f"{where} must be a table")
+        for key in ("start", "deadline"):
+            if key not in d:
+                raise ConfigError(f"{where}.{key} is missing", f'add {key} = "2026-11-21 22:00"')
+        n = d.get("day", i + 1)
+        if not isinstance(n, int) or n < 1:
+            raise ConfigError(f"{where}.day must be a positive whole number")
+        start = _time(d["start"], tz, f"{where}.start")
+        deadline = _time(d["deadline"], tz, f"{where}.deadline")
+        if deadline <= start:
+            raise ConfigError(f"{where}: deadline is not after start")
+        nd = d.get("night_deadline")
+        night_deadline = _time(nd, tz, f"{where}.night_deadline") if nd is not None else None
+        if night_deadline is not None and night_deadline <= deadline:
+            raise ConfigError(f"{where}: night_deadline is not after the day deadline")
+        out.append(DaySchedule(n, start, deadline, night_deadline))
+    out.sort(key=lambda s: s.day)
+    if len({s.day for s in out}) != len(out):
+        raise ConfigError("[schedule] lists the same day twice")
+    return tuple(out)
+
+
+def _aliases(raw: Any, nicks: set[str]) -> dict[str, tuple[str, ...]]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise ConfigError("[aliases] must be a table: \"Nick\" = [\"other spelling\", ...]")
+    out: dict[str, tuple[str, ...]] = {}
+    for nick, spellings in raw.items():
+        if nick not in nicks:
+            raise ConfigError(
+                f"aliases.{nick!r}: no such player in [players]", "use the nick as in [players]"
+            )
+        if isinstance(spellings, str):
+            spellings = [spellings]
+        if not isinstance(spellings, list) or not all(isinstance(s, str) for s in spellings):
+            raise ConfigError(f"aliases.{nick!r} must be a list of strings")
+        out[nick] = tuple(spellings)
+    return out
+
+
+def _replacements(raw: Any, tz: ZoneInfo, nicks: set[str]) -> tuple[Replacement, ...]:
+    if raw is None:
+        return ()
+    if not isinstance(raw, list):
+        raise ConfigError("replacements must be written as [[replacements]] entries")
+    out: list[Replacement] = []
+    for i, r in enumerate(raw):
+        where = f"replacements[{i}]"
+        if not isinstance(r, Mapping) or "slot" not in r or "player" not in r:
+            raise ConfigError(f"{where} needs slot = \"old nick\" and player = \"new nick\"")
+        if r["slot"] not in nicks:
+            raise ConfigError(f"{where}.slot {r['slot']!r} is not a player in [players]")
+        from_post = r.get("from_post")
+        from_time = _time(r["from_time"], tz, f"{where}.from_time") if "from_time" in r else None
+        if from_post is None and from_time is None:
+            raise ConfigError(f"{where} needs from_post = POST_ID or from_time = \"...\"")
+        out.append(Replacement(r["slot"], r["player"], from_post, from_time))
+    return tuple(out)
+
+
+def _vote_rules(t: Mapping[str, Any]) -> VoteRules:
+    d = VoteRules()
+    phrases = t.get("vote_phrases", list(d.phrases))
+    colours = t.get("red_colours", list(d.red_colours))
+    for key, value in (("vote_phrases", phrases), ("red_colours", colours)):
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
+            raise ConfigError(f"rules.{key} must be a non-empty list of strings")
+    changes = _choice(t, "changes", d.changes, ("forbidden", "last_counts", "limited"))
+    return VoteRules(
+        phrases=tuple(p.lower() for p in phrases),
+        red_colours=tuple(c.lower() for c in colours),
+        red_hue_tolerance=_num(t, "rules.red_hue_tolerance", d.red_hue_tolerance, 0),
+        red_min_saturation=_num(t, "rules.red_min_saturation", d.red_min_saturation, 0),
+        changes=changes,
+        change_limit=int(_num(t, "rules.change_limit", d.change_limit, 0)),
+        edited_vote=_choice(t, "edited_vote", d.edited_vote, ("count_flagged", "void", "missed")),
+        tie=_choice(t, "tie", d.tie, ("first_to_reach", "nobody", "all", "earliest_last_vote")),
+        early_majority=_bool(t, "early_majority", d.early_majority),
+        reason_min_letters=int(_num(t, "rules.reason_min_letters", d.reason_min_letters, 0)),
+        near_match_distance=int(_num(t, "rules.near_match_distance", d.near_match_distance, 0)),
+        near_match_min_length=int(
+            _num(t, "rules.near_match_min_length", d.near_match_min_length, 1)
+        ),
+        reveal_role_on_hanging=_bool(t, "reveal_role_on_hanging", d.reveal_role_on_hanging),
+    )
+
+
+def _activity_rules(t: Mapping[str, Any]) -> ActivityRules:
+    d = ActivityRules()
+    return ActivityRules(
+        missed_vote_limit=int(_num(t, "rules.missed_vote_limit", d.missed_vote_limit, 1)),
+        missed_votes_consecutive=_bool(t, "missed_votes_consecutive", d.missed_votes_consecutive),
+        reveal_role_on_removal=_bool(t, "reveal_role_on_removal", d.reveal_role_on_removal),
+    )
+
+
+def _night_rules(t: Mapping[str, Any]) -> NightRules:
+    d = NightRules()
+    ambush = t.get("ambush_kills", list(d.ambush_kills))
+    if not isinstance(ambush, list):
+        raise ConfigError("rules.ambush_kills must be a list of role ids")
+    return NightRules(
+        reveal_role_on_death=_bool(t, "reveal_role_on_death", d.reveal_role_on_death),
+        maniac_ambush_twice_in_a_row=_bool(
+            t, "maniac_ambush_twice_in_a_row", d.maniac_ambush_twice_in_a_row
+        ),
+        ambush_kills=tuple(normalise_role(r, "rules.ambush_kills") for r in ambush),
+        request_changes_per_game=int(
+            _num(t, "rules.request_changes_per_game", d.request_changes_per_game, 0)
+        ),
+        clan_wins_at_parity=_bool(t, "clan_wins_at_parity", d.clan_wins_at_parity),
+        necromancer_turns=int(_num(t, "rules.necromancer_turns", d.necromancer_turns, 1)),
+    )
+
+
+def _setup(raw: Any) -> dict[str, int]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise ConfigError("[setup] must be a table of role = count")
+    out: dict[str, int] = {}
+    for role, count in raw.items():
+        if role in ("clans",):
+            if not isinstance(count, int) or count < 0:
+                raise ConfigError("setup.clans must be a whole number")
+            out["clans"] = count
+            continue
+        rid = normalise_role(role, f"setup.{role}")
+        if not isinstance(count, int) or count < 0:
+            raise ConfigError(f"setup.{role} must be a whole number of players")
+        out[rid] = count
+    return out
+
+
+def deadline_passed(deadline: datetime, now: datetime) -> bool:
+    """RULES.md T2: a post made at the deadline or later is late."""
+    return now >= deadline
+
+

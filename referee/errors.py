@@ -1,0 +1,64 @@
+"""The project's own errors. Every one says what happened and what to do next.
+
+The CLI prints ``str(error)`` and exits with ``error.exit_code``; nothing else is shown
+to the host, so messages must never carry a password or cookie value.
+"""
+
+from __future__ import annotations
+
+
+class RefereeError(Exception):
+    """Base of every error ``referee`` reports to the host."""
+
+    exit_code = 1
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        self.message = message
+        self.hint = hint
+        super().__init__(message if not hint else f"{message}\n  → {hint}")
+
+
+class ConfigError(RefereeError):
+    """``referee.toml`` is missing, unreadable, or a key has a wrong value."""
+
+    exit_code = 2
+
+
+class ForumError(RefereeError):
+    """The forum answered with something we cannot use (network, HTTP status, markup)."""
+
+    exit_code = 3
+
+
+class TopicNotFound(ForumError):
+    pass
+
+
+class LoginRequired(ForumError):
+    pass
+
+
+class LoginFailed(ForumError):
+    pass
+
+
+class AccessDenied(ForumError):
+    """403 / banned / not allowed to read."""
+
+
+class MalformedPage(ForumError):
+    """A page that is not what we expected (not a phpBB topic, a required element missing)."""
+
+
+class NetworkError(ForumError):
+    """Connection failures, timeouts, 5xx after all retries."""
+
+
+class StoreError(RefereeError):
+    exit_code = 4
+
+
+class GameError(RefereeError):
+    """The game data does not allow the command (unknown nick, day not in schedule, ...)."""
+
+    exit_code = 5

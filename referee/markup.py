@@ -1,0 +1,88 @@
+"""Post HTML → plain text, with quoted text marked.
+
+phpBB renders quotes as ``<blockquote>`` (nested up to three deep). Votes and activity must
+ignore what a player quoted from someone else (RULES.md V1), so every line of plain text
+that came from inside a quote starts with :data:`QUOTE_MARK`. The mark is a control
+character that cannot occur in HTML text, so a player cannot forge it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from selectolax.lexbor import LexborHTMLParser as HTMLParser
+from selectolax.lexbor import LexborNode as Node
+
+QUOTE_MARK = "\x1f"
+"""Prefix of every plain-text line that was quoted from another post."""
+
+_BLOCK_TAGS = frozenset(
+    {"div", "p", "li", "ul", "ol", "dl", "dt", "dd", "pre", "table", "tr", "h1", "h2", "h3",
+     "h4", "h5", "h6", "cite", "blockquote", "hr"}
+)
+_SKIP_TAGS = frozenset({"script", "style", "noscript"})
+_WS = re.compile(r"[ \t\r\f\v\u00a0]+")
+
+
+def plain_text(html: str) -> str:
+    """Plain text of a post body; lines from quotes are prefixed with :data:`QUOTE_MARK`.
+
+    Images contribute their ``alt`` text (smilies like ``:D``) so that a reason made only
+    of a smiley is visible as such, not as an empty line.
+    """
+    tree = HTMLParser(f"<div id='__referee_root'>{html}</div>")
+    root = tree.css_first("#__referee_root")
+    if root is None:  # pragma: no cover - selectolax always builds the wrapper
+        return ""
+    lines: list[tuple[int, list[str]]] = [(0, [])]
+    _walk(root, 0, lines)
+    out: list[str] = []
+    for depth, parts in lines:
+        text = _WS.sub(" ", "".join(parts)).strip()
+        if not text:
+            continue
+        out.append((QUOTE_MARK + text) if depth > 0 else text)
+    return "\n".join(out)
+
+
+def _walk(node: Node, depth: int, lines: list[tuple[int, list[str]]]) -> None:
+    for child in node.iter(include_text=True):
+        tag = child.tag
+        if tag == "-text":
+            _append(lines, depth, child.text(deep=False) or "")
+            continue
+        if tag in _SKIP_TAGS or tag == "-comment":
+            continue
+        if tag == "br":
+            lines.append((depth, []))
+            continue
+        if tag == "img":
+            alt = child.attributes.get("alt") or ""
+            if alt:
+                _append(lines, depth, alt)
+            continue
+        inner = depth + 1 if tag == "blockquote" else depth
+        if tag in _BLOCK_TAGS:
+            lines.append((inner, []))
+            _walk(child, inner, lines)
+            lines.append((depth, []))
+        else:
+            _walk(child, inner, lines)
+
+
+def _append(lines: list[tuple[int, list[str]]], depth: int, text: str) -> None:
+    # A newline in HTML text is whitespace; phpBB marks real line breaks with <br>.
+    text = text.replace("\r", " ").replace("\n", " ")
+    if lines[-1][0] != depth:
+        lines.append((depth, []))
+    lines[-1][1].append(text)
+
+
+def unquoted_lines(text: str) -> list[str]:
+    """The lines of :func:`plain_text` output that the author wrote himself."""
+    return [line for line in text.split("\n") if not line.startswith(QUOTE_MARK)]
+
+
+def has_own_text(text: str) -> bool:
+    """True when the post has any text of its author's own (not only quotes)."""
+    return any(line.strip() for line in unquoted_lines(text))
