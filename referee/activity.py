@@ -1,0 +1,426 @@
+"""Activity check («проверка активности»): who leaves the game for silence or missed votes.
+
+Pure: no I/O and no clock; the caller passes the posts, the tally's counted voters and
+``now``. RULES.md decisions implemented here, and the readings this module fixes:
+
+- **A1.** A living player with no post in the game topic during turn N is «пропал без вести»
+  and leaves the game, unless the host recorded an excuse for turn N. Any post counts, even
+  one that only quotes others («хотя бы одно сообщение в топике игры»).
+- **Turn window (T1, T2).** Turn N runs from Day N ``start`` (inclusive) to Day N+1
+  ``start`` (exclusive: a post at that instant or later belongs to the next turn). For the
+  last scheduled day, with no Day N+1 yet, the turn ends at Day N's ``night_deadline``, or
+  at its day ``deadline`` when no night deadline is known: we never guess a later instant,
+  so a post after the last known deadline is simply not in turn N.
+- **A2.** A living player with no counted vote on Day N has missed a vote; a vote the tally
+  rejected is a missed vote. The days that count for a player are the scheduled days from
+  his first day in the game (``first_day``, default the first scheduled day) up to Day N
+  (Day N only once its deadline has passed), skipping days he was not alive for the whole
+  day (died before that day's deadline) and days the host excused (an excuse for turn d
+  covers the vote of Day d). Skipped days are neutral: they neither add a miss nor break a
+  run of misses in the «in a row» setting. The player leaves when a miss **on Day N**
+  brings his total (or, with ``missed_votes_consecutive``, his run of consecutive misses)
+  to ``missed_vote_limit``: limits reached on earlier days were earlier turns' decisions.
+- **Host, dead.** The host is never listed nor flagged (V5: the host does not vote). A
+  player who died during the turn (hanged, killed at night) is listed but never flagged; a
+  player not alive at the turn start is not listed.
+- **Warning vs final.** Before the turn's end the A1 part is a warning (the player still has
+  time, the host may send a reminder); before Day N's deadline so is the A2 part, and only
+  players whom one more miss would remove are warned. After those instants the flags are
+  removals.
+- **A3.** Removals take effect at the end of a day, after its tally: an A2 removal at the end
+  of Day N, an A1 removal at the end of Day N+1 (the first day end after the turn is over).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal
+
+from referee.config import ActivityRules, DaySchedule
+from referee.errors import GameError
+from referee.models import Post
+
+VoteState = Literal["yes", "no", "rejected"]
+"""How a player's Day N vote stands: counted, none, or posted but not counted."""
+
+Status = Literal["ok", "excused", "warning", "removed", "died"]
+
+EndBasis = Literal["next_day_start", "night_deadline", "day_deadline"]
+
+A3_NOTE = "Выбывание вступает в силу в конце дня, после подсчёта голосов (правило A3)."
+
+DEFAULT_EXCUSE_REASON = "предупредил(а) ведущего"
+
+
+@dataclass(frozen=True, slots=True)
+class Excuse:
+    """The host's record that ``nick`` warned him about turn ``turn`` («уведомление ведущего»).
+
+    It spares the player A1 for that turn and makes Day ``turn`` neutral for A2."""
+
+    nick: str
+    turn: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnDeath:
+    """A player who died during the turn. ``at`` is when: for a hanging the day deadline (or
+    the host's closing post), for a night death the night deadline or the morning post. A
+    death before the day deadline means the player was not alive for the whole day."""
+
+    nick: str
+    at: datetime
+    cause: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnWindow:
+    """Turn N's instants (RULES.md T1): ``start`` ≤ t < ``end`` is inside the turn; the day's
+    votes close at ``day_deadline``. ``end_basis`` says where ``end`` came from."""
+
+    turn: int
+    start: datetime
+    day_deadline: datetime
+    end: datetime
+    end_basis: EndBasis
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityFlag:
+    """One player flagged by A1 and/or A2: a warning or a removal.
+
+    ``rule`` is "A1", "A2" or "A1, A2"; ``explanation`` is Russian, ready for the summary;
+    ``effective_after_day`` is the day whose end (after its tally) the removal takes effect
+    at (A3)."""
+
+    nick: str
+    rule: str
+    explanation: str
+    effective_after_day: int
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityRow:
+    """One living player's line of the host's table.
+
+    ``posts`` and ``last_post_at`` are for this turn; ``last_seen_at`` is his last post
+    before the turn's end at any time (helps the host judge a silent player). ``vote`` is
+    his Day N vote; ``missed_days`` the days counted as missed so far (A2). ``excused`` is
+    the reason of the host's excuse for this turn, or ``None``."""
+
+    nick: str
+    posts: int
+    last_post_at: datetime | None
+    last_seen_at: datetime | None
+    vote: VoteState
+    missed_days: tuple[int, ...]
+    excused: str | None
+    status: Status
+    rules: tuple[str, ...] = ()
+    death: TurnDeath | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityReport:
+    """The result of :func:`check_activity` for one turn.
+
+    ``final`` is true once the turn is over (every flag is then a removal). ``votes_final`` is
+    true once Day N's deadline has passed (A2 flags are then removals)."""
+
+    turn: int
+    final: bool
+    rows: tuple[ActivityRow, ...]
+    removed: tuple[ActivityFlag, ...]
+    warnings: tuple[ActivityFlag, ...]
+    window: TurnWindow
+    votes_final: bool
+    now: datetime
+    missed_vote_limit: int
+    missed_votes_consecutive: bool
+    note: str = A3_NOTE
+
+
+def turn_window(turn: int, schedule: Sequence[DaySchedule]) -> TurnWindow:
+    """Turn ``turn``'s window (RULES.md T1): Day N start → Day N+1 start; for the last
+    scheduled day → its night deadline, else its day deadline (see the module docstring)."""
+    by_day = {d.day: d for d in schedule}
+    day = by_day.get(turn)
+    if day is None:
+        known = ", ".join(str(d) for d in sorted(by_day)) or "none"
+        raise GameError(
+            f"day {turn} is not in the schedule (scheduled days: {known})",
+            f"add a [[schedule.days]] entry with day = {turn}, start and deadline",
+        )
+    following = by_day.get(turn + 1)
+    if following is not None:
+        end, basis = following.start, "next_day_start"
+    elif day.night_deadline is not None:
+        end, basis = day.night_deadline, "night_deadline"
+    else:
+        end, basis = day.deadline, "day_deadline"
+    if end <= day.start:
+        raise GameError(
+            f"turn {turn} would end ({end.isoformat()}) before it starts "
+            f"({day.start.isoformat()})",
+            f"check the start of day {turn + 1} in [[schedule.days]]",
+        )
+    return TurnWindow(turn, day.start, day.deadline, end, basis)
+
+
+def check_activity(
+    turn: int,
+    *,
+    players_alive_at_turn_start: Iterable[str],
+    posts: Iterable[Post],
+    schedule: Sequence[DaySchedule],
+    counted_voters_by_day: Mapping[int, Collection[str]],
+    excuses: Iterable[Excuse],
+    deaths_during_turn: Iterable[TurnDeath],
+    host: str,
+    rules: ActivityRules,
+    now: datetime,
+    rejected_voters_by_day: Mapping[int, Collection[str]] | None = None,
+    first_day: Mapping[str, int] | None = None,
+) -> ActivityReport:
+    """RULES.md A1–A3 for turn ``turn`` as of ``now``.
+
+    ``posts`` are the topic's posts with authors already resolved to roster nicks (the
+    caller applies replacements and renames). ``counted_voters_by_day[d]`` are the players
+    whose vote the tally counted on Day d; ``rejected_voters_by_day[d]`` those whose vote
+    it did not count (only to show «rejected»: for A2 both are a missed vote). Every day
+    that counts for A2 must be present in ``counted_voters_by_day``. ``first_day`` gives a
+    player's first day in the game when it is not the first scheduled day.
+    """
+    if now.tzinfo is None:
+        raise GameError(
+            "the activity check got a time without a time zone",
+            "pass aware datetimes (UTC) for now, posts and deaths",
+        )
+    window = turn_window(turn, schedule)
+    if now < window.start:
+        raise GameError(
+            f"turn {turn} has not started yet (it starts {window.start.isoformat()})",
+            "run the activity check once the day has started",
+        )
+    final = now >= window.end
+    votes_final = now >= window.day_deadline
+    rejected_by_day = rejected_voters_by_day or {}
+    first_by_nick = first_day or {}
+    scheduled_days = sorted(d.day for d in schedule)
+    default_first = scheduled_days[0]
+
+    alive: list[str] = []
+    for nick in players_alive_at_turn_start:
+        if nick != host and nick not in alive:
+            alive.append(nick)
+    alive_set = set(alive)
+
+    excuse_of: dict[tuple[str, int], str] = {}
+    for e in excuses:
+        excuse_of.setdefault((e.nick, e.turn), e.reason.strip() or DEFAULT_EXCUSE_REASON)
+    death_of = {d.nick: d for d in deaths_during_turn if d.nick in alive_set}
+
+    in_turn: dict[str, list[datetime]] = {nick: [] for nick in alive}
+    last_seen: dict[str, datetime] = {}
+    for post in posts:
+        if post.author not in alive_set or post.posted_at >= window.end:
+            continue
+        if post.posted_at >= window.start:
+            in_turn[post.author].append(post.posted_at)
+        seen = last_seen.get(post.author)
+        if seen is None or post.posted_at > seen:
+            last_seen[post.author] = post.posted_at
+
+    rows: list[ActivityRow] = []
+    removed: list[ActivityFlag] = []
+    warnings: list[ActivityFlag] = []
+    for nick in alive:
+        death = death_of.get(nick)
+        turn_excuse = excuse_of.get((nick, turn))
+        vote = _vote_state(nick, turn, counted_voters_by_day, rejected_by_day)
+        days = _vote_days(
+            nick, turn, scheduled_days, first_by_nick.get(nick, default_first),
+            excuse_of, death, window, votes_final,
+        )
+        history = [(d, _voted(nick, d, counted_voters_by_day)) for d in days]
+        missed = tuple(d for d, voted in history if not voted)
+        times = sorted(in_turn[nick])
+
+        removal: list[tuple[str, str, int]] = []  # (rule, explanation, effective day)
+        warning: list[tuple[str, str, int]] = []
+        if death is None:
+            if not times and turn_excuse is None:
+                if final:
+                    removal.append(
+                        ("A1", f"пропал(а) без вести: ни одного сообщения в теме за ход {turn}",
+                         turn + 1)
+                    )
+                else:
+                    warning.append(
+                        ("A1", f"в ходе {turn} ещё нет ни одного сообщения в теме; "
+                               "надо написать до конца хода", turn + 1)
+                    )
+            a2 = _missed_vote_flag(nick, turn, history, rules, votes_final, vote,
+                                   turn_excuse is not None)
+            if a2 is not None:
+                (removal if votes_final else warning).append(a2)
+
+        if removal:
+            status: Status = "removed"
+            removed.append(_flag(nick, removal))
+        elif warning:
+            status = "warning"
+            warnings.append(_flag(nick, warning))
+        elif death is not None:
+            status = "died"
+        elif turn_excuse is not None:
+            status = "excused"
+        else:
+            status = "ok"
+        flagged = removal or warning
+        rows.append(
+            ActivityRow(
+                nick=nick,
+                posts=len(times),
+                last_post_at=times[-1] if times else None,
+                last_seen_at=last_seen.get(nick),
+                vote=vote,
+                missed_days=missed,
+                excused=turn_excuse,
+                status=status,
+                rules=tuple(r for r, _, _ in flagged),
+                death=death,
+            )
+        )
+
+    return ActivityReport(
+        turn=turn,
+        final=final,
+        rows=tuple(rows),
+        removed=tuple(removed),
+        warnings=tuple(warnings),
+        window=window,
+        votes_final=votes_final,
+        now=now,
+        missed_vote_limit=rules.missed_vote_limit,
+        missed_votes_consecutive=rules.missed_votes_consecutive,
+    )
+
+
+def _vote_days(
+    nick: str,
+    turn: int,
+    scheduled_days: Sequence[int],
+    first: int,
+    excuse_of: Mapping[tuple[str, int], str],
+    death: TurnDeath | None,
+    window: TurnWindow,
+    votes_final: bool,
+) -> list[int]:
+    """The days that count for A2 (see the module docstring), oldest first."""
+    out: list[int] = []
+    for d in scheduled_days:
+        if d < first or d > turn or (nick, d) in excuse_of:
+            continue
+        if d == turn:
+            if not votes_final:
+                continue  # Day N's vote is still open: not missed yet
+            if death is not None and death.at < window.day_deadline:
+                continue  # not alive for the whole day
+        out.append(d)
+    return out
+
+
+def _voted(nick: str, day: int, counted: Mapping[int, Collection[str]]) -> bool:
+    if day not in counted:
+        raise GameError(
+            f"no vote tally for day {day}: the activity check needs who voted that day (A2)",
+            f"run the tally for day {day} first, or give its counted voters",
+        )
+    return nick in counted[day]
+
+
+def _vote_state(
+    nick: str,
+    day: int,
+    counted: Mapping[int, Collection[str]],
+    rejected: Mapping[int, Collection[str]],
+) -> VoteState:
+    if _voted(nick, day, counted):
+        return "yes"
+    return "rejected" if nick in rejected.get(day, ()) else "no"
+
+
+def _missed_vote_flag(
+    nick: str,
+    turn: int,
+    history: Sequence[tuple[int, bool]],
+    rules: ActivityRules,
+    votes_final: bool,
+    vote: VoteState,
+    excused_today: bool,
+) -> tuple[str, str, int] | None:
+    """A2: a removal when a miss on Day N reaches the limit; before the deadline, a warning
+    when one more miss (today's) would reach it."""
+    limit = rules.missed_vote_limit
+    if votes_final:
+        if not history or history[-1] != (turn, False):
+            return None  # Day N was voted, excused or not counted: no new miss
+        counted_misses = _counted_misses(history, rules.missed_votes_consecutive)
+        if len(counted_misses) < limit:
+            return None
+        return ("A2", _a2_text(counted_misses, rules.missed_votes_consecutive, limit), turn)
+    if excused_today or vote == "yes":
+        return None
+    would_be = [*_counted_misses(history, rules.missed_votes_consecutive), turn]
+    if len(would_be) < limit:
+        return None
+    rejected = " (голос не засчитан)" if vote == "rejected" else ""
+    text = _a2_warning_text(turn, would_be[:-1], rejected, limit,
+                            rules.missed_votes_consecutive)
+    return ("A2", text, turn)
+
+
+def _counted_misses(history: Sequence[tuple[int, bool]], consecutive: bool) -> list[int]:
+    """All missed days, or with ``consecutive`` only the run of misses at the end."""
+    if not consecutive:
+        return [d for d, voted in history if not voted]
+    run: list[int] = []
+    for d, voted in reversed(history):
+        if voted:
+            break
+        run.append(d)
+    return run[::-1]
+
+
+def _days_text(days: Sequence[int]) -> str:
+    if not days:
+        return "нет"
+    return ("день " if len(days) == 1 else "дни ") + ", ".join(str(d) for d in days)
+
+
+def _a2_text(misses: Sequence[int], consecutive: bool, limit: int) -> str:
+    kind = "пропущено голосований подряд" if consecutive else "пропущено голосований"
+    return f"{kind}: {len(misses)} ({_days_text(misses)}), предел — {limit}"
+
+
+def _a2_warning_text(
+    turn: int, earlier: Sequence[int], rejected: str, limit: int, consecutive: bool
+) -> str:
+    kind = "пропущено подряд" if consecutive else "пропущено"
+    return (
+        f"в день {turn} засчитанного голоса ещё нет{rejected}; {kind} ранее: "
+        f"{_days_text(earlier)}; ещё один пропуск — выбывание (предел — {limit})"
+    )
+
+
+def _flag(nick: str, parts: Sequence[tuple[str, str, int]]) -> ActivityFlag:
+    return ActivityFlag(
+        nick=nick,
+        rule=", ".join(r for r, _, _ in parts),
+        explanation="; ".join(e for _, e, _ in parts),
+        effective_after_day=min(day for _, _, day in parts),
+    )
