@@ -1,0 +1,478 @@
+"""What every forum engine shares: a polite HTTP client, the session cookie file, the
+password prompt, and the small engine interface the sync code talks to.
+
+Politeness (issue 2): one clear User-Agent, at most ``[forum] rate_limit`` requests a
+second, bounded retries with exponential backoff and jitter on network errors, timeouts,
+5xx and 429 (a ``Retry-After`` is honoured). The session lives in a cookie file beside the
+game database, created 0600 from the first byte; cookies never travel to another host.
+
+Secrets (RULES.md: credentials never in the config): the password comes from
+``REFEREE_PASSWORD`` or an interactive prompt, is held in a :class:`Secret` whose ``repr``
+is masked (so tracebacks with locals cannot show it), and is never logged, stored, or put
+into an exception message.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import getpass
+import http.cookiejar
+import json
+import logging
+import os
+import random
+import re
+import stat
+import sys
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Protocol, runtime_checkable
+from urllib.parse import urlsplit
+
+import httpx
+
+from referee.errors import ForumError, LoginRequired, NetworkError
+from referee.models import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+
+log = logging.getLogger("referee.http")
+
+try:
+    VERSION = metadata.version("referee")
+except metadata.PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+    VERSION = "0.0.0"
+
+USER_AGENT = f"referee/{VERSION} (+forum mafia referee)"
+PASSWORD_ENV = "REFEREE_PASSWORD"
+
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+"""Statuses worth asking again: the forum is busy or briefly broken, not refusing us."""
+
+MAX_RETRY_AFTER = 300.0
+"""A ``Retry-After`` longer than this is not waited out: the host is told to come back later."""
+
+_SID = re.compile(r"([?&])sid=[0-9a-fA-F]{32}(&?)")
+
+
+# --------------------------------------------------------------------------- secrets
+
+class Secret:
+    """A password that does not show itself: ``str``/``repr`` print ``***``."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        return self._value
+
+    def __repr__(self) -> str:
+        return "Secret('***')"
+
+    __str__ = __repr__
+
+    def __bool__(self) -> bool:
+        return bool(self._value)
+
+    def __reduce__(self) -> tuple[object, ...]:  # never pickled into a cache by accident
+        raise TypeError("a Secret cannot be pickled")
+
+
+def get_password(
+    username: str,
+    *,
+    env: Mapping[str, str] | None = None,
+    prompt: Callable[[str], str] | None = None,
+    interactive: bool | None = None,
+) -> Secret:
+    """The forum password of ``username``: ``REFEREE_PASSWORD`` or a ``getpass`` prompt.
+
+    Never read from the config (config.py refuses secret keys). Without a terminal and
+    without the variable, :class:`LoginRequired` explains how to provide it.
+    """
+    env = os.environ if env is None else env
+    value = env.get(PASSWORD_ENV)
+    if value:
+        return Secret(value)
+    if interactive is None:
+        interactive = sys.stdin.isatty()
+    if not interactive and prompt is None:
+        raise LoginRequired(
+            f"the forum needs the password of «{username}» and there is no terminal to ask",
+            f"set the environment variable {PASSWORD_ENV} before running referee",
+        )
+    ask = prompt or getpass.getpass
+    value = ask(f"Forum password for {username}: ")
+    if not value:
+        raise LoginRequired(
+            "no password was given", f"type it at the prompt or set {PASSWORD_ENV}"
+        )
+    return Secret(value)
+
+
+# --------------------------------------------------------------------------- urls
+
+def strip_sid(url: str) -> str:
+    """``url`` without phpBB's ``sid=`` session parameter (it is a session secret too)."""
+    def repl(m: re.Match[str]) -> str:
+        return m.group(1) if m.group(2) else ""
+
+    out = _SID.sub(repl, url)
+    return out[:-1] if out.endswith(("?", "&")) else out
+
+
+def same_site(a: str, b: str) -> bool:
+    """Whether two hosts are one site for cookies: equal, ignoring case and a ``www.``."""
+    def norm(h: str) -> str:
+        h = h.lower().rstrip(".")
+        return h[4:] if h.startswith("www.") else h
+
+    return norm(a) == norm(b)
+
+
+def cookie_path_for(db_path: Path) -> Path:
+    """The session cookie file that belongs to a game database: ``game.db`` → ``game.cookies``."""
+    return db_path.with_suffix(".cookies")
+
+
+# --------------------------------------------------------------------------- cookie file
+
+def _open_private(path: Path) -> int:
+    """Open ``path`` for writing with mode 0600 from the moment it exists."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    # O_CREAT's mode is ignored when the file already existed with wider rights.
+    os.fchmod(fd, 0o600)
+    return fd
+
+
+def save_cookies(jar: http.cookiejar.CookieJar, path: Path) -> None:
+    """Write the jar as JSON to ``path`` (0600, replaced atomically)."""
+    rows = [
+        {
+            "name": c.name, "value": c.value, "domain": c.domain, "path": c.path,
+            "secure": c.secure, "expires": c.expires,
+            "domain_specified": c.domain_specified, "domain_initial_dot": c.domain_initial_dot,
+            "http_only": c.has_nonstandard_attr("HttpOnly"),
+        }
+        for c in jar
+        if not c.is_expired()
+    ]
+    tmp = path.with_name(path.name + ".tmp")
+    fd = _open_private(tmp)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(rows, f)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def load_cookies(jar: http.cookiejar.CookieJar, path: Path) -> int:
+    """Fill the jar from ``path``; returns how many cookies were loaded.
+
+    A file readable by others is tightened to 0600 first; an unreadable or corrupt file is
+    ignored (the tool simply logs in again).
+    """
+    if not path.exists():
+        return 0
+    mode = stat.S_IMODE(path.stat().st_mode)
+    if mode & 0o077:
+        log.warning("cookie file %s was readable by others; setting it to 0600", path)
+        os.chmod(path, 0o600)
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        log.warning("cookie file %s is unreadable; ignoring it", path)
+        return 0
+    n = 0
+    for r in rows if isinstance(rows, list) else []:
+        try:
+            cookie = http.cookiejar.Cookie(
+                version=0, name=r["name"], value=r["value"], port=None, port_specified=False,
+                domain=r["domain"], domain_specified=bool(r.get("domain_specified")),
+                domain_initial_dot=bool(r.get("domain_initial_dot")), path=r.get("path", "/"),
+                path_specified=True, secure=bool(r.get("secure")), expires=r.get("expires"),
+                discard=False, comment=None, comment_url=None,
+                rest={"HttpOnly": ""} if r.get("http_only") else {},
+            )
+        except (KeyError, TypeError):
+            continue
+        if not cookie.is_expired():
+            jar.set_cookie(cookie)
+            n += 1
+    return n
+
+
+# --------------------------------------------------------------------------- http client
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    """Delay before retry ``attempt`` (0-based): ``base·2^attempt`` capped, times 1..1+jitter."""
+
+    base: float = 1.0
+    cap: float = 60.0
+    jitter: float = 0.5
+
+    def delay(self, attempt: int, rnd: float) -> float:
+        return min(self.cap, self.base * 2**attempt) * (1.0 + self.jitter * rnd)
+
+
+def retry_after_seconds(value: str | None, now: datetime) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header (delta-seconds or an HTTP date)."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return max(0.0, (when - now).total_seconds())
+
+
+class HttpClient:
+    """httpx with the project's manners; every engine adapter fetches through one of these.
+
+    ``sleep``, ``clock`` (monotonic seconds), ``wall`` (aware now) and ``random`` are
+    injectable so tests never wait. ``requests`` counts every HTTP request actually sent,
+    retries and redirects included, for tests and benchmarks.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        *,
+        rate_limit: float | None = 2.0,
+        timeout: float = 20.0,
+        retries: int = 4,
+        user_agent: str | None = None,
+        cookie_file: Path | None = None,
+        backoff: Backoff | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], datetime] = lambda: datetime.now(UTC),
+        random_: Callable[[], float] = random.random,
+        transport: httpx.BaseTransport | None = None,
+        max_redirects: int = 10,
+    ) -> None:
+        self.base_url = base_url
+        self.host = urlsplit(base_url).hostname or ""
+        self.min_interval = 1.0 / rate_limit if rate_limit and rate_limit > 0 else 0.0
+        self.retries = max(0, int(retries))
+        self.cookie_file = cookie_file
+        self.backoff = backoff or Backoff()
+        self.sleep = sleep
+        self.clock = clock
+        self.wall = wall
+        self.random = random_
+        self.max_redirects = max_redirects
+        self.requests = 0
+        self._last_start: float | None = None
+        self._client = httpx.Client(
+            headers={"User-Agent": user_agent or USER_AGENT},
+            timeout=timeout,
+            follow_redirects=False,  # followed by hand: a foreign host never sees our cookies
+            transport=transport,
+        )
+        if cookie_file is not None:
+            load_cookies(self._client.cookies.jar, cookie_file)
+
+    # -- lifecycle
+
+    def close(self) -> None:
+        self.save_cookies()
+        self._client.close()
+
+    def __enter__(self) -> HttpClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- cookies
+
+    @property
+    def cookies(self) -> httpx.Cookies:
+        return self._client.cookies
+
+    def cookie_names(self) -> list[str]:
+        return [c.name for c in self._client.cookies.jar]
+
+    def cookie_value(self, name: str) -> str | None:
+        for c in self._client.cookies.jar:
+            if c.name == name:
+                return c.value
+        return None
+
+    def clear_cookies(self) -> None:
+        self._client.cookies.clear()
+
+    def save_cookies(self) -> None:
+        if self.cookie_file is not None:
+            save_cookies(self._client.cookies.jar, self.cookie_file)
+
+    # -- requests
+
+    def get(self, url: str, *, params: Mapping[str, str] | None = None) -> httpx.Response:
+        return self.request("GET", url, params=params)
+
+    def post(self, url: str, *, data: Mapping[str, str], referer: str | None = None,
+             retry: bool = False) -> httpx.Response:
+        """POST a form. Not retried after the request may have reached the forum (a reply
+        must not be posted twice) unless ``retry``; a refused connection or 429/503 is."""
+        headers = {"Referer": referer} if referer else None
+        return self.request("POST", url, data=data, headers=headers, retry_unsafe=retry)
+
+    def request(
+        self,
+        method: str,
+        url: str,
+        *,
+        params: Mapping[str, str] | None = None,
+        data: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+        retry_unsafe: bool = True,
+    ) -> httpx.Response:
+        """Send one logical request, following same-site redirects by hand.
+
+        A redirect to another site is followed only without cookies and only when we hold
+        no session; with a session it is refused (:class:`ForumError`), because phpBB never
+        sends a logged-in reader elsewhere and the redirect may be a trap.
+        """
+        target = httpx.URL(url, params=params) if params else httpx.URL(url)
+        response = self._send(method, target, data=data, headers=headers,
+                              retry_unsafe=retry_unsafe or method == "GET", cookies=True)
+        for _ in range(self.max_redirects):
+            if not response.is_redirect:
+                return response
+            location = response.headers.get("Location", "")
+            nxt = response.url.join(location)
+            if nxt.scheme not in ("http", "https"):
+                raise ForumError(f"the forum redirected to an unsupported address ({nxt.scheme}:)")
+            foreign = not same_site(nxt.host, self.host)
+            if foreign and len(self._client.cookies.jar):
+                raise ForumError(
+                    f"the forum redirected to another site ({nxt.host}); referee does not "
+                    "follow it while logged in, so the session is not sent there",
+                    "check [forum] url: it should point at the forum itself",
+                )
+            # 301/302/303 turn a POST into a GET (what browsers and phpBB expect).
+            method = "GET" if response.status_code in (301, 302, 303) else method
+            data = None if method == "GET" else data
+            response = self._send(method, nxt, data=data, headers=headers,
+                                  retry_unsafe=True, cookies=not foreign)
+        raise ForumError(f"the forum redirected more than {self.max_redirects} times",
+                         "open the topic in a browser to see where it leads")
+
+    def _pace(self) -> None:
+        if self.min_interval and self._last_start is not None:
+            wait = self._last_start + self.min_interval - self.clock()
+            if wait > 0:
+                self.sleep(wait)
+        self._last_start = self.clock()
+
+    def _send(
+        self,
+        method: str,
+        url: httpx.URL,
+        *,
+        data: Mapping[str, str] | None,
+        headers: Mapping[str, str] | None,
+        retry_unsafe: bool,
+        cookies: bool,
+    ) -> httpx.Response:
+        shown = strip_sid(str(url))
+        attempt = 0
+        while True:
+            request = self._client.build_request(method, url, data=data, headers=headers)
+            if not cookies:
+                request.headers.pop("Cookie", None)
+            self._pace()
+            self.requests += 1
+            try:
+                response = self._client.send(request)
+            except httpx.TransportError as e:
+                # Only a failed connect proves the forum never saw an unsafe request.
+                safe = retry_unsafe or isinstance(e, httpx.ConnectError | httpx.ConnectTimeout)
+                if attempt >= self.retries or not safe:
+                    raise NetworkError(
+                        f"could not reach the forum ({type(e).__name__}) for {shown}"
+                        + (f" after {attempt + 1} attempts" if attempt else ""),
+                        "check the internet connection and [forum] url; "
+                        "run the command again later (pages already read are kept)",
+                    ) from None
+                delay = self.backoff.delay(attempt, self.random())
+                log.info("%s %s failed (%s); retry in %.1fs", method, shown,
+                         type(e).__name__, delay)
+            else:
+                log.debug("%s %s -> %s", method, shown, response.status_code)
+                status = response.status_code
+                retryable = status in RETRY_STATUSES and (
+                    retry_unsafe or status in (429, 503)
+                )
+                if not retryable:
+                    return response
+                response.read()
+                wait = retry_after_seconds(response.headers.get("Retry-After"), self.wall())
+                if wait is not None and wait > MAX_RETRY_AFTER:
+                    raise NetworkError(
+                        f"the forum is busy (HTTP {status}) and asks to wait "
+                        f"{int(wait)} s before the next request",
+                        "run the command again later",
+                    )
+                if attempt >= self.retries:
+                    raise NetworkError(
+                        f"the forum answered HTTP {status} for {shown} "
+                        f"after {attempt + 1} attempts",
+                        "the forum may be down or overloaded; run the command again later "
+                        "(pages already read are kept)",
+                    )
+                delay = wait if wait is not None else self.backoff.delay(attempt, self.random())
+                log.info("%s %s -> HTTP %s; retry in %.1fs", method, shown, status, delay)
+            self.sleep(delay)
+            attempt += 1
+
+
+# --------------------------------------------------------------------------- engine interface
+
+@runtime_checkable
+class ForumAdapter(Protocol):
+    """One forum engine (the gallery-dl "extractor" idea): turns a forum into value types.
+
+    Implementations: :class:`adapters.phpbb.client.PhpbbForum` (live forum over HTTP) and
+    :class:`adapters.snapshot.SnapshotForum` (pages a host saved from a browser).
+    """
+
+    @property
+    def requests(self) -> int:
+        """HTTP requests sent so far (0 for offline sources)."""
+        ...
+
+    def login(self) -> None:
+        """Start a session as ``[forum] username`` (no-op when not needed)."""
+        ...
+
+    def fetch_topic_pages(self, start_page: int = 1) -> Iterator[TopicPage]:
+        """Topic pages from ``start_page`` to the last one, oldest posts first.
+
+        The first page yielded may have a lower number than asked for when the topic has
+        shrunk (phpBB clamps ``start=`` to the last page).
+        """
+        ...
+
+    def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
+        """One page of a PM folder listing (``inbox``, ``sentbox``, ``outbox``)."""
+        ...
+
+    def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
+        """Open one PM. On phpBB this marks it read for the host: call once per PM."""
+        ...
+
+    def close(self) -> None:
+        ...
