@@ -176,6 +176,38 @@ class Roster:
                 last_end = end
         return out
 
+    def find_spans(self, text: str) -> list[tuple[int, int, str]]:
+        """Like :meth:`find_in`, with the end of each match: (start, end, nick).
+
+        Offsets index ``normalise(text)``. The night-request parser needs the end to read
+        what follows a nick (a second target, an executor) and to keep the nick's own
+        punctuation («Mr. Smith», «Nika-77») from being read as a sentence end.
+        """
+        hay = normalise(text)
+        folded_hay = hay.translate(_LOOKALIKE)
+        spots: list[tuple[int, int, str]] = []
+        names: list[tuple[str, str]] = [(normalise(nick), nick) for nick in self.nicks]
+        for nick, spellings in self._alias_items():
+            names.extend((normalise(s), nick) for s in spellings)
+        for name, nick in names:
+            if not name:
+                continue
+            key = name.translate(_LOOKALIKE)
+            start = 0
+            while (i := folded_hay.find(key, start)) >= 0:
+                end = i + len(key)
+                if _word_edge(folded_hay, i, end):
+                    spots.append((i, end, nick))
+                start = i + 1
+        spots.sort(key=lambda s: (s[0], -(s[1] - s[0])))
+        out: list[tuple[int, int, str]] = []
+        last_end = -1
+        for i, end, nick in spots:
+            if i >= last_end:
+                out.append((i, end, nick))
+                last_end = end
+        return out
+
     def _alias_items(self) -> list[tuple[str, list[str]]]:
         rev: dict[str, list[str]] = {}
         for key, nicks in self._alias.items():
