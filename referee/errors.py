@@ -54,6 +54,14 @@ class NetworkError(ForumError):
     """Connection failures, timeouts, 5xx after all retries."""
 
 
+class DateParseError(ForumError, ValueError):
+    """A date on a forum page is in a form the referee cannot read (RULES.md T2)."""
+
+
+class PmRemoved(ForumError):
+    """A private message was deleted by its author before it was read; its text is gone."""
+
+
 class StoreError(RefereeError):
     exit_code = 4
 
