@@ -34,8 +34,16 @@ def plain_text(html: str) -> str:
     root = tree.css_first("#__referee_root")
     if root is None:  # pragma: no cover - selectolax always builds the wrapper
         return ""
+    return plain_text_node(root)
+
+
+def plain_text_node(node: Node) -> str:
+    """:func:`plain_text` of the children of an already parsed node (e.g. ``div.content``).
+
+    Adapters use it to avoid serialising the post body and parsing it a second time.
+    """
     lines: list[tuple[int, list[str]]] = [(0, [])]
-    _walk(root, 0, lines)
+    _walk(node, 0, lines)
     out: list[str] = []
     for depth, parts in lines:
         text = _WS.sub(" ", "".join(parts)).strip()
@@ -61,13 +69,22 @@ def _walk(node: Node, depth: int, lines: list[tuple[int, list[str]]]) -> None:
             if alt:
                 _append(lines, depth, alt)
             continue
-        inner = depth + 1 if tag == "blockquote" else depth
+        inner = depth + 1 if tag == "blockquote" or _is_quote_div(child) else depth
         if tag in _BLOCK_TAGS:
             lines.append((inner, []))
             _walk(child, inner, lines)
             lines.append((depth, []))
         else:
             _walk(child, inner, lines)
+
+
+def _is_quote_div(node: Node) -> bool:
+    # phpBB 3.0 subsilver2 renders [quote] as div.quotetitle («Ник писал(а):») followed by
+    # div.quotecontent instead of a blockquote; both are someone else's words (RULES.md V1).
+    if node.tag != "div":
+        return False
+    cls = node.attributes.get("class") or ""
+    return "quotecontent" in cls or "quotetitle" in cls
 
 
 def _append(lines: list[tuple[int, list[str]]], depth: int, text: str) -> None:
