@@ -1,0 +1,273 @@
+"""Showing an :class:`~referee.activity.ActivityReport` to the host and to the players.
+
+Three formats:
+
+- ``bbcode``: a public part ready to paste into the game topic (who leaves the game and
+  why, RULES.md A1/A2, with the revealed role when the setting says so, and the A3 note;
+  before the turn is over, a reminder for those who still have time), then a clearly marked
+  host-only part with the details table in a ``[code]`` block. Every nick and every text
+  the host typed (excuse reasons, causes of death) goes through :func:`referee.bbcode.escape`.
+- ``text``: the same for a terminal, as a readable table.
+- ``json``: ``turn``, ``final``, ``rows``, ``removed`` (plus ``warnings`` and the window),
+  times in ISO 8601 UTC.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import UTC, datetime, tzinfo
+from typing import Any, Literal
+
+from referee.activity import ActivityFlag, ActivityReport, ActivityRow
+from referee.bbcode import b, escape
+from referee.roles_ru import role_name_ru
+
+Format = Literal["bbcode", "text", "json"]
+
+HOST_ONLY_HEADER = "==================== ТОЛЬКО ДЛЯ ВЕДУЩЕГО — не публиковать ===================="
+
+_STATUS_RU = {
+    "ok": "в игре",
+    "excused": "уважительная причина",
+    "warning": "предупреждение",
+    "removed": "выбывает",
+    "died": "погиб(ла) в этом ходе",
+}
+_VOTE_RU = {"yes": "да", "no": "нет", "rejected": "не засчитан"}
+_TZ_LABELS = {"Europe/Moscow": "МСК"}
+
+
+def render_activity(
+    report: ActivityReport,
+    fmt: Format = "bbcode",
+    roles: Mapping[str, str] | None = None,
+    reveal_roles: bool = False,
+    tz: tzinfo = UTC,
+) -> str:
+    """Render ``report`` as ``fmt``. ``roles`` maps nick → role id (or Russian role name);
+    a removed player's role is shown only when ``reveal_roles`` is true
+    (``[rules] reveal_role_on_removal``). Times are shown in ``tz`` (the forum's zone)."""
+    role_of = dict(roles or {}) if reveal_roles else {}
+    if fmt == "bbcode":
+        return _bbcode(report, role_of, tz)
+    if fmt == "text":
+        return _text(report, role_of, tz)
+    if fmt == "json":
+        return _json(report, role_of)
+    raise ValueError(f"unknown format {fmt!r}: use bbcode, text or json")
+
+
+# --------------------------------------------------------------------------- shared pieces
+
+
+def _tz_label(tz: tzinfo) -> str:
+    key = getattr(tz, "key", None) or str(tz)
+    return _TZ_LABELS.get(key, key)
+
+
+def _when(dt: datetime | None, tz: tzinfo) -> str:
+    return dt.astimezone(tz).strftime("%d.%m %H:%M") if dt is not None else "—"
+
+
+def _role_ru(nick: str, role_of: Mapping[str, str]) -> str | None:
+    role = role_of.get(nick)
+    if role is None:
+        return None
+    return role_name_ru(role) or role
+
+
+def _title(report: ActivityReport, tz: tzinfo) -> str:
+    w = report.window
+    return (
+        f"Активность: ход {report.turn} "
+        f"({_when(w.start, tz)} – {_when(w.end, tz)} {_tz_label(tz)})"
+    )
+
+
+def _state_line(report: ActivityReport, tz: tzinfo) -> str:
+    label = _tz_label(tz)
+    if report.final:
+        return "Итог хода."
+    if report.votes_final:
+        return (
+            f"Голосование дня {report.turn} закрыто; ход ещё идёт до "
+            f"{_when(report.window.end, tz)} {label}."
+        )
+    return (
+        f"Предварительно: голосование дня {report.turn} — до "
+        f"{_when(report.window.day_deadline, tz)} {label}, ход — до "
+        f"{_when(report.window.end, tz)} {label}."
+    )
+
+
+def _removal_sentence(flag: ActivityFlag, role: str | None, nick: str) -> str:
+    """``nick`` is already escaped (or plain for text)."""
+    role_part = f" Роль: {role}." if role else ""
+    return (
+        f"{nick} — {flag.explanation} (правило {flag.rule}).{role_part} "
+        f"Выбывает в конце дня {flag.effective_after_day}, после подсчёта голосов."
+    )
+
+
+# --------------------------------------------------------------------------- table
+
+
+_HEADERS = (
+    "Ник", "Сообщений", "Последнее", "Голос дня", "Пропуски голосов", "Уважительная причина",
+    "Статус", "Правило",
+)
+
+
+def _table_rows(report: ActivityReport, tz: tzinfo) -> list[tuple[str, ...]]:
+    out: list[tuple[str, ...]] = []
+    for row in report.rows:
+        vote = _VOTE_RU[row.vote]
+        if row.vote == "no" and not report.votes_final:
+            vote = "ещё нет"
+        status = _STATUS_RU[row.status]
+        if row.death is not None:
+            cause = f": {row.death.cause}" if row.death.cause else ""
+            status = f"погиб(ла) {_when(row.death.at, tz)}{cause}"
+        last = _when(row.last_post_at, tz)
+        if row.last_post_at is None and row.last_seen_at is not None:
+            last = f"— (раньше: {_when(row.last_seen_at, tz)})"
+        out.append((
+            row.nick,
+            str(row.posts),
+            last,
+            vote,
+            ", ".join(str(d) for d in row.missed_days) or "—",
+            row.excused or "—",
+            status,
+            ", ".join(row.rules) or "—",
+        ))
+    return out
+
+
+def _format_table(rows: Sequence[tuple[str, ...]]) -> str:
+    widths = [max(len(r[i]) for r in (_HEADERS, *rows)) for i in range(len(_HEADERS))]
+
+    def line(cells: Sequence[str]) -> str:
+        return " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
+
+    rule = "-+-".join("-" * w for w in widths)
+    return "\n".join([line(_HEADERS), rule, *(line(r) for r in rows)])
+
+
+def _legend(report: ActivityReport) -> str:
+    a2 = f"{report.missed_vote_limit} пропуска голосования" + (
+        " подряд" if report.missed_votes_consecutive else " всего"
+    )
+    return (
+        f"Правила: A1 — ни одного сообщения за ход; A2 — {a2}. "
+        f"Проверено на {report.now.isoformat(timespec='minutes')} (UTC)."
+    )
+
+
+# --------------------------------------------------------------------------- formats
+
+
+def _bbcode(report: ActivityReport, role_of: Mapping[str, str], tz: tzinfo) -> str:
+    parts: list[str] = [b(_title(report, tz)), _state_line(report, tz), ""]
+    if report.removed:
+        parts.append(b("Покидают игру:"))
+        parts.append("[list]")
+        for flag in report.removed:
+            role = _role_ru(flag.nick, role_of)
+            parts.append(
+                "[*]" + _removal_sentence(flag, b(escape(role)) if role else None,
+                                          b(escape(flag.nick)))
+            )
+        parts.append("[/list]")
+        parts.append(report.note)
+    elif report.final:
+        parts.append("Никто не покидает игру за неактивность.")
+    if report.warnings:
+        parts.append("")
+        parts.append(b("Напоминание:"))
+        parts.append("[list]")
+        for flag in report.warnings:
+            parts.append(f"[*]{b(escape(flag.nick))} — {flag.explanation} (правило {flag.rule})")
+        parts.append("[/list]")
+    table = _format_table(
+        [tuple(escape(c) for c in r) for r in _table_rows(report, tz)]
+    )
+    parts += ["", "", HOST_ONLY_HEADER, _legend(report), "[code]", table, "[/code]"]
+    return "\n".join(parts).strip("\n") + "\n"
+
+
+
+def _text(report: ActivityReport, role_of: Mapping[str, str], tz: tzinfo) -> str:
+    parts: list[str] = [_title(report, tz), _state_line(report, tz), ""]
+    if report.removed:
+        parts.append("Покидают игру:")
+        for flag in report.removed:
+            parts.append("  - " + _removal_sentence(flag, _role_ru(flag.nick, role_of), flag.nick))
+        parts.append(report.note)
+    elif report.final:
+        parts.append("Никто не покидает игру за неактивность.")
+    if report.warnings:
+        parts.append("")
+        parts.append("Предупреждения (ещё есть время):")
+        for flag in report.warnings:
+            parts.append(f"  - {flag.nick} — {flag.explanation} (правило {flag.rule})")
+    parts += ["", _legend(report), _format_table(_table_rows(report, tz))]
+    return "\n".join(parts).strip("\n") + "\n"
+
+
+def _iso(dt: datetime | None) -> str | None:
+    return dt.astimezone(UTC).isoformat() if dt is not None else None
+
+
+def _row_json(row: ActivityRow) -> dict[str, Any]:
+    return {
+        "nick": row.nick,
+        "posts": row.posts,
+        "last_post_at": _iso(row.last_post_at),
+        "last_seen_at": _iso(row.last_seen_at),
+        "vote": row.vote,
+        "missed_days": list(row.missed_days),
+        "excused": row.excused,
+        "status": row.status,
+        "rules": list(row.rules),
+        "death": (
+            {"at": _iso(row.death.at), "cause": row.death.cause} if row.death else None
+        ),
+    }
+
+
+def _flag_json(flag: ActivityFlag, role_of: Mapping[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "nick": flag.nick,
+        "rule": flag.rule,
+        "explanation": flag.explanation,
+        "effective_after_day": flag.effective_after_day,
+    }
+    if flag.nick in role_of:
+        out["role"] = role_of[flag.nick]
+        out["role_ru"] = _role_ru(flag.nick, role_of)
+    return out
+
+
+def _json(report: ActivityReport, role_of: Mapping[str, str]) -> str:
+    w = report.window
+    data = {
+        "turn": report.turn,
+        "final": report.final,
+        "votes_final": report.votes_final,
+        "now": _iso(report.now),
+        "window": {
+            "start": _iso(w.start),
+            "day_deadline": _iso(w.day_deadline),
+            "end": _iso(w.end),
+            "end_basis": w.end_basis,
+        },
+        "missed_vote_limit": report.missed_vote_limit,
+        "missed_votes_consecutive": report.missed_votes_consecutive,
+        "rows": [_row_json(r) for r in report.rows],
+        "removed": [_flag_json(f, role_of) for f in report.removed],
+        "warnings": [_flag_json(f, {}) for f in report.warnings],
+        "note": report.note,
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
