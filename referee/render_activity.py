@@ -101,22 +101,31 @@ def _state_line(report: ActivityReport, tz: tzinfo) -> str:
     )
 
 
+def _rule_ref(rule: str) -> str:
+    return f"правила {rule}" if "," in rule else f"правило {rule}"
+
+
 def _removal_sentence(flag: ActivityFlag, role: str | None, nick: str) -> str:
-    """``nick`` is already escaped (or plain for text)."""
+    """``nick`` and ``role`` are already escaped (BBCode) or plain (text)."""
     role_part = f" Роль: {role}." if role else ""
     return (
-        f"{nick} — {flag.explanation} (правило {flag.rule}).{role_part} "
+        f"{nick} — {flag.explanation} ({_rule_ref(flag.rule)}).{role_part} "
         f"Выбывает в конце дня {flag.effective_after_day}, после подсчёта голосов."
     )
+
+
+def _warning_sentence(flag: ActivityFlag, nick: str) -> str:
+    return f"{nick} — {flag.explanation} ({_rule_ref(flag.rule)})."
 
 
 # --------------------------------------------------------------------------- table
 
 
-_HEADERS = (
-    "Ник", "Сообщений", "Последнее", "Голос дня", "Пропуски голосов", "Уважительная причина",
-    "Статус", "Правило",
-)
+def _headers(turn: int) -> tuple[str, ...]:
+    return (
+        "Ник", "Сообщений", "Последнее", f"Голос дня {turn}", "Пропуски голосов",
+        "Уважительная причина", "Статус", "Правило",
+    )
 
 
 def _table_rows(report: ActivityReport, tz: tzinfo) -> list[tuple[str, ...]]:
@@ -145,23 +154,23 @@ def _table_rows(report: ActivityReport, tz: tzinfo) -> list[tuple[str, ...]]:
     return out
 
 
-def _format_table(rows: Sequence[tuple[str, ...]]) -> str:
-    widths = [max(len(r[i]) for r in (_HEADERS, *rows)) for i in range(len(_HEADERS))]
+def _format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    widths = [max(len(r[i]) for r in (headers, *rows)) for i in range(len(headers))]
 
     def line(cells: Sequence[str]) -> str:
         return " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
 
     rule = "-+-".join("-" * w for w in widths)
-    return "\n".join([line(_HEADERS), rule, *(line(r) for r in rows)])
+    return "\n".join([line(headers), rule, *(line(r) for r in rows)])
 
 
-def _legend(report: ActivityReport) -> str:
-    a2 = f"{report.missed_vote_limit} пропуска голосования" + (
+def _legend(report: ActivityReport, tz: tzinfo) -> str:
+    a2 = f"пропусков голосования: {report.missed_vote_limit}" + (
         " подряд" if report.missed_votes_consecutive else " всего"
     )
     return (
         f"Правила: A1 — ни одного сообщения за ход; A2 — {a2}. "
-        f"Проверено на {report.now.isoformat(timespec='minutes')} (UTC)."
+        f"Проверено: {_when(report.now, tz)} {_tz_label(tz)}."
     )
 
 
@@ -169,51 +178,44 @@ def _legend(report: ActivityReport) -> str:
 
 
 def _bbcode(report: ActivityReport, role_of: Mapping[str, str], tz: tzinfo) -> str:
-    parts: list[str] = [b(_title(report, tz)), _state_line(report, tz), ""]
+    sections: list[list[str]] = [[b(_title(report, tz)), _state_line(report, tz)]]
     if report.removed:
-        parts.append(b("Покидают игру:"))
-        parts.append("[list]")
+        items = []
         for flag in report.removed:
             role = _role_ru(flag.nick, role_of)
-            parts.append(
-                "[*]" + _removal_sentence(flag, b(escape(role)) if role else None,
-                                          b(escape(flag.nick)))
+            sentence = _removal_sentence(
+                flag, b(escape(role)) if role else None, b(escape(flag.nick))
             )
-        parts.append("[/list]")
-        parts.append(report.note)
+            items.append("[*]" + sentence)
+        sections.append([b("Покидают игру:"), "[list]", *items, "[/list]", report.note])
     elif report.final:
-        parts.append("Никто не покидает игру за неактивность.")
+        sections.append(["Никто не покидает игру за неактивность."])
     if report.warnings:
-        parts.append("")
-        parts.append(b("Напоминание:"))
-        parts.append("[list]")
-        for flag in report.warnings:
-            parts.append(f"[*]{b(escape(flag.nick))} — {flag.explanation} (правило {flag.rule})")
-        parts.append("[/list]")
+        items = ["[*]" + _warning_sentence(f, b(escape(f.nick))) for f in report.warnings]
+        sections.append([b("Напоминание:"), "[list]", *items, "[/list]"])
     table = _format_table(
-        [tuple(escape(c) for c in r) for r in _table_rows(report, tz)]
+        _headers(report.turn), [[escape(c) for c in r] for r in _table_rows(report, tz)]
     )
-    parts += ["", "", HOST_ONLY_HEADER, _legend(report), "[code]", table, "[/code]"]
-    return "\n".join(parts).strip("\n") + "\n"
-
+    sections.append(["", HOST_ONLY_HEADER, _legend(report, tz), "[code]", table, "[/code]"])
+    return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
 
 
 def _text(report: ActivityReport, role_of: Mapping[str, str], tz: tzinfo) -> str:
-    parts: list[str] = [_title(report, tz), _state_line(report, tz), ""]
+    sections: list[list[str]] = [[_title(report, tz), _state_line(report, tz)]]
     if report.removed:
-        parts.append("Покидают игру:")
-        for flag in report.removed:
-            parts.append("  - " + _removal_sentence(flag, _role_ru(flag.nick, role_of), flag.nick))
-        parts.append(report.note)
+        items = [
+            "  - " + _removal_sentence(f, _role_ru(f.nick, role_of), f.nick)
+            for f in report.removed
+        ]
+        sections.append(["Покидают игру:", *items, report.note])
     elif report.final:
-        parts.append("Никто не покидает игру за неактивность.")
+        sections.append(["Никто не покидает игру за неактивность."])
     if report.warnings:
-        parts.append("")
-        parts.append("Предупреждения (ещё есть время):")
-        for flag in report.warnings:
-            parts.append(f"  - {flag.nick} — {flag.explanation} (правило {flag.rule})")
-    parts += ["", _legend(report), _format_table(_table_rows(report, tz))]
-    return "\n".join(parts).strip("\n") + "\n"
+        items = ["  - " + _warning_sentence(f, f.nick) for f in report.warnings]
+        sections.append(["Предупреждения (ещё есть время):", *items])
+    table = _format_table(_headers(report.turn), _table_rows(report, tz))
+    sections.append([_legend(report, tz), table])
+    return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
 
 
 def _iso(dt: datetime | None) -> str | None:
