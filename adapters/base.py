@@ -338,6 +338,7 @@ class HttpClient:
         data: Mapping[str, str] | None = None,
         headers: Mapping[str, str] | None = None,
         retry_unsafe: bool = True,
+        follow_redirects: bool = True,
     ) -> httpx.Response:
         """Send one logical request, following same-site redirects by hand.
 
@@ -349,7 +350,7 @@ class HttpClient:
         response = self._send(method, target, data=data, headers=headers,
                               retry_unsafe=retry_unsafe or method == "GET", cookies=True)
         for _ in range(self.max_redirects):
-            if not response.is_redirect:
+            if not response.is_redirect or not follow_redirects:
                 return response
             location = response.headers.get("Location", "")
             nxt = response.url.join(location)
@@ -458,11 +459,14 @@ class ForumAdapter(Protocol):
         """Start a session as ``[forum] username`` (no-op when not needed)."""
         ...
 
-    def fetch_topic_pages(self, start_page: int = 1) -> Iterator[TopicPage]:
+    def fetch_topic_pages(
+        self, start_page: int = 1, *, per_page: int | None = None
+    ) -> Iterator[TopicPage]:
         """Topic pages from ``start_page`` to the last one, oldest posts first.
 
-        The first page yielded may have a lower number than asked for when the topic has
-        shrunk (phpBB clamps ``start=`` to the last page).
+        ``per_page`` (known from an earlier sync) lets a live source jump straight to a
+        later page. The first page yielded may have a lower number than asked for when the
+        topic has shrunk (phpBB clamps ``start=`` to the last page).
         """
         ...
 

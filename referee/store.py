@@ -63,7 +63,7 @@ _TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
     "pages": (
         {
             "topic_id": int, "page": int, "url": str, "fetched_at": str, "post_ids": str,
-            "content_hash": str, "total_pages": int,
+            "content_hash": str, "total_pages": int, "per_page": int,
         },
         ("topic_id", "page"),
     ),
@@ -420,10 +420,12 @@ class Store:
                 missing = self._mark_missing(c, topic_id, page, ids, seen)
             c.execute(
                 "INSERT INTO pages(topic_id, page, url, fetched_at, post_ids, content_hash, "
-                "total_pages) VALUES(?,?,?,?,?,?,?) ON CONFLICT(topic_id, page) DO UPDATE SET "
-                "url=excluded.url, fetched_at=excluded.fetched_at, post_ids=excluded.post_ids, "
-                "content_hash=excluded.content_hash, total_pages=excluded.total_pages",
-                (topic_id, page.page, url, seen, _dumps(ids), content_hash, page.total_pages),
+                "total_pages, per_page) VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(topic_id, page) "
+                "DO UPDATE SET url=excluded.url, fetched_at=excluded.fetched_at, "
+                "post_ids=excluded.post_ids, content_hash=excluded.content_hash, "
+                "total_pages=excluded.total_pages, per_page=excluded.per_page",
+                (topic_id, page.page, url, seen, _dumps(ids), content_hash, page.total_pages,
+                 page.per_page or None),
             )
             if page.page >= page.total_pages:
                 # The topic shrank (posts deleted): pages past the end are no cursor any more.
@@ -458,6 +460,14 @@ class Store:
             "SELECT MAX(page) FROM pages WHERE topic_id=?", (topic_id,)
         ).fetchone()
         return row[0] if row and row[0] is not None else None
+
+    def topic_per_page(self, topic_id: int) -> int | None:
+        """Posts per page of the topic as last seen (needed to jump to a later page)."""
+        row = self.conn.execute(
+            "SELECT per_page FROM pages WHERE topic_id=? AND per_page IS NOT NULL "
+            "ORDER BY fetched_at DESC LIMIT 1", (topic_id,)
+        ).fetchone()
+        return row[0] if row else None
 
     def page_info(self, topic_id: int, page: int) -> dict[str, Any] | None:
         """The stored cursor row of one page: url, fetched_at, post_ids, content_hash."""

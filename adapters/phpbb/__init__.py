@@ -1,0 +1,1 @@
+"""phpBB adapter: page parsers (:mod:`.parse`) and the HTTP client (:mod:`.client`)."""

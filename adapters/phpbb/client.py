@@ -1,0 +1,450 @@
+"""phpBB 3.x over HTTP: topic pages, login, PM folders and PMs (issue 2).
+
+Forum facts used here (research/phpbb.md, gotchas 8–12, sections 1.1, 1.8, 3.1–3.3):
+
+- Topic pages are always asked for with ``sk=t&sd=a&st=0`` (the host's own sort/filter
+  preferences would otherwise reorder or hide posts) and ``start=(page-1)*per_page``;
+  ``sid`` is never put into a URL. ``start=`` past the end is clamped by phpBB to the last
+  page, so the page number *reported* by the page is the truth.
+- A page that needs a login answers HTTP 200 with the login form; only a logged-in reader
+  who may not read gets 403.
+- The login POST must not fall in the same second as the form's ``creation_time``
+  (phpBB 3.2.6+ ``check_form_key``), so we wait at least one second after receiving the form.
+- Success is judged by the session cookie ``{prefix}_u`` (1 = guest); the prefix differs
+  per board and is read from ``Set-Cookie``.
+- Opening a PM marks it read for the host: every PM is opened once.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
+
+import httpx
+
+from adapters.base import HttpClient, Secret, get_password, strip_sid
+from adapters.phpbb import parse
+from referee.config import ForumConfig
+from referee.errors import (
+    AccessDenied,
+    ConfigError,
+    ForumError,
+    LoginFailed,
+    LoginRequired,
+    MalformedPage,
+    TopicNotFound,
+)
+from referee.models import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+
+log = logging.getLogger("referee.phpbb")
+
+DEFAULT_POSTS_PER_PAGE = 10
+"""phpBB's board default; only a fallback, the page itself tells the real value."""
+DEFAULT_PMS_PER_PAGE = 25
+PM_FOLDER_IDS = {"inbox": 0, "sentbox": -1, "outbox": -2}
+LOGIN_WAIT = 1.05
+"""Seconds between receiving the login form and posting it (gotcha 11, plus a margin)."""
+MAX_PAGES = 100_000
+
+
+def parse_topic_url(url: str) -> tuple[str, int | None]:
+    """``(board_root, topic_id)`` from ``[forum] url``; the root ends with ``/``.
+
+    Accepts ``viewtopic.php?t=N`` with any extra parameters (``f=``, ``start=``, ``sid=``,
+    ``#p123``) or a bare board address (PM-only use).
+    """
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(
+            f"[forum] url {strip_sid(url)!r} is not a web address",
+            'write it like "https://forum.example.com/viewtopic.php?t=123"',
+        )
+    path = parts.path or "/"
+    root_path = path if path.endswith("/") else path.rsplit("/", 1)[0] + "/"
+    root = urlunsplit((parts.scheme, parts.netloc, root_path, "", ""))
+    query = parse_qs(parts.query)
+    topic: int | None = None
+    if "t" in query:
+        try:
+            topic = int(query["t"][0])
+        except ValueError:
+            raise ConfigError(
+                f"[forum] url has t={query['t'][0]!r}, which is not a topic number",
+                'copy the topic link from the forum: "…/viewtopic.php?t=123"',
+            ) from None
+    elif "p" in query and path.endswith("viewtopic.php"):
+        raise ConfigError(
+            "[forum] url links to a single post (p=…), not to the topic",
+            "open the topic's first page and copy that link (it has t=…)",
+        )
+    return root, topic
+
+
+class PhpbbForum:
+    """A live phpBB 3.x board (implements :class:`adapters.base.ForumAdapter`)."""
+
+    def __init__(
+        self,
+        forum: ForumConfig,
+        *,
+        http: HttpClient | None = None,
+        cookie_file: Path | None = None,
+        password: Callable[[str], Secret] | None = None,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        max_logins: int = 2,
+        remember_me: bool = True,
+    ) -> None:
+        if not forum.url:
+            raise ConfigError(
+                "[forum] url is not set: referee does not know which forum to read",
+                'add url = "https://forum.example.com/viewtopic.php?t=123" under [forum]',
+            )
+        self.forum = forum
+        self.root, self.topic_id = parse_topic_url(forum.url)
+        self.tz = ZoneInfo(forum.timezone)
+        self.http = http or HttpClient(
+            self.root, rate_limit=forum.rate_limit, timeout=forum.timeout,
+            retries=forum.retries, user_agent=forum.user_agent, cookie_file=cookie_file,
+        )
+        self.now = now
+        self.max_logins = max_logins
+        self.remember_me = remember_me
+        self._password_source = password or (lambda user: get_password(user))
+        self._password: Secret | None = None
+        self.logins = 0
+        self.per_page: int | None = None
+        self._pm_per_page: dict[str, int] = {}
+
+    # -- lifecycle
+
+    @property
+    def requests(self) -> int:
+        return self.http.requests
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> PhpbbForum:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- urls
+
+    def topic_page_url(self, page: int, per_page: int | None = None) -> str:
+        """Page ``page`` of the game topic, oldest first, nothing filtered (gotcha 8)."""
+        if self.topic_id is None:
+            raise ConfigError(
+                "[forum] url has no topic number (t=…)",
+                'use the topic link, e.g. "https://forum.example.com/viewtopic.php?t=123"',
+            )
+        url = f"{self.root}viewtopic.php?t={self.topic_id}&sk=t&sd=a&st=0"
+        if page > 1:
+            url += f"&start={(page - 1) * (per_page or self.per_page or DEFAULT_POSTS_PER_PAGE)}"
+        return url
+
+    def login_url(self) -> str:
+        return f"{self.root}ucp.php?mode=login"
+
+    def pm_folder_url(self, folder: str, page: int = 1) -> str:
+        fid = self._folder_id(folder)
+        if page <= 1:
+            return f"{self.root}ucp.php?i=pm&folder={folder}"
+        per = self._pm_per_page.get(folder, DEFAULT_PMS_PER_PAGE)
+        return (f"{self.root}ucp.php?i=pm&mode=view&action=view_folder&f={fid}"
+                f"&start={(page - 1) * per}")
+
+    def pm_url(self, pm_id: int, folder: str = "inbox") -> str:
+        return f"{self.root}ucp.php?i=pm&mode=view&f={self._folder_id(folder)}&p={pm_id}"
+
+    @staticmethod
+    def _folder_id(folder: str) -> int:
+        if folder in PM_FOLDER_IDS:
+            return PM_FOLDER_IDS[folder]
+        try:
+            return int(folder)
+        except ValueError:
+            raise ForumError(
+                f"unknown PM folder {folder!r}", "use inbox, sentbox or outbox"
+            ) from None
+
+    # -- fetching
+
+    def _fetch(self, url: str) -> tuple[httpx.Response, str, float]:
+        r = self.http.get(url)
+        received = self.http.clock()
+        html = parse.decode_page(r.content, r.headers.get("content-type"))
+        return r, html, received
+
+    def _get_html(self, url: str, *, what: str) -> tuple[httpx.Response, str]:
+        """GET a page that needs whatever session the forum asks for.
+
+        A login form in the answer (a guest, or a session that expired mid-run) leads to one
+        login and one more try; a second login form means the account may not read it.
+        """
+        r, html, received = self._fetch(url)
+        if parse.page_kind(html) != "login":
+            self._check_status(r, html, what=what)
+            return r, html
+        self.login(form_html=html, received_at=received)
+        r, html, _ = self._fetch(url)
+        if parse.page_kind(html) == "login":
+            raise LoginRequired(
+                f"the forum still shows a login form for {what} right after logging in "
+                f"as «{self.forum.username}»",
+                "check in a browser that this account can open the page",
+            )
+        self._check_status(r, html, what=what)
+        return r, html
+
+    def _check_status(self, r: httpx.Response, html: str, *, what: str) -> None:
+        status = r.status_code
+        if status < 400:
+            return
+        if status == 404:
+            raise TopicNotFound(
+                f"{what} does not exist (HTTP 404 from {self.http.host})",
+                "check [forum] url: open it in a browser; the topic may have been deleted "
+                "or moved",
+            )
+        if status == 403:
+            detail = self._message_text(html)
+            raise AccessDenied(
+                f"the forum refuses to show {what} (HTTP 403)"
+                + (f": «{detail}»" if detail else ""),
+                "the account may be banned, or lack permission to read this forum; "
+                "check in a browser while logged in as the same user",
+            )
+        raise ForumError(
+            f"the forum answered HTTP {status} for {what}",
+            "open the page in a browser to see what the forum says",
+        )
+
+    @staticmethod
+    def _message_text(html: str) -> str:
+        try:
+            from selectolax.lexbor import LexborHTMLParser
+
+            node = LexborHTMLParser(html).css_first("#message p, #message .inner")
+            return " ".join(node.text().split())[:200] if node else ""
+        except Exception:  # pragma: no cover - only decorates an error message
+            return ""
+
+    def fetch_topic_page(self, page: int, per_page: int | None = None) -> TopicPage:
+        """One topic page as the forum numbers it (may be lower than ``page`` if clamped)."""
+        url = self.topic_page_url(page, per_page)
+        what = f"topic t={self.topic_id} page {page}"
+        r, html = self._get_html(url, what=what)
+        try:
+            tp = parse.parse_topic_page(html, url=url, tz=self.tz, now=self.now())
+        except MalformedPage:
+            if r.status_code == 404:
+                raise TopicNotFound(
+                    f"topic t={self.topic_id} does not exist (HTTP 404)",
+                    "check [forum] url",
+                ) from None
+            raise
+        if tp.per_page:
+            self.per_page = tp.per_page
+        return tp
+
+    def fetch_topic_pages(
+        self, start_page: int = 1, *, per_page: int | None = None, max_pages: int | None = None
+    ) -> Iterator[TopicPage]:
+        """Pages ``start_page`` … last. ``per_page`` (known from an earlier sync) is needed
+        to jump straight to a later page; without it page 1 is read first to learn it."""
+        if per_page:
+            self.per_page = per_page
+        page_no = max(1, start_page)
+        if page_no > 1 and self.per_page is None:
+            first = self.fetch_topic_page(1)
+            if first.page >= first.total_pages or page_no == 2:
+                # The topic is a single page, or page 1 is needed anyway.
+                yield first
+                if first.page >= first.total_pages:
+                    return
+                page_no = 2
+        count = 0
+        last_seen = 0
+        while True:
+            tp = self.fetch_topic_page(page_no)
+            if tp.page <= last_seen:
+                raise MalformedPage(
+                    f"the forum answered page {tp.page} when asked for page {page_no}",
+                    "the topic may have changed its page size; run the sync again",
+                )
+            if tp.page != page_no:
+                log.info("asked for page %s, forum shows page %s of %s",
+                         page_no, tp.page, tp.total_pages)
+            yield tp
+            count += 1
+            last_seen = tp.page
+            if tp.page >= tp.total_pages or (max_pages and count >= max_pages):
+                return
+            if count >= MAX_PAGES:  # pragma: no cover - a guard against a looping forum
+                raise MalformedPage("the topic seems to have no last page")
+            page_no = tp.page + 1
+
+    # -- login
+
+    def _session_user(self) -> str | None:
+        """The ``{prefix}_u`` cookie value (``"1"`` = guest), prefix read from Set-Cookie."""
+        for name in self.http.cookie_names():
+            if name.endswith("_sid"):
+                value = self.http.cookie_value(name[: -len("_sid")] + "_u")
+                if value is not None:
+                    return value
+        return None
+
+    def logged_in(self) -> bool:
+        user = self._session_user()
+        return user is not None and user != "1"
+
+    def _secret(self, username: str) -> Secret:
+        if self._password is None:
+            self._password = self._password_source(username)
+        return self._password
+
+    def login(self, form_html: str | None = None, *, received_at: float | None = None) -> None:
+        """Log in as ``[forum] username`` (research 3.2).
+
+        Reuses a login form the forum just served (``form_html``) or GETs
+        ``ucp.php?mode=login``; waits ≥1 s after the form arrived; posts it; judges success
+        by the session cookie. Failure raises :class:`LoginFailed` naming the reason
+        (wrong password, CAPTCHA, banned/inactive) and never the password.
+        """
+        username = self.forum.username
+        if not username:
+            raise LoginRequired(
+                "the forum asks to log in, but [forum] username is not set",
+                'add username = "YourNick" under [forum]; the password is asked for '
+                "(or read from REFEREE_PASSWORD)",
+            )
+        for attempt in range(2):  # a second go only after an expired form token
+            if self.logins >= self.max_logins:
+                raise LoginFailed(
+                    f"the forum keeps asking to log in as «{username}» "
+                    f"({self.logins} logins in this run)",
+                    "sessions may be expiring at once; check the forum in a browser",
+                )
+            if form_html is None:
+                _, form_html, received_at = self._fetch(self.login_url())
+            self.logins += 1
+            try:
+                form = parse.parse_login_form(form_html, url=self.login_url())
+            except MalformedPage:
+                raise LoginFailed(
+                    "the forum's login page has no login form referee understands",
+                    f"open {self.login_url()} in a browser",
+                ) from None
+            if getattr(form, "captcha", False):
+                raise self._failure("captcha", username)
+            data = self._login_data(form, username)
+            wait = LOGIN_WAIT - (self.http.clock() - (received_at or 0.0))
+            if wait > 0:
+                self.http.sleep(wait)
+            action = str(httpx.URL(self.login_url()).join(form.action or "ucp.php?mode=login"))
+            r = self.http.request(
+                "POST", action, data=data, headers={"Referer": self.login_url()},
+                retry_unsafe=False, follow_redirects=False,
+            )
+            html = parse.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+            del data
+            if self.logged_in() or (html and parse.is_logged_in(html)):
+                log.info("logged in as %s", username)
+                self.http.save_cookies()
+                return
+            kind = parse.login_error(html) if html else None
+            if kind == "form_invalid" and attempt == 0:
+                form_html, received_at = None, None
+                continue
+            raise self._failure(kind, username)
+        raise self._failure("form_invalid", username)  # pragma: no cover - loop always returns
+
+    def _login_data(self, form: Any, username: str) -> dict[str, str]:
+        data = {k: v for k, v in dict(getattr(form, "hidden", {}) or {}).items()}
+        data[getattr(form, "username_field", None) or "username"] = username
+        data[getattr(form, "password_field", None) or "password"] = self._secret(
+            username).reveal()
+        submit = getattr(form, "submit_name", None) or "login"
+        data[submit] = getattr(form, "submit_value", None) or "Вход"
+        if self.remember_me:
+            data["autologin"] = "on"
+        return data
+
+    @staticmethod
+    def _failure(kind: str | None, username: str) -> LoginFailed:
+        k = (kind or "").lower()
+        if "captcha" in k or "attempt" in k:
+            return LoginFailed(
+                f"the forum now wants a CAPTCHA to log in as «{username}» "
+                "(too many failed logins)",
+                "log in once in a browser (solving the CAPTCHA) with the right password, "
+                "then run referee again with the same password",
+            )
+        if "password" in k:
+            return LoginFailed(
+                f"the forum rejected the password for «{username}»",
+                "check REFEREE_PASSWORD (or what you typed); after 3 wrong tries phpBB "
+                "starts asking for a CAPTCHA",
+            )
+        if "username" in k or "user" == k:
+            return LoginFailed(
+                f"the forum has no user «{username}»",
+                "check [forum] username: it must be the login name exactly as on the forum",
+            )
+        if "ban" in k:
+            return LoginFailed(
+                f"the account «{username}» is banned on this forum",
+                "ask the forum's administrators; referee cannot read as a banned user",
+            )
+        if "inactive" in k or "activ" in k:
+            return LoginFailed(
+                f"the account «{username}» is not activated",
+                "activate it from the forum's e-mail or ask an administrator",
+            )
+        if "form" in k:
+            return LoginFailed(
+                "the forum rejected the login form (its security token expired or the "
+                "clock check failed)",
+                "run the command again; if it repeats, check the computer's clock",
+            )
+        return LoginFailed(
+            f"logging in as «{username}» failed and the forum gave no reason referee knows",
+            "try logging in with the same name and password in a browser",
+        )
+
+    # -- private messages
+
+    def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
+        url = self.pm_folder_url(folder, page)
+        _, html = self._get_html(url, what=f"the PM folder «{folder}»")
+        fp = parse.parse_pm_folder(html, url=url, tz=self.tz, now=self.now())
+        if page == 1 and fp.total_pages > 1 and fp.entries:
+            # A full first page tells the board's page size (topics_per_page).
+            self._pm_per_page[folder] = len(fp.entries)
+        return fp
+
+    def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
+        """Open one PM (this marks it read for the host on the forum)."""
+        pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
+        url = self.pm_url(pm_id, folder)
+        _, html = self._get_html(url, what=f"private message {pm_id}")
+        return parse.parse_pm(html, url=url, tz=self.tz, now=self.now(), folder=folder)
+
+
+def open_phpbb(forum: ForumConfig, *, db_path: Path | None = None, **kw: Any) -> PhpbbForum:
+    """A :class:`PhpbbForum` whose session cookies live beside ``db_path``."""
+    from adapters.base import cookie_path_for
+
+    cookie_file = cookie_path_for(db_path) if db_path is not None else None
+    return PhpbbForum(forum, cookie_file=cookie_file, **kw)
+
+
+__all__ = ["PhpbbForum", "open_phpbb", "parse_topic_url"]

@@ -1,0 +1,178 @@
+"""Offline source: a folder of pages the host saved from a browser (``[forum] snapshot``).
+
+For forums that block scripts, or a host who would rather not give the tool a password:
+save the topic pages, the PM folders and the opened PMs ("Save page as…", HTML), put them in
+one folder, and referee reads every ``*.html`` there through the same parser as the live
+forum. Each file is classified by :func:`adapters.phpbb.parse.page_kind`; files of another
+kind (index pages, login pages, the "…_files" folders browsers add) are skipped and listed
+in :attr:`SnapshotForum.skipped`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
+from zoneinfo import ZoneInfo
+
+from selectolax.lexbor import LexborHTMLParser
+
+from adapters.phpbb import parse
+from adapters.phpbb.client import parse_topic_url
+from referee.config import ForumConfig
+from referee.errors import ConfigError, ForumError, MalformedPage, TopicNotFound
+from referee.models import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+
+log = logging.getLogger("referee.snapshot")
+
+_FOLDER_NAMES = {"0": "inbox", "-1": "sentbox", "-2": "outbox"}
+
+
+def saved_pm_folder(html: str) -> str:
+    """The folder a saved PM was opened from: the UCP menu marks it ``#active-subsection``."""
+    node = LexborHTMLParser(html).css_first("li#active-subsection a")
+    href = (node.attributes.get("href") or "") if node else ""
+    value = parse_qs(urlsplit(href.replace("&amp;", "&")).query).get("folder", ["inbox"])[0]
+    return _FOLDER_NAMES.get(value, value)
+
+
+class SnapshotForum:
+    """Saved pages as a forum (implements :class:`adapters.base.ForumAdapter`).
+
+    A page saved twice (e.g. before and after new posts) is read from the file holding
+    more posts, the newer file winning a tie. When ``[forum] url`` names a topic, pages of
+    other topics in the folder are ignored.
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        *,
+        forum: ForumConfig | None = None,
+        tz: ZoneInfo | None = None,
+        now: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.folder = Path(folder)
+        if not self.folder.is_dir():
+            raise ConfigError(
+                f"[forum] snapshot folder {self.folder} does not exist",
+                "save the topic pages (and PMs) from the browser into that folder",
+            )
+        self.tz = tz or ZoneInfo(forum.timezone if forum else "UTC")
+        self.topic_id: int | None = None
+        if forum is not None and forum.url:
+            self.topic_id = parse_topic_url(forum.url)[1]
+        self.skipped: list[tuple[Path, str]] = []
+        self._topic: dict[int, TopicPage] = {}
+        self._folders: dict[tuple[str, int], PmFolderPage] = {}
+        self._pms: dict[int, PrivateMessage] = {}
+        self._load(now)
+
+    @property
+    def requests(self) -> int:
+        return 0
+
+    def login(self) -> None:
+        """Saved pages need no session."""
+
+    def close(self) -> None:
+        pass
+
+    # -- reading the folder
+
+    def _files(self) -> list[Path]:
+        files = [p for p in self.folder.iterdir()
+                 if p.is_file() and p.suffix.lower() in (".html", ".htm")]
+        return sorted(files, key=lambda p: (p.stat().st_mtime, p.name))
+
+    def _load(self, now: Callable[[], datetime] | None) -> None:
+        topics: dict[int | None, dict[int, tuple[int, TopicPage]]] = {}
+        for order, path in enumerate(self._files()):
+            html = parse.decode_page(path.read_bytes())
+            kind = parse.page_kind(html)
+            url = path.resolve().as_uri()
+            # Relative dates («Сегодня, 13:37») in a saved page are relative to when it was
+            # saved, which the file's mtime tells best.
+            when = now() if now else datetime.fromtimestamp(path.stat().st_mtime, UTC)
+            try:
+                if kind == "topic":
+                    tp = parse.parse_topic_page(html, url=url, tz=self.tz, now=when)
+                    pages = topics.setdefault(tp.topic_id, {})
+                    old = pages.get(tp.page)
+                    if old is None or len(tp.posts) >= len(old[1].posts):
+                        pages[tp.page] = (order, tp)
+                elif kind == "pm_folder":
+                    fp = parse.parse_pm_folder(html, url=url, tz=self.tz, now=when)
+                    self._folders[(fp.folder, fp.page)] = fp
+                elif kind == "pm":
+                    folder = saved_pm_folder(html)
+                    pm = parse.parse_pm(html, url=url, tz=self.tz, now=when, folder=folder)
+                    self._pms[pm.pm_id] = pm
+                else:
+                    self.skipped.append((path, f"not a topic page or PM ({kind})"))
+            except ForumError as e:
+                self.skipped.append((path, e.message))
+        for path, why in self.skipped:
+            log.info("snapshot: skipped %s: %s", path.name, why)
+        self._topic = self._pick_topic(topics)
+
+    def _pick_topic(
+        self, topics: dict[int | None, dict[int, tuple[int, TopicPage]]]
+    ) -> dict[int, TopicPage]:
+        if self.topic_id is not None:
+            chosen = topics.get(self.topic_id)
+            if chosen is None and None in topics and len(topics) == 1:
+                chosen = topics[None]
+            return {n: tp for n, (_, tp) in (chosen or {}).items()}
+        if len(topics) > 1:
+            ids = ", ".join(str(t) for t in sorted(t for t in topics if t is not None))
+            raise ConfigError(
+                f"the snapshot folder {self.folder} holds pages of several topics ({ids})",
+                'set [forum] url = "…/viewtopic.php?t=N" to say which one is the game',
+            )
+        for tid, pages in topics.items():
+            self.topic_id = tid
+            return {n: tp for n, (_, tp) in pages.items()}
+        return {}
+
+    # -- ForumAdapter
+
+    def fetch_topic_pages(self, start_page: int = 1, **_: object) -> Iterator[TopicPage]:
+        if not self._topic:
+            raise TopicNotFound(
+                f"the snapshot folder {self.folder} has no saved page of the game topic",
+                "save the topic pages from the browser (Ctrl+S) into that folder",
+            )
+        for n in sorted(self._topic):
+            if n >= start_page:
+                yield self._topic[n]
+
+    def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
+        found = self._folders.get((folder, page))
+        if found is not None:
+            return found
+        # No saved listing: present the saved PMs as one listing, so sync can store them.
+        entries = tuple(
+            PmListEntry(pm_id=pm.pm_id, subject=pm.subject, sender=pm.sender,
+                        sent_at=pm.sent_at, url=f"pm:{pm.pm_id}")
+            for pm in sorted(self._pms.values(), key=lambda p: p.pm_id)
+            if pm.folder == folder
+        )
+        return PmFolderPage(folder=folder, page=1, total_pages=1, entries=entries if page == 1
+                            else ())
+
+    def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
+        pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
+        pm = self._pms.get(pm_id)
+        if pm is None:
+            raise MalformedPage(
+                f"private message {pm_id} is listed in the saved folder but its page was "
+                "not saved",
+                "open that PM in the browser and save it into the snapshot folder too",
+            )
+        return pm
+
+    def saved_pm_ids(self) -> set[int]:
+        return set(self._pms)

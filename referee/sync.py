@@ -1,0 +1,216 @@
+"""Bring the game database up to date with the forum (issue 3).
+
+Incremental by design: a topic of 400 pages is read in full once; later syncs start from
+the last stored page. When nothing changed, a sync costs exactly one request (the last
+stored page, still the last page); with k new pages it costs k+1. Every page is stored in
+its own transaction, so a failure halfway keeps what was read and the next sync continues
+from there.
+
+What a later read reveals is kept, not overwritten: an edited post gets a new revision
+(RULES.md V4 needs the first text), a vanished post is marked missing.
+
+PM sync lists the folders (every page) and opens only PMs not stored yet: opening a PM on
+phpBB marks it read for the host (research gotcha 12), so each is opened once.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+from adapters.base import ForumAdapter, Secret
+from referee.config import Config
+from referee.errors import PmRemoved
+from referee.store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class SyncReport:
+    """What one topic sync did."""
+
+    topic_id: int | None
+    title: str
+    start_page: int
+    last_page: int
+    total_pages: int
+    pages_fetched: int
+    pages_changed: int
+    new_posts: int
+    edited_posts: int
+    missing_posts: int
+    requests: int
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.new_posts or self.edited_posts or self.missing_posts)
+
+    def summary(self) -> str:
+        parts = [
+            f"topic {self.topic_id}: read page{'s' if self.pages_fetched != 1 else ''} "
+            + (f"{self.start_page}–{self.last_page}" if self.last_page != self.start_page
+               else f"{self.start_page}")
+            + f" of {self.total_pages}",
+            f"{self.new_posts} new post{'s' if self.new_posts != 1 else ''}",
+        ]
+        if self.edited_posts:
+            parts.append(f"{self.edited_posts} edited")
+        if self.missing_posts:
+            parts.append(f"{self.missing_posts} vanished (kept, marked missing)")
+        parts.append(f"{self.requests} request{'s' if self.requests != 1 else ''}")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class PmSyncReport:
+    """What one PM sync did."""
+
+    folders: tuple[str, ...]
+    listed: int
+    opened: int
+    new_pms: int
+    removed: tuple[int, ...]
+    requests: int
+
+    def summary(self) -> str:
+        text = (f"PMs ({', '.join(self.folders)}): {self.listed} listed, "
+                f"{self.new_pms} new, {self.requests} request{'s' if self.requests != 1 else ''}")
+        if self.removed:
+            text += f"; deleted by their authors before reading: {len(self.removed)}"
+        return text
+
+
+def _utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def _progress(enabled: bool) -> Progress:
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[posts]} new posts"),
+        console=console,
+        transient=True,
+        disable=not (enabled and console.is_terminal),
+    )
+
+
+def sync_topic(
+    config: Config,
+    store: Store,
+    adapter: ForumAdapter,
+    *,
+    progress: bool = True,
+    full: bool = False,
+    now: Callable[[], datetime] = _utcnow,
+) -> SyncReport:
+    """Read the game topic into ``store``, from the last stored page on.
+
+    ``full`` re-reads every page from page 1: the only way to notice edits and deletions
+    on pages before the last one (an incremental sync never re-reads them).
+    """
+    topic_id = getattr(adapter, "topic_id", None)
+    last = store.last_synced_page(topic_id) if topic_id is not None and not full else None
+    start = last or 1
+    per_page = store.topic_per_page(topic_id) if topic_id is not None else None
+    before = adapter.requests
+    fetched = changed = new = edited = missing = 0
+    title = ""
+    first_page = last_page = total = start
+    with _progress(progress and sys.stderr.isatty()) as bar:
+        task = bar.add_task("Reading the topic", total=None, posts=0)
+        pages = adapter.fetch_topic_pages(start, per_page=per_page)
+        for tp in pages:
+            saved = store.save_topic_page(tp, now(), url=_page_url(adapter, tp.page))
+            if fetched == 0:
+                first_page = tp.page
+                bar.update(task, total=max(1, tp.total_pages - tp.page + 1))
+            fetched += 1
+            changed += 0 if saved.unchanged else 1
+            new += saved.new_posts
+            edited += saved.edited_posts
+            missing += saved.missing_posts
+            title = tp.title or title
+            last_page, total = tp.page, tp.total_pages
+            if topic_id is None:
+                topic_id = saved.topic_id
+            bar.update(task, advance=1, posts=new,
+                       total=max(fetched, tp.total_pages - first_page + 1))
+    return SyncReport(
+        topic_id=topic_id, title=title, start_page=first_page, last_page=last_page,
+        total_pages=total, pages_fetched=fetched, pages_changed=changed, new_posts=new,
+        edited_posts=edited, missing_posts=missing, requests=adapter.requests - before,
+    )
+
+
+def _page_url(adapter: ForumAdapter, page: int) -> str:
+    make = getattr(adapter, "topic_page_url", None)
+    try:
+        return make(page) if callable(make) else ""
+    except Exception:  # the URL is a note in the store, never a reason to fail a sync
+        return ""
+
+
+def sync_pms(
+    config: Config,
+    store: Store,
+    adapter: ForumAdapter,
+    *,
+    sent: bool = False,
+    now: Callable[[], datetime] = _utcnow,
+) -> PmSyncReport:
+    """List the inbox (every page) — and with ``sent`` the sent folders — and open each PM
+    not stored yet. Every PM is stored, whoever sent it (RULES.md N1 decides later what
+    counts)."""
+    folders = ("inbox",) + (("sentbox", "outbox") if sent or config.forum.read_sent else ())
+    known = store.known_pm_ids()
+    before = adapter.requests
+    listed = opened = new = 0
+    removed: list[int] = []
+    for folder in folders:
+        page, total = 1, 1
+        while page <= total:
+            fp = adapter.fetch_pm_folder(folder, page)
+            total = fp.total_pages
+            for entry in fp.entries:
+                listed += 1
+                if entry.pm_id in known:
+                    continue
+                known.add(entry.pm_id)  # never opened twice, even when listed twice
+                try:
+                    pm = adapter.fetch_pm(entry, folder)
+                except PmRemoved:
+                    removed.append(entry.pm_id)
+                    continue
+                opened += 1
+                if store.save_pm(pm, now()):
+                    new += 1
+            page += 1
+    return PmSyncReport(
+        folders=folders, listed=listed, opened=opened, new_pms=new, removed=tuple(removed),
+        requests=adapter.requests - before,
+    )
+
+
+def open_adapter(
+    config: Config,
+    *,
+    password: Callable[[str], Secret] | None = None,
+    db_path: Path | None = None,
+) -> ForumAdapter:
+    """The forum source ``config`` names: saved pages (``[forum] snapshot``) or the live
+    phpBB board, with its session cookies kept beside the game database."""
+    if config.forum.snapshot is not None:
+        from adapters.snapshot import SnapshotForum
+
+        return SnapshotForum(config.forum.snapshot, forum=config.forum)
+    from adapters.phpbb.client import open_phpbb
+
+    return open_phpbb(config.forum, db_path=db_path or config.db_path, password=password)
