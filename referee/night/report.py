@@ -1,0 +1,81 @@
+"""What the players learn after a night: the public morning report (BBCode) and the private
+PMs (the commissar's and sergeant's results, the ninja's and necromancer's notices).
+
+The public report says who died and, if the setting says so, their role — never how they
+died, who was saved or who visited whom: that is for the host's log only.
+"""
+
+from __future__ import annotations
+
+from referee import bbcode
+from referee.config import NightRules
+from referee.night.events import NINJA_MISS_LIMIT, NinjaMiss, Protected
+from referee.night.resolve import NightOutcome
+from referee.night.state import GameState
+from referee.night.text import role_ru
+from referee.night.win import winner
+
+WINNER_RU = {"town": "мирные жители", "maniac": "маньяк"}
+
+
+def winner_ru(result: str) -> str:
+    if result.startswith("clan:"):
+        return f"мафиозный клан «{result[5:]}»"
+    return WINNER_RU.get(result, result)
+
+
+def role_title(state: GameState, nick: str) -> str:
+    """The role as revealed: a promoted sergeant shows both (N12)."""
+    dealt = state.dealt_role_of(nick)
+    now = state.role_of(nick)
+    if dealt != now:
+        return f"{role_ru(dealt)}, получивший значок комиссара"
+    return role_ru(dealt)
+
+
+def morning_report(outcome: NightOutcome, state: GameState, rules: NightRules) -> str:
+    """N2: the morning summary for the game topic, in BBCode. Nicks are escaped."""
+    lines = [bbcode.b(f"Утро после ночи {outcome.night}")]
+    if outcome.deaths:
+        lines.append("Этой ночью погибли:" if len(outcome.deaths) > 1 else "Этой ночью погиб:")
+        for d in outcome.deaths:
+            line = bbcode.b(bbcode.escape(d.player))
+            if rules.reveal_role_on_death:
+                line += f" — {role_title(outcome.before, d.player)}"
+            lines.append(line)
+    else:
+        lines.append("Этой ночью никто не погиб.")
+    result = winner(state, rules)
+    if result is not None:
+        lines.append(bbcode.b(f"Игра окончена: победа — {winner_ru(result)}."))
+    return "\n".join(lines)
+
+
+def private_results(outcome: NightOutcome) -> list[tuple[str, str]]:
+    """PMs to send after the night, as (recipient, BBCode text), living recipients only.
+
+    - N12: every check result to the commissar and to each sergeant;
+    - N10: the ninja's miss count after a miss;
+    - N9: the necromancer, when his protection saved someone (it is now spent)."""
+    before, after, n = outcome.before, outcome.state, outcome.night
+    out: list[tuple[str, str]] = []
+    sergeants = before.with_role("sergeant")
+    for c in outcome.checks:
+        text = (
+            f"Ночь {n}: проверка комиссара {bbcode.escape(c.by)} — "
+            f"{bbcode.b(bbcode.escape(c.target))}: {role_ru(c.result)}."
+        )
+        for recipient in (c.by, *sergeants):
+            if after.is_alive(recipient):
+                out.append((recipient, text))
+    for e in outcome.events:
+        if isinstance(e, NinjaMiss) and after.is_alive(e.ninja):
+            out.append((e.ninja, (
+                f"Ночь {n}: ваша жертва была мирной — промах {e.misses} из {NINJA_MISS_LIMIT}."
+            )))
+        if isinstance(e, Protected) and after.is_alive(e.necromancer):
+            out.append((e.necromancer, (
+                f"Ночь {n}: ваша защита сработала — {bbcode.escape(e.player)} остался жив. "
+                "Воскрешение израсходовано."
+            )))
+    return out

@@ -1,0 +1,69 @@
+"""Russian words the night engine uses in its explanations.
+
+Every event's :meth:`explain` is built from these, so a host reads the same wording for the
+same thing in the step-by-step log, the morning report and a failing test.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from referee.actions import Request
+from referee.roles_ru import ROLE_NAMES_RU
+
+ACTION_NAMES_RU: dict[str, str] = {
+    "check": "проверка",
+    "heal": "лечение",
+    "shoot": "выстрел мафии",
+    "kill": "убийство",
+    "ambush": "засада",
+    "beat": "избиение",
+    "blow": "подрыв",
+    "take": "забрать на беседу",
+    "protect": "защита некроманта",
+}
+"""Action id (:data:`referee.actions.ACTIONS`) → how a host calls it."""
+
+CAUSE_NAMES_RU: dict[str, str] = {
+    "mafia": "выстрел мафии",
+    "maniac": "удар маньяка",
+    "ambush": "засада маньяка",
+    "blast": "подрыв камикадзе",
+    "blast_self": "собственный подрыв",
+    "ninja": "удар ниндзя",
+    "harakiri": "харакири",
+    "testament": "завещание ниндзя",
+    "hanged": "повешен",
+    "removed": "выбыл из игры",
+}
+"""Kind of a lethal event (:class:`referee.night.events.Attack`) → Russian words."""
+
+
+def role_ru(role: str) -> str:
+    return ROLE_NAMES_RU.get(role, role)
+
+
+def action_ru(action: str) -> str:
+    return ACTION_NAMES_RU.get(action, action)
+
+
+def names(nicks: Iterable[str]) -> str:
+    """«A», «A и B», «A, B и C»."""
+    items = list(nicks)
+    if not items:
+        return "никто"
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " и " + items[-1]
+
+
+def request_ru(request: Request) -> str:
+    """One request as a host would read it back: «Don: выстрел мафии → Bob (исполнитель Vito)»."""
+    text = f"{request.actor}: {action_ru(request.action)}"
+    targets = request.all_targets()
+    if targets:
+        text += " → " + names(targets)
+    if request.executor:
+        text += f" (исполнитель {request.executor})"
+    return text
+
