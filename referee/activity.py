@@ -161,6 +161,13 @@ def turn_window(turn: int, schedule: Sequence[DaySchedule]) -> TurnWindow:
         end, basis = day.night_deadline, "night_deadline"
     else:
         end, basis = day.deadline, "day_deadline"
+    if following is not None and following.start < day.deadline:
+        raise GameError(
+            f"day {turn + 1} starts ({following.start.isoformat()}) before day {turn}'s "
+            f"deadline ({day.deadline.isoformat()})",
+            f"fix the start of day {turn + 1} or the deadline of day {turn} "
+            "in [[schedule.days]]",
+        )
     if end <= day.start:
         raise GameError(
             f"turn {turn} would end ({end.isoformat()}) before it starts "

@@ -303,6 +303,9 @@ def test_T1_turn_window() -> None:
     assert turn_window(1, only_deadline).end_basis == "day_deadline"
     with pytest.raises(GameError, match="day 5 is not in the schedule"):
         turn_window(5, SCHEDULE)
+    overlapping = (day(1, "20.11 18:00", "21.11 22:00"), day(2, "21.11 20:00", "22.11 22:00"))
+    with pytest.raises(GameError, match="day 2 starts .* before day 1's deadline"):
+        turn_window(1, overlapping)
 
 
 def test_a_missing_tally_or_an_unstarted_turn_is_an_error() -> None:
@@ -315,3 +318,9 @@ def test_a_missing_tally_or_an_unstarted_turn_is_an_error() -> None:
         )
     with pytest.raises(GameError, match="has not started yet"):
         run(2, alive=("Лиса",), now="22.11 10:00")
+    with pytest.raises(GameError, match="without a time zone"):
+        check_activity(
+            1, players_alive_at_turn_start=("Лиса",), posts=(), schedule=SCHEDULE,
+            counted_voters_by_day={1: ()}, excuses=(), deaths_during_turn=(), host=HOST,
+            rules=ActivityRules(), now=msk(TURN_1_OVER).replace(tzinfo=None),
+        )
