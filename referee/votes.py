@@ -525,9 +525,11 @@ class Tally:
 
     @property
     def rejected_voters(self) -> tuple[str, ...]:
-        """Players with a rejected vote-like post and no counted vote (A2: a missed vote)."""
+        """Players with a rejected vote-like post and no counted vote (A2: a missed vote).
+        Posts rejected by V5 (host, not a player, dead, replaced) are not players' votes."""
         counted = {normalise(v) for v in self.counted_voters}
-        out = dict.fromkeys(r.voter for r in self.rejected if normalise(r.voter) not in counted)
+        out = dict.fromkeys(r.voter for r in self.rejected
+                            if r.rule != "V5" and normalise(r.voter) not in counted)
         return tuple(out)
 
 
@@ -853,8 +855,9 @@ def tally(
         if closed_early is not None:
             hard.append(Note("V6", f"день закрыт досрочно: большинство у {closed_early.target} "
                                    f"(сообщение {closed_early.post_id})"))
-        for problem in reading.problems:
-            (hard if problem.rule == "V2" else soft).append(problem)
+        if voter_slot is not None:  # for the host or a non-player V5 says it all
+            for problem in reading.problems:
+                (hard if problem.rule == "V2" else soft).append(problem)
         if edit_notes and rules.edited_vote != "count_flagged":
             soft.append(Note("V4", f"голос изменён правкой (edited_vote = {rules.edited_vote})"))
         target_slot: str | None = None

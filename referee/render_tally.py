@@ -1,0 +1,198 @@
+"""The day's vote count as the host posts it (BBCode), reads it (text) or a tool reads it
+(JSON). RULES.md V1–V6: every candidate with its voters in voting order and the time of each
+vote (forum time zone, T2), the hanging (or leader) line with the tie explanation, who has
+not voted. Posts that looked like votes and did not count go to a separate HOST-ONLY part,
+each with its reason, rule and link: that part is never inside the text meant for pasting.
+
+Everything a player typed (nicks, the red text) is passed through
+:func:`referee.bbcode.escape` in BBCode, so a nick cannot inject tags.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, tzinfo
+from typing import Any, Literal
+from urllib.parse import urljoin, urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
+
+from referee.bbcode import b, escape, url
+from referee.votes import Candidate, CountedVote, Tally
+
+Format = Literal["bbcode", "text", "json"]
+
+HOST_ONLY_RULE = "━" * 12 + " ТОЛЬКО ДЛЯ ВЕДУЩЕГО — не публиковать " + "━" * 12
+"""The line that separates the paste part from the host-only part."""
+
+
+def post_link(post_id: int, topic_url: str | None = None) -> str:
+    """``viewtopic.php?p=ID#pID``, absolute when the topic URL is known."""
+    rel = f"viewtopic.php?p={post_id}#p{post_id}"
+    if not topic_url:
+        return rel
+    parts = urlsplit(topic_url)
+    if parts.path.endswith("viewtopic.php"):
+        return urlunsplit((parts.scheme, parts.netloc, parts.path, f"p={post_id}", f"p{post_id}"))
+    return urljoin(topic_url, rel)
+
+
+def _zone(tz: tzinfo | str | None) -> tzinfo:
+    if tz is None:
+        return ZoneInfo("UTC")
+    return ZoneInfo(tz) if isinstance(tz, str) else tz
+
+
+def _when(at: datetime, tz: tzinfo) -> str:
+    return at.astimezone(tz).strftime("%d.%m %H:%M")
+
+
+def render_tally(
+    tally: Tally,
+    fmt: Format = "bbcode",
+    topic_url: str | None = None,
+    tz: tzinfo | str | None = None,
+) -> str:
+    """The whole output: for ``bbcode``/``text`` the paste part, the separator line and the
+    host-only part; for ``json`` one document with everything."""
+    if fmt == "json":
+        return render_json(tally, topic_url, tz)
+    paste, host = render_parts(tally, fmt, topic_url, tz)
+    return f"{paste}\n\n{HOST_ONLY_RULE}\n{host}\n"
+
+
+def render_parts(
+    tally: Tally,
+    fmt: Literal["bbcode", "text"] = "bbcode",
+    topic_url: str | None = None,
+    tz: tzinfo | str | None = None,
+) -> tuple[str, str]:
+    """(paste part, host-only part), so a caller can print or copy them separately."""
+    if fmt not in ("bbcode", "text"):
+        raise ValueError(f"unknown format {fmt!r}: use bbcode, text or json")
+    zone = _zone(tz)
+    bb = fmt == "bbcode"
+    return _paste(tally, bb, topic_url, zone), _host_only(tally, bb, topic_url, zone)
+
+
+# ----------------------------------------------------------------------------- paste part
+
+def _paste(t: Tally, bb: bool, topic_url: str | None, tz: tzinfo) -> str:
+    esc = escape if bb else (lambda s: s)
+    bold = b if bb else (lambda s: s)
+    title = f"Подсчёт голосов — день {t.day}"
+    if not t.closed and t.as_of is not None:
+        title += f", на {_when(t.as_of, tz)}"
+    elif t.closed_early_by is not None:
+        title += " (закрыт досрочно)"
+    lines = [bold(title), ""]
+    if not t.counts:
+        lines.append("Засчитанных голосов нет.")
+    for c in t.counts:
+        lines.append(_candidate_line(c, bb, topic_url, tz, leader=c.target == t.leader))
+    lines.append("")
+    lines.append(bold(esc(t.explanation)) if t.hanged or t.leader else esc(t.explanation))
+    if t.not_voted:
+        label = "Не проголосовали" if t.closed else "Ещё не проголосовали"
+        lines.append(f"{label} ({len(t.not_voted)}): " + ", ".join(esc(n) for n in t.not_voted))
+    else:
+        lines.append("Проголосовали все живые игроки.")
+    return "\n".join(lines)
+
+
+def _candidate_line(
+    c: Candidate, bb: bool, topic_url: str | None, tz: tzinfo, leader: bool
+) -> str:
+    esc = escape if bb else (lambda s: s)
+    voters = ", ".join(_voter(v, bb, topic_url, tz) for v in c.voters)
+    head = f"{esc(c.target)} — {c.votes}"
+    if bb and leader:
+        head = b(head)
+    return f"{head}: {voters}"
+
+
+def _voter(v: CountedVote, bb: bool, topic_url: str | None, tz: tzinfo) -> str:
+    when = _when(v.at, tz)
+    if bb:
+        stamp = url(post_link(v.post_id, topic_url), when) if topic_url else when
+        return f"{escape(v.voter)} ({stamp})"
+    return f"{v.voter} ({when})"
+
+
+# ----------------------------------------------------------------------------- host part
+
+def _host_only(t: Tally, bb: bool, topic_url: str | None, tz: tzinfo) -> str:
+    esc = escape if bb else (lambda s: s)
+    out: list[str] = []
+    out.append(f"Не засчитано ({len(t.rejected)}):" if t.rejected else "Не засчитано: ничего.")
+    for r in t.rejected:
+        typed = f" «{esc(r.typed)}»" if r.typed else ""
+        out.append(
+            f"• #{r.post_id} {esc(r.voter)}, {_when(r.at, tz)}{typed} — {esc(r.label)} — "
+            f"{post_link(r.post_id, topic_url)}"
+        )
+    if t.flags:
+        out.append("")
+        out.append(f"Засчитано, но проверьте ({len(t.flags)}):")
+        for f in t.flags:
+            out.append(f"• #{f.post_id} {esc(f.voter)} — {esc(str(f))} — "
+                       f"{post_link(f.post_id, topic_url)}")
+    if t.overrides:
+        out.append("")
+        out.append("Решения ведущего:")
+        out.extend(f"• {esc(o)}" for o in t.overrides)
+    out.append("")
+    out.append(f"Правило ничьей: {t.tie_rule}. Живых игроков: {len(t.alive)}.")
+    return "\n".join(out)
+
+
+# ----------------------------------------------------------------------------- JSON
+
+def _iso(at: datetime | None) -> str | None:
+    return at.astimezone(UTC).isoformat() if at is not None else None
+
+
+def render_json(tally: Tally, topic_url: str | None = None, tz: tzinfo | str | None = None) -> str:
+    """Everything in one JSON document; times as ISO 8601 UTC plus ``local`` in forum time."""
+    zone = _zone(tz)
+
+    def vote(v: CountedVote) -> dict[str, Any]:
+        return {
+            "voter": v.voter, "post_id": v.post_id, "time": _iso(v.at),
+            "local": _when(v.at, zone), "typed": v.typed, "match": v.match_kind,
+            "accepted_by": v.accepted_by, "flags": [str(n) for n in v.flags],
+            "link": post_link(v.post_id, topic_url),
+        }
+
+    doc: dict[str, Any] = {
+        "day": tally.day,
+        "closed": tally.closed,
+        "start": _iso(tally.start),
+        "deadline": _iso(tally.deadline),
+        "as_of": _iso(tally.as_of),
+        "as_of_post": tally.as_of_post,
+        "hanged": tally.hanged,
+        "hanged_all": list(tally.hanged_all),
+        "leader": tally.leader,
+        "tied": list(tally.tied),
+        "tie_rule": tally.tie_rule,
+        "explanation": tally.explanation,
+        "closed_early_by": tally.closed_early_by,
+        "counts": [
+            {"target": c.target, "votes": c.votes, "reached_at": _iso(c.reached_at),
+             "reached_post": c.reached_post, "voters": [vote(v) for v in c.voters]}
+            for c in tally.counts
+        ],
+        "not_voted": list(tally.not_voted),
+        "alive": list(tally.alive),
+        "rejected": [
+            {"post_id": r.post_id, "voter": r.voter, "reason": r.reason, "rule": r.rule,
+             "notes": [{"rule": n.rule, "text": n.text} for n in r.notes],
+             "time": _iso(r.at), "local": _when(r.at, zone), "typed": r.typed,
+             "target": r.target, "link": post_link(r.post_id, topic_url)}
+            for r in tally.rejected
+        ],
+        "flags": [{"post_id": f.post_id, "voter": f.voter, "rule": f.rule, "text": f.text}
+                  for f in tally.flags],
+        "overrides": list(tally.overrides),
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=2)
