@@ -80,6 +80,8 @@ class PmListEntry:
     sent_at: datetime | None
     url: str
     unread: bool = False
+    recipients: tuple[str, ...] = ()
+    """Set in sent/outbox listings (where ``sender`` is the account itself)."""
 
 
 @dataclass(frozen=True, slots=True)
