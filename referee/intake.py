@@ -414,6 +414,14 @@ class _Reader:
         self.flags: list[IntakeFlag] = []
         self.unreadable: list[Unreadable] = []
         self.ignored_offrole: list[_Hit] = []
+        self.executors: list[_Hit] = []
+        self.strikes: list[_Hit] = []
+        self.at: tuple[int, int] = (0, 0)  # where the request being read stands
+        self.positions: list[tuple[int, int]] = []
+
+    def _emit(self, request: Request) -> None:
+        self.requests.append(request)
+        self.positions.append(self.at)
 
     # -- small helpers
 
@@ -558,19 +566,21 @@ class _Reader:
 
     def run(self, hits: list[_Hit], order: int) -> IntakeResult:
         hits = sorted(hits, key=lambda h: h.pos)
+        self.executors = [h for h in hits if h.family == "executor"]
+        self.strikes = [h for h in hits if h.family == "strike"]
         hits = self._changes(hits)
-        executors = [h for h in hits if h.family == "executor"]
-        strikes = [h for h in hits if h.family == "strike"]
         for h in hits:
             if h.used or h.family in ("change", "executor"):
                 continue
-            self._action(h, executors, strikes)
-        self._lone_executors(executors)
+            self._action(h)
+        self._lone_executors()
         if not self.requests and not self.unreadable:
             self._nothing_read()
-        reqs = tuple(
-            _with_order(r, order + i) for i, r in enumerate(self.requests)
-        )
+        # A «меняю … на Z» is read before the other action words; put every request back
+        # where it stands in the message.
+        placed = sorted(zip(self.positions, range(len(self.requests)), self.requests,
+                            strict=True))
+        reqs = tuple(_with_order(r, order + i) for i, (_, _, r) in enumerate(placed))
         return IntakeResult(reqs, tuple(self.flags), tuple(self.unreadable))
 
     def _changes(self, hits: list[_Hit]) -> list[_Hit]:
@@ -581,6 +591,7 @@ class _Reader:
         marker_pending = False
         for h in hits:
             if any(h.line == li and s <= h.start < e for li, s, e in consumed):
+                h.used = True  # «меняю ВЫСТРЕЛ на …»: part of the change, not a request
                 continue
             if h.family != "change":
                 if marker_pending:
@@ -600,6 +611,8 @@ class _Reader:
                 out.append(h)
                 continue
             consumed.append((h.line, h.start, na.end()))
+            for o in between:
+                o.used = True
             after = self._skip(h.line, na.end())
             inner = next(
                 (o for o in hits if o.line == h.line and o.start == after
@@ -630,6 +643,7 @@ class _Reader:
         return targeted[0] if len(targeted) == 1 else None
 
     def _change_request(self, h: _Hit, what: str, after: int) -> None:
+        self.at = h.pos
         fam = next((f for f, rx in _CHANGE_NOUNS if rx.search(what)), None)
         old = [nick for s, e, nick in self.lines[h.line].spans if h.end <= s < after]
         if fam == "executor":
@@ -656,6 +670,7 @@ class _Reader:
         self._build(action, h, after, changed=True, old=old[0] if old else None)
 
     def _executor_change(self, h: _Hit, after: int) -> None:
+        self.at = h.pos
         got = self.resolve(h.line, after, _SELF_EXECUTOR)
         prior = [r for r in self.earlier + self.requests if r.action == "shoot"]
         if not isinstance(got, _Got):
@@ -671,12 +686,13 @@ class _Reader:
         note = "; ".join(
             x for x in ("смена исполнителя (N5)", self.explain_got(got, "исполнитель")) if x
         )
-        self.requests.append(
+        self._emit(
             self._request("shoot", prior[-1].target, (), got.nick, note + f"; цель прежняя: "
                           f"{prior[-1].target}")
         )
 
-    def _action(self, h: _Hit, executors: list[_Hit], strikes: list[_Hit]) -> None:
+    def _action(self, h: _Hit) -> None:
+        self.at = h.pos
         line = self.lines[h.line]
         action = _action_for(h.family, self.role)
         if action is None:
@@ -696,7 +712,7 @@ class _Reader:
                 h.line,
             )
             return
-        self._build(action, h, h.end, changed=h.changed, executors=executors, strikes=strikes)
+        self._build(action, h, h.end, changed=h.changed)
 
     def _opens_sentence(self, h: _Hit) -> bool:
         line = self.lines[h.line]
@@ -716,8 +732,6 @@ class _Reader:
         *,
         changed: bool,
         old: str | None = None,
-        executors: Sequence[_Hit] = (),
-        strikes: Sequence[_Hit] = (),
     ) -> None:
         what = ACTION_NAMES_RU[action]
         notes: list[str] = []
@@ -731,7 +745,7 @@ class _Reader:
                 "сержант: проверка засчитывается, только если он уже стал комиссаром (N12)"
             )
         if action == "ambush":
-            self.requests.append(self._request(action, None, (), None, _join(["засада"] + notes)))
+            self._emit(self._request(action, None, (), None, _join(["засада"] + notes)))
             return
         got = self.resolve(h.line, after)
         if not isinstance(got, _Got):
@@ -745,12 +759,12 @@ class _Reader:
                 return
             if second is None:
                 notes.append("назван один игрок, а N9 требует двух")
-                self.requests.append(
+                self._emit(
                     self._request(action, None, (got.nick,), None, _join([what] + notes))
                 )
                 return
             notes.append(self.explain_got(second, what))
-            self.requests.append(
+            self._emit(
                 self._request(
                     action, None, (got.nick, second.nick), None,
                     _join([f"{what}: {got.nick} и {second.nick}"] + notes),
@@ -759,7 +773,7 @@ class _Reader:
             return
         executor = None
         if action == "shoot":
-            found = self._executor_for(h, executors, strikes)
+            found = self._executor_for(h)
             if isinstance(found, _Miss) or found is False:
                 self.miss(found or None, h.line, "исполнитель")
                 return
@@ -775,7 +789,7 @@ class _Reader:
                 executor = found.nick
                 notes.append(self.explain_got(found, "исполнитель"))
         head = f"{what}: {got.nick}" + (f", исполнитель {executor}" if executor else "")
-        self.requests.append(
+        self._emit(
             self._request(action, got.nick, (), executor, _join([head] + notes))
         )
 
@@ -808,12 +822,11 @@ class _Reader:
             return None  # a comma followed by chat, not by a second nick
         return got
 
-    def _executor_for(
-        self, h: _Hit, executors: Sequence[_Hit], strikes: Sequence[_Hit]
-    ) -> _Got | _Miss | None | bool:
+    def _executor_for(self, h: _Hit) -> _Got | _Miss | None | bool:
         """N5: the executor named near this shot: after it (up to the next shot) or before it
         in the same sentence. ``None`` when none is named."""
-        later = [s.pos for s in strikes if s.pos > h.pos]
+        executors = self.executors
+        later = [s.pos for s in self.strikes if s.pos > h.pos and not s.used]
         limit = min(later) if later else (len(self.lines), 0)
         line = self.lines[h.line]
         cands = [e for e in executors if not e.used and h.pos < e.pos < limit] + [
@@ -838,11 +851,11 @@ class _Reader:
                 return _Got(nick, line.typed(s, end), "exact", e.line, end)
         return False
 
-    def _lone_executors(self, executors: Sequence[_Hit]) -> None:
+    def _lone_executors(self) -> None:
         """«Исполнитель — Y» on its own: a change of executor of this night's shot."""
         if "shoot" not in allowed_actions(self.role):
             return
-        for e in executors:
+        for e in self.executors:
             if not e.used:
                 e.used = True
                 self._executor_change(_Hit(e.line, e.start, e.end, "executor", e.word), e.end)
