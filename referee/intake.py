@@ -60,6 +60,7 @@ UnreadableKind = Literal[
     "no_target",  # an action word with no nick after it
     "unknown_nick",  # the typed name matches no player
     "ambiguous_nick",  # the typed name could be two players
+    "two_targets",  # two players named for a one-target action
     "outside_window",  # a request sent outside the night window (read_night)
     "necromancer_turn",  # a necromancer's day request after turn 3 (N9)
 ]
@@ -771,6 +772,14 @@ class _Reader:
                 )
             )
             return
+        other = self._another_target(got)
+        if other:
+            self.fail(
+                "two_targets",
+                f"{what}: названы двое ({got.nick} и {other}), а ход — на одного игрока",
+                h.line,
+            )
+            return
         executor = None
         if action == "shoot":
             found = self._executor_for(h)
@@ -792,6 +801,16 @@ class _Reader:
         self._emit(
             self._request(action, got.nick, (), executor, _join([head] + notes))
         )
+
+    def _another_target(self, first: _Got) -> str | None:
+        """«Проверяю Kotik и Лиса»: a second nick joined by «и»/«или»/«+» to a one-target
+        action is not guessed between (N14)."""
+        line = self.lines[first.line]
+        m = re.compile(r"\s*(?:(?:и|или)(?!\w)|[+/])\s*").match(line.masked, first.end)
+        if m is None:
+            return None
+        span = line.span_at(m.end())
+        return span[2] if span else None
 
     def _second_target(self, first: _Got) -> _Got | _Miss | None:
         """N9: the necromancer's second player, after «и», «,» or «+»."""

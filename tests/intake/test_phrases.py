@@ -21,6 +21,7 @@ COMMISSAR = [
     ("Проверяю Cнежок", "check Снежок"),  # Latin C, as phpBB users type it
     ("Проверяю Лису", "check Лиса"),  # accusative: read, flagged
     ("Проверяю Пуаро", "unreadable: unknown_nick"),
+    ("Проверяю Kotik или Лиса", "unreadable: two_targets"),
     ("Проверяю", "unreadable: no_target"),
     ("Не проверяю никого", "unreadable: negated"),
     ("Бью Kotik", "unreadable: not_allowed"),
