@@ -1,0 +1,64 @@
+"""Private messages and PM folders of the real phpBB 3.3.10 board against its manifest."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from phpbb_pages import BOARD, manifest, pm, pm_folder, utc
+
+PMS = manifest()["private_messages"]
+USER_IDS = {u["username"]: u["user_id"] for u in manifest()["users"]}
+
+
+def _bbcode_text(bbcode: str) -> str:
+    return re.sub(r"\[/?[a-z*]+(=[^\]]*)?\]", "", bbcode)
+
+
+@pytest.mark.parametrize("want", PMS, ids=[p["file"] for p in PMS])
+def test_each_private_message_is_read_with_sender_time_subject_and_text(want):
+    got = pm(want["file"])
+    assert (got.pm_id, got.sender, got.sender_id, got.recipients, got.subject) == (
+        want["msg_id"], want["from"], USER_IDS[want["from"]], (want["to"],), want["subject"])
+    # PM pages print minutes only («21 ноя 2026, 22:35»); the seconds are lost.
+    assert got.sent_at == utc(want["time"]["utc"]).replace(second=0)
+    assert got.body_text == _bbcode_text(want["bbcode"])
+
+
+def test_the_host_own_message_is_read_from_the_sent_folder():
+    got = pm("pm_19.html")
+    assert (got.folder, got.sender, got.recipients) == ("sentbox", "Ведущий", ("Полковник",))
+
+
+def test_inbox_lists_every_message_with_sender_date_and_unread_flag():
+    inbox = pm_folder("pm_inbox.html")
+    assert (inbox.folder, inbox.page, inbox.total_pages) == ("inbox", 1, 1)
+    game2 = {e.pm_id: e for e in inbox.entries if e.pm_id >= 8}
+    for want in PMS:
+        if want["to"] != "Ведущий":
+            continue
+        entry = game2.pop(want["msg_id"])
+        assert (entry.subject, entry.sender, entry.unread) == (want["subject"], want["from"],
+                                                               True)
+        assert entry.sent_at == utc(want["time"]["utc"]).replace(second=0)
+        assert entry.url == f"{BOARD}/ucp.php?i=pm&mode=view&f=0&p={want['msg_id']}"
+    assert game2 == {}
+    # The six PMs of the other game on the same board were already read.
+    assert [e.unread for e in inbox.entries if e.pm_id < 8] == [False] * 6
+
+
+def test_inbox_after_reading_has_no_unread_messages():
+    before = pm_folder("pm_inbox.html")
+    after = pm_folder("pm_inbox_after_reading.html")
+    assert [e.pm_id for e in after.entries] == [e.pm_id for e in before.entries]
+    assert not any(e.unread for e in after.entries)
+    assert sum(e.unread for e in before.entries) == 11
+
+
+def test_sent_folder_lists_recipients_and_the_account_as_sender():
+    sent = pm_folder("pm_sent.html")
+    assert sent.folder == "sentbox"
+    [entry] = sent.entries
+    assert (entry.pm_id, entry.sender, entry.recipients, entry.subject) == (
+        19, "Ведущий", ("Полковник",), "Re: Ход комиссара (исправление)")
+    assert entry.sent_at == utc("2026-11-22T06:40:00Z")
