@@ -1,0 +1,287 @@
+"""Replay a whole game from a JSON description: roster, then days and nights in order.
+
+Input (a dict, as loaded from JSON)::
+
+    {"players": [{"nick": "Bob", "role": "citizen"}, {"nick": "Don", "role": "mafia",
+                  "clan": "A"}, ...],
+     "phases": [
+        {"day": 1, "votes": [{"voter": "Ann", "target": "Don"}, ...]},
+        {"day": 2, "hanged": "Don", "voters": ["Ann", "Bob"]},
+        {"night": 1, "requests": [{"actor": "Don", "action": "shoot", "target": "Bob",
+                                   "executor": "Vito"}, ...]}]}
+
+A day may also carry ``requests`` (the necromancer's ``protect``, N9) and ``removed``
+(nicks, or ``{"player", "reason"}``: activity removals, A3). Output::
+
+    {"phases": [{"day": N, "hanged": NICK | None, "deaths": [...], "rejected": [...]},
+                {"night": N, "deaths": [{"player", "causes"}], "saved": [{"player", "by"}],
+                 "checks": [{"by", "target", "result"}],
+                 "rejected": [{"actor", "action", "reason"}]}],
+     "winner": None | "town" | "clan:<name>" | "maniac"}
+
+Bad input (unknown role, unknown nick, missing keys) raises :class:`GameError`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee.actions import ACTIONS, Request
+from referee.config import NightRules, Player, normalise_role
+from referee.errors import ConfigError, GameError
+from referee.night import GameState, NightOutcome, apply_day, remove_player, resolve_night, winner
+from referee.night.events import Event, RequestRejected
+from referee.night.report import winner_ru
+from referee.night.state import Death
+
+_HINT = "see the replay format in referee/replay.py"
+
+
+@dataclass(frozen=True, slots=True)
+class _Day:
+    day: int
+    hanged: str | None
+    deaths: tuple[Death, ...]
+    events: tuple[Event, ...]
+    tally: tuple[tuple[str, int], ...]
+    before: GameState
+
+
+@dataclass(frozen=True, slots=True)
+class _Night:
+    outcome: NightOutcome
+
+
+def replay(data: Mapping[str, Any], rules: NightRules) -> dict[str, Any]:
+    """Replay the game; one output entry per input phase, in order, and the winner (W2)."""
+    phases, state = _run(data, rules)
+    return {"phases": [_phase_json(p) for p in phases], "winner": winner(state, rules)}
+
+
+def replay_text(data: Mapping[str, Any], rules: NightRules) -> str:
+    """The replay told in Russian, phase by phase, as a host would explain it."""
+    phases, state = _run(data, rules)
+    lines: list[str] = []
+    for p in phases:
+        if isinstance(p, _Night):
+            lines.append(p.outcome.explain())
+        else:
+            lines.append(_day_text(p))
+        lines.append("")
+    result = winner(state, rules)
+    lines.append(
+        f"Игра окончена: победа — {winner_ru(result)}." if result else "Игра продолжается."
+    )
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------ running
+
+
+def _run(data: Mapping[str, Any], rules: NightRules) -> tuple[list[_Day | _Night], GameState]:
+    if not isinstance(data, Mapping):
+        raise GameError("a replay must be a JSON object with players and phases", _HINT)
+    state = GameState.new(_players(_need(data, "players", list, "the replay")))
+    out: list[_Day | _Night] = []
+    for i, raw in enumerate(_need(data, "phases", list, "the replay")):
+        where = f"phases[{i}]"
+        if not isinstance(raw, Mapping):
+            raise GameError(f"{where} must be an object with a day or night number", _HINT)
+        if ("day" in raw) == ("night" in raw):
+            raise GameError(f"{where} needs exactly one of \"day\" or \"night\"", _HINT)
+        if "night" in raw:
+            _keys(raw, {"night", "requests"}, where)
+            n = _number(raw["night"], f"{where}.night")
+            reqs = _requests(state, raw.get("requests", []), where)
+            outcome = resolve_night(state, n, reqs, rules)
+            state = outcome.state
+            out.append(_Night(outcome))
+        else:
+            day, state = _run_day(state, raw, where, rules)
+            out.append(day)
+    return out, state
+
+
+def _run_day(
+    state: GameState, raw: Mapping[str, Any], where: str, rules: NightRules
+) -> tuple[_Day, GameState]:
+    _keys(raw, {"day", "votes", "hanged", "voters", "requests", "removed"}, where)
+    n = _number(raw["day"], f"{where}.day")
+    before = state
+    tally: tuple[tuple[str, int], ...] = ()
+    if "votes" in raw:
+        if "hanged" in raw or "voters" in raw:
+            raise GameError(f"{where}: give either votes or hanged + voters, not both", _HINT)
+        hanged, voters, tally = tally_votes(state, raw["votes"], where)
+    else:
+        hanged = raw.get("hanged")
+        if hanged is not None and not isinstance(hanged, str):
+            raise GameError(f"{where}.hanged must be a nick or null", _HINT)
+        voters = raw.get("voters", [])
+        if not isinstance(voters, list) or not all(isinstance(v, str) for v in voters):
+            raise GameError(f"{where}.voters must be a list of nicks", _HINT)
+        for nick in [hanged, *voters]:
+            _known(state, nick, where)
+    reqs = _requests(state, raw.get("requests", []), where)
+    state, events = apply_day(state, n, hanged, voters, requests=reqs, rules=rules)
+    all_events = list(events)
+    for j, item in enumerate(raw.get("removed", [])):
+        nick, reason = _removal(item, f"{where}.removed[{j}]")
+        _known(state, nick, where)
+        state, removed = remove_player(state, nick, reason, phase=f"day {n}")
+        all_events += removed
+    deaths = tuple(d for d in state.graveyard if d not in before.graveyard)
+    return _Day(n, hanged, deaths, tuple(all_events), tally, before), state
+
+
+def tally_votes(
+    state: GameState, votes: Any, where: str = "day"
+) -> tuple[str | None, list[str], tuple[tuple[str, int], ...]]:
+    """V4–V6 for a replay: votes in time order; a voter's first vote counts; votes by or for
+    a dead player are ignored. Most votes is hanged; a tie goes to the player who first
+    reached the final count; no votes — nobody. Returns (hanged, his voters in order, tally)."""
+    if not isinstance(votes, list):
+        raise GameError(f"{where}.votes must be a list of {{voter, target}}", _HINT)
+    counts: dict[str, int] = {}
+    reached: dict[tuple[str, int], int] = {}
+    voted: set[str] = set()
+    voters_of: dict[str, list[str]] = {}
+    for k, v in enumerate(votes):
+        if not isinstance(v, Mapping) or "voter" not in v or "target" not in v:
+            raise GameError(f"{where}.votes[{k}] needs \"voter\" and \"target\"", _HINT)
+        voter, target = v["voter"], v["target"]
+        _known(state, voter, where)
+        _known(state, target, where)
+        if voter in voted or not state.is_alive(voter) or not state.is_alive(target):
+            continue
+        voted.add(voter)
+        counts[target] = counts.get(target, 0) + 1
+        reached.setdefault((target, counts[target]), k)
+        voters_of.setdefault(target, []).append(voter)
+    if not counts:
+        return None, [], ()
+    top = max(counts.values())
+    hanged = min((n for n, c in counts.items() if c == top), key=lambda n: reached[(n, top)])
+    tally = tuple(sorted(counts.items(), key=lambda nc: (-nc[1], reached[(nc[0], nc[1])])))
+    return hanged, voters_of[hanged], tally
+
+
+# ------------------------------------------------------------------ input checks
+
+
+def _need(raw: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
+    if key not in raw:
+        raise GameError(f"{where} has no \"{key}\"", _HINT)
+    if not isinstance(raw[key], kind):
+        raise GameError(f"{where}: \"{key}\" must be a {kind.__name__}", _HINT)
+    return raw[key]
+
+
+def _keys(raw: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    extra = sorted(set(raw) - allowed)
+    if extra:
+        raise GameError(f"{where} has unknown key(s) {', '.join(extra)}",
+                        "allowed: " + ", ".join(sorted(allowed)))
+
+
+def _number(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise GameError(f"{where} must be a positive whole number, got {value!r}", _HINT)
+    return value
+
+
+def _known(state: GameState, nick: Any, where: str) -> None:
+    if nick is None:
+        return
+    if not isinstance(nick, str) or not state.has(nick):
+        raise GameError(f"{where}: {nick!r} is not a player of this game",
+                        "use the nicks exactly as in \"players\"")
+
+
+def _players(raw: list[Any]) -> list[Player]:
+    out: list[Player] = []
+    for i, p in enumerate(raw):
+        where = f"players[{i}]"
+        if not isinstance(p, Mapping):
+            raise GameError(f"{where} must be an object {{nick, role, clan?}}", _HINT)
+        nick = _need(p, "nick", str, where)
+        role_raw = _need(p, "role", str, where)
+        try:
+            role = normalise_role(role_raw, f"{where} ({nick})")
+        except ConfigError as e:
+            raise GameError(e.message, e.hint) from None
+        clan = p.get("clan")
+        if clan is not None and not isinstance(clan, str):
+            raise GameError(f"{where}.clan must be a string", _HINT)
+        out.append(Player(nick, role, clan))
+    return out
+
+
+def _requests(state: GameState, raw: Any, where: str) -> list[Request]:
+    if not isinstance(raw, list):
+        raise GameError(f"{where}.requests must be a list", _HINT)
+    out: list[Request] = []
+    for k, r in enumerate(raw):
+        w = f"{where}.requests[{k}]"
+        if not isinstance(r, Mapping):
+            raise GameError(f"{w} must be an object {{actor, action, target?}}", _HINT)
+        _keys(r, {"actor", "action", "target", "targets", "executor"}, w)
+        actor = _need(r, "actor", str, w)
+        action = _need(r, "action", str, w)
+        if action not in ACTIONS:
+            raise GameError(f"{w}: unknown action {action!r}", "use one of: " + ", ".join(ACTIONS))
+        targets = r.get("targets", [])
+        if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
+            raise GameError(f"{w}.targets must be a list of nicks", _HINT)
+        for nick in (actor, r.get("target"), r.get("executor"), *targets):
+            _known(state, nick, w)
+        out.append(Request(
+            actor, action, r.get("target"), tuple(targets), r.get("executor"),
+            order=k, source="replay", source_id=w,
+        ))
+    return out
+
+
+def _removal(item: Any, where: str) -> tuple[str, str]:
+    if isinstance(item, str):
+        return item, "пропал без вести"
+    if isinstance(item, Mapping) and isinstance(item.get("player"), str):
+        return item["player"], str(item.get("reason", "пропал без вести"))
+    raise GameError(f"{where} must be a nick or {{player, reason}}", _HINT)
+
+
+# ------------------------------------------------------------------ output
+
+
+def _phase_json(p: _Day | _Night) -> dict[str, Any]:
+    if isinstance(p, _Day):
+        return {
+            "day": p.day,
+            "hanged": p.hanged,
+            "deaths": [{"player": d.player, "causes": list(d.causes)} for d in p.deaths],
+            "rejected": [
+                {"actor": e.actor, "action": e.action, "reason": e.reason}
+                for e in p.events if isinstance(e, RequestRejected)
+            ],
+        }
+    o = p.outcome
+    return {
+        "night": o.night,
+        "deaths": [{"player": d.player, "causes": list(d.causes)} for d in o.deaths],
+        "saved": [{"player": player, "by": by} for player, by in o.saved],
+        "checks": [{"by": c.by, "target": c.target, "result": c.result} for c in o.checks],
+        "rejected": [{"actor": a, "action": act, "reason": r} for a, act, r in o.rejected],
+    }
+
+
+def _day_text(p: _Day) -> str:
+    lines = [f"День {p.day}:"]
+    if p.tally:
+        lines.append("Голоса: " + ", ".join(f"{n} — {c}" for n, c in p.tally) + ".")
+    if p.hanged is None:
+        lines.append("Никто не повешен.")
+    lines += [f"- {e.explain()} [{e.rule}]" for e in p.events]
+    return "\n".join(lines)
+
