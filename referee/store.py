@@ -234,6 +234,15 @@ def _dumps(o: object) -> str:
     return json.dumps(o, ensure_ascii=False, sort_keys=True, default=_json_default)
 
 
+def _proven_per_page(page: TopicPage) -> int | None:
+    """Posts per page as this page shows it: a page before the last one is full; the last
+    page's own figure may understate it (never overstate), which only makes a jump land
+    early."""
+    if page.page < page.total_pages and page.posts:
+        return len(page.posts)
+    return page.per_page or None
+
+
 def body_hash(body_html: str) -> str:
     """Hash of a post text, blind to the session id phpBB puts into links for guests."""
     return hashlib.sha256(_SID.sub(r"\1", body_html).encode("utf-8")).hexdigest()
@@ -425,7 +434,7 @@ class Store:
                 "post_ids=excluded.post_ids, content_hash=excluded.content_hash, "
                 "total_pages=excluded.total_pages, per_page=excluded.per_page",
                 (topic_id, page.page, url, seen, _dumps(ids), content_hash, page.total_pages,
-                 page.per_page or None),
+                 _proven_per_page(page)),
             )
             if page.page >= page.total_pages:
                 # The topic shrank (posts deleted): pages past the end are no cursor any more.
@@ -464,10 +473,9 @@ class Store:
     def topic_per_page(self, topic_id: int) -> int | None:
         """Posts per page of the topic as last seen (needed to jump to a later page)."""
         row = self.conn.execute(
-            "SELECT per_page FROM pages WHERE topic_id=? AND per_page IS NOT NULL "
-            "ORDER BY fetched_at DESC LIMIT 1", (topic_id,)
+            "SELECT MAX(per_page) FROM pages WHERE topic_id=?", (topic_id,)
         ).fetchone()
-        return row[0] if row else None
+        return row[0] if row and row[0] else None
 
     def page_info(self, topic_id: int, page: int) -> dict[str, Any] | None:
         """The stored cursor row of one page: url, fetched_at, post_ids, content_hash."""

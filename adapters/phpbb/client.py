@@ -21,7 +21,7 @@ import logging
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
@@ -42,6 +42,7 @@ from referee.errors import (
 from referee.models import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
 
 log = logging.getLogger("referee.phpbb")
+T = TypeVar("T")
 
 DEFAULT_POSTS_PER_PAGE = 10
 """phpBB's board default; only a fallback, the page itself tells the real value."""
@@ -83,6 +84,15 @@ def parse_topic_url(url: str) -> tuple[str, int | None]:
             "open the topic's first page and copy that link (it has t=…)",
         )
     return root, topic
+
+
+def learned_per_page(tp: TopicPage) -> int | None:
+    """The board's posts-per-page as this page shows it: a page before the last is full;
+    the last page's own figure (from its links) never overstates it, so jumping with it can
+    land early but never skip a page."""
+    if tp.page < tp.total_pages and tp.posts:
+        return len(tp.posts)
+    return tp.per_page or None
 
 
 class PhpbbForum:
@@ -182,26 +192,30 @@ class PhpbbForum:
         html = parse.decode_page(r.content, r.headers.get("content-type"))
         return r, html, received
 
-    def _get_html(self, url: str, *, what: str) -> tuple[httpx.Response, str]:
-        """GET a page that needs whatever session the forum asks for.
+    def _read(self, url: str, read: Callable[[str], T], *, what: str) -> T:
+        """GET ``url`` and parse it with ``read`` (which raises :class:`LoginRequired` on a
+        login form), parsing each answer once.
 
         A login form in the answer (a guest, or a session that expired mid-run) leads to one
         login and one more try; a second login form means the account may not read it.
         """
         r, html, received = self._fetch(url)
-        if parse.page_kind(html) != "login":
-            self._check_status(r, html, what=what)
-            return r, html
+        self._check_status(r, html, what=what)
+        try:
+            return read(html)
+        except LoginRequired:
+            pass
         self.login(form_html=html, received_at=received)
         r, html, _ = self._fetch(url)
-        if parse.page_kind(html) == "login":
+        self._check_status(r, html, what=what)
+        try:
+            return read(html)
+        except LoginRequired:
             raise LoginRequired(
                 f"the forum still shows a login form for {what} right after logging in "
                 f"as «{self.forum.username}»",
                 "check in a browser that this account can open the page",
-            )
-        self._check_status(r, html, what=what)
-        return r, html
+            ) from None
 
     def _check_status(self, r: httpx.Response, html: str, *, what: str) -> None:
         status = r.status_code
@@ -239,19 +253,13 @@ class PhpbbForum:
     def fetch_topic_page(self, page: int, per_page: int | None = None) -> TopicPage:
         """One topic page as the forum numbers it (may be lower than ``page`` if clamped)."""
         url = self.topic_page_url(page, per_page)
-        what = f"topic t={self.topic_id} page {page}"
-        r, html = self._get_html(url, what=what)
-        try:
-            tp = parse.parse_topic_page(html, url=url, tz=self.tz, now=self.now())
-        except MalformedPage:
-            if r.status_code == 404:
-                raise TopicNotFound(
-                    f"topic t={self.topic_id} does not exist (HTTP 404)",
-                    "check [forum] url",
-                ) from None
-            raise
-        if tp.per_page:
-            self.per_page = tp.per_page
+        tp = self._read(
+            url, lambda html: parse.parse_topic_page(html, url=url, tz=self.tz, now=self.now()),
+            what=f"topic t={self.topic_id} page {page}",
+        )
+        learned = learned_per_page(tp)
+        if learned:
+            self.per_page = learned
         return tp
 
     def fetch_topic_pages(
@@ -272,8 +280,15 @@ class PhpbbForum:
                 page_no = 2
         count = 0
         last_seen = 0
+        resized = False
         while True:
             tp = self.fetch_topic_page(page_no)
+            if tp.page > page_no and not resized:
+                # The board's page size shrank since the cursor was saved: ask again with
+                # the size this page shows, rather than skip the pages in between.
+                resized = True
+                log.info("page size changed: asked for page %s, got %s", page_no, tp.page)
+                continue
             if tp.page <= last_seen:
                 raise MalformedPage(
                     f"the forum answered page {tp.page} when asked for page {page_no}",
@@ -301,6 +316,25 @@ class PhpbbForum:
                 if value is not None:
                     return value
         return None
+
+    @staticmethod
+    def _session_cookie_user(r: httpx.Response) -> str | None:
+        """``{prefix}_u`` as set by this very answer (the prefix differs per board)."""
+        for header in r.headers.get_list("set-cookie"):
+            name, _, rest = header.partition("=")
+            if name.strip().endswith("_u"):
+                return rest.split(";", 1)[0].strip()
+        return None
+
+    def _login_succeeded(self, r: httpx.Response, html: str) -> bool:
+        """Judged by the session the forum gave us, not by the page text: the answer to
+        the POST sets ``{prefix}_u`` to the user id (1 = still a guest)."""
+        user = self._session_cookie_user(r)
+        if user is not None:
+            return user != "1"
+        if html:
+            return parse.is_logged_in(html)
+        return self.logged_in()
 
     def logged_in(self) -> bool:
         user = self._session_user()
@@ -343,20 +377,20 @@ class PhpbbForum:
                     "the forum's login page has no login form referee understands",
                     f"open {self.login_url()} in a browser",
                 ) from None
-            if getattr(form, "captcha", False):
-                raise self._failure("captcha", username)
+            if form.has_captcha:
+                raise self._failure("captcha_required", username)
             data = self._login_data(form, username)
             wait = LOGIN_WAIT - (self.http.clock() - (received_at or 0.0))
             if wait > 0:
                 self.http.sleep(wait)
-            action = str(httpx.URL(self.login_url()).join(form.action or "ucp.php?mode=login"))
+            action = form.action or self.login_url()
             r = self.http.request(
                 "POST", action, data=data, headers={"Referer": self.login_url()},
                 retry_unsafe=False, follow_redirects=False,
             )
             html = parse.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
             del data
-            if self.logged_in() or (html and parse.is_logged_in(html)):
+            if self._login_succeeded(r, html):
                 log.info("logged in as %s", username)
                 self.http.save_cookies()
                 return
@@ -367,65 +401,64 @@ class PhpbbForum:
             raise self._failure(kind, username)
         raise self._failure("form_invalid", username)  # pragma: no cover - loop always returns
 
-    def _login_data(self, form: Any, username: str) -> dict[str, str]:
-        data = {k: v for k, v in dict(getattr(form, "hidden", {}) or {}).items()}
-        data[getattr(form, "username_field", None) or "username"] = username
-        data[getattr(form, "password_field", None) or "password"] = self._secret(
-            username).reveal()
-        submit = getattr(form, "submit_name", None) or "login"
-        data[submit] = getattr(form, "submit_value", None) or "Вход"
-        if self.remember_me:
-            data["autologin"] = "on"
+    def _login_data(self, form: parse.LoginForm, username: str) -> dict[str, str]:
+        """The fields a browser would post: hidden ones (creation_time, form_token, sid,
+        redirect), the name, the password, «Запомнить меня» and the ``login`` button."""
+        data = dict(form.hidden)
+        data[form.username_field] = username
+        data[form.password_field] = self._secret(username).reveal()
+        name, value = form.submit or ("login", "")
+        data[name or "login"] = value or "Вход"
+        if self.remember_me and form.autologin_field:
+            data[form.autologin_field] = "on"
         return data
 
     @staticmethod
     def _failure(kind: str | None, username: str) -> LoginFailed:
-        k = (kind or "").lower()
-        if "captcha" in k or "attempt" in k:
-            return LoginFailed(
-                f"the forum now wants a CAPTCHA to log in as «{username}» "
-                "(too many failed logins)",
-                "log in once in a browser (solving the CAPTCHA) with the right password, "
-                "then run referee again with the same password",
-            )
-        if "password" in k:
-            return LoginFailed(
+        """The host-readable reason for a refused login (never the password)."""
+        reasons: dict[str, tuple[str, str]] = {
+            "wrong_password": (
                 f"the forum rejected the password for «{username}»",
                 "check REFEREE_PASSWORD (or what you typed); after 3 wrong tries phpBB "
                 "starts asking for a CAPTCHA",
-            )
-        if "username" in k or "user" == k:
-            return LoginFailed(
+            ),
+            "wrong_username": (
                 f"the forum has no user «{username}»",
                 "check [forum] username: it must be the login name exactly as on the forum",
-            )
-        if "ban" in k:
-            return LoginFailed(
+            ),
+            "captcha_required": (
+                f"the forum now wants a CAPTCHA to log in as «{username}» "
+                "(too many failed logins)",
+                "log in once in a browser (solving the CAPTCHA) with the right password, "
+                "then run referee again with that password",
+            ),
+            "banned": (
                 f"the account «{username}» is banned on this forum",
                 "ask the forum's administrators; referee cannot read as a banned user",
-            )
-        if "inactive" in k or "activ" in k:
-            return LoginFailed(
+            ),
+            "inactive": (
                 f"the account «{username}» is not activated",
                 "activate it from the forum's e-mail or ask an administrator",
-            )
-        if "form" in k:
-            return LoginFailed(
-                "the forum rejected the login form (its security token expired or the "
-                "clock check failed)",
+            ),
+            "form_invalid": (
+                "the forum rejected the login form twice (its security token was refused)",
                 "run the command again; if it repeats, check the computer's clock",
-            )
-        return LoginFailed(
+            ),
+        }
+        message, hint = reasons.get(str(kind or ""), (
             f"logging in as «{username}» failed and the forum gave no reason referee knows",
             "try logging in with the same name and password in a browser",
-        )
+        ))
+        return LoginFailed(message, hint)
 
     # -- private messages
 
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
         url = self.pm_folder_url(folder, page)
-        _, html = self._get_html(url, what=f"the PM folder «{folder}»")
-        fp = parse.parse_pm_folder(html, url=url, tz=self.tz, now=self.now())
+        fp = self._read(
+            url, lambda html: parse.parse_pm_folder(html, url=url, tz=self.tz, now=self.now()),
+            what=f"the PM folder «{folder}»",
+        )
         if page == 1 and fp.total_pages > 1 and fp.entries:
             # A full first page tells the board's page size (topics_per_page).
             self._pm_per_page[folder] = len(fp.entries)
@@ -435,8 +468,11 @@ class PhpbbForum:
         """Open one PM (this marks it read for the host on the forum)."""
         pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
         url = self.pm_url(pm_id, folder)
-        _, html = self._get_html(url, what=f"private message {pm_id}")
-        return parse.parse_pm(html, url=url, tz=self.tz, now=self.now(), folder=folder)
+        return self._read(
+            url, lambda html: parse.parse_pm(html, url=url, tz=self.tz, now=self.now(),
+                                             folder=folder),
+            what=f"private message {pm_id}",
+        )
 
 
 def open_phpbb(forum: ForumConfig, *, db_path: Path | None = None, **kw: Any) -> PhpbbForum:

@@ -1,0 +1,209 @@
+"""A phpBB 3.3 board for respx: serves the real fixture pages (or a synthetic topic) and
+keeps a session the way phpBB does, so the client's login and paging can be counted."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs
+
+import httpx
+from sync_helpers import BOARD, ROOT, FakeTime, fixture_bytes
+
+sys.path.insert(0, str(ROOT / "benchmarks"))
+from bench_sync import SyntheticTopic  # noqa: E402
+
+PREFIX = "phpbb3_k3x9q"
+"""A cookie prefix unlike the default: the client must read it from Set-Cookie."""
+HOST_ID = "58"
+
+_ROW = re.compile(r'[ \t]*<li class="row bg\d">.*?</li>\n', re.S)
+_PAGE_OF = "Страница <strong>1</strong> из <strong>1</strong>"
+
+
+class FixtureTopic:
+    """The fixture topic «Мафия: игра 2»: 4 pages of 20 posts, as the host saw it."""
+
+    per_page = 20
+
+    def __init__(self, pages: dict[int, bytes] | None = None) -> None:
+        self.by_page = pages or {n: fixture_bytes(f"topic_p{n}_host.html") for n in range(1, 5)}
+
+    @property
+    def pages(self) -> int:
+        return max(self.by_page)
+
+    def page(self, n: int) -> bytes:
+        return self.by_page[min(max(1, n), self.pages)]
+
+
+def inbox_page(pm_ids: list[int], page: int = 1, total: int = 1) -> bytes:
+    """The fixture inbox listing re-cut to hold ``pm_ids`` as page ``page`` of ``total``."""
+    html = fixture_bytes("pm_inbox.html").decode("utf-8")
+    rows = {int(re.search(r'value="(\d+)"', r.group(0)).group(1)): r.group(0)  # type: ignore[union-attr]
+            for r in _ROW.finditer(html)}
+    first = _ROW.search(html)
+    assert first is not None
+    template = rows[8]
+
+    def row(i: int) -> str:
+        if i in rows:
+            return rows[i]
+        return template.replace('p=8"', f'p={i}"').replace('value="8"', f'value="{i}"')
+
+    body = "".join(row(i) for i in pm_ids)
+    start = first.start()
+    end = max(r.end() for r in _ROW.finditer(html))
+    out = html[:start] + body + html[end:]
+    return out.replace(_PAGE_OF, f"Страница <strong>{page}</strong> из <strong>{total}</strong>"
+                       ).encode("utf-8")
+
+
+def pm_page(pm_id: int) -> bytes:
+    """An opened PM: the fixture page if there is one, else PM 8's page renumbered."""
+    try:
+        return fixture_bytes(f"pm_{pm_id}.html")
+    except FileNotFoundError:
+        return fixture_bytes("pm_8.html").replace(b'id="post-8"', f'id="post-{pm_id}"'.encode())
+
+
+@dataclass
+class FakeBoard:
+    """Routes every request of the client; records them for request counting."""
+
+    time: FakeTime
+    topic: FixtureTopic | SyntheticTopic = field(default_factory=FixtureTopic)
+    require_login: bool = False
+    """Guests get the login form instead of any page (a closed game forum)."""
+    login_answer: Callable[[], httpx.Response] | None = None
+    """What a login POST gets; default: success (302 and a session)."""
+    expire_on: set[str] = field(default_factory=set)
+    """Request keys (e.g. ``topic:3``) where the session expires once, mid-run."""
+    inbox: list[bytes] = field(default_factory=lambda: [inbox_page([18, 17, 16])])
+    sentbox: list[bytes] = field(default_factory=lambda: [fixture_bytes("pm_sent.html")])
+    topic_status: dict[int, httpx.Response] = field(default_factory=dict)
+    """Page number → a canned answer (errors); others are served normally."""
+    log: list[str] = field(default_factory=list)
+    login_posts: list[dict[str, str]] = field(default_factory=list)
+    login_form_served_at: list[float] = field(default_factory=list)
+    login_posted_at: list[float] = field(default_factory=list)
+    cookie_headers: list[str] = field(default_factory=list)
+    urls: list[str] = field(default_factory=list)
+    sessions: int = 0
+
+    # -- plumbing
+
+    def install(self, router: object) -> None:
+        router.route(host="forum.test").mock(side_effect=self.handle)  # type: ignore[attr-defined]
+
+    def _session_ok(self, request: httpx.Request) -> bool:
+        return f"{PREFIX}_u={HOST_ID}" in request.headers.get("cookie", "")
+
+    def _guest(self, body: bytes) -> httpx.Response:
+        self.login_form_served_at.append(self.time.clock())
+        return httpx.Response(200, content=body, headers=[
+            ("content-type", "text/html; charset=UTF-8"),
+            ("set-cookie", f"{PREFIX}_u=1; path=/; domain=forum.test; HttpOnly"),
+            ("set-cookie", f"{PREFIX}_sid={'0' * 32}; path=/; domain=forum.test; HttpOnly"),
+        ])
+
+    @staticmethod
+    def html(body: bytes, status: int = 200) -> httpx.Response:
+        return httpx.Response(status, content=body,
+                              headers={"content-type": "text/html; charset=UTF-8"})
+
+    def handle(self, request: httpx.Request) -> httpx.Response:
+        q = {k: v[0] for k, v in parse_qs(request.url.query.decode()).items()}
+        path = request.url.path.rsplit("/", 1)[-1]
+        self.cookie_headers.append(request.headers.get("cookie", ""))
+        self.urls.append(str(request.url))
+        if request.method == "POST" and path == "ucp.php" and q.get("mode") == "login":
+            self.log.append("POST login")
+            return self._login(request)
+        if path == "ucp.php" and q.get("mode") == "login":
+            self.log.append("GET login")
+            return self._guest(fixture_bytes("login.html"))
+        if path == "viewtopic.php":
+            per = self.topic.per_page
+            n = int(q.get("start", "0")) // per + 1
+            key = f"topic:{n}"
+            self.log.append(key)
+            if n in self.topic_status:
+                return self.topic_status[n]
+        elif path == "ucp.php" and q.get("i") == "pm":
+            key = self._pm_key(q)
+            self.log.append(key)
+        else:
+            self.log.append(f"other:{request.url}")
+            return self.html(b"<html><body>Not Found</body></html>", 404)
+        logged_in = self._session_ok(request)
+        if key in self.expire_on and logged_in:
+            self.expire_on.discard(key)
+            return self._guest(fixture_bytes("login_required.html"))
+        if (self.require_login or key.startswith(("pm", "folder"))) and not logged_in:
+            return self._guest(fixture_bytes("login_required.html"))
+        if key.startswith("topic:"):
+            return self.html(self.topic.page(int(key.split(":")[1])))
+        return self.html(self._pm_body(key))
+
+    @staticmethod
+    def _pm_key(q: dict[str, str]) -> str:
+        if "p" in q:
+            return f"pm:{q['p']}"
+        folder = {"0": "inbox", "-1": "sentbox", "-2": "outbox"}.get(
+            q.get("f", ""), q.get("folder", "inbox"))
+        page = int(q.get("start", "0")) // 3 + 1
+        return f"folder:{folder}:{page}"
+
+    def _pm_body(self, key: str) -> bytes:
+        kind, _, rest = key.partition(":")
+        if kind == "pm":
+            return pm_page(int(rest))
+        folder, _, page = rest.partition(":")
+        pages = {"inbox": self.inbox, "sentbox": self.sentbox}.get(folder)
+        if not pages:
+            return inbox_page([])
+        return pages[min(int(page), len(pages)) - 1]
+
+    def _login(self, request: httpx.Request) -> httpx.Response:
+        self.login_posted_at.append(self.time.clock())
+        form = {k: v[0] for k, v in parse_qs(request.content.decode()).items()}
+        self.login_posts.append(form)
+        if self.login_answer is not None:
+            return self.login_answer()
+        self.sessions += 1
+        return httpx.Response(302, headers=[
+            ("location", "./index.php"),
+            ("set-cookie", f"{PREFIX}_u={HOST_ID}; path=/; domain=forum.test; HttpOnly"),
+            ("set-cookie", f"{PREFIX}_k={'k' * 16}; path=/; domain=forum.test; HttpOnly"),
+            ("set-cookie", f"{PREFIX}_sid={'1' * 32}; path=/; domain=forum.test; HttpOnly"),
+        ])
+
+
+def failed_login(page: bytes) -> Callable[[], httpx.Response]:
+    """A login POST answered with ``page`` (phpBB re-shows the form) and a guest session."""
+    def answer() -> httpx.Response:
+        return httpx.Response(200, content=page, headers=[
+            ("content-type", "text/html; charset=UTF-8"),
+            ("set-cookie", f"{PREFIX}_u=1; path=/; domain=forum.test; HttpOnly"),
+        ])
+    return answer
+
+
+def login_page_with_error(error_html: str, *, captcha: bool = False) -> bytes:
+    """``login_failed.html`` with another phpBB error text (and a CAPTCHA box)."""
+    html = fixture_bytes("login_failed.html").decode("utf-8")
+    html = re.sub(r'<div class="error">.*?</div>', f'<div class="error">{error_html}</div>',
+                  html, count=1, flags=re.S)
+    if captcha:
+        html = html.replace(
+            '<input type="hidden" name="creation_time"',
+            '<fieldset class="fields2"><input type="text" name="confirm_code" /></fieldset>'
+            '<input type="hidden" name="creation_time"', 1)
+    return html.encode("utf-8")
+
+
+__all__ = ["BOARD", "FakeBoard", "FixtureTopic", "SyntheticTopic", "failed_login",
+           "inbox_page", "login_page_with_error", "pm_page"]
