@@ -310,6 +310,7 @@ class NinjaMiss(Event):
     ninja: str
     victims: tuple[str, ...]
     misses: int
+    request: Request | None = None
     rule: str = "N10"
 
     def explain(self) -> str:

@@ -273,7 +273,7 @@ def _ninja_kill(night: Night, log: Log, o: Order) -> list[Event]:
     town = tuple(t for t in fresh if night.state.side_of(t) == "town")
     if town:
         misses = night.state.ninja_misses.get(o.actor, 0) + 1
-        out.append(NinjaMiss(o.actor, town, misses))
+        out.append(NinjaMiss(o.actor, town, misses, o.request))
         if misses >= NINJA_MISS_LIMIT:
             out.append(Attack("harakiri", o.actor, o.actor, o.request, "N10"))
     return out

@@ -44,7 +44,7 @@ def request(line: str, order: int = 0) -> Request:
     return Request(actor, action, rest[0] if rest else None, executor=executor, order=order)
 
 
-def requests(lines: Iterable[str]) -> list[Request]:
+def parse_requests(lines: Iterable[str]) -> list[Request]:
     return [request(line, i) for i, line in enumerate(lines)]
 
 
@@ -57,7 +57,7 @@ class Game:
         self.outcomes: list[NightOutcome] = []
 
     def night(self, n: int, lines: Sequence[str] = ()) -> NightOutcome:
-        out = resolve_night(self.state, n, requests(lines), self.rules)
+        out = resolve_night(self.state, n, parse_requests(lines), self.rules)
         self.state = out.state
         self.outcomes.append(out)
         return out
@@ -67,7 +67,7 @@ class Game:
         lines: Sequence[str] = (),
     ) -> tuple[Event, ...]:
         self.state, events = apply_day(
-            self.state, n, hanged, list(voters), requests=requests(lines), rules=self.rules
+            self.state, n, hanged, list(voters), requests=parse_requests(lines), rules=self.rules
         )
         return events
 
@@ -77,10 +77,10 @@ class Game:
 
 
 def night(
-    players: str, lines: Sequence[str], rules: NightRules = RULES, n: int = 1
+    players: str, requests: Sequence[str], rules: NightRules = RULES, n: int = 1
 ) -> NightOutcome:
     """One night from the start of the game."""
-    return Game(players, rules).night(n, lines)
+    return Game(players, rules).night(n, requests)
 
 
 def dead(out: NightOutcome) -> set[str]:

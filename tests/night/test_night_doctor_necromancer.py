@@ -218,3 +218,20 @@ def test_n9_necromancer_is_told_his_protection_was_used() -> None:
 def test_n9_night_actions_are_not_accepted_by_day() -> None:
     g = Game(PLAYERS)
     assert rejected(g.day(1, lines=["Don shoot Bob"]))[0][2].startswith("днём принимается")
+
+
+def test_n8_heal_lasts_one_night() -> None:
+    """Seed: «Этот выбранный игрок становится на один ход неуязвим»."""
+    g = Game(PLAYERS)
+    g.night(1, ["Doc heal Bob"])
+    assert dead(g.night(2, ["Don shoot Bob", "Doc heal Ann"])) == {"Bob"}
+
+
+def test_n9_protection_against_harakiri() -> None:
+    """N9: any cause but the kamikaze's own death — the ninja's harakiri included."""
+    g = Game(PLAYERS)
+    g.day(1, lines=["Necro protect Nin Ann"])
+    g.night(1, ["Nin kill Bob"])
+    out = g.night(2, ["Nin kill Cid"])
+    assert dead(out) == {"Cid"}
+    assert said(out, "Защита некроманта Necro спасает Nin (харакири)")

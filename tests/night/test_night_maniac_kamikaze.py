@@ -122,3 +122,9 @@ def test_n7_blast_at_priest_kills_priest_guest_and_kamikaze() -> None:
     out = night(PLAYERS, ["Pr take Ann", "Kami blow Pr"])
     assert dead(out) == {"Pr", "Ann", "Kami"}
 
+
+
+def test_n6_maniac_either_shoots_or_sits_in_ambush() -> None:
+    """Kill then ambush in one night: the ambush is the (one) change of the request (N1)."""
+    out = night(PLAYERS, ["Jack kill Bob", "Jack ambush", "Nin kill Jack"])
+    assert dead(out) == {"Nin"}

@@ -164,3 +164,16 @@ def test_n3_priest_cannot_take_himself() -> None:
     out = night(ALL, ["Pr take Pr"])
     assert rejected(out) == [("Pr", "take", "нельзя выбрать себя")]
     assert out.events[0].rule == "N3"
+
+
+def test_n3_commissar_taken_checking_the_priest_learns_nothing() -> None:
+    """Seed: «естественно, если сам находится у него, то он будет недееспособным»."""
+    out = night(ALL, ["Pr take Kom", "Kom check Pr"])
+    assert out.checks == ()
+
+
+def test_n3_guest_of_priest_killed_in_ambush_is_nobody() -> None:
+    """The priest died at the maniac's door: nobody is his guest, nothing else is shielded."""
+    out = night(ALL, ["Jack ambush", "Pr take Jack", "Nin kill Pr"])
+    assert dead(out) == {"Pr"}
+    assert checks(out) == set()
