@@ -17,7 +17,8 @@ from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
-from votes_scenario import MSK, msk
+from selectolax.lexbor import LexborHTMLParser
+from votes_scenario import MSK, msk, s9e
 
 from adapters.phpbb.parse import parse_topic_page
 from referee.config import DaySchedule
@@ -196,3 +197,18 @@ def test_fixture_day1_paste_text() -> None:
     ])
     assert "• #85 Гроза, 20.11 19:58 «Kotik» — V3: без аргумента — " \
            "http://127.0.0.1:8733/viewtopic.php?p=85#p85" in host_only.splitlines()
+
+
+def test_scenario_helper_renders_bbcode_like_phpbb() -> None:
+    # The rule tables build posts with votes_scenario.s9e(); it must give the HTML the real
+    # board gave for the same BBCode (every post but the host's [list] opening post).
+    by_id = {p["post_id"]: p["bbcode"] for p in MANIFEST["posts"]}
+    compared = 0
+    for revs in topic(before_edit_seen=False):
+        p = revs[-1]
+        if "[list" in by_id[p.post_id]:
+            continue
+        ours = LexborHTMLParser(f"<div>{s9e(by_id[p.post_id])}</div>").css_first("div")
+        assert ours is not None and ours.inner_html == p.body_html, p.post_id
+        compared += 1
+    assert compared == 69
