@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.actions import Request
-from referee.night.text import CAUSE_NAMES_RU, action_ru, names, request_ru, role_ru
+from referee.night.text import (
+    CAUSE_NAMES_RU,
+    action_ru,
+    names,
+    request_ru,
+    requester_ru,
+    role_ru,
+)
 
 NINJA_MISS_LIMIT = 2
 """N10: at this many misses the ninja commits harakiri."""
@@ -68,7 +75,7 @@ class RequestChanged(Event):
 
     def explain(self) -> str:
         return (
-            f"{self.requester} меняет заявку: было «{request_ru(self.old)}», "
+            f"{requester_ru(self.requester)} меняет заявку: было «{request_ru(self.old)}», "
             f"стало «{request_ru(self.new)}» (смена {self.used} из {self.limit} за игру)."
         )
 
@@ -84,8 +91,9 @@ class ChangeIgnored(Event):
 
     def explain(self) -> str:
         return (
-            f"{self.requester}: смена заявки на «{request_ru(self.request)}» не принята — "
-            f"сменить заявку можно только один раз за игру; остаётся «{request_ru(self.kept)}»."
+            f"{requester_ru(self.requester)}: смена заявки на «{request_ru(self.request)}» "
+            "не принята — сменить заявку можно только один раз за игру; "
+            f"остаётся «{request_ru(self.kept)}»."
         )
 
 
@@ -100,7 +108,10 @@ class RequestRepeated(Event):
     rule: str = "N1"
 
     def explain(self) -> str:
-        text = f"{self.requester}: повтор той же заявки «{request_ru(self.request)}» — не смена"
+        text = (
+            f"{requester_ru(self.requester)}: повтор той же заявки "
+            f"«{request_ru(self.request)}» — не смена"
+        )
         if self.executor:
             text += f"; исполнителем назван {self.executor}"
         return text + "."
@@ -167,9 +178,15 @@ class Beaten(Event):
     target: str
     request: Request
     via_priest: str | None = None
+    priest_with_guest: bool = False
     rule: str = "N4"
 
     def explain(self) -> str:
+        if self.priest_with_guest:
+            return (
+                f"Громила {self.thug} избивает священника {self.target}; гостя он уже забрал "
+                "(священник ходит первым)."
+            )
         if self.via_priest:
             return (
                 f"Громила {self.thug} избивает священника {self.via_priest}, а с ним и его "

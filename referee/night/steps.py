@@ -194,7 +194,7 @@ def thug_beats(night: Night, log: Log) -> list[Event]:
         out += v.events
         for victim in v.victims:
             via = v.via_priest if victim != v.via_priest else None
-            out.append(Beaten(o.actor, victim, o.request, via))
+            out.append(Beaten(o.actor, victim, o.request, via, victim == v.via_priest))
     return out
 
 

@@ -57,6 +57,11 @@ def names(nicks: Iterable[str]) -> str:
     return ", ".join(items[:-1]) + " и " + items[-1]
 
 
+def requester_ru(requester: str) -> str:
+    """N1: a requester is a nick or ``clan:<name>`` (a clan's orders count as one)."""
+    return f"Клан {requester[5:]}" if requester.startswith("clan:") else requester
+
+
 def request_ru(request: Request) -> str:
     """One request as a host would read it back: «Don: выстрел мафии → Bob (исполнитель Vito)»."""
     text = f"{request.actor}: {action_ru(request.action)}"
