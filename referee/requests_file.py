@@ -1,0 +1,317 @@
+"""The host's own word on night requests (RULES.md N1, N5, N14): a requests file, and edits.
+
+A host who collects requests by hand (or corrects what the PM intake read) writes a TOML
+file::
+
+    [[request]]
+    night = 1
+    actor = "Лиса"
+    action = "shoot"
+    target = "Мисс Марпл"
+    executor = "Тень_Ночи"
+    reason = "прислала в Telegram"      # optional
+
+    [[request]]
+    night = 1
+    actor = "Ёжик"
+    action = "protect"
+    targets = ["Kotik", "Ира-Ира"]
+
+    [[drop]]
+    night = 1
+    actor = "Kotik"
+    action = "blow"                       # optional: without it, all of Kotik's requests
+    reason = "написал после дедлайна"
+
+Each entry becomes a :class:`HostEdit`; :func:`apply_host_edits` applies edits to the
+night's requests and says what it did, one line per edit. An added request **replaces**
+the requester's requests of the same kind (the maniac's kill and ambush are one kind; a
+mafia shot is the clan's, when clans are given), so the host's correction is never counted
+as the player's one change (N1). A drop removes them. Nothing is removed silently: every
+edit leaves a line for the night's log.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from referee.actions import ACTIONS, Request, Source
+from referee.errors import ConfigError, GameError
+from referee.intake import ACTION_NAMES_RU
+from referee.nicks import Roster
+
+EditOp = Literal["add", "drop"]
+
+_REQUEST_KEYS = frozenset({"night", "actor", "action", "target", "targets", "executor", "reason"})
+_DROP_KEYS = frozenset({"night", "actor", "action", "reason"})
+
+
+@dataclass(frozen=True, slots=True)
+class HostEdit:
+    """One host decision on a night's requests: ``add`` (a request in the host's name,
+    replacing the requester's requests of that kind) or ``drop`` (cancel them)."""
+
+    op: EditOp
+    night: int
+    actor: str
+    action: str | None = None
+    target: str | None = None
+    targets: tuple[str, ...] = ()
+    executor: str | None = None
+    reason: str = ""
+    source: Source = "host"
+    source_id: str | None = None
+
+    def to_request(self, order: int = 0) -> Request:
+        """The request this ``add`` stands for (``source`` is ``host`` or ``file``)."""
+        if self.op != "add" or self.action is None:
+            raise GameError(
+                f"host edit for {self.actor} (night {self.night}) is a {self.op}, not a request"
+            )
+        return Request(
+            actor=self.actor,
+            action=self.action,
+            target=self.target,
+            targets=self.targets,
+            executor=self.executor,
+            order=order,
+            source=self.source,
+            source_id=self.source_id,
+            note=_host_note(self),
+        )
+
+
+# ----------------------------------------------------------------------------- the file
+
+def load_requests_file(path: str | Path, roster: Roster) -> tuple[HostEdit, ...]:
+    """Read and validate a requests file; every nick must be a player of ``roster``."""
+    p = Path(path)
+    if not p.exists():
+        raise ConfigError(
+            f"requests file {p} does not exist",
+            "check the path, or write [[request]] entries into a new .toml file",
+        )
+    try:
+        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{p} is not UTF-8 text ({e.reason})", "save it as UTF-8") from e
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{p} is not valid TOML: {e}", "fix the line named above") from e
+    return parse_requests_file(raw, roster, where=p.name)
+
+
+def parse_requests_file(
+    raw: Mapping[str, Any], roster: Roster, *, where: str = "requests file"
+) -> tuple[HostEdit, ...]:
+    """Validate the ``[[request]]`` and ``[[drop]]`` tables of a parsed requests file.
+
+    Errors name the entry («requests.toml [[request]] #2 (actor "Лиса")») and the fix:
+    a wrong shape is a :class:`ConfigError`, an unknown nick a :class:`GameError`."""
+    unknown = set(raw) - {"request", "drop"}
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown section(s) {', '.join(sorted(unknown))}",
+            "a requests file holds only [[request]] and [[drop]] entries",
+        )
+    edits: list[HostEdit] = []
+    for section, op in (("request", "add"), ("drop", "drop")):
+        entries = raw.get(section, [])
+        if not isinstance(entries, list):
+            raise ConfigError(
+                f"{where}: {section} must be written as [[{section}]] entries",
+                f"start each entry with a line [[{section}]]",
+            )
+        for i, entry in enumerate(entries):
+            label = f"{where} [[{section}]] #{i + 1}"
+            edits.append(_entry(entry, op, label, roster, f"{where}#{section}{i + 1}"))
+    return tuple(sorted(edits, key=lambda e: e.night))
+
+
+def file_requests(edits: Sequence[HostEdit], night: int) -> tuple[Request, ...]:
+    """The ``[[request]]`` entries of ``night`` as Request values (``source="file"``)."""
+    return tuple(
+        e.to_request(order=i + 1)
+        for i, e in enumerate(x for x in edits if x.op == "add" and x.night == night)
+    )
+
+
+def _entry(
+    entry: Any, op: EditOp, label: str, roster: Roster, source_id: str
+) -> HostEdit:
+    if not isinstance(entry, Mapping):
+        raise ConfigError(f"{label} must be a table of key = value lines")
+    allowed = _REQUEST_KEYS if op == "add" else _DROP_KEYS
+    extra = set(entry) - allowed
+    if extra:
+        raise ConfigError(
+            f"{label}: unknown key(s) {', '.join(sorted(extra))}",
+            "allowed keys: " + ", ".join(sorted(allowed)),
+        )
+    night = entry.get("night")
+    if isinstance(night, bool) or not isinstance(night, int) or night < 1:
+        raise ConfigError(f"{label}: night = {night!r} must be a night number (1, 2, …)",
+                          "add night = 1 (the night this entry is for)")
+    actor_typed = entry.get("actor")
+    if not isinstance(actor_typed, str) or not actor_typed.strip():
+        raise ConfigError(f"{label}: actor is missing", 'add actor = "Nick" (who acts)')
+    label = f"{label} (actor {actor_typed!r})"
+    actor = _nick(actor_typed, roster, label, "actor")
+    action = entry.get("action")
+    if action is not None and action not in ACTIONS:
+        raise ConfigError(
+            f"{label}: action = {action!r} is not a night action",
+            "use one of: " + ", ".join(ACTIONS),
+        )
+    reason = entry.get("reason", "")
+    if not isinstance(reason, str):
+        raise ConfigError(f"{label}: reason must be text in quotes")
+    if op == "drop":
+        return HostEdit("drop", night, actor, action, reason=reason.strip(), source="file",
+                        source_id=source_id)
+    if action is None:
+        raise ConfigError(f"{label}: action is missing", "add action = " + " | ".join(ACTIONS))
+    target, targets = _targets(entry, action, label, roster)
+    executor = entry.get("executor")
+    if executor is not None:
+        if action != "shoot":
+            raise ConfigError(f"{label}: executor is only for action = \"shoot\" (N5)",
+                              "remove the executor line")
+        if not isinstance(executor, str):
+            raise ConfigError(f"{label}: executor must be a nick in quotes")
+        executor = _nick(executor, roster, label, "executor")
+    return HostEdit("add", night, actor, action, target, targets, executor, reason.strip(),
+                    source="file", source_id=source_id)
+
+
+def _targets(
+    entry: Mapping[str, Any], action: str, label: str, roster: Roster
+) -> tuple[str | None, tuple[str, ...]]:
+    target, targets = entry.get("target"), entry.get("targets")
+    if action == "ambush":
+        if target is not None or targets is not None:
+            raise ConfigError(f"{label}: an ambush has no target (N6)", "remove the target line")
+        return None, ()
+    if action == "protect":
+        if targets is None and isinstance(target, str):
+            targets = [target]
+        if (not isinstance(targets, list) or len(targets) != 2
+                or not all(isinstance(t, str) for t in targets)):
+            raise ConfigError(
+                f"{label}: the necromancer names two players (N9)",
+                'write targets = ["Nick1", "Nick2"]',
+            )
+        return None, tuple(_nick(t, roster, label, "targets") for t in targets)
+    if targets is not None:
+        if not isinstance(targets, list) or len(targets) != 1 or not isinstance(targets[0], str):
+            raise ConfigError(f"{label}: {action} has one target", 'write target = "Nick"')
+        target = targets[0]
+    if not isinstance(target, str) or not target.strip():
+        raise ConfigError(f"{label}: target is missing", 'add target = "Nick"')
+    return _nick(target, roster, label, "target"), ()
+
+
+def _nick(typed: str, roster: Roster, label: str, key: str) -> str:
+    """The host writes nicks himself: exact, alias or look-alike letters only. A near match
+    is an error with the suggestion, not a silent correction."""
+    m = roster.match(typed)
+    if m.nick is not None and m.kind in ("exact", "alias", "folded"):
+        return m.nick
+    if m.kind == "near" and m.nick:
+        raise GameError(f"{label}: {key} {typed!r} is not a player", f"did you mean {m.nick!r}?")
+    if m.kind == "ambiguous":
+        raise GameError(
+            f"{label}: {key} {typed!r} could be any of {', '.join(m.candidates)}",
+            "write the nick exactly as in [players]",
+        )
+    raise GameError(
+        f"{label}: {key} {typed!r} is not a player of this game",
+        "write the nick exactly as in [players]",
+    )
+
+
+# ---------------------------------------------------------------------------- applying edits
+
+def _kind(action: str) -> str:
+    # N6: the maniac's kill and ambush are one night move; a host's choice replaces either.
+    return "maniac_move" if action in ("kill", "ambush") else action
+
+
+def _requester(r_actor: str, action: str, clans: Mapping[str, str] | None) -> str:
+    # N1/N5: a mafia shot belongs to the clan.
+    if action == "shoot" and clans and r_actor in clans:
+        return f"clan:{clans[r_actor]}"
+    return r_actor
+
+
+def _describe(r: Request | HostEdit) -> str:
+    what = ACTION_NAMES_RU.get(r.action or "", r.action or "заявка")
+    targets = r.targets or ((r.target,) if r.target else ())
+    text = what + (": " + " и ".join(targets) if targets else "")
+    if r.executor:
+        text += f", исполнитель {r.executor}"
+    return text
+
+
+def _host_note(e: HostEdit) -> str:
+    who = "файл заявок ведущего" if e.source == "file" else "ведущий"
+    return f"{who}: {_describe(e)}" + (f" (причина: {e.reason})" if e.reason else "")
+
+
+def apply_host_edits(
+    requests: Sequence[Request],
+    edits: Sequence[HostEdit],
+    *,
+    night: int | None = None,
+    clans: Mapping[str, str] | None = None,
+) -> tuple[tuple[Request, ...], tuple[str, ...]]:
+    """Apply the host's edits to one night's requests, in the order given.
+
+    ``night``: only edits of that night apply (all when ``None``). ``clans``: nick → clan, so
+    that a host's shot replaces the clan's shot whoever sent it (N1, N5). Returns the new
+    requests (the host's ones get orders after every player request) and one log line per
+    edit, e.g. «ведущий: заявка Kotik отменена (причина: …)»."""
+    out = list(requests)
+    log: list[str] = []
+    next_order = max((r.order for r in out), default=0) + 1
+    for e in edits:
+        if night is not None and e.night != night:
+            continue
+        why = f" (причина: {e.reason})" if e.reason else ""
+        who = "ведущий (файл заявок)" if e.source == "file" else "ведущий"
+        if e.op == "drop":
+            hit = [
+                r for r in out
+                if r.actor == e.actor and (e.action is None or _kind(r.action) == _kind(e.action))
+            ]
+            out = [r for r in out if r not in hit]
+            what = f" ({ACTION_NAMES_RU.get(e.action, e.action)})" if e.action else ""
+            if hit:
+                log.append(f"{who}: заявка {e.actor}{what} отменена{why}: "
+                           + "; ".join(_describe(r) for r in hit))
+            else:
+                log.append(f"{who}: отмена заявки {e.actor}{what} — таких заявок не было{why}")
+            continue
+        if e.action is None:
+            raise GameError(f"host edit for {e.actor} (night {e.night}) adds no action",
+                            "give the action (check, heal, shoot, …)")
+        key = (_requester(e.actor, e.action, clans), _kind(e.action))
+        replaced = [
+            r for r in out if (_requester(r.actor, r.action, clans), _kind(r.action)) == key
+        ]
+        out = [r for r in out if r not in replaced]
+        new = replace(e.to_request(order=next_order), sent_at=None)
+        next_order += 1
+        out.append(new)
+        if replaced:
+            log.append(
+                f"{who}: заявка {e.actor} заменена — было: "
+                + "; ".join(f"{r.actor}: {_describe(r)}" for r in replaced)
+                + f"; стало: {_describe(new)}{why}"
+            )
+        else:
+            log.append(f"{who}: добавлена заявка {e.actor} — {_describe(new)}{why}")
+    return tuple(out), tuple(log)
