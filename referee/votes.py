@@ -20,7 +20,7 @@ from referee.colour import is_red, style_is_red
 from referee.config import DaySchedule, Replacement, VoteRules
 from referee.errors import GameError
 from referee.models import Post
-from referee.nicks import NickMatch, Roster, normalise
+from referee.nicks import MatchKind, NickMatch, Roster, fold, normalise
 
 # ============================================================================ reading a post
 
@@ -311,20 +311,25 @@ def _reason_letters(lines: list[_Line], spot: _Spot | None) -> int:
     return total
 
 
-def _match(typed: str, roster: Roster) -> tuple[NickMatch, Note | None]:
-    """V2 via :meth:`Roster.match`; red text longer than a nick («Шерлок, он мафия») is
-    read as the one nick it starts with, flagged."""
+def _match(raw: str, roster: Roster) -> tuple[NickMatch, int, Note | None]:
+    """V2 via :meth:`Roster.match` on the red text ``raw``. Returns the match, how many
+    characters of ``raw`` the nick takes, and a flag. Red text longer than a nick
+    («Шерлок, он мафия») is read as the one nick it starts with, flagged; the rest is the
+    player's own words and counts for the reason (V3)."""
+    typed = " ".join(raw.split())
     m = roster.match(typed)
     if m.kind != "none":
-        return m, None
+        return m, len(raw), None
     hits = roster.find_in(typed)
     nicks = {nick for _, nick in hits}
     if hits and hits[0][0] == 0 and len(nicks) == 1:
         nick = hits[0][1]
-        kind = "exact" if normalise(typed).startswith(normalise(nick)) else "folded"
+        key = fold(nick)
+        used = next((k for k in range(1, len(raw) + 1) if fold(raw[:k]) == key), len(raw))
+        kind: MatchKind = "exact" if normalise(raw[:used]) == normalise(nick) else "folded"
         note = Note("V2", f"красный текст «{typed}» длиннее ника, прочитан как {nick}")
-        return NickMatch(typed, nick, kind), note  # type: ignore[arg-type]
-    return m, None
+        return NickMatch(" ".join(raw[:used].split()), nick, kind), used, note
+    return m, len(raw), None
 
 
 def find_vote(post: Post, roster: Roster, rules: VoteRules | None = None) -> VoteReading | None:
@@ -333,6 +338,9 @@ def find_vote(post: Post, roster: Roster, rules: VoteRules | None = None) -> Vot
     None when the post has no «мой голос» outside quotes and code (red text alone is not a
     vote). A post with the phrase but no red nick gives a reading with ``match_kind =
     "no_red"`` and the problem «V1: нет красного ника», so the host sees near-votes.
+
+    The reason (V3) is counted on the same walk of the HTML as the vote, so exactly the
+    phrase, its dash and the nick are cut; smilies are images and add no letters.
     """
     rules = rules or VoteRules()
     lines = _walk(post.body_html, rules)
@@ -341,20 +349,25 @@ def find_vote(post: Post, roster: Roster, rules: VoteRules | None = None) -> Vot
         return None
     voted = [s for s in spots if s.nick_line is not None]
     spot = voted[0] if voted else spots[0]
+    line_text = " ".join(lines[spot.line].string().split())
+    match: NickMatch | None = None
+    long_note: Note | None = None
+    if spot.nick_line is not None:
+        raw = lines[spot.nick_line].string()[spot.nick_start:spot.nick_end]
+        match, used, long_note = _match(raw, roster)
+        spot = replace(spot, nick_end=spot.nick_start + used)
     letters = _reason_letters(lines, spot)
     has_reason = letters >= rules.reason_min_letters
-    line_text = " ".join(lines[spot.line].string().split())
     base = dict(
         post_id=post.post_id, voter=post.author, posted_at=post.posted_at,
         has_reason=has_reason, reason_letters=letters, line=line_text,
     )
-    if spot.nick_line is None:
+    if match is None:
         return VoteReading(
             typed="", target=None, match_kind="no_red",
             problems=(Note("V1", "нет красного ника"),), **base,  # type: ignore[arg-type]
         )
-    typed = " ".join(lines[spot.nick_line].string()[spot.nick_start:spot.nick_end].split())
-    match, long_note = _match(typed, roster)
+    typed = match.typed
     problems: list[Note] = []
     flags: list[Note] = [long_note] if long_note else []
     if match.kind == "none":
@@ -872,7 +885,11 @@ def tally(
             rejected.append(_reject(reading, author, at,
                                     [Note("V3", f"отклонён ведущим: {decision.reason}")]))
             continue
-        if decision is not None:  # accept
+        if decision is not None and reading.target is None:  # accept, but for whom?
+            hard.append(Note("V1", "ник не распознан: ведущий может указать его "
+                                   f"(set {pid} target НИК)"))
+            override_log.append(f"{decision}: не применён — в сообщении нет ника игрока")
+        elif decision is not None:  # accept
             waived = "; ".join(map(str, soft))
             override_log.append(f"{decision}: принят ведущим вопреки «{waived}»" if soft
                                 else f"{decision}: голос и так проходит по правилам")

@@ -107,6 +107,8 @@ def test_v2_nick_matched_to_roster(typed: str, nick: str | None, kind: str, coun
     assert (reading.target, reading.match_kind, reading.valid) == (nick, kind, counts)
     if kind == "near" or "," in typed:
         assert [f.rule for f in reading.flags] == ["V2"]
+    if "," in typed:  # only the nick is the nick; «он мафия» is the player's own words
+        assert reading.typed == "Шерлок" and reading.reason_letters > len(R.replace(" ", ""))
     if not counts:
         assert [p.rule for p in reading.problems] == ["V2"]
 
@@ -128,7 +130,8 @@ REASONS = [
     ("Мой голос – [color=red]Лиса[/color] врёт всем",                    False),  # 8 letters
     ("Мой голос – [color=red]Лиса[/color] врёт всегда",                  True),   # 10 letters
     ("[color=red]Мой голос – Лиса[/color] врёт всегда",                  True),
-    ("[color=red]Мой голос – Лиса, врёт всем[/color]",                   False),
+    ("[color=red]Мой голос – Лиса, врёт всем[/color]",                   False),  # 8
+    ("[color=red]Мой голос – Лиса, врёт всегда[/color]",                 True),   # 10
     ("Лиса врёт всегда.\nМой голос – [color=red]Лиса[/color]",           True),
     ("[quote=Гроза]Лиса защищала Смита весь день.[/quote]\n"
      "Мой голос – [color=red]Лиса[/color]",                              False),

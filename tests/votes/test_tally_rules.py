@@ -86,6 +86,8 @@ def test_v3_host_sets_a_target() -> None:
         (2, "Ёжик",  "20.11 19:30", f"{REASON}\nМой голос – Лиса"),      # no colour at all
     ])
     assert counts(run(day)) == {}
+    only_accepted = run(day, overrides=["accept 2"])       # accepted, but for whom?
+    assert counts(only_accepted) == {} and rejections(only_accepted) == {1: "V2", 2: "V1"}
     t = run(day, overrides=["set 1 target Шерлок", "set 2 target Лиса", "accept 99"])
     assert counts(t) == {"Шерлок": ["Гроза"], "Лиса": ["Ёжик"]}
     assert [v.accepted_by for v in t.votes] == ["ведущий (set target)"] * 2
