@@ -918,10 +918,10 @@ def tally(
         st = states.setdefault(voter_slot, _VoterState())
         old_target = st.vote.target if st.vote is not None else None
         ignored, replaced = _change(st, vote, rules)
-        flags.extend(Flag(pid, author, n.rule, n.text) for n in notes)
         if ignored is not None:
-            rejected.append(_reject(reading, author, at, [ignored]))
+            rejected.append(_reject(reading, author, at, [ignored, *edit_notes]))
             continue
+        flags.extend(Flag(pid, author, n.rule, n.text) for n in notes)
         if replaced is not None:
             rejected.append(Rejection(
                 replaced.post_id, replaced.voter, replaced.at, replaced.typed, replaced.target,
