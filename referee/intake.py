@@ -111,6 +111,19 @@ class NightIntake:
     unreadable: tuple[Unreadable, ...]
     pm_ids: tuple[int, ...] = ()
 
+    @property
+    def day_requests(self) -> tuple[Request, ...]:
+        """The necromancer's requests sent during the day before this night (N9): named by
+        day, they protect from this very night on."""
+        start = self.window[0]
+        return tuple(r for r in self.requests if r.sent_at is not None and r.sent_at < start)
+
+    @property
+    def night_requests(self) -> tuple[Request, ...]:
+        """The requests sent inside the night window."""
+        start = self.window[0]
+        return tuple(r for r in self.requests if r.sent_at is None or r.sent_at >= start)
+
 
 # ------------------------------------------------------------------------- words and roles
 
@@ -168,8 +181,8 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
     ("beat", r"бью|бьем|избива(?:ю|ем)|избить|изобью|побью|избиение"),
     ("take", r"забира(?:ю|ем)|заберу|забрать|беру"),
     ("ambush", r"засад(?:а|у|е|ой)"),
-    ("blow", r"взрыва(?:ю|ем)|подрыва(?:ю|ем)|взорву|подорву|взорвать|подорвать|взрыв"
-             r"|подрыв"),
+    ("blow", r"взрыва(?:ю|ем)|подрыва(?:ю|ем)|взрываюсь|подрываюсь|взорву|подорву|взорвать"
+             r"|подорвать|взрыв|подрыв"),
     ("protect", r"защища(?:ю|ем)|защищу|защита|воскреша(?:ю|ем)|воскрешу|воскрешение"
                 r"|протект"),
 )
@@ -209,7 +222,7 @@ _FILLERS = frozenset(
     {"в", "во", "на", "к", "ко", "у", "себе", "игрока", "игрок", "ника", "ник",
      "пользователя", "персонажа", "пожалуй", "пожалуйста", "наверное", "сегодня", "этой",
      "эту", "ночью", "тогда", "лучше", "все-таки", "всетаки", "давай", "давайте", "плиз",
-     "итак", "мы", "цель", "цели", "мишень"}
+     "итак", "мы", "цель", "цели", "мишень", "вместе", "с", "со"}
 )
 # Words that may open a sentence before an action word without making it chat.
 _LEAD_WORDS = frozenset(
@@ -752,6 +765,11 @@ class _Reader:
         if not isinstance(got, _Got):
             self.miss(got, h.line, what)
             return
+        if action == "blow" and got.kind == "self":
+            # «Взрываю себя и Kotik»: the kamikaze always dies with his target (N7).
+            other = self._second_target(got)
+            if isinstance(other, _Got):
+                got = other
         notes.append(self.explain_got(got, what))
         if action == "protect":
             second = self._second_target(got)
@@ -795,6 +813,14 @@ class _Reader:
                     executor = self.actor
                     notes.append("исполнитель не назван — стреляет отправитель (N5)")
             else:
+                also = self._another_target(found)
+                if also:
+                    self.fail(
+                        "two_targets",
+                        f"исполнитель: названы двое ({found.nick} и {also}), нужен один (N5)",
+                        h.line,
+                    )
+                    return
                 executor = found.nick
                 notes.append(self.explain_got(found, "исполнитель"))
         head = f"{what}: {got.nick}" + (f", исполнитель {executor}" if executor else "")

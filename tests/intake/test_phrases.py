@@ -45,6 +45,7 @@ MAFIA = [
     ("Стреляем в Kotik, исполнитель — я", "shoot Kotik by Лиса"),
     ("Стреляем в Kotik, Тень_Ночи стреляет", "shoot Kotik by Тень_Ночи"),
     ("Стреляем в Kotik, исполнитель Пуаро", "unreadable: unknown_nick"),
+    ("Стреляем в Kotik, исполнитель Тень_Ночи или Mr. Smith", "unreadable: two_targets"),
     ("Засада", "unreadable: not_allowed"),
 ]
 
@@ -64,6 +65,8 @@ OTHERS = [
     ("Взрываю Тень_Ночт", "kamikaze", "Kotik", "blow Тень_Ночи"),
     ("Подрываю Лиса", "kamikaze", "Kotik", "blow Лиса"),
     ("Убиваю Лиса", "kamikaze", "Kotik", "unreadable: not_allowed"),
+    ("Взрываю себя и Лиса", "kamikaze", "Kotik", "blow Лиса"),
+    ("Подрываюсь вместе с Лиса", "kamikaze", "Kotik", "blow Лиса"),
     ("Защищаю Kotik и Ира-Ира", "necromancer", "Ёжик", "protect Kotik + Ира-Ира"),
     ("Воскрешаю Снежок, Гроза", "necromancer", "Ёжик", "protect Снежок + Гроза"),
     ("Защищаю Kotik, он хороший", "necromancer", "Ёжик", "protect Kotik"),

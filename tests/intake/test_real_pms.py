@@ -155,6 +155,9 @@ def test_the_necromancers_day_pm_counts_for_night_1_N9() -> None:
     protect = next(r for r in intake.requests if r.action == "protect")
     assert protect.actor == "Ёжик" and protect.source_id == "8"
     assert "прислано днём 1" in protect.note
+    assert intake.day_requests == (protect,)
+    assert protect not in intake.night_requests
+    assert len(intake.night_requests) == len(intake.requests) - 1
 
 
 def test_the_citizens_chat_is_listed_not_guessed_N14() -> None:
