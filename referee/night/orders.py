@@ -217,10 +217,11 @@ def settle(
         actor = (executor or current.actor) if current.action == "shoot" else current.actor
         order = Order(requester, actor, current.action, current.all_targets(), current, clan)
         if order.action == "protect":
-            from_night = turn + 1 if at_night else turn
+            # Turn N's naming covers Night N whether it came by day or with the night's
+            # requests: the seed says it is sent «не ночью», so it precedes the night.
             a, b = order.targets
-            protections.append(Protection(order.actor, (a, b), from_night))
-            events.append(ProtectionNamed(order.actor, (a, b), from_night, current))
+            protections.append(Protection(order.actor, (a, b), turn))
+            events.append(ProtectionNamed(order.actor, (a, b), turn, current))
         else:
             orders.append(order)
     return Intake(tuple(events), tuple(orders), tuple(protections), used)

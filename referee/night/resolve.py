@@ -76,6 +76,8 @@ def resolve_night(
     :data:`~referee.night.steps.STEPS` in order, apply deaths all at once, derive the next
     state."""
     intake = settle(state, requests, night, rules, at_night=True)
+    # A necromancer's naming that came with this night's requests works tonight (N9).
+    state = state.evolve(protections=state.protections + intake.protections)
     ctx = Night(state, night, rules, intake.orders)
     log: list[Event] = list(intake.events)
     for step in STEPS:
@@ -116,7 +118,7 @@ def next_state(state: GameState, night: int, intake: Intake, log: Sequence[Event
         p if p.necromancer not in spent or p.spent or p.from_night > night
         else replace(p, spent=True)
         for p in state.protections
-    ) + intake.protections
+    )
     testament = state.testament
     if testament is not None and testament.day <= night:
         testament = None

@@ -62,8 +62,7 @@ class Death:
 class Protection:
     """N9: the necromancer's two named players; one resurrection in all.
 
-    ``from_night`` is the first night it works: a name sent by day covers that turn's night;
-    a name sent at night (the rules say it is sent «не ночью») covers the nights after."""
+    ``from_night`` is the first night it works: the night of the turn it was named in."""
 
     necromancer: str
     targets: tuple[str, str]

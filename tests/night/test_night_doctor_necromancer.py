@@ -193,13 +193,20 @@ def test_n9_names_once_per_game() -> None:
     )
 
 
-def test_n9_sent_at_night_works_from_the_next_night() -> None:
-    """Seed: «Заявка некроманта отправляется не ночью»."""
+def test_n9_named_with_the_nights_requests_counts_that_night() -> None:
+    """Seed: «Заявка некроманта отправляется не ночью»: a naming that reaches the host with
+    the night's requests was made before that night, so it covers it."""
     g = Game(PLAYERS)
     out = g.night(1, ["Necro protect Bob Ann", "Don shoot Bob"])
+    assert dead(out) == set()
+    assert said(out, "действует с ночи 1")
+
+
+def test_n9_named_on_night_4_is_too_late() -> None:
+    g = Game(PLAYERS)
+    out = g.night(4, ["Necro protect Bob Ann", "Don shoot Bob"])
     assert dead(out) == {"Bob"}
-    assert said(out, "действует с ночи 2")
-    assert dead(g.night(2, ["Don shoot Ann"])) == set()
+    assert rejected(out)[0][0] == "Necro"
 
 
 def test_n9_dead_necromancer_resurrects_nobody() -> None:
