@@ -443,6 +443,10 @@ class _Reader:
         text = self.lines[li].raw.strip() if 0 <= li < len(self.lines) else ""
         return text if len(text) <= 160 else text[:157] + "…"
 
+    def typed(self, h: _Hit) -> str:
+        """The action word as the player typed it."""
+        return self.lines[h.line].typed(h.start, h.end)
+
     def fail(self, kind: str, reason: str, li: int = -1) -> None:
         self.unreadable.append(
             Unreadable(self.pm.pm_id, self.actor, kind, reason, self.excerpt(li), self.pm.sent_at)
@@ -646,7 +650,7 @@ class _Reader:
             last = next(o for o in reversed(out) if o.family == "change")
             self.fail(
                 "no_target",
-                f"«{last.word}»: исправление без новой заявки (напишите, например, "
+                f"«{self.typed(last)}»: исправление без новой заявки (напишите, например, "
                 f"«Меняю {ACTION_NAMES_RU.get(self._default_action() or '', 'заявку')} на Ник»)",
                 last.line,
             )
@@ -674,10 +678,11 @@ class _Reader:
         else:
             action = _action_for(fam, self.role)
         if action is None:
-            what_ru = what.strip() or "заявку"
+            what_ru = self.lines[h.line].typed(h.end, after).removesuffix("на").strip()
             self.fail(
                 "not_allowed",
-                f"«{h.word} {what_ru} на …»: у роли «{_role_ru(self.role)}» нет такого хода",
+                f"«{self.typed(h)} {what_ru} на …»: у роли «{_role_ru(self.role)}» нет такого хода"
+                + _expected(self.role),
                 h.line,
             )
             return
@@ -713,7 +718,7 @@ class _Reader:
             if self._opens_sentence(h):
                 self.fail(
                     "not_allowed",
-                    f"«{line.typed(h.start, h.end)}»: у роли «{_role_ru(self.role)}» нет "
+                    f"«{self.typed(h)}»: у роли «{_role_ru(self.role)}» нет "
                     f"такого хода" + _expected(self.role),
                     h.line,
                 )
@@ -722,7 +727,7 @@ class _Reader:
             return
         if _NEG_RE.search(line.masked[: h.start]):
             self.fail(
-                "negated", f"«не {line.typed(h.start, h.end)}»: отрицание — это не заявка",
+                "negated", f"«не {self.typed(h)}»: отрицание — это не заявка",
                 h.line,
             )
             return
@@ -923,7 +928,7 @@ class _Reader:
             h = self.ignored_offrole[0]
             self.fail(
                 "no_action",
-                f"заявка не найдена: «{h.word}» внутри фразы не похоже на ход роли "
+                f"заявка не найдена: «{self.typed(h)}» внутри фразы не похоже на ход роли "
                 f"«{_role_ru(self.role)}»" + _expected(self.role),
                 h.line,
             )
@@ -999,8 +1004,8 @@ def read_requests(
     of :data:`referee.config.ROLE_IDS`; ``None`` for someone not in the game).
 
     Requests get ``order``, ``order + 1``, … in the order they stand in the message.
-    ``earlier`` are this night's requests already read (any sender): a change such as
-    «Меняю выстрел на Z» keeps the earlier executor, «Меняю X на Z» the earlier action.
+    ``earlier`` are this night's requests already read; the sender's own are used so that
+    «Меняю выстрел на Z» keeps his earlier executor and «Меняю X на Z» his earlier action.
     Every part that cannot be read is in ``unreadable`` with its reason (N14)."""
     actor = sender_nick(pm.sender, roster) or pm.sender
     if sender_role is None:
