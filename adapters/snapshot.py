@@ -150,26 +150,32 @@ class SnapshotForum:
                 yield self._topic[n]
 
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
-        found = self._folders.get((folder, page))
-        if found is not None:
-            return found
-        # No saved listing: present the saved PMs as one listing, so sync can store them.
+        """The saved PMs of ``folder`` as one listing (saved listing pages only tell which
+        PMs exist; a PM whose own page was not saved is in :attr:`not_saved`)."""
         entries = tuple(
             PmListEntry(pm_id=pm.pm_id, subject=pm.subject, sender=pm.sender,
-                        sent_at=pm.sent_at, url=f"pm:{pm.pm_id}")
-            for pm in sorted(self._pms.values(), key=lambda p: p.pm_id)
+                        sent_at=pm.sent_at, url=f"saved:{pm.pm_id}",
+                        recipients=pm.recipients)
+            for pm in sorted(self._pms.values(), key=lambda p: (p.sent_at, p.pm_id))
             if pm.folder == folder
         )
-        return PmFolderPage(folder=folder, page=1, total_pages=1, entries=entries if page == 1
-                            else ())
+        return PmFolderPage(folder=folder, page=1, total_pages=1,
+                            entries=entries if page == 1 else ())
+
+    @property
+    def not_saved(self) -> list[PmListEntry]:
+        """PMs that a saved folder listing shows but whose page is not in the folder."""
+        return sorted(
+            (e for fp in self._folders.values() for e in fp.entries if e.pm_id not in self._pms),
+            key=lambda e: e.pm_id,
+        )
 
     def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
         pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
         pm = self._pms.get(pm_id)
         if pm is None:
             raise MalformedPage(
-                f"private message {pm_id} is listed in the saved folder but its page was "
-                "not saved",
+                f"private message {pm_id} is not among the saved pages",
                 "open that PM in the browser and save it into the snapshot folder too",
             )
         return pm

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
 import httpx
+import respx
 from sync_helpers import BOARD, ROOT, FakeTime, fixture_bytes
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -77,8 +78,8 @@ class FakeBoard:
     topic: FixtureTopic | SyntheticTopic = field(default_factory=FixtureTopic)
     require_login: bool = False
     """Guests get the login form instead of any page (a closed game forum)."""
-    login_answer: Callable[[], httpx.Response] | None = None
-    """What a login POST gets; default: success (302 and a session)."""
+    login_answers: list[Callable[[], httpx.Response]] = field(default_factory=list)
+    """What the next login POSTs get, in turn; when used up: success (302, a session)."""
     expire_on: set[str] = field(default_factory=set)
     """Request keys (e.g. ``topic:3``) where the session expires once, mid-run."""
     inbox: list[bytes] = field(default_factory=lambda: [inbox_page([18, 17, 16])])
@@ -95,8 +96,9 @@ class FakeBoard:
 
     # -- plumbing
 
-    def install(self, router: object) -> None:
-        router.route(host="forum.test").mock(side_effect=self.handle)  # type: ignore[attr-defined]
+    def install(self, router: respx.MockRouter) -> None:
+        self.router = router
+        router.route(host="forum.test").mock(side_effect=lambda r: self.handle(r))
 
     def _session_ok(self, request: httpx.Request) -> bool:
         return f"{PREFIX}_u={HOST_ID}" in request.headers.get("cookie", "")
@@ -171,8 +173,8 @@ class FakeBoard:
         self.login_posted_at.append(self.time.clock())
         form = {k: v[0] for k, v in parse_qs(request.content.decode()).items()}
         self.login_posts.append(form)
-        if self.login_answer is not None:
-            return self.login_answer()
+        if self.login_answers:
+            return self.login_answers.pop(0)()
         self.sessions += 1
         return httpx.Response(302, headers=[
             ("location", "./index.php"),
