@@ -101,7 +101,8 @@ _INDEXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("overrides", ("kind",)),
 )
 
-PHASES = ("day", "night")
+PHASES = ("day", "night", "activity")
+"""Recorded results: a day's hanging (V6), a night's resolution (N2), a turn's removals (A3)."""
 SENT_KINDS = ("post", "pm")
 _OVERRIDE_KIND = re.compile(r"^[a-z_]+(\.[a-z_]+)*$")
 _SID = re.compile(r"([?&](?:amp;)?)sid=[0-9a-fA-F]{32}")
@@ -680,6 +681,14 @@ class Store:
         result = self.result(phase, number)
         assert result is not None
         return result
+
+    def forget_result(self, phase: str, number: int) -> bool:
+        """Drop a recorded result so the phase is counted anew: only after a host decision
+        that changes its inputs (a vote override, a moved deadline, an edited request).
+        The decision itself stays in ``overrides``, so the history is kept."""
+        with self._tx() as c:
+            cur = c.execute("DELETE FROM results WHERE phase=? AND number=?", (phase, number))
+        return cur.rowcount > 0
 
     def result(self, phase: str, number: int) -> RecordedResult | None:
         rows = list(self.db.query(
