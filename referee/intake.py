@@ -185,6 +185,8 @@ _FAMILIES: tuple[tuple[str, str], ...] = (
              r"|подорвать|взрыв|подрыв"),
     ("protect", r"защища(?:ю|ем)|защищу|защита|воскреша(?:ю|ем)|воскрешу|воскрешение"
                 r"|протект"),
+    # «Цель: Kotik» — the role's one targeted action; only where it opens a sentence.
+    ("aim", r"цель|мишень"),
 )
 _HIT_RE = re.compile(
     "|".join(rf"(?P<{fam}>(?<!\w)(?:{pat})(?!\w))" for fam, pat in _FAMILIES)
@@ -193,7 +195,7 @@ _HIT_RE = re.compile(
 _NOUN_HITS = frozenset(
     {"проверка", "лечение", "выстрел", "убийство", "избиение", "взрыв", "подрыв", "защита",
      "воскрешение", "засада", "засаду", "засаде", "засадой", "исполнителя", "исполнитель",
-     "исполнителем"}
+     "исполнителем", "цель", "мишень"}
 )
 # What a change replaces («меняю ПРОВЕРКУ на …»), by family.
 _CHANGE_NOUNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -222,7 +224,7 @@ _FILLERS = frozenset(
     {"в", "во", "на", "к", "ко", "у", "себе", "игрока", "игрок", "ника", "ник",
      "пользователя", "персонажа", "пожалуй", "пожалуйста", "наверное", "сегодня", "этой",
      "эту", "ночью", "тогда", "лучше", "все-таки", "всетаки", "давай", "давайте", "плиз",
-     "итак", "мы", "цель", "цели", "мишень", "вместе", "с", "со"}
+     "итак", "мы", "цели", "вместе", "с", "со", "беседу", "беседы"}
 )
 # Words that may open a sentence before an action word without making it chat.
 _LEAD_WORDS = frozenset(
@@ -713,7 +715,12 @@ class _Reader:
     def _action(self, h: _Hit) -> None:
         self.at = h.pos
         line = self.lines[h.line]
-        action = _action_for(h.family, self.role)
+        if h.family == "aim":
+            action = self._default_action()
+            if action is None or not self._opens_sentence(h):
+                return
+        else:
+            action = _action_for(h.family, self.role)
         if action is None:
             if self._opens_sentence(h):
                 self.fail(
