@@ -1,0 +1,425 @@
+"""``referee`` command line: thin wrappers over :class:`referee.game.Game` and friends.
+
+Every command is a few lines: open the game, call one library function, print what it
+returns. Errors of the project (:class:`referee.errors.RefereeError`) are printed as one
+clear message with what to do, never as a traceback, and never with a secret in them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sys
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from referee.errors import GameError, RefereeError
+
+app = typer.Typer(
+    name="referee",
+    help=(
+        "Referee for forum Mafia games on phpBB: vote tally, activity check, night "
+        "resolution. Reads the game topic and the host's private messages into SQLite."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+vote_app = typer.Typer(help="Host decisions on single vote posts (recorded, shown in the tally).")
+action_app = typer.Typer(help="Host edits of night requests (recorded as the host's).")
+app.add_typer(vote_app, name="vote")
+app.add_typer(action_app, name="action")
+
+out = Console(soft_wrap=True, highlight=False)
+err = Console(stderr=True, soft_wrap=True, highlight=False)
+
+
+class Fmt(StrEnum):
+    bbcode = "bbcode"
+    text = "text"
+    json = "json"
+
+
+class _Opts:
+    config: Path = Path("referee.toml")
+    db: Path | None = None
+    verbose: bool = False
+    now: str | None = None
+
+
+opts = _Opts()
+
+
+@app.callback()
+def _main(
+    config: Annotated[Path, typer.Option("--config", "-c", help="The game's referee.toml.")] = Path(
+        "referee.toml"
+    ),
+    db: Annotated[
+        Path | None, typer.Option(help="SQLite file (default: next to the config, .db).")
+    ] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log HTTP requests.")] = False,
+    now: Annotated[
+        str | None,
+        typer.Option(help='Act as if it were this time (forum time zone), for audits and '
+                          'rehearsals: "2026-11-21 21:00".'),
+    ] = None,
+) -> None:
+    opts.config, opts.db, opts.verbose, opts.now = config, db, verbose, now
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def _game():  # noqa: ANN202 - returns referee.game.Game; imported lazily for a fast --help
+    from referee.game import Game
+
+    game = Game.open(opts.config, opts.db)
+    if opts.now:
+        fixed = _parse_when(opts.now, game)
+        game.clock = lambda: fixed
+    return game
+
+
+def _parse_when(value: str, game) -> datetime:  # noqa: ANN001
+    from referee.config import _time
+
+    return _time(value, game.config.tz, "--deadline/--as-of")
+
+
+def _sync(game, *, sent: bool = False, full: bool = False, quiet: bool = False) -> None:  # noqa: ANN001
+    """Topic pages, then the host's PMs (when a login or a snapshot makes them readable)."""
+    from referee.sync import open_adapter, sync_pms, sync_topic
+
+    adapter = open_adapter(game.config, db_path=game.store.path)
+    try:
+        lines = [sync_topic(game.config, game.store, adapter, progress=not quiet,
+                            full=full).summary()]
+        if game.config.forum.snapshot is not None or game.config.forum.username:
+            lines.append(sync_pms(game.config, game.store, adapter, sent=sent).summary())
+    finally:
+        adapter.close()
+    if not quiet:
+        for line in lines:
+            err.print(line, markup=False)
+
+
+def _emit(text: str) -> None:
+    # Plain print: rich markup must never interpret BBCode brackets from the output.
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def _host_notes(notes) -> str:  # noqa: ANN001
+    return "\n".join(f"! {n}" for n in notes)
+
+
+# ---------------------------------------------------------------------------------- sync
+
+@app.command()
+def sync(
+    sent: Annotated[bool, typer.Option("--sent", help="Also read the sent folder.")] = False,
+    full: Annotated[bool, typer.Option(help="Re-read every page (finds old edits).")] = False,
+) -> None:
+    """Read new topic pages and the host's new PMs into the database.
+
+    Opening a PM on the forum marks it READ for the host: each PM is opened only once and
+    only PMs not stored yet are opened. PMs are read when [forum] username is set.
+    """
+    _sync(_game(), sent=sent, full=full)
+
+
+# ---------------------------------------------------------------------------------- votes
+
+@app.command()
+def tally(
+    day: Annotated[int | None, typer.Option(help="Day number (default: the current day).")] = None,
+    deadline: Annotated[
+        str | None, typer.Option(help='Set the day deadline, forum time: "2026-11-21 22:00".')
+    ] = None,
+    as_of: Annotated[
+        str | None, typer.Option("--as-of", help="The count as it stood at a post id or time.")
+    ] = None,
+    offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
+    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode,
+) -> None:
+    """The day's vote count and who is hanged (V1–V6), ready to paste.
+
+    Before the deadline it is a preview; the first run after the deadline records the
+    hanging; later runs show the recorded result.
+    """
+    game = _game()
+    if not offline:
+        _sync(game, quiet=fmt == Fmt.json)
+    n = day or game.current_day()
+    if deadline:
+        game.set_deadline(n, _parse_when(deadline, game), "--deadline")
+    point: int | datetime | None = None
+    if as_of:
+        point = int(as_of) if as_of.isdigit() else _parse_when(as_of, game)
+    result = game.tally_day(n, as_of=point)
+    from referee.render_tally import render_json, render_parts
+
+    tz = game.config.tz
+    if fmt == Fmt.json:
+        doc = json.loads(render_json(result.tally, game.config.forum.url, tz))
+        doc["recorded"] = result.recorded_at is not None
+        doc["notes"] = list(result.notes)
+        _emit(json.dumps(doc, ensure_ascii=False, indent=2))
+        return
+    paste, host = render_parts(result.tally, fmt.value, game.config.forum.url, tz)
+    from referee.render_tally import HOST_ONLY_RULE
+
+    w = game.window(n)
+    window_line = (
+        f"День {n}: {w.start.astimezone(tz):%d.%m %H:%M} – дедлайн "
+        f"{w.deadline.astimezone(tz):%d.%m %H:%M} ({game.config.forum.timezone})"
+    )
+    status = (
+        "Итог записан." if result.recorded else
+        f"Итог был записан {result.recorded_at.astimezone(tz):%d.%m %H:%M}."
+        if result.recorded_at else "Предварительный подсчёт: дедлайн ещё не наступил."
+    )
+    _emit(paste)
+    _emit(f"\n{HOST_ONLY_RULE}\n{window_line}\n{status}\n{host}")
+    if result.notes:
+        _emit(_host_notes(result.notes))
+
+
+@app.command()
+def votes(
+    day: Annotated[int | None, typer.Option(help="Day number (default: the current day).")] = None,
+) -> None:
+    """Every vote event of the day (counted, ignored, rejected) with links."""
+    from referee.render_tally import post_link
+
+    game = _game()
+    n = day or game.current_day()
+    t = game.tally_day(n, record=False).tally
+    tz = game.config.tz
+    rows = [(v.at, v.post_id, v.voter, f"→ {v.target}", f"засчитан ({v.accepted_by})")
+            for v in t.votes]
+    rows += [(r.at, r.post_id, r.voter, f"«{r.typed}»" if r.typed else "", r.label)
+             for r in t.rejected]
+    table = Table(title=f"Голоса дня {n}")
+    for col in ("время", "пост", "игрок", "голос", "решение", "ссылка"):
+        table.add_column(col)
+    for at, pid, voter, what, verdict in sorted(rows):
+        table.add_row(f"{at.astimezone(tz):%d.%m %H:%M:%S}", str(pid), voter, what, verdict,
+                      post_link(pid, game.config.forum.url))
+    out.print(table, markup=False)
+
+
+def _vote_override(action: str, post: int, reason: str = "", target: str | None = None) -> None:
+    game = _game()
+    game.override_vote(action, post, reason=reason, target=target)
+    _emit(f"Записано: vote {action} {post}" + (f" → {target}" if target else "")
+          + (f" ({reason})" if reason else "") + ". День будет пересчитан.")
+
+
+@vote_app.command("accept")
+def vote_accept(post: int, reason: Annotated[str, typer.Option()] = "") -> None:
+    """Count this post's vote although a rule rejected it (not V2/V5)."""
+    _vote_override("accept", post, reason)
+
+
+@vote_app.command("reject")
+def vote_reject(post: int, reason: Annotated[str, typer.Option()] = "отклонён ведущим") -> None:
+    """Do not count this post's vote (it counts as no vote)."""
+    _vote_override("reject", post, reason)
+
+
+@vote_app.command("set")
+def vote_set(post: int, target: Annotated[str, typer.Option()],
+             reason: Annotated[str, typer.Option()] = "") -> None:
+    """This post's vote is for TARGET."""
+    _vote_override("set", post, reason, target)
+
+
+# ---------------------------------------------------------------------------------- activity
+
+@app.command("check-activity")
+def check_activity(
+    turn: Annotated[
+        int | None, typer.Option(help="Turn number (default: the current day).")
+    ] = None,
+    offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
+    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode,
+) -> None:
+    """Who is missing (A1: no post this turn; A2: missed votes). Before the turn ends it is a
+    reminder list; after it the removals are recorded (A3)."""
+    from referee.render_activity import render_activity
+
+    game = _game()
+    if not offline:
+        _sync(game, quiet=fmt == Fmt.json)
+    n = turn or game.current_day()
+    result = game.check_activity(n)
+    roles = {p.nick: p.role for p in game.config.players}
+    _emit(render_activity(result.report, fmt.value, roles,
+                          game.config.activity.reveal_role_on_removal, game.config.tz))
+    if result.notes and fmt != Fmt.json:
+        _emit(_host_notes(result.notes))
+
+
+@app.command()
+def excuse(
+    nick: str,
+    turn: Annotated[int, typer.Option(help="The turn the player warned about.")],
+    reason: Annotated[str, typer.Option()] = "",
+) -> None:
+    """Record that NICK warned the host: not flagged as missing for that turn (A1)."""
+    game = _game()
+    who = game.excuse(nick, turn, reason)
+    _emit(f"Записано: {who} предупредил ведущего, ход {turn}" + (f" ({reason})" if reason else ""))
+
+
+# ---------------------------------------------------------------------------------- night
+
+@app.command()
+def pms(
+    night: Annotated[int | None, typer.Option(help="Only this night's window.")] = None,
+    offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
+) -> None:
+    """The stored PMs (of a night): sender, time, first line."""
+    game = _game()
+    if not offline:
+        _sync(game, quiet=True)
+    items = game.game_pms()
+    title = "ЛС ведущему"
+    if night is not None:
+        start, end = game.night_window(night)
+        items = [p for p in items if start <= p.sent_at < end]
+        title += f", ночь {night}"
+    tz = game.config.tz
+    table = Table(title=title)
+    for col in ("#", "от", "время", "тема", "первая строка"):
+        table.add_column(col)
+    for p in items:
+        first = next((ln for ln in p.body_text.splitlines() if ln.strip()), "")
+        table.add_row(str(p.pm_id), p.sender, f"{p.sent_at.astimezone(tz):%d.%m %H:%M}",
+                      p.subject, first[:80])
+    out.print(table, markup=False)
+
+
+@app.command("resolve-night")
+def resolve_night(
+    night: Annotated[int | None, typer.Option(help="Night number (default: the last one).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Resolve, record nothing.")] = False,
+    offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
+    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode,
+) -> None:
+    """Read the night's requests from the PMs, resolve them (N1–N14) and print the morning
+    report, the private results to send and the step-by-step explanation."""
+    from referee.render_night import render_night
+
+    game = _game()
+    if not offline:
+        _sync(game, quiet=fmt == Fmt.json)
+    n = night or game.current_night()
+    result = game.resolve_night(n, record=not dry_run)
+    _emit(render_night(result, game.config, fmt.value))
+
+
+@action_app.command("add")
+def action_add(
+    night: Annotated[int, typer.Option()],
+    actor: str,
+    action: str,
+    target: Annotated[list[str] | None, typer.Argument()] = None,
+    executor: Annotated[str | None, typer.Option()] = None,
+    reason: Annotated[str, typer.Option()] = "",
+) -> None:
+    """Add a request as the host: ACTOR ACTION [TARGET...] (e.g. `Лиса shoot Шерлок
+    --executor Тень_Ночи`, `Ёжик protect Kotik Ира-Ира`)."""
+    from referee.actions import ACTIONS
+
+    if action not in ACTIONS:
+        raise GameError(f"unknown action {action!r}", "use one of: " + ", ".join(ACTIONS))
+    game = _game()
+    targets = target or []
+    game.add_action(night, actor, action, target=targets[0] if len(targets) == 1 else None,
+                    targets=targets if len(targets) > 1 else (), executor=executor,
+                    reason=reason)
+    _emit(f"Записано: ночь {night}, заявка ведущего: {actor} {action} {' '.join(targets)}")
+
+
+@action_app.command("drop")
+def action_drop(
+    night: Annotated[int, typer.Option()],
+    actor: str,
+    action: Annotated[str | None, typer.Argument()] = None,
+    reason: Annotated[str, typer.Option()] = "",
+) -> None:
+    """Drop ACTOR's request(s) of the night as the host."""
+    game = _game()
+    game.drop_action(night, actor, action, reason)
+    _emit(f"Записано: ночь {night}, заявки {actor} отменены ведущим")
+
+
+@app.command()
+def replay(
+    game_file: Annotated[Path, typer.Argument(help="GAME.json (see README).")],
+    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.json,
+) -> None:
+    """Re-play a whole game from a JSON file (audits, tests)."""
+    from referee.config import NightRules
+    from referee.replay import replay as run_replay
+    from referee.replay import replay_text
+
+    try:
+        data = json.loads(game_file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise GameError(f"cannot read {game_file}: {e}", "give a UTF-8 JSON game file") from e
+    rules = NightRules()
+    if opts.config.exists():
+        from referee.config import load_config
+
+        rules = load_config(opts.config).night
+    if fmt == Fmt.json:
+        _emit(json.dumps(run_replay(data, rules), ensure_ascii=False, indent=2))
+    else:
+        _emit(replay_text(data, rules))
+
+
+@app.command()
+def deal(
+    seed: Annotated[int, typer.Option(help="Random seed: the same seed deals the same roles.")],
+    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.text,
+) -> None:
+    """Assign roles to the [players] roster from [setup] (RULES.md default) and write the
+    role PM texts."""
+    from referee.config import load_config
+    from referee.deal import deal as run_deal
+    from referee.deal import role_pm_texts
+
+    config = load_config(opts.config)
+    players = run_deal([p.nick for p in config.players], config.setup or None, seed)
+    if fmt == Fmt.json:
+        _emit(json.dumps({
+            "players": [{"nick": p.nick, "role": p.role, "clan": p.clan} for p in players],
+            "pms": [{"to": n, "subject": s, "text": t} for n, s, t in role_pm_texts(players)],
+        }, ensure_ascii=False, indent=2))
+        return
+    for p in players:
+        _emit(f"{p.nick}: {p.role}" + (f" ({p.clan})" if p.clan else ""))
+    for nick, subject, text in role_pm_texts(players):
+        _emit(f"\n── ЛС для {nick}: {subject}\n{text}")
+
+
+def main() -> None:
+    try:
+        app()
+    except RefereeError as e:
+        err.print(f"referee: {e}", markup=False)
+        raise SystemExit(e.exit_code) from None
+    except KeyboardInterrupt:
+        err.print("referee: interrupted; everything stored so far is kept", markup=False)
+        raise SystemExit(130) from None

@@ -1,0 +1,609 @@
+"""The game as the host runs it: config + store + the rules, one phase after another.
+
+This is the library layer under the CLI (sqlite-utils style: every command is a few lines
+over a method here, and tests call these methods directly). It is the only place that
+knows the order of a game (RULES.md T1): Day N (tally → hanging, V6), the end of Day N
+(activity removals, A3), Night N (requests → deaths, N1–N14), then Day N+1.
+
+Who is alive on a day comes from what the game has recorded (``results`` in the store):
+each day's hanging once its deadline has passed, each night's resolution once the host has
+resolved it, activity removals once final. A night that is over but not resolved yet is
+resolved provisionally from the stored PMs, and every output says so, so that a vote for a
+player the night killed is not counted silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from referee.actions import Request
+from referee.activity import ActivityReport, Excuse, TurnDeath, check_activity, turn_window
+from referee.config import Config, DaySchedule, load_config
+from referee.errors import GameError
+from referee.intake import NightIntake, read_night
+from referee.models import Post, PrivateMessage
+from referee.nicks import Roster, normalise
+from referee.night import GameState, NightOutcome, apply_day, remove_player, resolve_night
+from referee.night import winner as game_winner
+from referee.store import Store
+from referee.votes import HostOverride, Tally, tally
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class DayResult:
+    """A day's tally with what the game recorded of it."""
+
+    tally: Tally
+    recorded: bool
+    """True when this run recorded the result (first run after the deadline)."""
+    recorded_hanged: str | None
+    recorded_at: datetime | None
+    notes: tuple[str, ...]
+    """Host-facing notes: provisional nights, recorded result that differs, ..."""
+
+
+@dataclass(frozen=True, slots=True)
+class NightResult:
+    night: int
+    window: tuple[datetime, datetime]
+    intake: NightIntake
+    requests: tuple[Request, ...]
+    host_edits: tuple[str, ...]
+    outcome: NightOutcome
+    recorded: bool
+    already_recorded: bool
+    final: bool
+    notes: tuple[str, ...] = ()
+    winner: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityResult:
+    report: ActivityReport
+    recorded: bool
+    notes: tuple[str, ...] = ()
+
+
+@dataclass
+class Game:
+    """One game: its config, its store and a clock (injectable for tests)."""
+
+    config: Config
+    store: Store
+    clock: Callable[[], datetime] = utcnow
+    _tallies: dict[tuple[int, Any], DayResult] = field(default_factory=dict, repr=False)
+    _nights: dict[int, NightResult] = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(
+        cls,
+        config_path: str | Path,
+        db_path: str | Path | None = None,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> Game:
+        config = load_config(config_path)
+        store = Store.open(Path(db_path) if db_path else config.db_path)
+        return cls(config, store, clock)
+
+    def close(self) -> None:
+        self.store.close()
+
+    @property
+    def now(self) -> datetime:
+        return self.clock()
+
+    # ------------------------------------------------------------------ roster
+
+    def roster(self) -> Roster:
+        """Every nick a vote or request may name (V2): players, replacement players,
+        the host's aliases."""
+        nicks = [p.nick for p in self.config.players]
+        nicks += [r.player for r in self.config.replacements]
+        return Roster(
+            nicks,
+            self.config.aliases,
+            near_distance=self.config.votes.near_match_distance,
+            near_min_length=self.config.votes.near_match_min_length,
+        )
+
+    def slot_of(self, author: str, at: datetime, post_id: int | None = None) -> str:
+        """The roster slot a post's author plays (``[[replacements]]``): a replacement
+        player's posts count for the slot he took, from the time he took it."""
+        key = normalise(author)
+        for r in self.config.replacements:
+            if normalise(r.player) != key:
+                continue
+            started = (r.from_time is not None and at >= r.from_time) or (
+                r.from_post is not None and post_id is not None and post_id >= r.from_post
+            )
+            if started:
+                return r.slot
+        for p in self.config.players:
+            if normalise(p.nick) == key:
+                return p.nick
+        return author
+
+    # ------------------------------------------------------------------ schedule
+
+    def window(self, day: int) -> DaySchedule:
+        """Day ``day``'s window: the config's, with a deadline the host set on the command
+        line (recorded as a ``schedule.deadline`` override) taking precedence."""
+        base = self.config.day(day)
+        if base is None:
+            days = ", ".join(str(d.day) for d in self.config.schedule) or "none"
+            raise GameError(
+                f"day {day} is not in the schedule (scheduled days: {days})",
+                "add a [[schedule.days]] entry for it in referee.toml",
+            )
+        set_by_host = self.store.overrides("schedule.deadline", str(day))
+        if set_by_host:
+            deadline = datetime.fromisoformat(set_by_host[-1].payload["deadline"])
+            base = DaySchedule(base.day, base.start, deadline, base.night_deadline)
+        return base
+
+    def set_deadline(self, day: int, deadline: datetime, reason: str = "") -> None:
+        """The host moves a day's deadline (recorded, shown in the output)."""
+        current = self.window(day)
+        if deadline <= current.start:
+            raise GameError(f"the deadline {deadline.isoformat()} is before day {day} starts")
+        self.store.add_override(
+            "schedule.deadline", str(day), {"deadline": deadline.isoformat()}, reason
+        )
+        self.store.forget_result("day", day)
+        self._tallies.clear()
+        self._nights.clear()
+
+    def current_day(self) -> int:
+        """The latest scheduled day that has started (the first one before the game)."""
+        now = self.now
+        started = [d.day for d in self.config.schedule if d.start <= now]
+        if started:
+            return max(started)
+        if self.config.schedule:
+            return self.config.schedule[0].day
+        raise GameError("[schedule] is empty", "add [[schedule.days]] entries to referee.toml")
+
+    def current_night(self) -> int:
+        """The latest night whose day deadline has passed."""
+        now = self.now
+        begun = [d.day for d in self.config.schedule if d.deadline <= now]
+        if not begun:
+            raise GameError("no night has begun yet (day 1's deadline has not passed)")
+        return max(begun)
+
+    def night_window(self, night: int) -> tuple[datetime, datetime]:
+        """Night N: from Day N's deadline to the night deadline (T1), else to Day N+1's
+        start."""
+        day = self.window(night)
+        end = day.night_deadline
+        if end is None:
+            nxt = self.config.day(night + 1)
+            end = nxt.start if nxt is not None else None
+        if end is None:
+            raise GameError(
+                f"night {night} has no end in the schedule",
+                f"set night_deadline for day {night} in [[schedule.days]]",
+            )
+        return day.deadline, end
+
+    # ------------------------------------------------------------------ game state
+
+    def initial_state(self) -> GameState:
+        return GameState.new(self.config.players)
+
+    def state_before_day(self, day: int) -> tuple[GameState, tuple[str, ...]]:
+        """The state at the start of Day ``day`` and notes on anything provisional."""
+        state = self.initial_state()
+        notes: list[str] = []
+        for k in sorted(d.day for d in self.config.schedule):
+            if k >= day:
+                break
+            state, n = self._through_day(state, k)
+            notes += n
+            state, n = self._through_night(state, k)
+            notes += n
+        return state, tuple(notes)
+
+    def state_before_night(self, night: int) -> tuple[GameState, tuple[str, ...]]:
+        state, notes = self.state_before_day(night)
+        state, more = self._through_day(state, night)
+        return state, notes + more
+
+    def _through_day(self, state: GameState, day: int) -> tuple[GameState, tuple[str, ...]]:
+        """Apply Day ``day``: the hanging (recorded, or counted now if the deadline passed),
+        then activity removals effective at its end (A3)."""
+        notes: list[str] = []
+        window = self.window(day)
+        recorded = self.store.result("day", day)
+        if recorded is not None:
+            hanged = recorded.payload.get("hanged")
+            voters = recorded.payload.get("voters", [])
+        elif self.now >= window.deadline:
+            result = self.tally_day(day, _state=state)
+            hanged = result.tally.hanged
+            voters = _voters_of(result.tally, hanged)
+        else:
+            return state, ()
+        if hanged is not None and state.is_alive(hanged):
+            state, _ = apply_day(state, day, hanged, [v for v in voters if state.has(v)])
+        for removal in self._removals_effective_after(day):
+            if state.is_alive(removal["nick"]):
+                state, _ = remove_player(state, removal["nick"], removal["rule"],
+                                         phase=f"day {day}")
+        return state, tuple(notes)
+
+    def _through_night(self, state: GameState, night: int) -> tuple[GameState, tuple[str, ...]]:
+        try:
+            start, end = self.night_window(night)
+        except GameError:
+            return state, ()
+        if self.now < start:
+            return state, ()
+        result = self.resolve_night(night, record=False, _state=state)
+        notes: tuple[str, ...] = ()
+        if not result.already_recorded:
+            if self.now < end:
+                return state, ()
+            dead = ", ".join(d.player for d in result.outcome.deaths) or "никто"
+            notes = (
+                f"Ночь {night} ещё не записана: живые посчитаны по предварительному разрешению "
+                f"ночи из ЛС (погибли: {dead}). Проверьте: referee resolve-night --night {night}",
+            )
+        return result.outcome.state, notes
+
+    def _removals_effective_after(self, day: int) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        for r in self.store.results():
+            if r.phase != "activity":
+                continue
+            for removal in r.payload.get("removed", []):
+                if removal.get("effective_after_day") == day:
+                    out.append(removal)
+        for o in self.store.overrides("player.remove"):
+            if o.payload.get("effective_after_day") == day:
+                out.append({"nick": o.subject, "rule": o.reason or "host"})
+        return out
+
+    # ------------------------------------------------------------------ votes
+
+    def day_posts(self, window: DaySchedule) -> list[list[Post]]:
+        """The day's posts, each as its stored revisions, first-seen first (V4)."""
+        out: list[list[Post]] = []
+        for sp in self.store.posts(since=window.start, until=window.night_deadline):
+            versions = [sp.as_post(r) for r in sp.revisions] or [sp.as_post()]
+            out.append(versions)
+        return out
+
+    def vote_overrides(self) -> list[HostOverride]:
+        out: list[HostOverride] = []
+        for o in self.store.overrides("vote."):
+            action = o.kind.split(".", 1)[1]
+            out.append(HostOverride(action, int(o.subject), o.reason,  # type: ignore[arg-type]
+                                    o.payload.get("target")))
+        return out
+
+    def tally_day(
+        self,
+        day: int,
+        *,
+        as_of: int | datetime | None = None,
+        record: bool = True,
+        _state: GameState | None = None,
+    ) -> DayResult:
+        """Count Day ``day`` (V1–V6). Before the deadline it is a preview; the first run
+        after it records the hanging once; later runs show the recorded result."""
+        key = (day, as_of)
+        if key in self._tallies and _state is None:
+            return self._tallies[key]
+        notes: list[str] = []
+        if _state is None:
+            state, n = self.state_before_day(day)
+            notes += n
+        else:
+            state = _state
+        window = self.window(day)
+        if as_of is None and self.now < window.deadline:
+            # Before the deadline the count is a preview as of now: nobody is hanged yet.
+            as_of = self.now
+        t = tally(
+            self.day_posts(window),
+            window,
+            alive=state.alive,
+            roster=self.roster(),
+            host=self.config.host,
+            rules=self.config.votes,
+            overrides=self.vote_overrides(),
+            replacements=self.config.replacements,
+            as_of=as_of,
+        )
+        recorded_now = False
+        stored = self.store.result("day", day)
+        if stored is None and record and as_of is None and t.closed:
+            stored = self.store.record_result(
+                "day", day, {
+                    "hanged": t.hanged,
+                    "hanged_all": list(t.hanged_all),
+                    "voters": list(_voters_of(t, t.hanged)),
+                    "counts": [{"target": c.target, "votes": len(c.voters)} for c in t.counts],
+                    "explanation": t.explanation,
+                },
+                recorded_at=self.now,
+            )
+            recorded_now = True
+        if stored is not None and not recorded_now and stored.payload.get("hanged") != t.hanged \
+                and as_of is None:
+            notes.append(
+                f"Записанный итог дня {day}: {stored.payload.get('hanged') or 'никто'}; "
+                f"пересчёт сейчас даёт: {t.hanged or 'никто'}. Записанный итог остаётся в силе; "
+                "решения ведущего по голосам пересчитывают день заново."
+            )
+        result = DayResult(
+            tally=t,
+            recorded=recorded_now,
+            recorded_hanged=stored.payload.get("hanged") if stored else None,
+            recorded_at=stored.recorded_at if stored else None,
+            notes=tuple(notes),
+        )
+        if _state is None:
+            self._tallies[key] = result
+        return result
+
+    def override_vote(self, action: str, post_id: int, *, reason: str = "",
+                      target: str | None = None) -> None:
+        """``referee vote accept|reject|set``: recorded; the post's day is counted anew."""
+        post = self.store.post(post_id)
+        if post is None:
+            raise GameError(f"post {post_id} is not in the database", "run referee sync first")
+        if action == "set":
+            if not target:
+                raise GameError("vote set needs --target NICK")
+            match = self.roster().match(target)
+            if match.nick is None:
+                raise GameError(f"--target {target!r}: {match.explain()}",
+                                "use a nick from [players]")
+            target = match.nick
+        self.store.add_override(f"vote.{action}", str(post_id),
+                                {"target": target} if target else {}, reason)
+        for d in self.config.schedule:
+            if d.start <= post.posted_at < (d.night_deadline or d.deadline):
+                self.store.forget_result("day", d.day)
+        self._tallies.clear()
+        self._nights.clear()
+
+    # ------------------------------------------------------------------ activity
+
+    def check_activity(self, turn: int, *, record: bool = True) -> ActivityResult:
+        """A1–A3 for turn ``turn``; once final, the removals are recorded (A3)."""
+        state, notes = self.state_before_day(turn)
+        window = turn_window(turn, self.config.schedule)
+        counted: dict[int, tuple[str, ...]] = {}
+        rejected: dict[int, tuple[str, ...]] = {}
+        for d in self.config.schedule:
+            if d.day > turn or self.now < d.start:
+                continue
+            t = self.tally_day(d.day).tally
+            counted[d.day] = t.counted_voters
+            rejected[d.day] = t.rejected_voters
+        posts = [
+            _with_author(sp.as_post(), self.slot_of(sp.author, sp.posted_at, sp.post_id))
+            for sp in self.store.posts(since=window.start, until=window.end)
+        ]
+        deaths: list[TurnDeath] = []
+        after_day, _ = self.state_before_night(turn)
+        day_window = self.window(turn)
+        for nick in set(state.alive) - set(after_day.alive):
+            deaths.append(TurnDeath(nick, day_window.deadline, "hanged"))
+        try:
+            night = self.resolve_night(turn, record=False)
+            for d in night.outcome.deaths:
+                deaths.append(TurnDeath(d.player, night.window[1], "night"))
+        except GameError:
+            pass
+        excuses = [
+            Excuse(o.subject, int(o.payload.get("turn", 0)), o.reason)
+            for o in self.store.overrides("excuse")
+        ]
+        report = check_activity(
+            turn,
+            players_alive_at_turn_start=state.alive,
+            posts=posts,
+            schedule=self.config.schedule,
+            counted_voters_by_day=counted,
+            rejected_voters_by_day=rejected,
+            excuses=excuses,
+            deaths_during_turn=deaths,
+            host=self.config.host,
+            rules=self.config.activity,
+            now=self.now,
+        )
+        recorded = False
+        if record and report.final and self.store.result("activity", turn) is None:
+            self.store.record_result("activity", turn, {
+                "removed": [
+                    {"nick": f.nick, "rule": f.rule, "explanation": f.explanation,
+                     "effective_after_day": f.effective_after_day}
+                    for f in report.removed
+                ],
+            }, recorded_at=self.now)
+            recorded = True
+        return ActivityResult(report, recorded, notes)
+
+    def excuse(self, nick: str, turn: int, reason: str = "") -> str:
+        match = self.roster().match(nick)
+        if match.nick is None:
+            raise GameError(f"excuse: {match.explain()}", "use a nick from [players]")
+        self.store.add_override("excuse", match.nick, {"turn": turn}, reason)
+        self.store.forget_result("activity", turn)
+        return match.nick
+
+    # ------------------------------------------------------------------ night
+
+    def game_pms(self) -> list[PrivateMessage]:
+        """PMs inside the game's time span (``[game] start``/``end``); others are stored
+        but ignored by the game commands."""
+        return self.store.pms(since=self.config.game_start, until=self.config.game_end)
+
+    def night_intake(self, night: int) -> NightIntake:
+        return read_night(self.game_pms(), self.config, night, self.night_window(night))
+
+    def host_requests(self, night: int) -> tuple[list[Request], list[tuple[str, str]], list[str]]:
+        """The host's added requests and dropped actors for ``night`` (recorded overrides)."""
+        added: list[Request] = []
+        dropped: list[tuple[str, str]] = []
+        log: list[str] = []
+        for o in self.store.overrides("action."):
+            if int(o.payload.get("night", -1)) != night:
+                continue
+            if o.kind == "action.add":
+                added.append(Request(
+                    actor=o.subject, action=o.payload["action"], target=o.payload.get("target"),
+                    targets=tuple(o.payload.get("targets") or ()),
+                    executor=o.payload.get("executor"), order=10_000 + o.id, source="host",
+                    source_id=f"host#{o.id}", note=o.reason,
+                ))
+                log.append(f"ведущий добавил заявку: {o.subject} {o.payload['action']} "
+                           f"{o.payload.get('target') or ', '.join(o.payload.get('targets') or [])}"
+                           + (f" ({o.reason})" if o.reason else ""))
+            elif o.kind == "action.drop":
+                dropped.append((o.subject, o.payload.get("action") or ""))
+                log.append(f"ведущий отменил заявки {o.subject}"
+                           + (f" ({o.payload['action']})" if o.payload.get("action") else "")
+                           + (f": {o.reason}" if o.reason else ""))
+        return added, dropped, log
+
+    def resolve_night(
+        self, night: int, *, record: bool = True, _state: GameState | None = None
+    ) -> NightResult:
+        """Night ``night`` (N1–N14): the requests read from the PMs and the host's edits,
+        resolved in N2 order. Recorded once when ``record`` and the night is over; a
+        recorded night is re-resolved from its recorded requests (same answer)."""
+        if _state is None and night in self._nights and not record:
+            return self._nights[night]
+        notes: list[str] = []
+        if _state is None:
+            state, n = self.state_before_night(night)
+            notes += n
+        else:
+            state = _state
+        start, end = self.night_window(night)
+        intake = self.night_intake(night)
+        stored = self.store.result("night", night)
+        host_log: list[str] = []
+        if stored is not None:
+            requests = tuple(_request_from(d) for d in stored.payload["requests"])
+        else:
+            added, dropped, host_log = self.host_requests(night)
+            requests = tuple(
+                r for r in intake.requests
+                if not any(r.actor == a and (not act or r.action == act) for a, act in dropped)
+            ) + tuple(added)
+        outcome = resolve_night(state, night, requests, self.config.night)
+        final = self.now >= end
+        recorded = False
+        if record and stored is None:
+            if final:
+                self.store.record_result("night", night, {
+                    "requests": [_request_to(r) for r in requests],
+                    "deaths": [{"player": d.player, "causes": list(d.causes)}
+                               for d in outcome.deaths],
+                }, recorded_at=self.now)
+                recorded = True
+            else:
+                notes.append(
+                    f"Ночь {night} ещё идёт (до {end.isoformat()}): результат не записан."
+                )
+        result = NightResult(
+            night=night, window=(start, end), intake=intake, requests=requests,
+            host_edits=tuple(host_log), outcome=outcome, recorded=recorded,
+            already_recorded=stored is not None, final=final, notes=tuple(notes),
+            winner=game_winner(outcome.state, self.config.night),
+        )
+        if _state is None and not record:
+            self._nights[night] = result
+        return result
+
+    def add_action(self, night: int, actor: str, action: str, *, target: str | None = None,
+                   targets: Sequence[str] = (), executor: str | None = None,
+                   reason: str = "") -> None:
+        roster = self.roster()
+        names = {}
+        for label, typed in (("actor", actor), ("target", target), ("executor", executor),
+                             *((f"target {i + 1}", t) for i, t in enumerate(targets))):
+            if typed is None:
+                continue
+            m = roster.match(typed)
+            if m.nick is None:
+                raise GameError(f"action {label}: {m.explain()}", "use a nick from [players]")
+            names[label] = m.nick
+        self.store.add_override("action.add", names["actor"], {
+            "night": night, "action": action, "target": names.get("target"),
+            "targets": [names[f"target {i + 1}"] for i in range(len(targets))],
+            "executor": names.get("executor"),
+        }, reason)
+        self.store.forget_result("night", night)
+        self._nights.clear()
+
+    def drop_action(self, night: int, actor: str, action: str | None = None,
+                    reason: str = "") -> None:
+        m = self.roster().match(actor)
+        if m.nick is None:
+            raise GameError(f"action drop: {m.explain()}", "use a nick from [players]")
+        self.store.add_override("action.drop", m.nick, {"night": night, "action": action},
+                                reason)
+        self.store.forget_result("night", night)
+        self._nights.clear()
+
+    def winner(self, state: GameState) -> str | None:
+        return game_winner(state, self.config.night)
+
+
+# ---------------------------------------------------------------------- helpers
+
+def _voters_of(t: Tally, nick: str | None) -> tuple[str, ...]:
+    if nick is None:
+        return ()
+    for c in t.counts:
+        if c.target == nick:
+            return tuple(v.voter for v in c.voters)
+    return ()
+
+
+def _with_author(post: Post, author: str) -> Post:
+    if post.author == author:
+        return post
+    from dataclasses import replace
+
+    return replace(post, author=author)
+
+
+def _request_to(r: Request) -> dict[str, Any]:
+    return {
+        "actor": r.actor, "action": r.action, "target": r.target, "targets": list(r.targets),
+        "executor": r.executor, "order": r.order, "source": r.source, "source_id": r.source_id,
+        "sent_at": r.sent_at.isoformat() if r.sent_at else None, "note": r.note,
+    }
+
+
+def _request_from(d: dict[str, Any]) -> Request:
+    return Request(
+        actor=d["actor"], action=d["action"], target=d.get("target"),
+        targets=tuple(d.get("targets") or ()), executor=d.get("executor"),
+        order=int(d.get("order") or 0), source=d.get("source") or "pm",
+        source_id=d.get("source_id"),
+        sent_at=datetime.fromisoformat(d["sent_at"]) if d.get("sent_at") else None,
+        note=d.get("note") or "",
+    )
+
+
+def unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))

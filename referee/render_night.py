@@ -1,0 +1,123 @@
+"""``referee resolve-night`` output: the public morning report (paste part), then, for the
+host only, the requests as read from the PMs, what could not be read, the private results to
+send, and the night told step by step (RULES.md N2 order, each step citing its rule).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from referee import bbcode
+from referee.config import Config
+from referee.intake import ACTION_NAMES_RU
+from referee.night import morning_report, private_results
+from referee.render_tally import HOST_ONLY_RULE
+
+if TYPE_CHECKING:
+    from referee.game import NightResult
+
+
+def _request_line(r: Any, esc: Any) -> str:
+    what = ACTION_NAMES_RU.get(r.action, r.action)
+    targets = ", ".join(esc(t) for t in r.all_targets())
+    line = f"{esc(r.actor)}: {what}" + (f" → {targets}" if targets else "")
+    if r.executor:
+        line += f", исполнитель {esc(r.executor)}"
+    src = f"ЛС #{r.source_id}" if r.source == "pm" else (r.source_id or r.source)
+    line += f" [{src}]"
+    if r.note:
+        line += f" — {esc(r.note)}"
+    return line
+
+
+def render_night(result: NightResult, config: Config, fmt: str = "bbcode") -> str:
+    if fmt == "json":
+        return json.dumps(night_json(result), ensure_ascii=False, indent=2)
+    bb = fmt == "bbcode"
+    esc = bbcode.escape if bb else (lambda s: s)
+    outcome = result.outcome
+    paste = morning_report(outcome, outcome.state, config.night)
+    if not bb:
+        paste = _strip_bbcode(paste)
+    tz = config.tz
+    host: list[str] = []
+    start, end = result.window
+    host.append(
+        f"Ночь {result.night}: {start.astimezone(tz):%d.%m %H:%M} – "
+        f"{end.astimezone(tz):%d.%m %H:%M} ({config.forum.timezone})"
+    )
+    if result.recorded:
+        host.append("Итог ночи записан.")
+    elif result.already_recorded:
+        host.append("Итог ночи был записан раньше; показан он же (заявки из записи).")
+    elif not result.final:
+        host.append("Ночь ещё идёт: итог предварительный, ничего не записано.")
+    else:
+        host.append("Пробный прогон (--dry-run): ничего не записано.")
+    host.append("")
+    host.append(f"Заявки ({len(result.requests)}):")
+    host += [f"• {_request_line(r, esc)}" for r in result.requests] or ["• нет"]
+    if result.intake.flags:
+        host.append("")
+        host.append("Прочитано с сомнением — проверьте:")
+        host += [f"• ЛС #{f.pm_id} {esc(f.actor)}: {esc(f.note)}" for f in result.intake.flags]
+    if result.intake.unreadable:
+        host.append("")
+        host.append("Не прочитано (решите сами: referee action add/drop):")
+        host += [
+            f"• ЛС #{u.pm_id} от {esc(u.sender)}: {esc(u.reason)}"
+            + (f" — «{esc(u.excerpt)}»" if u.excerpt else "")
+            for u in result.intake.unreadable
+        ]
+    if result.host_edits:
+        host.append("")
+        host.append("Решения ведущего:")
+        host += [f"• {esc(e)}" for e in result.host_edits]
+    private = private_results(outcome)
+    host.append("")
+    host.append(f"Личные результаты к отправке ({len(private)}):")
+    for nick, text in private:
+        host.append(f"• {esc(nick)}: {text if bb else _strip_bbcode(text)}")
+    if not private:
+        host.append("• нет")
+    host.append("")
+    host.append(esc(outcome.explain()))
+    for note in result.notes:
+        host.append(f"! {note}")
+    return f"{paste}\n\n{HOST_ONLY_RULE}\n" + "\n".join(host) + "\n"
+
+
+def night_json(result: NightResult) -> dict[str, Any]:
+    o = result.outcome
+    return {
+        "night": result.night,
+        "recorded": result.recorded or result.already_recorded,
+        "final": result.final,
+        "requests": [
+            {"actor": r.actor, "action": r.action, "target": r.target,
+             "targets": list(r.targets), "executor": r.executor, "source": r.source,
+             "source_id": r.source_id, "note": r.note}
+            for r in result.requests
+        ],
+        "unreadable": [
+            {"pm_id": u.pm_id, "sender": u.sender, "kind": u.kind, "reason": u.reason}
+            for u in result.intake.unreadable
+        ],
+        "deaths": [{"player": d.player, "causes": list(d.causes)} for d in o.deaths],
+        "saved": [{"player": p, "by": by} for p, by in o.saved],
+        "checks": [{"by": c.by, "target": c.target, "result": c.result} for c in o.checks],
+        "rejected": [{"actor": a, "action": act, "reason": r} for a, act, r in o.rejected],
+        "private": [{"to": n, "text": t} for n, t in private_results(o)],
+        "log": list(o.lines()),
+        "winner": result.winner,
+        "notes": list(result.notes),
+    }
+
+
+def _strip_bbcode(text: str) -> str:
+    import re
+
+    return re.sub(r"\[/?(?:b|i|u|color|url|spoiler)(?:=[^\]]*)?\]", "", text).replace(
+        bbcode.ZWSP, ""
+    )

@@ -1,0 +1,190 @@
+"""The bundled demo game, played through the library layer the CLI stands on.
+
+The demo is the real phpBB 3.3 topic «Мафия: игра 2» (fixtures/demo/pages) with its night-1
+PMs; roles as the fixture's author designed them (fixtures/demo/referee.toml). Times are
+Moscow (the forum's zone); the clock is injected so "before the deadline" and "after it"
+are both tested.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
+from referee.game import Game
+from referee.sync import open_adapter, sync_pms, sync_topic
+
+ROOT = Path(__file__).resolve().parents[2]
+DEMO = ROOT / "fixtures/demo/referee.toml"
+MSK = ZoneInfo("Europe/Moscow")
+
+
+def msk(text: str) -> datetime:
+    return datetime.fromisoformat(text).replace(tzinfo=MSK)
+
+
+@pytest.fixture
+def game(tmp_path: Path):
+    g = Game.open(DEMO, tmp_path / "game.db", clock=lambda: msk("2026-11-29 12:00"))
+    adapter = open_adapter(g.config, db_path=tmp_path / "game.db")
+    sync_topic(g.config, g.store, adapter, progress=False)
+    sync_pms(g.config, g.store, adapter)
+    yield g
+    g.close()
+
+
+def at(game: Game, when: str) -> Game:
+    game.clock = lambda: msk(when)
+    game._tallies.clear()
+    game._nights.clear()
+    return game
+
+
+def test_day1_before_the_deadline_is_a_preview_and_records_nothing(game: Game) -> None:
+    result = at(game, "2026-11-21 21:00").tally_day(1)
+    assert not result.tally.closed
+    assert result.tally.hanged is None
+    assert result.tally.leader == "Mr. Smith"
+    assert game.store.result("day", 1) is None
+
+
+def test_day1_after_the_deadline_records_the_hanging_once(game: Game) -> None:
+    # Mr. Smith 6 (83, 92, 105, 106, 107 «Mr. Smit» near match, 110) vs Шерлок 3: V6.
+    first = at(game, "2026-11-21 22:00").tally_day(1)
+    assert first.recorded and first.tally.hanged == "Mr. Smith"
+    again = at(game, "2026-11-22 09:00").tally_day(1)
+    assert not again.recorded
+    assert again.recorded_hanged == "Mr. Smith"
+    assert len([r for r in game.store.results() if r.phase == "day"]) == 1
+
+
+def test_day2_counts_with_the_provisional_night_and_says_so(game: Game) -> None:
+    # Night 1 (not resolved by the host yet): Kotik's blast kills Тень_Ночи and himself,
+    # the ninja kills Nika-77; the mafia shot fails (executor Тень_Ночи beaten, N4/N5).
+    result = at(game, "2026-11-23 23:00").tally_day(2)
+    assert any("Ночь 1 ещё не записана" in n for n in result.notes)
+    alive = set(result.tally.alive)
+    assert {"Kotik", "Тень_Ночи", "Nika-77", "Mr. Smith"}.isdisjoint(alive)
+    # Votes for the dead Тень_Ночи (125, 141) do not count (V5); Полковник's first vote was
+    # for her, so his later vote for Лиса (142) is his first valid one (V4).
+    counts = {c.target: [v.voter for v in c.voters] for c in result.tally.counts}
+    assert counts == {"Лиса": ["Шерлок", "Ёжик", "Доктор Ватсон", "Полковник"]}
+    assert result.tally.hanged == "Лиса"
+
+
+def test_resolving_night1_records_it_once_and_the_note_goes_away(game: Game) -> None:
+    at(game, "2026-11-22 10:30")
+    first = game.resolve_night(1)
+    assert first.recorded
+    assert [d.player for d in first.outcome.deaths] == ["Kotik", "Тень_Ночи", "Nika-77"]
+    second = game.resolve_night(1)
+    assert not second.recorded and second.already_recorded
+    assert second.outcome.lines() == first.outcome.lines()
+    assert len([r for r in game.store.results() if r.phase == "night"]) == 1
+    day2 = at(game, "2026-11-23 23:00").tally_day(2)
+    assert not any("не записана" in n for n in day2.notes)
+
+
+def test_a_night_in_progress_is_not_recorded(game: Game) -> None:
+    result = at(game, "2026-11-22 09:00").resolve_night(1)
+    assert not result.recorded and not result.final
+    assert game.store.result("night", 1) is None
+
+
+def test_host_drops_a_request_and_it_is_recorded_as_the_hosts(game: Game) -> None:
+    at(game, "2026-11-22 10:30")
+    game.drop_action(1, "Kotik", reason="подрыв после дедлайна по договорённости")
+    result = game.resolve_night(1, record=False)
+    assert "Kotik" not in {d.player for d in result.outcome.deaths}
+    assert any("ведущий отменил заявки Kotik" in e for e in result.host_edits)
+    assert [o.kind for o in game.store.overrides("action.")] == ["action.drop"]
+
+
+def test_host_vote_override_recounts_a_recorded_day(game: Game) -> None:
+    at(game, "2026-11-22 09:00")
+    assert game.tally_day(1).tally.hanged == "Mr. Smith"
+    # The host accepts Гроза's first vote (85, no reason, V3) — her later vote (110) for
+    # Mr. Smith is then a change and is ignored (V4): Mr. Smith 5, Шерлок 3, Kotik 1.
+    game.override_vote("accept", 85, reason="аргумент был в ЛС")
+    result = game.tally_day(1)
+    counts = {c.target: len(c.voters) for c in result.tally.counts}
+    assert counts["Mr. Smith"] == 5 and counts["Kotik"] == 1
+    assert result.recorded
+    assert any("accept 85" in o for o in result.tally.overrides)
+
+
+def test_moved_deadline_is_recorded_and_used(game: Game) -> None:
+    at(game, "2026-11-21 21:00")
+    game.set_deadline(1, msk("2026-11-21 12:00"), "перенос")
+    result = game.tally_day(1)
+    assert result.tally.closed
+    assert game.window(1).deadline == msk("2026-11-21 12:00")
+    # Votes after 12:00 (Марпл 105, Ёжик 106, Полковник 107, Гроза 110) are late now.
+    assert {c.target: len(c.voters) for c in result.tally.counts}["Mr. Smith"] == 2
+
+
+def test_activity_turn2_removes_the_silent_and_records_it(game: Game) -> None:
+    at(game, "2026-11-22 10:30")
+    game.resolve_night(1)
+    result = at(game, "2026-11-24 10:00").check_activity(2)
+    assert result.report.final and result.recorded
+    removed = {f.nick for f in result.report.removed}
+    # Мотылёк posted nothing on turn 2 and missed both votes; Снежок, Ира-Ира posted
+    # nothing on turn 2 (A1). Nika-77 died on night 1, so she is not flagged.
+    assert {"Мотылёк", "Снежок", "Ира-Ира"} <= removed
+    assert "Nika-77" not in removed
+    again = game.check_activity(2)
+    assert not again.recorded
+
+
+def test_excused_player_is_not_flagged(game: Game) -> None:
+    at(game, "2026-11-22 10:30")
+    game.resolve_night(1)
+    game.excuse("снежок", 2, "в командировке")
+    result = at(game, "2026-11-24 10:00").check_activity(2)
+    assert "Снежок" not in {f.nick for f in result.report.removed}
+
+
+# ------------------------------------------------------------------------------ CLI
+
+
+def test_cli_tally_day1_bbcode_and_json(tmp_path: Path) -> None:
+    runner = CliRunner()
+    db = str(tmp_path / "cli.db")
+    base = ["--config", str(DEMO), "--db", db, "--now", "2026-11-22 09:00"]
+    res = runner.invoke(app, [*base, "tally", "--day", "1"])
+    assert res.exit_code == 0, res.output
+    assert "[b]Mr. Smith — 6[/b]" in res.output
+    assert "ТОЛЬКО ДЛЯ ВЕДУЩЕГО" in res.output
+    paste = res.output.split("ТОЛЬКО ДЛЯ ВЕДУЩЕГО")[0]
+    assert "V3" not in paste  # rejected votes are for the host only
+    res = runner.invoke(app, [*base, "tally", "--day", "1", "--offline", "--format", "json"])
+    doc = json.loads(res.stdout)
+    assert doc["day"] == 1 and doc["hanged"] == "Mr. Smith"
+    assert doc["counts"][0]["target"] == "Mr. Smith" and doc["counts"][0]["votes"] == 6
+    assert {r["post_id"] for r in doc["rejected"]} >= {85, 89, 94, 104, 108, 115}
+
+
+def test_cli_resolve_night_and_rerun_is_identical(tmp_path: Path) -> None:
+    runner = CliRunner()
+    base = ["--config", str(DEMO), "--db", str(tmp_path / "n.db"), "--now", "2026-11-22 10:30"]
+    first = runner.invoke(app, [*base, "resolve-night", "--night", "1", "--format", "json"])
+    assert first.exit_code == 0, first.output
+    second = runner.invoke(app, [*base, "resolve-night", "--night", "1", "--format", "json"])
+    a, b = json.loads(first.stdout), json.loads(second.stdout)
+    assert a["deaths"] == b["deaths"] and a["log"] == b["log"]
+    assert [d["player"] for d in a["deaths"]] == ["Kotik", "Тень_Ночи", "Nika-77"]
+    assert {u["pm_id"] for u in a["unreadable"]} == {18}
+
+
+def test_cli_error_is_one_clear_line(tmp_path: Path) -> None:
+    runner = CliRunner()
+    res = runner.invoke(app, ["--config", str(tmp_path / "missing.toml"), "tally"])
+    assert res.exit_code != 0
+    assert isinstance(res.exception, Exception)
