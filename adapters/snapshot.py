@@ -80,6 +80,12 @@ class SnapshotForum:
     def close(self) -> None:
         pass
 
+    def __enter__(self) -> SnapshotForum:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     # -- reading the folder
 
     def _files(self) -> list[Path]:

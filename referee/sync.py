@@ -206,7 +206,9 @@ def open_adapter(
     db_path: Path | None = None,
 ) -> ForumAdapter:
     """The forum source ``config`` names: saved pages (``[forum] snapshot``) or the live
-    phpBB board, with its session cookies kept beside the game database."""
+    phpBB board, with its session cookies kept beside the game database.
+
+    Use it as a context manager (or call ``close()``) so the session is saved."""
     if config.forum.snapshot is not None:
         from adapters.snapshot import SnapshotForum
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from sync_helpers import FIXTURES
 
+from adapters.base import ForumAdapter
 from adapters.snapshot import SnapshotForum, saved_pm_folder
 from referee.config import Config
 from referee.errors import ConfigError, TopicNotFound
@@ -38,7 +39,7 @@ def test_a_saved_topic_is_synced_like_the_live_one(
 ) -> None:
     cfg = snapshot_config(config, saved_folder(tmp_path, SAVED))
     source = open_adapter(cfg)
-    assert isinstance(source, SnapshotForum)
+    assert isinstance(source, SnapshotForum) and isinstance(source, ForumAdapter)
     report = sync_topic(cfg, store, source, progress=False)
     assert (report.pages_fetched, report.new_posts, report.requests) == (4, 70, 0)
     assert report.topic_id == 3

@@ -11,6 +11,7 @@ import pytest
 from fake_board import FakeBoard, FixtureTopic, SyntheticTopic
 from sync_helpers import fixture_bytes
 
+from adapters.base import ForumAdapter
 from adapters.phpbb.client import PhpbbForum, parse_topic_url
 from referee.config import Config
 from referee.errors import ConfigError, NetworkError
@@ -70,7 +71,9 @@ def test_page_urls_force_oldest_first_and_skip_by_start(
 def test_first_sync_reads_every_page_of_the_fixture_topic(
     board: FakeBoard, make_forum: MakeForum, config: Config, store: Store
 ) -> None:
-    report = sync_topic(config, store, make_forum(), progress=False)
+    forum = make_forum()
+    assert isinstance(forum, ForumAdapter)
+    report = sync_topic(config, store, forum, progress=False)
     assert topic_requests(board) == ["topic:1", "topic:2", "topic:3", "topic:4"]
     assert (report.pages_fetched, report.total_pages, report.new_posts) == (4, 4, 70)
     assert report.title == "Мафия: игра 2"
@@ -170,6 +173,22 @@ def test_a_400_page_topic_is_not_reread_to_find_new_posts(
     report = sync_topic(config, store, make_forum(), progress=False)
     assert topic_requests(board) == ["topic:400", "topic:401", "topic:402"]
     assert report.new_posts == 30
+
+
+def test_a_smaller_page_size_on_the_board_does_not_skip_pages(
+    board: FakeBoard, make_forum: MakeForum, config: Config, store: Store
+) -> None:
+    board.topic = SyntheticTopic(2, per_page=10)
+    board.topic.n_posts = 15                              # pages of 10: 2 pages
+    sync_topic(config, store, make_forum(), progress=False)
+    board.topic.per_page = 5                              # the admin changed the setting
+    board.topic.n_posts = 17                              # pages of 5: 4 pages
+    board.log.clear()
+    report = sync_topic(config, store, make_forum(), progress=False)
+    # start=10 now lands on page 3; the sync asks again for page 2 with the new size.
+    assert topic_requests(board) == ["topic:3", "topic:2", "topic:3", "topic:4"]
+    assert report.new_posts == 2
+    assert len(store.posts(include_missing=False)) == 17
 
 
 def test_a_failure_mid_sync_keeps_the_pages_read_and_the_next_sync_resumes(
