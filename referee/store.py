@@ -671,7 +671,7 @@ class Store:
         """Record the result of day/night ``number`` once; a second call returns the first
         result unchanged (a published result is not silently rewritten)."""
         if phase not in PHASES:
-            raise StoreError(f"phase must be 'day' or 'night', not {phase!r}")
+            raise StoreError(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
         with self._tx() as c:
             c.execute(
                 "INSERT OR IGNORE INTO results(phase, number, payload, recorded_at) "
