@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 
 import httpx
 
-from adapters.base import HttpClient, Secret, get_password, strip_sid
+from adapters.base import HttpClient, Secret, get_password, same_site, strip_sid
 from adapters.phpbb import parse
 from referee.config import ForumConfig
 from referee.errors import (
@@ -360,16 +360,16 @@ class PhpbbForum:
                 'add username = "YourNick" under [forum]; the password is asked for '
                 "(or read from REFEREE_PASSWORD)",
             )
+        if self.logins >= self.max_logins:
+            raise LoginFailed(
+                f"the forum keeps asking to log in as «{username}» "
+                f"({self.logins} logins in this run)",
+                "sessions may be expiring at once; check the forum in a browser",
+            )
+        self.logins += 1
         for attempt in range(2):  # a second go only after an expired form token
-            if self.logins >= self.max_logins:
-                raise LoginFailed(
-                    f"the forum keeps asking to log in as «{username}» "
-                    f"({self.logins} logins in this run)",
-                    "sessions may be expiring at once; check the forum in a browser",
-                )
             if form_html is None:
                 _, form_html, received_at = self._fetch(self.login_url())
-            self.logins += 1
             try:
                 form = parse.parse_login_form(form_html, url=self.login_url())
             except MalformedPage:
@@ -379,11 +379,18 @@ class PhpbbForum:
                 ) from None
             if form.has_captcha:
                 raise self._failure("captcha_required", username)
-            data = self._login_data(form, username)
-            wait = LOGIN_WAIT - (self.http.clock() - (received_at or 0.0))
-            if wait > 0:
-                self.http.sleep(wait)
             action = form.action or self.login_url()
+            if not same_site(httpx.URL(action).host, self.http.host):
+                raise LoginFailed(
+                    f"the login form would send the password to another site "
+                    f"({httpx.URL(action).host}); referee refuses",
+                    "check [forum] url: it should point at the forum itself",
+                )
+            data = self._login_data(form, username)
+            # Gotcha 11: a form posted in the second it was made is refused (FORM_INVALID).
+            since = self.http.clock() - received_at if received_at is not None else 0.0
+            if since < LOGIN_WAIT:
+                self.http.sleep(LOGIN_WAIT - since)
             r = self.http.request(
                 "POST", action, data=data, headers={"Referer": self.login_url()},
                 retry_unsafe=False, follow_redirects=False,

@@ -219,3 +219,14 @@ def test_cookies_are_not_sent_to_another_host_after_login(
     forum.http.get("https://forum.test/viewtopic.php?t=3")
     assert "cookie" not in route.calls.last.request.headers
     assert f"{PREFIX}_u=58" in board.cookie_headers[-1]       # the forum itself gets it
+
+
+def test_a_login_form_pointing_at_another_site_gets_no_password(
+    board: FakeBoard, make_forum: MakeForum
+) -> None:
+    trap = fixture_bytes("login.html").replace(
+        b'action="./ucp.php?mode=login"', b'action="https://evil.test/ucp.php?mode=login"')
+    evil = board.router.post("https://evil.test/ucp.php").mock(return_value=httpx.Response(200))
+    with pytest.raises(LoginFailed, match="another site"):
+        make_forum().login(form_html=trap.decode(), received_at=0.0)
+    assert evil.call_count == 0 and "POST login" not in board.log
