@@ -96,19 +96,8 @@ def _parse_when(value: str, game) -> datetime:  # noqa: ANN001
 
 
 def _sync(game, *, sent: bool = False, full: bool = False, quiet: bool = False) -> None:  # noqa: ANN001
-    """Topic pages, then the host's PMs (when a login or a snapshot makes them readable)."""
-    from referee.sync import open_adapter, sync_pms, sync_topic
-
-    adapter = open_adapter(game.config, db_path=game.store.path)
-    try:
-        lines = [sync_topic(game.config, game.store, adapter, progress=not quiet,
-                            full=full).summary()]
-        if game.config.forum.snapshot is not None or game.config.forum.username:
-            lines.append(sync_pms(game.config, game.store, adapter, sent=sent).summary())
-    finally:
-        adapter.close()
-    if not quiet:
-        for line in lines:
+    for line in game.sync(sent=sent, full=full, progress=not quiet):
+        if not quiet:
             err.print(line, markup=False)
 
 

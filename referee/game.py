@@ -102,6 +102,54 @@ class Game:
     def now(self) -> datetime:
         return self.clock()
 
+    # ------------------------------------------------------------------ sync
+
+    def sync(self, *, sent: bool = False, full: bool = False, progress: bool = True,
+             pms: bool | None = None) -> list[str]:
+        """Read new pages of the game topic (and of ``[forum] vote_url``, the separate voting
+        topic, when set) and the host's new PMs; returns one summary line per source.
+
+        PMs are read when a login is configured or the source is a snapshot folder; opening
+        a PM marks it read for the host, so each is opened once (see :mod:`referee.sync`).
+        """
+        from dataclasses import replace
+
+        from referee.sync import open_adapter, sync_pms, sync_topic
+
+        lines: list[str] = []
+        adapter = open_adapter(self.config, db_path=self.store.path)
+        try:
+            lines.append(sync_topic(self.config, self.store, adapter, progress=progress,
+                                    full=full).summary())
+            read_pms = pms if pms is not None else (
+                self.config.forum.snapshot is not None or bool(self.config.forum.username)
+            )
+            if read_pms:
+                lines.append(sync_pms(self.config, self.store, adapter, sent=sent).summary())
+        finally:
+            adapter.close()
+        if self.config.forum.vote_url and self.config.forum.snapshot is None:
+            votes_config = replace(
+                self.config, forum=replace(self.config.forum, url=self.config.forum.vote_url)
+            )
+            adapter = open_adapter(votes_config, db_path=self.store.path)
+            try:
+                lines.append("votes " + sync_topic(votes_config, self.store, adapter,
+                                                   progress=progress, full=full).summary())
+            finally:
+                adapter.close()
+        return lines
+
+    @property
+    def vote_topic_id(self) -> int | None:
+        """The topic votes are read from: ``[forum] vote_url`` if set (V1 then applies to
+        that topic), else every stored topic of the game."""
+        if not self.config.forum.vote_url:
+            return None
+        from adapters.phpbb.client import parse_topic_url
+
+        return parse_topic_url(self.config.forum.vote_url)[1]
+
     # ------------------------------------------------------------------ roster
 
     def roster(self) -> Roster:
@@ -279,7 +327,8 @@ class Game:
     def day_posts(self, window: DaySchedule) -> list[list[Post]]:
         """The day's posts, each as its stored revisions, first-seen first (V4)."""
         out: list[list[Post]] = []
-        for sp in self.store.posts(since=window.start, until=window.night_deadline):
+        for sp in self.store.posts(since=window.start, until=window.night_deadline,
+                                   topic_id=self.vote_topic_id):
             versions = [sp.as_post(r) for r in sp.revisions] or [sp.as_post()]
             out.append(versions)
         return out
