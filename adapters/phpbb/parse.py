@@ -583,7 +583,12 @@ def _pagination(tree: LexborHTMLParser, html: str, url: str, on_page: int) -> _P
     """
     containers = list(tree.css("div.pagination, li.pagination, td.nav"))
     for jump in tree.css('a[onclick*="jumpto"]'):
-        if jump.parent is not None:
+        # subsilver2 spreads one pagination over a table row: td.nav «Страница 2 из 3»,
+        # td.gensmall «[ Сообщений: 25 ]» and the links.
+        row = _ancestor(jump, "tr")
+        if row is not None and row.css_first("div.postbody, div.content") is None:
+            containers.append(row)
+        elif jump.parent is not None:
             containers.append(jump.parent)
     current: int | None = None
     total: int | None = None
