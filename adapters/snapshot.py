@@ -38,11 +38,24 @@ def saved_pm_folder(html: str) -> str:
     return _FOLDER_NAMES.get(value, value)
 
 
+def _oldest_first(versions: list[tuple[int, TopicPage]]) -> list[TopicPage]:
+    """Saved versions of one page, oldest first (see :class:`SnapshotForum`)."""
+
+    def age(item: tuple[int, TopicPage]) -> tuple[int, int, int]:
+        order, tp = item
+        return len(tp.posts), sum(p.edit.count for p in tp.posts if p.edit), order
+
+    return [tp for _, tp in sorted(versions, key=age)]
+
+
 class SnapshotForum:
     """Saved pages as a forum (implements :class:`adapters.base.ForumAdapter`).
 
-    A page saved twice (e.g. before and after new posts) is read from the file holding
-    more posts, the newer file winning a tie. When ``[forum] url`` names a topic, pages of
+    A page saved twice (e.g. before and after new posts, or before and after an edit) is
+    read in every saved version, oldest first, so the store keeps each text a post ever had
+    (vote rule V4). "Oldest" is judged by the page itself, not by file times (a git checkout
+    or a copy resets those): fewer posts first, then fewer edits (phpBB's edit counters only
+    grow), then the file's modification time. When ``[forum] url`` names a topic, pages of
     other topics in the folder are ignored.
     """
 
@@ -65,7 +78,7 @@ class SnapshotForum:
         if forum is not None and forum.url:
             self.topic_id = parse_topic_url(forum.url)[1]
         self.skipped: list[tuple[Path, str]] = []
-        self._topic: dict[int, TopicPage] = {}
+        self._topic: dict[int, list[TopicPage]] = {}
         self._folders: dict[tuple[str, int], PmFolderPage] = {}
         self._pms: dict[int, PrivateMessage] = {}
         self._load(now)
@@ -94,7 +107,7 @@ class SnapshotForum:
         return sorted(files, key=lambda p: (p.stat().st_mtime, p.name))
 
     def _load(self, now: Callable[[], datetime] | None) -> None:
-        topics: dict[int | None, dict[int, tuple[int, TopicPage]]] = {}
+        topics: dict[int | None, dict[int, list[tuple[int, TopicPage]]]] = {}
         for order, path in enumerate(self._files()):
             html = parse.decode_page(path.read_bytes())
             kind = parse.page_kind(html)
@@ -105,10 +118,9 @@ class SnapshotForum:
             try:
                 if kind == "topic":
                     tp = parse.parse_topic_page(html, url=url, tz=self.tz, now=when)
-                    pages = topics.setdefault(tp.topic_id, {})
-                    old = pages.get(tp.page)
-                    if old is None or len(tp.posts) >= len(old[1].posts):
-                        pages[tp.page] = (order, tp)
+                    topics.setdefault(tp.topic_id, {}).setdefault(tp.page, []).append(
+                        (order, tp)
+                    )
                 elif kind == "pm_folder":
                     fp = parse.parse_pm_folder(html, url=url, tz=self.tz, now=when)
                     self._folders[(fp.folder, fp.page)] = fp
@@ -125,13 +137,13 @@ class SnapshotForum:
         self._topic = self._pick_topic(topics)
 
     def _pick_topic(
-        self, topics: dict[int | None, dict[int, tuple[int, TopicPage]]]
-    ) -> dict[int, TopicPage]:
+        self, topics: dict[int | None, dict[int, list[tuple[int, TopicPage]]]]
+    ) -> dict[int, list[TopicPage]]:
         if self.topic_id is not None:
             chosen = topics.get(self.topic_id)
             if chosen is None and None in topics and len(topics) == 1:
                 chosen = topics[None]
-            return {n: tp for n, (_, tp) in (chosen or {}).items()}
+            return {n: _oldest_first(v) for n, v in (chosen or {}).items()}
         if len(topics) > 1:
             ids = ", ".join(str(t) for t in sorted(t for t in topics if t is not None))
             raise ConfigError(
@@ -140,7 +152,7 @@ class SnapshotForum:
             )
         for tid, pages in topics.items():
             self.topic_id = tid
-            return {n: tp for n, (_, tp) in pages.items()}
+            return {n: _oldest_first(v) for n, v in pages.items()}
         return {}
 
     # -- ForumAdapter
@@ -153,7 +165,7 @@ class SnapshotForum:
             )
         for n in sorted(self._topic):
             if n >= start_page:
-                yield self._topic[n]
+                yield from self._topic[n]
 
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
         """The saved PMs of ``folder`` as one listing (saved listing pages only tell which

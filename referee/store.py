@@ -158,10 +158,19 @@ class StoredPost:
         """This post as a :class:`Post`, with the latest text or the given ``revision``."""
         html = revision.body_html if revision else self.body_html
         text = revision.body_text if revision else self.body_text
+        edit = self.edit
+        if revision is not None:
+            # A revision carries the edit notice it was seen with: the text saw before an
+            # edit had none (V4 tells "first text seen" from "edited before we saw it").
+            if revision.edit_count <= 0:
+                edit = None
+            elif self.edit is None or self.edit.count != revision.edit_count:
+                edit = EditNotice(self.edit.editor if self.edit else "", None,
+                                  revision.edit_count)
         return Post(
             post_id=self.post_id, author=self.author, author_id=self.author_id,
             posted_at=self.posted_at, body_html=html, body_text=text, page=self.page,
-            position=self.position, topic_id=self.topic_id, edit=self.edit,
+            position=self.position, topic_id=self.topic_id, edit=edit,
         )
 
 

@@ -188,3 +188,18 @@ def test_cli_error_is_one_clear_line(tmp_path: Path) -> None:
     res = runner.invoke(app, ["--config", str(tmp_path / "missing.toml"), "tally"])
     assert res.exit_code != 0
     assert isinstance(res.exception, Exception)
+
+
+def test_edited_vote_counts_its_first_seen_target(game: Game) -> None:
+    # V4 on the real pages: post 126 was first saved voting Kotik, then edited to Шерлок
+    # (both versions are in the demo folder). With Kotik's blast dropped by the host,
+    # Тень_Ночи and Kotik live on day 2: her vote counts for Kotik, flagged as edited.
+    at(game, "2026-11-22 10:30")
+    game.drop_action(1, "Kotik", reason="проверка V4")
+    game.resolve_night(1)
+    t = at(game, "2026-11-24 09:00").tally_day(2).tally
+    vote = next(v for v in t.votes if v.post_id == 126)
+    assert (vote.voter, vote.target) == ("Тень_Ночи", "Kotik")
+    notes = " ".join(str(f) for f in t.flags if f.post_id == 126)
+    assert "сначала голос за «Kotik»" in notes
+    assert "первый текст не сохранён" not in notes

@@ -86,14 +86,22 @@ def test_pages_of_another_topic_in_the_folder(
     assert report.new_posts == expect
 
 
-def test_a_page_saved_twice_is_read_from_the_newer_file(
-    tmp_path: Path, config: Config, store: Store
+@pytest.mark.parametrize("touch_first", [True, False])
+def test_a_page_saved_twice_is_read_in_both_versions_oldest_first(
+    tmp_path: Path, config: Config, store: Store, touch_first: bool
 ) -> None:
+    # V4 needs the text before the edit: both saved versions of page 3 are read, the one
+    # without the edit notice first — whatever the files' times say (a copy resets them).
     folder = saved_folder(tmp_path, ["topic_p3_host_before_edit.html", "topic_p3_host.html"])
-    os.utime(folder / "topic_p3_host_before_edit.html", (1_000_000, 1_000_000))
+    older = "topic_p3_host_before_edit.html" if touch_first else "topic_p3_host.html"
+    os.utime(folder / older, (1_000_000, 1_000_000))
     source = SnapshotForum(folder, forum=config.forum)
-    (page3,) = source.fetch_topic_pages(1)
-    assert any(p.body_text.endswith("Мой голос – Шерлок") for p in page3.posts)
+    before, after = source.fetch_topic_pages(1)
+    assert any(p.body_text.endswith("Мой голос – Kotik") for p in before.posts)
+    assert any(p.body_text.endswith("Мой голос – Шерлок") for p in after.posts)
+    sync_topic(snapshot_config(config, folder, None), store, source, progress=False)
+    texts = [r.body_text.splitlines()[-1] for r in store.post(126).revisions]
+    assert texts == ["Мой голос – Kotik", "Мой голос – Шерлок"]
 
 
 def test_a_saved_pm_knows_the_folder_it_was_opened_from() -> None:
