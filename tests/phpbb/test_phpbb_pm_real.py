@@ -62,3 +62,38 @@ def test_sent_folder_lists_recipients_and_the_account_as_sender():
     assert (entry.pm_id, entry.sender, entry.recipients, entry.subject) == (
         19, "Ведущий", ("Полковник",), "Re: Ход комиссара (исправление)")
     assert entry.sent_at == utc("2026-11-22T06:40:00Z")
+
+
+# ucp_pm_history.html (3.3) as phpBB renders it below a reply: the earlier PM of the
+# conversation, with its rendered text and its raw BBCode in a hidden div.
+_HISTORY = (
+    '<h3 id="review" class="review"><span class="right-box"><a href="#review">Развернуть'
+    "</a></span> История сообщений:</h3>\n"
+    '<div id="topicreview" class="topicreview"><div class="post bg2"><div class="inner">\n'
+    '<div class="postbody" id="pr14">\n'
+    '<h3><a href="./ucp.php?i=pm&amp;mode=view&amp;f=0&amp;p=14">Ход комиссара (исправление)'
+    "</a></h3>\n"
+    '<p class="author"><span><i class="icon fa-file fa-fw icon-lightgray icon-md" '
+    'aria-hidden="true"></i><span class="sr-only">Сообщение</span></span> Отправлено: '
+    "<strong>22 ноя 2026, 00:05</strong><br />\n"
+    ' <a href="./memberlist.php?mode=viewprofile&amp;u=67" class="username">Полковник</a></p>\n'
+    '<div class="content">Меняю проверку на <span style="color:red">Kotik</span>.</div>\n'
+    '<div id="message_14" style="display: none;">Меняю проверку на [color=red]Kotik[/color].'
+    "</div>\n"
+    "</div></div></div></div>\n<hr />\n"
+)
+
+
+def test_message_history_below_a_pm_is_not_part_of_it():
+    from phpbb_pages import MOSCOW, SAVED_AT, html
+
+    from adapters.phpbb.parse import parse_pm
+
+    page = html("phpbb33-ru/pm_19.html").replace(
+        '<fieldset class="display-options">', _HISTORY + '<fieldset class="display-options">', 1)
+    got = parse_pm(page, url=f"{BOARD}/ucp.php?i=pm&mode=view&f=-1&p=19", tz=MOSCOW,
+                   now=SAVED_AT, folder="sentbox")
+    assert (got.pm_id, got.sender, got.subject) == (19, "Ведущий",
+                                                   "Re: Ход комиссара (исправление)")
+    assert got.body_text == "Тень_Ночи – мафия."
+    assert "Kotik" not in got.body_html

@@ -128,3 +128,26 @@ def test_one_page_topic_has_no_next_page():
 def test_topic_title_and_id():
     result = topic("topic_p2_host.html")
     assert (result.topic_id, result.title) == (3, "Мафия: игра 2")
+
+
+def test_foe_or_soft_deleted_post_hidden_by_css_is_still_read():
+    # 3.1+ keeps the hidden post in the page (viewtopic_body.html, S_POST_HIDDEN): a
+    # div.ignore notice, and the profile and content with style="display: none;".
+    from phpbb_pages import MOSCOW, SAVED_AT, html
+
+    from adapters.phpbb.parse import parse_topic_page
+
+    page = html("phpbb33-ru/topic_p4_guest.html")
+    page = page.replace('<dl class="postprofile" id="profile138">',
+                        '<dl class="postprofile" id="profile138" style="display: none;">', 1)
+    page = page.replace(
+        '<div id="post_content138">',
+        '<div class="ignore" id="post_hidden138">Автором этого сообщения является <strong>'
+        '<a href="./memberlist.php?mode=viewprofile&amp;u=66" class="username">Ёжик</a>'
+        '</strong>, находящийся в вашем чёрном списке.<br /><a class="display_post" '
+        'data-post-id="138" href="./viewtopic.php?p=138&amp;view=show#p138">Показать это '
+        'сообщение</a>.</div>\n<div id="post_content138" style="display: none;">', 1)
+    hidden = parse_topic_page(page, url=f"{BOARD}/viewtopic.php?t=3&start=60", tz=MOSCOW,
+                              now=SAVED_AT)
+    shown = topic("topic_p4_guest.html")
+    assert hidden.posts == shown.posts
