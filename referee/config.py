@@ -10,7 +10,7 @@ from __future__ import annotations
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -170,19 +170,24 @@ class Config:
 def load_config(path: str | Path) -> Config:
     """Read and validate ``referee.toml``; relative paths in it are relative to its folder."""
     p = Path(path)
+    raw = read_toml(
+        p, "config file",
+        "create it from the commented example referee.toml in the project root, "
+        "or pass --config PATH",
+    )
+    return parse_config(raw, p)
+
+
+def read_toml(p: Path, what: str, if_missing: str) -> dict[str, Any]:
+    """A TOML file the host wrote, or a :class:`ConfigError` saying what is wrong with it."""
     if not p.exists():
-        raise ConfigError(
-            f"config file {p} does not exist",
-            "create it from the commented example referee.toml in the project root, "
-            "or pass --config PATH",
-        )
+        raise ConfigError(f"{what} {p} does not exist", if_missing)
     try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
+        return tomllib.loads(p.read_text(encoding="utf-8"))
     except UnicodeDecodeError as e:
         raise ConfigError(f"{p} is not UTF-8 text ({e.reason})", "save it as UTF-8") from e
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{p} is not valid TOML: {e}", "fix the line named above") from e
-    return parse_config(raw, p)
 
 
 def parse_config(raw: Mapping[str, Any], path: Path) -> Config:

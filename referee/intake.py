@@ -45,6 +45,7 @@ from referee.config import Config
 from referee.markup import plain_text, unquoted_lines
 from referee.models import PrivateMessage
 from referee.nicks import Roster, fold, normalise
+from referee.night.text import ACTION_NAMES_RU
 from referee.roles_ru import ROLE_NAMES_RU
 
 # ----------------------------------------------------------------------------- value types
@@ -127,17 +128,6 @@ class NightIntake:
 
 # ------------------------------------------------------------------------- words and roles
 
-ACTION_NAMES_RU: dict[str, str] = {
-    "check": "проверка",
-    "heal": "лечение",
-    "shoot": "выстрел мафии",
-    "kill": "убийство",
-    "ambush": "засада",
-    "beat": "избиение",
-    "blow": "подрыв",
-    "take": "забирает к себе",
-    "protect": "защита",
-}
 
 EXAMPLE_OF_ROLE: dict[str, str] = {
     "commissar": "Проверяю Ник",

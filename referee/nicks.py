@@ -151,30 +151,7 @@ class Roster:
         Used by the night-request parser where the nick is not marked up. Longest names
         win where two overlap, so «Mr. Smith» is not also read as «Smith».
         """
-        hay = normalise(text)
-        folded_hay = hay.translate(_LOOKALIKE)
-        spots: list[tuple[int, int, str]] = []
-        names: list[tuple[str, str]] = [(normalise(nick), nick) for nick in self.nicks]
-        for nick, spellings in ((k, v) for k, v in self._alias_items()):
-            names.extend((normalise(s), nick) for s in spellings)
-        for name, nick in names:
-            if not name:
-                continue
-            key = name.translate(_LOOKALIKE)
-            start = 0
-            while (i := folded_hay.find(key, start)) >= 0:
-                end = i + len(key)
-                if _word_edge(folded_hay, i, end):
-                    spots.append((i, end, nick))
-                start = i + 1
-        spots.sort(key=lambda s: (s[0], -(s[1] - s[0])))
-        out: list[tuple[int, str]] = []
-        last_end = -1
-        for i, end, nick in spots:
-            if i >= last_end:
-                out.append((i, nick))
-                last_end = end
-        return out
+        return [(start, nick) for start, _end, nick in self.find_spans(text)]
 
     def find_spans(self, text: str) -> list[tuple[int, int, str]]:
         """Like :meth:`find_in`, with the end of each match: (start, end, nick).

@@ -33,13 +33,13 @@ edit leaves a line for the night's log.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from referee.actions import ACTIONS, Request, Source
+from referee.config import read_toml
 from referee.errors import ConfigError, GameError
 from referee.intake import ACTION_NAMES_RU
 from referee.nicks import Roster
@@ -90,17 +90,9 @@ class HostEdit:
 def load_requests_file(path: str | Path, roster: Roster) -> tuple[HostEdit, ...]:
     """Read and validate a requests file; every nick must be a player of ``roster``."""
     p = Path(path)
-    if not p.exists():
-        raise ConfigError(
-            f"requests file {p} does not exist",
-            "check the path, or write [[request]] entries into a new .toml file",
-        )
-    try:
-        raw = tomllib.loads(p.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as e:
-        raise ConfigError(f"{p} is not UTF-8 text ({e.reason})", "save it as UTF-8") from e
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{p} is not valid TOML: {e}", "fix the line named above") from e
+    raw = read_toml(
+        p, "requests file", "check the path, or write [[request]] entries into a new .toml file"
+    )
     return parse_requests_file(raw, roster, where=p.name)
 
 
