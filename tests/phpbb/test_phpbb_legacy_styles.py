@@ -223,3 +223,42 @@ def test_manifest_agrees_with_the_relative_page():
     for post in relative("topic_p3_relative_dates.html").posts:
         assert post.posted_at.replace(second=0) == times[post.post_id].replace(second=0)
 
+
+
+def test_subsilver2_host_page_is_logged_in():
+    assert is_logged_in(html("subsilver2/topic_page2.html")) is True
+
+
+def _replace_between(page: str, start: str, end: str, new: str) -> str:
+    first = page.index(start)
+    last = page.index(end, first)
+    return page[:first] + new + page[last:]
+
+
+@pytest.mark.parametrize(
+    ("style", "page"),
+    [
+        # prosilver 3.0 message_body.html: div#message > h2 (no class) + p.
+        ("prosilver 3.0", lambda: _replace_between(
+            html("phpbb30/prosilver_ru_topic_last_page.html"), '<div id="page-body">',
+            '<div id="page-footer">',
+            '<div id="page-body"><div class="panel" id="message"><div class="inner"><span '
+            'class="corners-top"><span></span></span><h2>Информация</h2><p>Запрошенной темы не '
+            'существует.</p><span class="corners-bottom"><span></span></span></div></div>'
+            '</div>\n')),
+        # subsilver2 message_body.html: table.tablebg > th + td.row1 > p.gen.
+        ("subsilver2", lambda: _replace_between(
+            html("subsilver2/topic_page2.html"), '<div id="pageheader">', '<div id="wrapfooter">',
+            '<table class="tablebg" width="100%" cellspacing="1"><tr><th>Информация</th></tr>'
+            '<tr><td class="row1" align="center"><br /><p class="gen">Запрошенной темы не '
+            'существует.</p><br /></td></tr></table>\n')),
+    ],
+    ids=["prosilver 3.0", "subsilver2"],
+)
+def test_old_style_information_panel_is_read(style, page):
+    from referee.errors import TopicNotFound
+
+    text = page()
+    assert page_kind(text) == "message"
+    with pytest.raises(TopicNotFound):
+        parse_topic_page(text, url=RU30_URL, tz=MOSCOW, now=SUB_RENDERED)

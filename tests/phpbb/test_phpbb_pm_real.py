@@ -97,3 +97,22 @@ def test_message_history_below_a_pm_is_not_part_of_it():
                                                    "Re: Ход комиссара (исправление)")
     assert got.body_text == "Тень_Ночи – мафия."
     assert "Kotik" not in got.body_html
+
+
+def test_empty_folder_says_no_messages_and_keeps_its_name_from_the_url():
+    # ucp_pm_viewfolder.html prints <p><strong>{L_NO_MESSAGES}</strong></p> instead of the
+    # list and leaves out the fieldset that carries cur_folder_id.
+    import re
+
+    from phpbb_pages import MOSCOW, SAVED_AT, html
+
+    from adapters.phpbb.parse import page_kind, parse_pm_folder
+
+    page = html("phpbb33-ru/pm_sent.html")
+    page = re.sub(r'<ul class="topiclist two-columns">.*?<ul class="topiclist cplist pmlist[^"]*">'
+                  r".*?</ul>", "<p><strong>Нет сообщений</strong></p>", page, count=1, flags=re.S)
+    page = page.replace('<input type="hidden" name="cur_folder_id" value="-1" />', "")
+    assert page_kind(page) == "pm_folder"
+    empty = parse_pm_folder(page, url=f"{BOARD}/ucp.php?i=pm&folder=sentbox", tz=MOSCOW,
+                            now=SAVED_AT)
+    assert (empty.folder, empty.page, empty.total_pages, empty.entries) == ("sentbox", 1, 1, ())
