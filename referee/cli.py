@@ -353,6 +353,15 @@ def action_drop(
     _emit(f"Записано: ночь {night}, заявки {actor} отменены ведущим")
 
 
+@action_app.command("import")
+def action_import(
+    requests_file: Annotated[Path, typer.Argument(help="A TOML file of [[request]]/[[drop]].")],
+) -> None:
+    """Record every entry of a host's requests file as the host's decision."""
+    edits = _game().import_requests(requests_file)
+    _emit(f"Записано решений ведущего: {len(edits)} (из {requests_file})")
+
+
 @app.command()
 def replay(
     game_file: Annotated[Path, typer.Argument(help="GAME.json (see README).")],

@@ -29,6 +29,7 @@ from referee.models import Post, PrivateMessage
 from referee.nicks import Roster, normalise
 from referee.night import GameState, NightOutcome, apply_day, remove_player, resolve_night
 from referee.night import winner as game_winner
+from referee.requests_file import HostEdit, apply_host_edits, load_requests_file
 from referee.store import Store
 from referee.votes import HostOverride, Tally, tally
 
@@ -505,30 +506,20 @@ class Game:
     def night_intake(self, night: int) -> NightIntake:
         return read_night(self.game_pms(), self.config, night, self.night_window(night))
 
-    def host_requests(self, night: int) -> tuple[list[Request], list[tuple[str, str]], list[str]]:
-        """The host's added requests and dropped actors for ``night`` (recorded overrides)."""
-        added: list[Request] = []
-        dropped: list[tuple[str, str]] = []
-        log: list[str] = []
+    def host_edits(self, night: int) -> list[HostEdit]:
+        """The host's recorded edits of Night ``night``'s requests, oldest first."""
+        edits: list[HostEdit] = []
         for o in self.store.overrides("action."):
-            if int(o.payload.get("night", -1)) != night:
+            p = o.payload
+            if int(p.get("night", -1)) != night:
                 continue
-            if o.kind == "action.add":
-                added.append(Request(
-                    actor=o.subject, action=o.payload["action"], target=o.payload.get("target"),
-                    targets=tuple(o.payload.get("targets") or ()),
-                    executor=o.payload.get("executor"), order=10_000 + o.id, source="host",
-                    source_id=f"host#{o.id}", note=o.reason,
-                ))
-                log.append(f"ведущий добавил заявку: {o.subject} {o.payload['action']} "
-                           f"{o.payload.get('target') or ', '.join(o.payload.get('targets') or [])}"
-                           + (f" ({o.reason})" if o.reason else ""))
-            elif o.kind == "action.drop":
-                dropped.append((o.subject, o.payload.get("action") or ""))
-                log.append(f"ведущий отменил заявки {o.subject}"
-                           + (f" ({o.payload['action']})" if o.payload.get("action") else "")
-                           + (f": {o.reason}" if o.reason else ""))
-        return added, dropped, log
+            edits.append(HostEdit(
+                op="add" if o.kind == "action.add" else "drop", night=night, actor=o.subject,
+                action=p.get("action"), target=p.get("target"),
+                targets=tuple(p.get("targets") or ()), executor=p.get("executor"),
+                reason=o.reason, source=p.get("source") or "host", source_id=f"host#{o.id}",
+            ))
+        return edits
 
     def resolve_night(
         self, night: int, *, record: bool = True, _state: GameState | None = None
@@ -551,11 +542,11 @@ class Game:
         if stored is not None:
             requests = tuple(_request_from(d) for d in stored.payload["requests"])
         else:
-            added, dropped, host_log = self.host_requests(night)
-            requests = tuple(
-                r for r in intake.requests
-                if not any(r.actor == a and (not act or r.action == act) for a, act in dropped)
-            ) + tuple(added)
+            clans = {p.nick: p.clan for p in self.config.players if p.clan}
+            requests, edit_log = apply_host_edits(
+                intake.requests, self.host_edits(night), night=night, clans=clans
+            )
+            host_log = list(edit_log)
         outcome = resolve_night(state, night, requests, self.config.night)
         final = self.now >= end
         recorded = False
@@ -580,6 +571,18 @@ class Game:
         if _state is None and not record:
             self._nights[night] = result
         return result
+
+    def import_requests(self, path: str | Path) -> list[HostEdit]:
+        """A host-written requests file (:mod:`referee.requests_file`): every entry is
+        recorded as the host's decision, exactly like ``action add``/``action drop``."""
+        edits = load_requests_file(Path(path), self.roster())
+        for e in edits:
+            payload = {"night": e.night, "action": e.action, "target": e.target,
+                       "targets": list(e.targets), "executor": e.executor, "source": "file"}
+            self.store.add_override(f"action.{e.op}", e.actor, payload, e.reason)
+            self.store.forget_result("night", e.night)
+        self._nights.clear()
+        return list(edits)
 
     def add_action(self, night: int, actor: str, action: str, *, target: str | None = None,
                    targets: Sequence[str] = (), executor: str | None = None,

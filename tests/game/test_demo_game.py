@@ -102,7 +102,7 @@ def test_host_drops_a_request_and_it_is_recorded_as_the_hosts(game: Game) -> Non
     game.drop_action(1, "Kotik", reason="подрыв после дедлайна по договорённости")
     result = game.resolve_night(1, record=False)
     assert "Kotik" not in {d.player for d in result.outcome.deaths}
-    assert any("ведущий отменил заявки Kotik" in e for e in result.host_edits)
+    assert any("ведущий: заявка Kotik отменена" in e for e in result.host_edits)
     assert [o.kind for o in game.store.overrides("action.")] == ["action.drop"]
 
 
@@ -203,3 +203,19 @@ def test_edited_vote_counts_its_first_seen_target(game: Game) -> None:
     notes = " ".join(str(f) for f in t.flags if f.post_id == 126)
     assert "сначала голос за «Kotik»" in notes
     assert "первый текст не сохранён" not in notes
+
+
+def test_requests_file_is_recorded_as_the_hosts(game: Game, tmp_path: Path) -> None:
+    # The host learnt the mafia's real order by other means: the shot goes to Снежок with
+    # Лиса as executor; it replaces the clan's PM order (N5: one order per clan).
+    f = tmp_path / "requests.toml"
+    f.write_text(
+        '[[request]]\nnight = 1\nactor = "Лиса"\naction = "shoot"\ntarget = "Мотылёк"\n'
+        'executor = "Лиса"\nreason = "прислала в Telegram"\n', encoding="utf-8")
+    at(game, "2026-11-22 10:30")
+    assert len(game.import_requests(f)) == 1
+    result = game.resolve_night(1, record=False)
+    shots = [r for r in result.requests if r.action == "shoot"]
+    assert [(r.actor, r.target, r.executor) for r in shots] == [("Лиса", "Мотылёк", "Лиса")]
+    assert "Мотылёк" in {d.player for d in result.outcome.deaths}
+    assert [o.kind for o in game.store.overrides("action.")] == ["action.add"]
