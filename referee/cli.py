@@ -232,6 +232,31 @@ def vote_set(post: int, target: Annotated[str, typer.Option()],
     _vote_override("set", post, reason, target)
 
 
+@app.command()
+def hang(
+    day: Annotated[int, typer.Option(help="The day whose result the host decides.")],
+    nick: Annotated[str | None, typer.Argument(help="Who is hanged (omit with --nobody).")] = None,
+    nobody: Annotated[bool, typer.Option(help="Nobody is hanged this day.")] = False,
+    reason: Annotated[str, typer.Option()] = "",
+) -> None:
+    """The host decides the day's result over the count (recorded, shown in the tally)."""
+    if (nick is None) == (not nobody):
+        raise GameError("give either NICK or --nobody", "e.g. referee hang --day 2 Лиса")
+    who = _game().set_hanged(day, None if nobody else nick, reason)
+    _emit(f"Записано: день {day} — " + (f"вешают {who}" if who else "никого не вешают"))
+
+
+@app.command()
+def remove(
+    nick: str,
+    after_day: Annotated[int, typer.Option("--after-day", help="Removed at the end of this day.")],
+    reason: Annotated[str, typer.Option()] = "",
+) -> None:
+    """The host removes a player from the game at the end of a day (A3)."""
+    who = _game().remove(nick, after_day, reason)
+    _emit(f"Записано: {who} выбывает после дня {after_day}" + (f" ({reason})" if reason else ""))
+
+
 # ---------------------------------------------------------------------------------- activity
 
 @app.command("check-activity")

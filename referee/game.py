@@ -15,7 +15,7 @@ player the night killed is not counted silently.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -376,6 +376,18 @@ class Game:
             replacements=self.config.replacements,
             as_of=as_of,
         )
+        decided = self.store.overrides("result.day", str(day))
+        if decided and t.closed:
+            # The host's word on the day's result stands over the count (recorded, shown).
+            choice = decided[-1].payload.get("hanged")
+            why = f" ({decided[-1].reason})" if decided[-1].reason else ""
+            t = replace(
+                t, hanged=choice, hanged_all=(choice,) if choice else (),
+                explanation=f"Решение ведущего{why}: "
+                + (f"на виселицу отправляется {choice}." if choice else "никого не вешают.")
+                + f" По голосам: {t.explanation}",
+                overrides=(*t.overrides, f"hang {choice or '—'}{why}"),
+            )
         recorded_now = False
         stored = self.store.result("day", day)
         if stored is None and record and as_of is None and t.closed:
@@ -407,6 +419,33 @@ class Game:
         if _state is None:
             self._tallies[key] = result
         return result
+
+    def set_hanged(self, day: int, nick: str | None, reason: str = "") -> str | None:
+        """The host decides the day's result himself (``referee hang``): recorded; the
+        day's recorded result is replaced by it."""
+        name = None
+        if nick is not None:
+            m = self.roster().match(nick)
+            if m.nick is None:
+                raise GameError(f"hang: {m.explain()}", "use a nick from [players]")
+            name = m.nick
+        self.store.add_override("result.day", str(day), {"hanged": name}, reason)
+        self.store.forget_result("day", day)
+        self._tallies.clear()
+        self._nights.clear()
+        return name
+
+    def remove(self, nick: str, after_day: int, reason: str = "") -> str:
+        """The host removes a player at the end of Day ``after_day`` (A3), for any reason
+        (e.g. a replacement that never came): recorded, applied like an activity removal."""
+        m = self.roster().match(nick)
+        if m.nick is None:
+            raise GameError(f"remove: {m.explain()}", "use a nick from [players]")
+        self.store.add_override("player.remove", m.nick, {"effective_after_day": after_day},
+                                reason or "решение ведущего")
+        self._tallies.clear()
+        self._nights.clear()
+        return m.nick
 
     def override_vote(self, action: str, post_id: int, *, reason: str = "",
                       target: str | None = None) -> None:
@@ -631,11 +670,7 @@ def _voters_of(t: Tally, nick: str | None) -> tuple[str, ...]:
 
 
 def _with_author(post: Post, author: str) -> Post:
-    if post.author == author:
-        return post
-    from dataclasses import replace
-
-    return replace(post, author=author)
+    return post if post.author == author else replace(post, author=author)
 
 
 def _request_to(r: Request) -> dict[str, Any]:

@@ -219,3 +219,23 @@ def test_requests_file_is_recorded_as_the_hosts(game: Game, tmp_path: Path) -> N
     assert [(r.actor, r.target, r.executor) for r in shots] == [("Лиса", "Мотылёк", "Лиса")]
     assert "Мотылёк" in {d.player for d in result.outcome.deaths}
     assert [o.kind for o in game.store.overrides("action.")] == ["action.add"]
+
+
+def test_host_decides_the_hanging_over_the_count(game: Game) -> None:
+    at(game, "2026-11-22 09:00")
+    assert game.tally_day(1).tally.hanged == "Mr. Smith"
+    game.set_hanged(1, None, "ничья по договорённости")
+    result = game.tally_day(1)
+    assert result.tally.hanged is None and result.recorded
+    assert "Решение ведущего (ничья по договорённости)" in result.tally.explanation
+    assert game.store.result("day", 1).payload["hanged"] is None
+    # Mr. Smith lives on into day 2.
+    assert "Mr. Smith" in at(game, "2026-11-22 12:00").tally_day(2).tally.alive
+
+
+def test_host_removal_takes_effect_at_the_end_of_the_day(game: Game) -> None:
+    at(game, "2026-11-22 12:00")
+    game.remove("гроза", 1, "замена не нашлась")
+    state, _ = game.state_before_day(2)
+    assert not state.is_alive("Гроза")
+    assert [o.kind for o in game.store.overrides("player.")] == ["player.remove"]
