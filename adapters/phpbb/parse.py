@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Literal
+from typing import Literal, NoReturn
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
@@ -66,6 +66,7 @@ PageKind = Literal["topic", "login", "message", "pm_folder", "pm", "posting_form
 
 _WS = re.compile(r"[\s\u00a0\u202f]+")
 _POST_ID = re.compile(r"^p(\d+)$")
+_PM_POST_ID = re.compile(r"^post-(\d+)$")
 _USER_ID = re.compile(r"[?&;]u=(\d+)")
 _TOPIC_ID = re.compile(r"[?&;]t=(\d+)")
 _MSG_ID = re.compile(r"[?&;]p=(\d+)")
@@ -193,7 +194,7 @@ def _ancestor(node: Node, tag: str) -> Node | None:
     return current
 
 
-def _raise_for_page(tree: LexborHTMLParser, url: str, expected: str) -> None:
+def _raise_for_page(tree: LexborHTMLParser, url: str, expected: str) -> NoReturn:
     """Raise the error that explains why ``tree`` is not the ``expected`` page."""
     if _login_form_node(tree) is not None:
         raise LoginRequired(
@@ -216,7 +217,7 @@ _PM_REMOVED = re.compile(
 )
 
 
-def _raise_for_message(text: str, url: str) -> None:
+def _raise_for_message(text: str, url: str) -> NoReturn:
     low = text.lower()
     if _PM_REMOVED.search(low):
         raise PmRemoved(
@@ -657,10 +658,13 @@ def _per_page(tree: LexborHTMLParser, html: str, links: dict[int, str]) -> int |
 # ---------------------------------------------------------------------------------------
 
 _FOLDERS = {"0": "inbox", "-1": "sentbox", "-2": "outbox", "-3": "drafts"}
-_LABEL_SENT = ("отправлено", "sent")
-_LABEL_FROM = ("от", "from")
-_LABEL_TO = ("получатель", "получатели", "кому", "to", "recipient", "recipients",
-             "скрытая копия", "bcc")
+_PM_ROLES = {
+    **dict.fromkeys(("отправлено", "sent"), "sent"),
+    **dict.fromkeys(("от", "from"), "from"),
+    **dict.fromkeys(("получатель", "получатели", "кому", "to", "recipient", "recipients",
+                     "скрытая копия", "bcc"), "to"),
+}
+_PM_ORDER = ("sent", "from", "to")  # ucp_pm_viewmessage.html prints the labels in this order
 
 
 def parse_pm(
@@ -676,8 +680,7 @@ def parse_pm(
     post = tree.css_first("div.post.pm")
     if post is None:
         _raise_for_page(tree, url, "личное сообщение")
-        raise AssertionError("unreachable")  # pragma: no cover
-    match = re.match(r"^post-(\d+)$", post.attributes.get("id") or "")
+    match = _PM_POST_ID.match(post.attributes.get("id") or "")
     if match is None:
         match = _MSG_ID.search(url)
     if match is None:
@@ -734,9 +737,7 @@ def _pm_header(author_p: Node) -> tuple[str, str, int | None, list[str]]:
     sent_text, sender, sender_id = "", "", None
     recipients: list[str] = []
     for index, (label, nodes) in enumerate(segments):
-        role = ("sent" if label in _LABEL_SENT else "from" if label in _LABEL_FROM
-                else "to" if label in _LABEL_TO else ("sent", "from")[index] if index < 2
-                else "to")
+        role = _PM_ROLES.get(label) or _PM_ORDER[min(index, len(_PM_ORDER) - 1)]
         if role == "sent":
             sent_text = _norm(" ".join(
                 (n.text(deep=False) or "") if n.tag == "-text" else n.text() for n in nodes
@@ -1048,7 +1049,6 @@ def parse_posting_form(html: str, *, url: str) -> PostingForm:
     form = _posting_form_node(tree)
     if form is None:
         _raise_for_page(tree, url, "форма ответа")
-        raise AssertionError("unreachable")  # pragma: no cover
     textarea = "message"
     areas = [a.attributes.get("name") or "" for a in form.css("textarea")]
     if "message" not in areas:
