@@ -1,0 +1,446 @@
+"""Posting as the host on phpBB 3.x (issue 7): a reply in the game topic through
+``posting.php?mode=reply&t=N`` and private messages through ``ucp.php?i=pm&mode=compose``.
+
+phpBB facts this follows (research/phpbb.md gotcha 11 and §3.2; phpBB ``posting.php`` and
+``includes/ucp/ucp_pm_compose.php``; texts of the Russian pack ``rxu/Olympusrupack``):
+
+- Both forms carry ``creation_time`` + ``form_token`` (``check_form_key``): the POST must
+  not fall in the same second as the form was made, must come within 2 h and from the same
+  session. We wait :data:`POST_WAIT` after the form arrived — :data:`LASTCLICK_WAIT` when
+  the form has a ``lastclick`` field, because phpBB 3.0 takes a submit within 2 s of it for
+  a double click and drops it silently.
+- A reply posted after others arrived in the topic (``topic_cur_post_id`` is no longer the
+  last post) comes back unposted with POST_REVIEW_EXPLAIN «Было добавлено по крайней мере
+  одно сообщение в этой теме…» and fresh tokens; phpBB does not check the token then.
+  We re-submit once with the fresh form: the text was computed from the synced posts and the
+  host confirmed exactly that text, so it is sent unchanged (re-syncing would change what
+  the host agreed to).
+- An expired or refused token answers FORM_INVALID «Ошибка отправки формы»: one fresh form
+  is fetched and posted; a second refusal is an error.
+- Flood control (``flood_interval``, 15 s by default; replies and PMs alike unless the
+  account may ignore it) answers FLOOD_ERROR «Вы не можете отправить следующее сообщение
+  сразу после предыдущего…»: we wait :data:`FLOOD_WAIT` and try once more, and from then on
+  keep that distance between sends; a second refusal is an error.
+- A stored reply answers 302 to ``viewtopic.php?p=N#pN``; a sent PM answers 200 with
+  MESSAGE_STORED and a refresh to ``ucp.php?i=pm&mode=view&p=N``.
+- A PM recipient is the field ``address_list[u][USER_ID]=to``. Without the id, the name goes
+  into «Добавить получателей» (``username_list`` + the ``add_to`` button) and phpBB answers
+  the form again with that field filled in (its ``S_HIDDEN_ADDRESS_FIELD``), or with
+  PM_NO_USERS «Запрашиваемые для добавления пользователи не существуют.»
+
+Nothing here prints or logs the form data: only phpBB's own messages reach the host.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+from urllib.parse import parse_qs, urlsplit
+
+import httpx
+from selectolax.lexbor import LexborHTMLParser
+
+from adapters.base import strip_sid
+from adapters.phpbb import parse
+from adapters.phpbb.client import PhpbbForum
+from referee.errors import ForumError, LoginRequired, NetworkError
+
+log = logging.getLogger("referee.phpbb.posting")
+
+POST_WAIT = 1.05
+"""Seconds between receiving a form and posting it (gotcha 11, plus a margin)."""
+LASTCLICK_WAIT = 2.05
+"""The same when the form has ``lastclick`` (phpBB 3.0: a submit within 2 s is dropped)."""
+FLOOD_WAIT = 16.0
+"""phpBB's default ``flood_interval`` (15 s) plus a margin."""
+
+_ADDRESS = re.compile(r"^address_list\[u\]\[(\d+)\]$")
+_POST_ID = re.compile(r"[?&;]p=(\d+)|#p(\d+)")
+
+_FORM_INVALID = ("ошибка отправки формы", "submitted form was invalid")
+_FLOOD = ("сразу после предыдущего", "так часто", "so soon after your last")
+_NO_USERS = ("пользователи не существуют", "users to be added do not exist")
+
+AnswerKind = Literal[
+    "stored", "form_invalid", "flood", "new_posts", "login", "refused", "unknown"
+]
+
+
+class PostingError(ForumError):
+    """phpBB did not store the message. ``maybe_sent`` is True when the answer leaves it
+    open whether it was stored (the connection broke after the POST, an answer we do not
+    know): the host must look before running the command again."""
+
+    def __init__(self, message: str, hint: str | None = None, *,
+                 maybe_sent: bool = False) -> None:
+        super().__init__(message, hint)
+        self.maybe_sent = maybe_sent
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What phpBB made of one POST."""
+
+    kind: AnswerKind
+    forum_id: int | None = None
+    text: str = ""
+    html: str = ""
+
+
+class _GuestForm(Exception):
+    """A posting form rendered for a guest (no logged-in header)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Form:
+    form: parse.PostingForm
+    received: float
+    html: str
+
+
+def classify_answer(html: str, *, pm: bool, after_post: int | None = None) -> Answer:
+    """phpBB's answer page to a reply or PM POST (status 200), read by its DOM.
+
+    ``after_post`` is the topic's last post when the form was made: a topic page counts as
+    «stored» only when it shows a newer post of ours, never an older one."""
+    tree = LexborHTMLParser(html)
+    has_form = tree.css_first("form#postform") is not None
+    if not has_form and tree.css_first("input[type=password]") is not None:
+        return Answer("login", html=html)
+    if not has_form:
+        stored = parse.posting_success(html)
+        if stored is not None and (after_post is None or stored > after_post):
+            if not pm or tree.css_first("div#message") is not None:
+                return Answer("stored", stored, html=html)
+    error = parse.posting_error(html) or ""
+    low = error.lower()
+    if has_form and tree.css_first('div.postbody[id^="ppr"]') is not None \
+            and not tree.css("form#postform p.error"):
+        return Answer("new_posts", text=error, html=html)
+    if any(n in low for n in _FORM_INVALID):
+        return Answer("form_invalid", text=error, html=html)
+    if any(n in low for n in _FLOOD):
+        return Answer("flood", text=error, html=html)
+    if error:
+        return Answer("refused", text=error, html=html)
+    return Answer("unknown", html=html)
+
+
+class PhpbbPoster:
+    """Sends replies and PMs as the logged-in host over a :class:`PhpbbForum` session.
+
+    Waiting uses the forum's :class:`~adapters.base.HttpClient` ``sleep``/``clock``, so
+    tests inject a fake clock and never wait."""
+
+    def __init__(self, forum: PhpbbForum, *, flood_wait: float = FLOOD_WAIT) -> None:
+        self.forum = forum
+        self.http = forum.http
+        self.flood_wait = flood_wait
+        self.flood_seen = False
+        self._last_stored: float | None = None
+
+    # -- lifecycle
+
+    def close(self) -> None:
+        self.forum.close()
+
+    def __enter__(self) -> PhpbbPoster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- urls
+
+    def reply_url(self) -> str:
+        if self.forum.topic_id is None:
+            raise ForumError(
+                "[forum] url has no topic number (t=…): referee does not know where to post",
+                'use the topic link, e.g. "https://forum.example.com/viewtopic.php?t=123"',
+            )
+        return f"{self.forum.root}posting.php?mode=reply&t={self.forum.topic_id}"
+
+    def compose_url(self) -> str:
+        return f"{self.forum.root}ucp.php?i=pm&mode=compose"
+
+    # -- public
+
+    def reply(self, message: str, subject: str | None = None) -> int | None:
+        """Reply in the game topic; returns the new post's id (``p=N``)."""
+        url = self.reply_url()
+        topic = str(self.forum.topic_id)
+
+        def build(form: parse.PostingForm) -> dict[str, str]:
+            return self._fields(form, message, subject if subject is not None else form.subject)
+
+        def check(form: parse.PostingForm) -> None:
+            # Never post into another topic than [forum] url, whatever the form says.
+            target = parse_qs(urlsplit(form.action).query).get("t", [""])[0]
+            if target != topic:
+                raise PostingError(
+                    f"the forum's reply form points at topic t={target or '?'}, not at the "
+                    f"game topic t={topic}; nothing was posted",
+                    "check [forum] url and open the topic's reply form in a browser",
+                )
+
+        return self._submit(lambda: self._get_form(url, "the reply form"), build, check,
+                            what=f"the reply in topic t={topic}", pm=False)
+
+    def send_pm(self, to: str, message: str, subject: str,
+                user_id: int | None = None) -> int | None:
+        """Send a PM to ``to``; returns the PM's id. ``user_id`` skips the name lookup."""
+        url = self.compose_url()
+        first: _Form | None = None
+        if user_id is None:
+            first, user_id = self._add_recipient(url, to)
+
+        def get() -> _Form:
+            nonlocal first
+            if first is not None:
+                got, first = first, None
+                return got
+            return self._get_form(url, "the PM form")
+
+        def build(form: parse.PostingForm) -> dict[str, str]:
+            data = {k: v for k, v in self._fields(form, message, subject).items()
+                    if not _ADDRESS.match(k)}
+            data[f"address_list[u][{user_id}]"] = "to"
+            return data
+
+        return self._submit(get, build, lambda form: None, what=f"the PM to «{to}»", pm=True)
+
+    # -- steps
+
+    def _get_form(self, url: str, what: str) -> _Form:
+        """GET a posting form as the logged-in host.
+
+        A login page instead of the form leads to one login (:meth:`PhpbbForum._read`); a
+        form served to a guest (boards where guests may reply) leads to a login too: the
+        host's messages are never posted as a guest."""
+        seen: list[str] = []
+
+        def read(html: str) -> parse.PostingForm:
+            form = parse.parse_posting_form(html, url=url)  # a login page raises here
+            if not parse.is_logged_in(html):
+                raise _GuestForm
+            seen.append(html)
+            return form
+
+        try:
+            form = self.forum._read(url, read, what=what)
+        except _GuestForm:
+            self.forum.login()
+            try:
+                form = self.forum._read(url, read, what=what)
+            except _GuestForm:
+                raise LoginRequired(
+                    f"the forum still shows {what} to a guest right after logging in as "
+                    f"«{self.forum.forum.username}»",
+                    "check in a browser that this account stays logged in",
+                ) from None
+        if form.has_captcha:
+            raise PostingError(
+                f"{what} asks for a CAPTCHA; referee cannot answer it",
+                "post this one by hand in a browser, or ask the forum's administrators to "
+                "let the host's account post without a CAPTCHA",
+            )
+        return _Form(form, self.http.clock(), seen[-1])
+
+    def _add_recipient(self, url: str, nick: str) -> tuple[_Form, int]:
+        """«Добавить получателей»: phpBB turns the name into ``address_list[u][ID]``."""
+        got = self._get_form(url, "the PM form")
+        self._wait(got)
+        data = dict(got.form.hidden)
+        data["username_list"] = nick
+        data["add_to"] = "Добавить"
+        r = self._post(got.form.action, data, referer=url, what=f"the recipient «{nick}»")
+        html = self._html(r)
+        try:
+            form = parse.parse_posting_form(html, url=url)
+        except ForumError:
+            answer = classify_answer(html, pm=True)
+            raise PostingError(
+                f"the forum did not take «{nick}» as a PM recipient"
+                + (f": «{answer.text}»" if answer.text else ""),
+                "check the nick on the forum's member list",
+            ) from None
+        ids = {int(m.group(1)) for k in form.hidden if (m := _ADDRESS.match(k))}
+        if len(ids) != 1:
+            said = parse.posting_error(html) or ""
+            reason = f": «{said}»" if said else ""
+            unknown = any(n in said.lower() for n in _NO_USERS)
+            raise PostingError(
+                f"the forum {'has no user' if unknown else 'did not take'} «{nick}» "
+                f"as a PM recipient{reason}",
+                "check the nick in [players]: it must be the player's forum name",
+            )
+        return _Form(form, self.http.clock(), html), ids.pop()
+
+    def _submit(
+        self,
+        get_form: Callable[[], _Form],
+        build: Callable[[parse.PostingForm], dict[str, str]],
+        check: Callable[[parse.PostingForm], None],
+        *,
+        what: str,
+        pm: bool,
+    ) -> int | None:
+        """POST a form; one fresh form after FORM_INVALID (or a lost session), one resubmit
+        after the «new posts» review, one retry after flood control."""
+        got = get_form()
+        fresh_used = review_used = flood_used = False
+        while True:
+            check(got.form)
+            self._wait(got)
+            after = _int(got.form.hidden.get("topic_cur_post_id"))
+            answer = self._send(got, build(got.form), what=what, pm=pm, after=after)
+            if answer.kind == "stored":
+                self._last_stored = self.http.clock()
+                log.info("%s stored as %s", what, answer.forum_id)
+                return answer.forum_id
+            if answer.kind in ("form_invalid", "login"):
+                if fresh_used:
+                    raise PostingError(
+                        f"the forum refused {what} twice (its security token was rejected); "
+                        "nothing was posted",
+                        "run the command again; if it repeats, log in once in a browser and "
+                        "check the computer's clock",
+                    )
+                fresh_used = True
+                if answer.kind == "login":
+                    self.forum.login(form_html=answer.html, received_at=self.http.clock())
+                got = get_form()
+                continue
+            if answer.kind == "new_posts":
+                if review_used:
+                    raise PostingError(
+                        f"new posts keep arriving in the topic; {what} was not posted",
+                        "run the command again in a minute",
+                    )
+                review_used = True
+                log.info("new posts since the form was made; submitting again")
+                got = self._reuse(answer, got)
+                continue
+            if answer.kind == "flood":
+                if flood_used:
+                    raise PostingError(
+                        f"the forum's flood control refused {what} again after waiting "
+                        f"{self.flood_wait:.0f} s: «{answer.text}»",
+                        "run the same command again in a few minutes: what was sent is "
+                        "recorded and is not sent twice",
+                    )
+                flood_used = True
+                self.flood_seen = True
+                log.info("flood control; waiting %.0f s", self.flood_wait)
+                got = self._reuse(answer, got)
+                self.http.sleep(self.flood_wait)
+                continue
+            if answer.kind == "refused":
+                raise PostingError(
+                    f"the forum did not accept {what}: «{answer.text}»",
+                    "open the form in a browser to see why; nothing was posted",
+                )
+            raise PostingError(
+                f"the forum's answer to {what} is neither a success nor an error referee "
+                "knows",
+                "look in the topic (or the PM outbox) in a browser before running the command "
+                "again: if it is there, it was sent",
+                maybe_sent=True,
+            )
+
+    def _reuse(self, answer: Answer, got: _Form) -> _Form:
+        """The form phpBB handed back (fresh ``form_token``/``creation_time``)."""
+        try:
+            form = parse.parse_posting_form(answer.html, url=got.form.action)
+        except ForumError:
+            return got
+        return _Form(form, self.http.clock(), answer.html)
+
+    def _send(self, got: _Form, data: Mapping[str, str], *, what: str, pm: bool,
+              after: int | None) -> Answer:
+        r = self._post(got.form.action, data, referer=got.form.action, what=what)
+        if r.is_redirect:
+            location = r.headers.get("Location", "")
+            match = _POST_ID.search(location)
+            if not pm and match and "viewtopic.php" in location:
+                return Answer("stored", int(match.group(1) or match.group(2)))
+            # phpBB also redirects a cancelled form (3.0: a double click) back to the topic
+            # or the PM folder: without the new id this is no proof of a stored message.
+            return Answer("unknown")
+        if r.status_code >= 400:
+            if r.status_code in (403, 404):
+                html = self._html(r)
+                said = parse.posting_error(html) or f"HTTP {r.status_code}"
+                raise PostingError(
+                    f"the forum refused {what}: «{said}»",
+                    "check in a browser that the host's account may post there",
+                )
+            raise PostingError(
+                f"the forum answered HTTP {r.status_code} to {what}",
+                "look in the topic (or the PM outbox) in a browser before running the command "
+                "again: if it is there, it was sent",
+                maybe_sent=True,
+            )
+        return classify_answer(self._html(r), pm=pm, after_post=after)
+
+    def _post(self, url: str, data: Mapping[str, str], *, referer: str,
+              what: str) -> httpx.Response:
+        try:
+            return self.http.request(
+                "POST", url, data=data, headers={"Referer": strip_sid(referer)},
+                retry_unsafe=False, follow_redirects=False,
+            )
+        except NetworkError as e:
+            # The request may have reached the forum: say so, never retry blindly.
+            raise PostingError(
+                f"the connection broke while sending {what}: {e.message}",
+                "look in the topic (or the PM outbox) in a browser before running the command "
+                "again: if it is there, it was sent",
+                maybe_sent=True,
+            ) from None
+
+    def _wait(self, got: _Form) -> None:
+        """Not in the form's second (gotcha 11); keep the flood distance once seen."""
+        need = LASTCLICK_WAIT if "lastclick" in got.form.hidden else POST_WAIT
+        wait = need - (self.http.clock() - got.received)
+        if self.flood_seen and self._last_stored is not None:
+            wait = max(wait, self._last_stored + self.flood_wait - self.http.clock())
+        if wait > 0:
+            self.http.sleep(wait)
+
+    @staticmethod
+    def _fields(form: parse.PostingForm, message: str, subject: str | None) -> dict[str, str]:
+        """What a browser posts: hidden fields, checked boxes, subject, text, the button."""
+        data = dict(form.defaults)
+        data.update(form.hidden)
+        if subject is not None:
+            data["subject"] = subject
+        data[form.textarea] = message
+        name, value = form.submit or ("post", "")
+        data[name or "post"] = value or "Отправить"
+        return data
+
+    @staticmethod
+    def _html(r: httpx.Response) -> str:
+        return parse.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+
+
+def _int(value: str | None) -> int | None:
+    try:
+        return int(value) if value else None
+    except ValueError:
+        return None
+
+
+__all__ = [
+    "FLOOD_WAIT",
+    "LASTCLICK_WAIT",
+    "POST_WAIT",
+    "Answer",
+    "PhpbbPoster",
+    "PostingError",
+    "classify_answer",
+]

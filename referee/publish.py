@@ -1,0 +1,453 @@
+"""Sending the host's texts to the forum, on the host's word and only once (issue 7).
+
+What the commands can send:
+
+- ``tally --post``: the day's count (the paste part of :mod:`referee.render_tally`);
+- ``check-activity --post``: who leaves the game for inactivity (the public part of
+  :mod:`referee.render_activity`);
+- ``resolve-night --post``: the morning report (N2) — ``--send``: the private results (N9,
+  N10, N12) by PM to each living recipient;
+- ``deal --send``: the role PMs (:func:`referee.deal.role_pm_texts`).
+
+Only the part meant for the players is ever sent; the host-only part stays on the screen.
+Every message is shown exactly as it will go out and sent only after the host confirms
+(``--yes`` confirms in advance; ``--dry-run`` shows and sends nothing).
+
+Idempotency: each message has a key, ``sha256(kind, game, phase, recipient, body)``. A
+message is recorded in the store (:meth:`Store.mark_sent`: key, kind, recipient, body, the
+forum's id for it, when) right after the forum stored it, before the next one is sent; a
+message whose key is recorded is never sent again (the run says «уже отправлено»). So a
+failure between two PMs leaves the first recorded and the second not, and the next run
+sends only the rest. A changed text (a recount after a host decision) is a new message.
+
+This module knows no forum engine: the live sender comes from :func:`live_sender`
+(phpBB: :class:`adapters.phpbb.posting.PhpbbPoster`), and tests swap :data:`sender_factory`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, tzinfo
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, Protocol
+from urllib.parse import parse_qs, urlsplit
+
+from referee.config import Config
+from referee.errors import ConfigError, GameError, RefereeError
+from referee.nicks import normalise
+from referee.store import SentRecord, Store
+
+if TYPE_CHECKING:
+    from referee.activity import ActivityReport
+    from referee.game import NightResult
+    from referee.votes import Tally
+
+Kind = Literal["post", "pm"]
+
+DEAL_SEED_META = "publish.deal_seed"
+"""Store meta key: the ``--seed`` whose role PMs were sent (a second deal is refused)."""
+
+
+# --------------------------------------------------------------------------- messages
+
+def message_key(kind: str, game: str, phase: str, recipient: str, body: str) -> str:
+    """The idempotency key: the same message to the same place in the same phase of the
+    same game is one message, however often the command runs."""
+    payload = json.dumps([kind, game, phase, recipient, body], ensure_ascii=False)
+    return hashlib.sha256(payload.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """One message to send: a reply in the game topic (``post``) or a PM (``pm``)."""
+
+    kind: Kind
+    game: str
+    phase: str
+    recipient: str
+    """``topic:N`` for a reply; the player's forum name for a PM."""
+    body: str
+    subject: str | None = None
+    """PM subject; for a reply ``None`` keeps the form's «Re: …»."""
+    label: str = ""
+    """What the host reads in the listing: «подсчёт голосов, день 2»."""
+
+    @property
+    def key(self) -> str:
+        return message_key(self.kind, self.game, self.phase, self.recipient, self.body)
+
+
+def game_ref(config: Config) -> str:
+    """The game's identity in keys: the topic's host, path and ``t=`` (scheme, ``www.``,
+    ``sid`` and other parameters do not matter), else the config file."""
+    url = config.forum.url
+    if url:
+        parts = urlsplit(url.strip())
+        host = (parts.hostname or "").lower().removeprefix("www.")
+        topic = parse_qs(parts.query).get("t", [""])[0]
+        return f"{host}{parts.path}?t={topic}"
+    return str(config.path.resolve())
+
+
+def topic_ref(config: Config) -> str:
+    topic = parse_qs(urlsplit((config.forum.url or "").strip()).query).get("t", ["?"])[0]
+    return f"topic:{topic}"
+
+
+def public_part(rendered: str, separator: str) -> str:
+    """The text before the host-only separator. Refuses when the separator is missing:
+    better post nothing than the host's notes."""
+    head, found, _ = rendered.partition(separator)
+    if not found:
+        raise GameError(
+            "internal: the rendered text has no host-only separator, so referee cannot tell "
+            "which part is public; nothing is posted",
+            "post the public part by hand",
+        )
+    return head.rstrip() + "\n"
+
+
+def tally_post(config: Config, day: int, tally: Tally) -> Outgoing:
+    """V1–V6: the day's count as pasted, never the host-only part."""
+    from referee.render_tally import render_parts
+
+    paste, _ = render_parts(tally, "bbcode", config.forum.url, config.tz)
+    return Outgoing("post", game_ref(config), f"day:{day}:tally", topic_ref(config),
+                    paste.rstrip() + "\n", label=f"подсчёт голосов, день {day}")
+
+
+def activity_post(config: Config, turn: int, report: ActivityReport) -> Outgoing:
+    """A1–A3: who leaves the game (or the reminder), never the host's table."""
+    from referee.render_activity import HOST_ONLY_HEADER, render_activity
+
+    roles = {p.nick: p.role for p in config.players}
+    rendered = render_activity(report, "bbcode", roles, config.activity.reveal_role_on_removal,
+                               config.tz)
+    return Outgoing("post", game_ref(config), f"turn:{turn}:activity", topic_ref(config),
+                    public_part(rendered, HOST_ONLY_HEADER),
+                    label=f"проверка активности, ход {turn}")
+
+
+def night_messages(config: Config, result: NightResult, *, post: bool, send: bool,
+                   now: datetime | None = None) -> list[Outgoing]:
+    """N2: the morning report for the topic; N9/N10/N12: the private results by PM.
+
+    Only a night that is over is sent: before the night deadline the result is provisional
+    (requests may still arrive)."""
+    from referee.night import morning_report, private_results
+
+    n = result.night
+    if not result.final:
+        end = result.window[1].astimezone(config.tz)
+        raise GameError(
+            f"night {n} is not over yet (until {end:%d.%m %H:%M}): its result is provisional "
+            "and is not sent",
+            "run the command again after the night deadline",
+        )
+    out: list[Outgoing] = []
+    game = game_ref(config)
+    if post:
+        outcome = result.outcome
+        out.append(Outgoing("post", game, f"night:{n}:report", topic_ref(config),
+                            morning_report(outcome, outcome.state, config.night).rstrip() + "\n",
+                            label=f"утро после ночи {n}"))
+    if send:
+        for nick, text in private_results(result.outcome):
+            to = current_holder(config, nick, now)
+            out.append(Outgoing("pm", game, f"night:{n}:private", to, text.rstrip() + "\n",
+                                subject=f"Ночь {n}: результат",
+                                label=f"итог ночи {n}" + (f" (за {nick})" if to != nick else "")))
+    return out
+
+
+def role_pms(config: Config, texts: Iterable[tuple[str, str, str]]) -> list[Outgoing]:
+    """The role PMs of a deal: ``(nick, subject, text)`` as :func:`role_pm_texts` writes."""
+    game = game_ref(config)
+    return [Outgoing("pm", game, "deal", nick, text.rstrip() + "\n", subject=subject,
+                     label="роль") for nick, subject, text in texts]
+
+
+def current_holder(config: Config, slot: str, now: datetime | None = None) -> str:
+    """Who plays ``slot`` now: the latest ``[[replacements]]`` player who took it (by post or
+    by a time already reached), else the slot's own nick."""
+    holder = slot
+    when = now or datetime.now(UTC)
+    for r in config.replacements:
+        if normalise(r.slot) != normalise(slot):
+            continue
+        if r.from_time is None or r.from_time <= when:
+            holder = r.player
+    return holder
+
+
+def known_user_ids(store: Store) -> dict[str, int]:
+    """Forum user ids by normalised name, from the stored posts' authors and PM senders
+    (the id is what phpBB's PM form wants; without it the name is looked up on the
+    forum)."""
+    ids: dict[str, int] = {}
+    for p in store.posts():
+        if p.author_id:
+            ids[normalise(p.author)] = p.author_id
+    for pm in store.pms():
+        if pm.sender_id:
+            ids.setdefault(normalise(pm.sender), pm.sender_id)
+    return ids
+
+
+# --------------------------------------------------------------------------- sending
+
+class Sender(Protocol):
+    """A live forum that can post: ``reply`` in the game topic, ``send_pm`` to a user."""
+
+    def reply(self, message: str, subject: str | None = None) -> int | None: ...
+
+    def send_pm(self, to: str, message: str, subject: str,
+                user_id: int | None = None) -> int | None: ...
+
+    def close(self) -> None: ...
+
+
+def check_can_send(config: Config) -> None:
+    """Posting needs the live forum and the host's login; say which setting is missing."""
+    forum = config.forum
+    if forum.snapshot is not None:
+        raise ConfigError(
+            "posting needs the live forum: [forum] snapshot reads saved pages, it cannot post",
+            "set [forum] url to the game topic and remove snapshot (or use --dry-run to see "
+            "what would be sent)",
+        )
+    if not forum.url:
+        raise ConfigError("posting needs the live forum: set [forum] url",
+                          'url = "https://forum.example.com/viewtopic.php?t=123"')
+    if not forum.username:
+        raise ConfigError(
+            "posting needs the host's forum login: set [forum] username",
+            "the password is asked for (or read from REFEREE_PASSWORD), never stored",
+        )
+    if forum.engine != "phpbb":
+        raise ConfigError(f"posting is not supported for [forum] engine = {forum.engine!r}",
+                          'only "phpbb" can post')
+
+
+def live_sender(config: Config, db_path: Path | None) -> Sender:
+    """The phpBB poster over a session kept beside the game database."""
+    check_can_send(config)
+    from adapters.phpbb.client import open_phpbb
+    from adapters.phpbb.posting import PhpbbPoster
+
+    return PhpbbPoster(open_phpbb(config.forum, db_path=db_path))
+
+
+sender_factory: Callable[[Config, Path | None], Sender] = live_sender
+"""How :func:`run` gets its sender (tests put a fake clock / respx board here)."""
+
+
+@dataclass
+class Outcome:
+    """What one run did: ``sent`` now, ``already`` sent earlier, ``pending`` not sent."""
+
+    status: Literal["sent", "nothing_to_send", "dry_run", "declined", "failed"]
+    sent: list[tuple[Outgoing, SentRecord]] = field(default_factory=list)
+    already: list[tuple[Outgoing, SentRecord]] = field(default_factory=list)
+    pending: list[Outgoing] = field(default_factory=list)
+
+
+def _where(m: Outgoing) -> str:
+    return f"ЛС для {m.recipient}" if m.kind == "pm" else f"сообщение в тему ({m.label})"
+
+
+def _title(m: Outgoing) -> str:
+    where = (f"Сообщение в тему (t={m.recipient.removeprefix('topic:')})" if m.kind == "post"
+             else f"ЛС для {m.recipient}, тема «{m.subject or ''}»")
+    return f"{where} — {m.label}" if m.label else where
+
+
+def _when(at: datetime, tz: tzinfo) -> str:
+    return at.astimezone(tz).strftime("%d.%m %H:%M")
+
+
+def _forum_id(kind: str, forum_id: int | None) -> str:
+    if forum_id is None:
+        return ""
+    return f" (#{forum_id})" if kind == "post" else f" (ЛС #{forum_id})"
+
+
+def publish(
+    messages: Sequence[Outgoing],
+    store: Store,
+    *,
+    open_sender: Callable[[], Sender],
+    confirm: Callable[[str], bool] | None,
+    echo: Callable[[str], None],
+    dry_run: bool = False,
+    user_ids: Mapping[str, int] | None = None,
+    tz: tzinfo = UTC,
+    now: Callable[[], datetime] = lambda: datetime.now(UTC),
+) -> Outcome:
+    """Show, confirm, send and record ``messages`` (see the module docstring).
+
+    ``confirm`` is ``None`` for ``--yes``. The sender is opened only when something is
+    really sent (so nothing logs in for a dry run or a «no»)."""
+    unique: dict[str, Outgoing] = {}
+    for m in messages:
+        unique.setdefault(m.key, m)
+    outcome = Outcome("nothing_to_send")
+    for m in unique.values():
+        record = store.was_sent(m.key)
+        if record is not None:
+            outcome.already.append((m, record))
+            echo(f"уже отправлено {_when(record.sent_at, tz)}"
+                 f"{_forum_id(record.kind, record.forum_id)}: {_title(m)} — повторно не "
+                 "отправляю")
+        else:
+            outcome.pending.append(m)
+    if not outcome.pending:
+        if not outcome.already:
+            echo("Отправлять нечего.")
+        return outcome
+    rule = "━" * 24
+    echo(f"Будет отправлено ({len(outcome.pending)}), текст — в точности как ниже:")
+    for m in outcome.pending:
+        echo(f"{rule} {_title(m)}")
+        echo(m.body.rstrip("\n"))
+    echo(rule)
+    if dry_run:
+        outcome.status = "dry_run"
+        echo("--dry-run: ничего не отправлено и не записано.")
+        return outcome
+    n_posts = sum(m.kind == "post" for m in outcome.pending)
+    n_pms = len(outcome.pending) - n_posts
+    question = "Отправить " + " и ".join(
+        part for part in (f"{n_posts} сообщ. в тему" if n_posts else "",
+                          f"{n_pms} ЛС" if n_pms else "") if part
+    ) + "?"
+    if confirm is not None and not confirm(question):
+        outcome.status = "declined"
+        echo("Отменено: ничего не отправлено.")
+        return outcome
+    ids = dict(user_ids or {})
+    sender = open_sender()
+    try:
+        for m in list(outcome.pending):
+            try:
+                if m.kind == "post":
+                    forum_id = sender.reply(m.body, m.subject)
+                else:
+                    forum_id = sender.send_pm(m.recipient, m.body, m.subject or m.label,
+                                              ids.get(normalise(m.recipient)))
+            except RefereeError:
+                outcome.status = "failed"
+                done = len(outcome.sent)
+                rest = ", ".join(_where(p) for p in outcome.pending)
+                echo(f"Отправлено {done} из {done + len(outcome.pending)}; не отправлено: {rest}. "
+                     "Запустите ту же команду снова: отправленное не повторится.")
+                raise
+            # Recorded before the next send: a crash later never causes a second copy.
+            record = store.mark_sent(m.key, m.kind, m.recipient, m.body, forum_id, now())
+            outcome.pending.remove(m)
+            outcome.sent.append((m, record))
+            echo(f"Отправлено: {_title(m)}{_forum_id(m.kind, forum_id)}")
+    finally:
+        sender.close()
+    outcome.status = "sent"
+    return outcome
+
+
+# --------------------------------------------------------------------------- CLI entry
+
+def _echo_err(text: str) -> None:
+    import typer
+
+    typer.echo(text, err=True)
+
+
+def _ask(question: str) -> bool:
+    import click
+
+    try:
+        return click.confirm(question, default=False, err=True)
+    except click.Abort:
+        return False
+
+
+def run(
+    config: Config,
+    store: Store,
+    messages: Sequence[Outgoing],
+    *,
+    yes: bool = False,
+    dry_run: bool = False,
+    echo: Callable[[str], None] | None = None,
+    confirm: Callable[[str], bool] | None = None,
+    now: Callable[[], datetime] | None = None,
+) -> Outcome:
+    """What ``--post``/``--send`` do: :func:`publish` with the terminal (stderr) for the
+    listing and the question, the live forum as the sender."""
+    if not dry_run:
+        check_can_send(config)
+    db_path = store.path
+    return publish(
+        messages, store,
+        open_sender=lambda: sender_factory(config, db_path),
+        confirm=None if yes else (confirm or _ask),
+        echo=echo or _echo_err,
+        dry_run=dry_run,
+        user_ids=known_user_ids(store) if any(m.kind == "pm" for m in messages) else None,
+        tz=config.tz,
+        now=now or (lambda: datetime.now(UTC)),
+    )
+
+
+def send_deal(
+    config: Config,
+    store: Store,
+    seed: int,
+    texts: Iterable[tuple[str, str, str]],
+    *,
+    yes: bool = False,
+    dry_run: bool = False,
+    echo: Callable[[str], None] | None = None,
+    confirm: Callable[[str], bool] | None = None,
+) -> Outcome:
+    """``deal --send``: the role PMs, once. A deal with another seed after role PMs went
+    out is refused: players would get a second, different role."""
+    earlier = store.get_meta(DEAL_SEED_META)
+    if earlier is not None and earlier != str(seed):
+        raise GameError(
+            f"role PMs of this game were already sent with --seed {earlier}; a deal with "
+            f"--seed {seed} would give players a second role",
+            f"use --seed {earlier} to send the rest of that deal",
+        )
+    messages = role_pms(config, texts)
+    try:
+        return run(config, store, messages, yes=yes, dry_run=dry_run, echo=echo,
+                   confirm=confirm)
+    finally:
+        if earlier is None and any(store.was_sent(m.key) for m in messages):
+            store.set_meta(DEAL_SEED_META, str(seed))
+
+
+__all__ = [
+    "DEAL_SEED_META",
+    "Outcome",
+    "Outgoing",
+    "Sender",
+    "activity_post",
+    "check_can_send",
+    "current_holder",
+    "game_ref",
+    "known_user_ids",
+    "live_sender",
+    "message_key",
+    "night_messages",
+    "public_part",
+    "publish",
+    "role_pms",
+    "run",
+    "send_deal",
+    "sender_factory",
+    "tally_post",
+]
