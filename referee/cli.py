@@ -125,6 +125,23 @@ def sync(
     _sync(_game(), sent=sent, full=full)
 
 
+# ---------------------------------------------------------------------------------- sending
+
+PostOpt = Annotated[bool, typer.Option(
+    "--post", help="Then reply in the game topic with the public part (shown, then asked).")]
+SendOpt = Annotated[bool, typer.Option("--send", help="Then send the PMs (shown, then asked).")]
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Send without asking.")]
+DryRunOpt = Annotated[bool, typer.Option(
+    "--dry-run", help="Show what would be sent; send and record nothing.")]
+
+
+def _publish(game, messages, yes: bool, dry_run: bool) -> None:  # noqa: ANN001
+    """Show, ask, send once, record (referee.publish); the listing goes to stderr."""
+    from referee.publish import run
+
+    run(game.config, game.store, messages, yes=yes, dry_run=dry_run)
+
+
 # ---------------------------------------------------------------------------------- votes
 
 @app.command()
@@ -138,11 +155,15 @@ def tally(
     ] = None,
     offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
     fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode,
+    post: PostOpt = False,
+    yes: YesOpt = False,
+    dry_run: DryRunOpt = False,
 ) -> None:
     """The day's vote count and who is hanged (V1–V6), ready to paste.
 
     Before the deadline it is a preview; the first run after the deadline records the
-    hanging; later runs show the recorded result.
+    hanging; later runs show the recorded result. --post replies with the count (never the
+    host-only part), once.
     """
     game = _game()
     if not offline:
@@ -153,7 +174,8 @@ def tally(
     point: int | datetime | None = None
     if as_of:
         point = int(as_of) if as_of.isdigit() else _parse_when(as_of, game)
-    result = game.tally_day(n, as_of=point)
+    result = game.tally_day(n, as_of=point, record=not dry_run)
+    from referee.publish import tally_post
     from referee.render_tally import render_json, render_parts
 
     tz = game.config.tz
@@ -162,6 +184,8 @@ def tally(
         doc["recorded"] = result.recorded_at is not None
         doc["notes"] = list(result.notes)
         _emit(json.dumps(doc, ensure_ascii=False, indent=2))
+        if post:
+            _publish(game, [tally_post(game.config, n, result.tally)], yes, dry_run)
         return
     paste, host = render_parts(result.tally, fmt.value, game.config.forum.url, tz)
     from referee.render_tally import HOST_ONLY_RULE
@@ -180,6 +204,8 @@ def tally(
     _emit(f"\n{HOST_ONLY_RULE}\n{window_line}\n{status}\n{host}")
     if result.notes:
         _emit(_host_notes(result.notes))
+    if post:
+        _publish(game, [tally_post(game.config, n, result.tally)], yes, dry_run)
 
 
 @app.command()
@@ -266,21 +292,29 @@ def check_activity(
     ] = None,
     offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
     fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode,
+    post: PostOpt = False,
+    yes: YesOpt = False,
+    dry_run: DryRunOpt = False,
 ) -> None:
     """Who is missing (A1: no post this turn; A2: missed votes). Before the turn ends it is a
-    reminder list; after it the removals are recorded (A3)."""
+    reminder list; after it the removals are recorded (A3). --post replies with the public
+    part, once."""
     from referee.render_activity import render_activity
 
     game = _game()
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
     n = turn or game.current_day()
-    result = game.check_activity(n)
+    result = game.check_activity(n, record=not dry_run)
     roles = {p.nick: p.role for p in game.config.players}
     _emit(render_activity(result.report, fmt.value, roles,
                           game.config.activity.reveal_role_on_removal, game.config.tz))
     if result.notes and fmt != Fmt.json:
         _emit(_host_notes(result.notes))
+    if post:
+        from referee.publish import activity_post
+
+        _publish(game, [activity_post(game.config, n, result.report)], yes, dry_run)
 
 
 @app.command()
@@ -326,12 +360,18 @@ def pms(
 @app.command("resolve-night")
 def resolve_night(
     night: Annotated[int | None, typer.Option(help="Night number (default: the last one).")] = None,
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Resolve, record nothing.")] = False,
+    dry_run: Annotated[bool, typer.Option(
+        "--dry-run", help="Resolve, record nothing; with --post/--send show, send nothing.")
+    ] = False,
     offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
     fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode,
+    post: PostOpt = False,
+    send: SendOpt = False,
+    yes: YesOpt = False,
 ) -> None:
     """Read the night's requests from the PMs, resolve them (N1–N14) and print the morning
-    report, the private results to send and the step-by-step explanation."""
+    report, the private results to send and the step-by-step explanation. --post replies
+    with the morning report, --send sends the private results by PM; each once."""
     from referee.render_night import render_night
 
     game = _game()
@@ -340,6 +380,11 @@ def resolve_night(
     n = night or game.current_night()
     result = game.resolve_night(n, record=not dry_run)
     _emit(render_night(result, game.config, fmt.value))
+    if post or send:
+        from referee.publish import night_messages
+
+        messages = night_messages(game.config, result, post=post, send=send, now=game.now)
+        _publish(game, messages, yes, dry_run)
 
 
 @action_app.command("add")
@@ -416,9 +461,12 @@ def replay(
 def deal(
     seed: Annotated[int, typer.Option(help="Random seed: the same seed deals the same roles.")],
     fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.text,
+    send: SendOpt = False,
+    yes: YesOpt = False,
+    dry_run: DryRunOpt = False,
 ) -> None:
     """Assign roles to the [players] roster from [setup] (RULES.md default) and write the
-    role PM texts."""
+    role PM texts. --send sends them (once; a second deal with another seed is refused)."""
     from referee.config import load_config
     from referee.deal import deal as run_deal
     from referee.deal import role_pm_texts
@@ -430,11 +478,23 @@ def deal(
             "players": [{"nick": p.nick, "role": p.role, "clan": p.clan} for p in players],
             "pms": [{"to": n, "subject": s, "text": t} for n, s, t in role_pm_texts(players)],
         }, ensure_ascii=False, indent=2))
+        if send:
+            _send_deal(config, seed, role_pm_texts(players), yes, dry_run)
         return
     for p in players:
         _emit(f"{p.nick}: {p.role}" + (f" ({p.clan})" if p.clan else ""))
     for nick, subject, text in role_pm_texts(players):
         _emit(f"\n── ЛС для {nick}: {subject}\n{text}")
+    if send:
+        _send_deal(config, seed, role_pm_texts(players), yes, dry_run)
+
+
+def _send_deal(config, seed: int, texts, yes: bool, dry_run: bool) -> None:  # noqa: ANN001
+    from referee.publish import send_deal
+    from referee.store import Store
+
+    with Store.open(opts.db or config.db_path) as store:
+        send_deal(config, store, seed, texts, yes=yes, dry_run=dry_run)
 
 
 def main() -> None:
