@@ -8,8 +8,6 @@ character that cannot occur in HTML text, so a player cannot forge it.
 
 from __future__ import annotations
 
-import re
-
 from selectolax.lexbor import LexborHTMLParser as HTMLParser
 from selectolax.lexbor import LexborNode as Node
 
@@ -21,7 +19,6 @@ _BLOCK_TAGS = frozenset(
      "h4", "h5", "h6", "cite", "blockquote", "hr"}
 )
 _SKIP_TAGS = frozenset({"script", "style", "noscript"})
-_WS = re.compile(r"[ \t\r\f\v\u00a0]+")
 
 
 def plain_text(html: str) -> str:
@@ -46,7 +43,7 @@ def plain_text_node(node: Node) -> str:
     _walk(node, 0, lines)
     out: list[str] = []
     for depth, parts in lines:
-        text = _WS.sub(" ", "".join(parts)).strip()
+        text = " ".join("".join(parts).split())
         if not text:
             continue
         out.append((QUOTE_MARK + text) if depth > 0 else text)
@@ -88,8 +85,8 @@ def _is_quote_div(node: Node) -> bool:
 
 
 def _append(lines: list[tuple[int, list[str]]], depth: int, text: str) -> None:
-    # A newline in HTML text is whitespace; phpBB marks real line breaks with <br>.
-    text = text.replace("\r", " ").replace("\n", " ")
+    # A newline in HTML text is whitespace (collapsed with the rest when the line is
+    # joined); phpBB marks real line breaks with <br>.
     if lines[-1][0] != depth:
         lines.append((depth, []))
     lines[-1][1].append(text)
