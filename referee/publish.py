@@ -338,12 +338,17 @@ def publish(
                 else:
                     forum_id = sender.send_pm(m.recipient, m.body, m.subject or m.label,
                                               ids.get(normalise(m.recipient)))
-            except RefereeError:
+            except RefereeError as e:
                 outcome.status = "failed"
                 done = len(outcome.sent)
                 rest = ", ".join(_where(p) for p in outcome.pending)
                 echo(f"Отправлено {done} из {done + len(outcome.pending)}; не отправлено: {rest}. "
                      "Запустите ту же команду снова: отправленное не повторится.")
+                if getattr(e, "maybe_sent", False):
+                    # The forum may have stored it without telling us: a re-run would
+                    # send it a second time, so the host looks first.
+                    echo(f"Внимание: неизвестно, дошло ли до форума {_where(m)} — проверьте на "
+                         "форуме, прежде чем запускать снова.")
                 raise
             # Recorded before the next send: a crash later never causes a second copy.
             record = store.mark_sent(m.key, m.kind, m.recipient, m.body, forum_id, now())

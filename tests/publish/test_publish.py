@@ -188,6 +188,21 @@ def test_a_failure_between_two_pms_leaves_the_first_recorded_and_the_rerun_sends
     assert "уже отправлено" in term2.text and "ЛС для Полковник" in term2.text
 
 
+def test_a_message_that_may_have_arrived_is_named_for_the_host_to_check(store: Store) -> None:
+    from adapters.phpbb.posting import PostingError
+
+    class Unsure(FakeSender):
+        def reply(self, message: str, subject: str | None = None) -> int | None:
+            raise PostingError("the connection broke while sending", "look first",
+                               maybe_sent=True)
+
+    term = Terminal()
+    with pytest.raises(PostingError):
+        run(store, [post()], Unsure(), term)
+    assert store.sent() == []
+    assert "неизвестно, дошло ли до форума сообщение в тему (подсчёт голосов, день 2)" in term.text
+
+
 def test_dry_run_shows_everything_and_sends_and_records_nothing(store: Store) -> None:
     sender, term = FakeSender(), Terminal()
     outcome = run(store, [post(), pm("Лиса", "текст\n")], sender, term, dry_run=True)

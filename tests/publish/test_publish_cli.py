@@ -145,6 +145,10 @@ def test_a_snapshot_config_cannot_post_and_says_so(tmp_path: Path, demo_db: Path
                              "--post", "--yes"])
     assert error.exit_code == 2
     assert "posting needs the live forum" in str(error) and "[forum] url" in str(error)
+    # Seeing what would be sent needs no forum at all.
+    res = invoke(["--config", str(DEMO), "--db", str(tmp_path / "game.db"), *DAY1, "--post",
+                  "--dry-run"])
+    assert res.exit_code == 0 and "--dry-run: ничего не отправлено" in res.stderr
     assert board.log == []
 
 
