@@ -93,6 +93,17 @@ def parse_forum_date(text: str, *, tz: ZoneInfo, now: datetime) -> datetime:
     """
     if now.tzinfo is None:
         raise ValueError("parse_forum_date needs an aware 'now'")
+    try:
+        return _parse(text, tz, now)
+    except DateParseError:
+        raise
+    except (OverflowError, ValueError):
+        # Dates beyond year 1…9999 once moved to UTC, «99999999999 минут назад», a «+99:00»
+        # offset: text no forum prints for a real post, so it is unreadable, not a crash.
+        raise DateParseError(f"Не удалось разобрать дату «{text}».", _HINT) from None
+
+
+def _parse(text: str, tz: ZoneInfo, now: datetime) -> datetime:
     clean = _SPACES.sub(" ", text).strip().rstrip(".,;").strip()
     if not clean:
         raise DateParseError("Пустая дата на странице форума.", _HINT)
