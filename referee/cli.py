@@ -30,6 +30,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # docstrings name [players], [setup]: not rich markup
 )
 vote_app = typer.Typer(help="Host decisions on single vote posts (recorded, shown in the tally).")
 action_app = typer.Typer(help="Host edits of night requests (recorded as the host's).")
@@ -430,6 +431,19 @@ def action_import(
     """Record every entry of a host's requests file as the host's decision."""
     edits = _game().import_requests(requests_file)
     _emit(f"Записано решений ведущего: {len(edits)} (из {requests_file})")
+
+
+@app.command("mark-sent")
+def mark_sent(
+    key: Annotated[str, typer.Argument(help="The key printed with «неизвестно, дошло ли».")],
+    forum_id: Annotated[int | None, typer.Option(help="The post or PM id on the forum.")] = None,
+) -> None:
+    """The host checked the forum: a message that "may have been sent" was sent. Recorded,
+    so re-running the command does not send it again."""
+    from referee.publish import mark_sent_by_host
+
+    record = mark_sent_by_host(_game().store, key, forum_id)
+    _emit(f"Записано как отправленное: {record.kind} для {record.recipient}")
 
 
 @app.command()

@@ -275,6 +275,23 @@ def _forum_id(kind: str, forum_id: int | None) -> str:
     return f" (#{forum_id})" if kind == "post" else f" (ЛС #{forum_id})"
 
 
+MAYBE_SENT = "publish.maybe_sent."
+"""Meta key prefix of messages whose fate the forum left unclear (see :func:`mark_sent_by_host`)."""
+
+
+def mark_sent_by_host(store: Store, key: str, forum_id: int | None = None) -> SentRecord:
+    """The host checked the forum: the message that "may have been sent" was sent. Recorded
+    like any sent message, so a re-run does not send it a second time."""
+    raw = store.get_meta(MAYBE_SENT + key)
+    if raw is None:
+        raise GameError(
+            f"no message with key {key} is waiting for confirmation",
+            "copy the key from the «Внимание: неизвестно, дошло ли…» line",
+        )
+    m = json.loads(raw)
+    return store.mark_sent(key, m["kind"], m["recipient"], m["body"], forum_id)
+
+
 def publish(
     messages: Sequence[Outgoing],
     store: Store,
@@ -347,8 +364,12 @@ def publish(
                 if getattr(e, "maybe_sent", False):
                     # The forum may have stored it without telling us: a re-run would
                     # send it a second time, so the host looks first.
+                    store.set_meta(MAYBE_SENT + m.key, json.dumps(
+                        {"kind": m.kind, "recipient": m.recipient, "body": m.body},
+                        ensure_ascii=False))
                     echo(f"Внимание: неизвестно, дошло ли до форума {_where(m)} — проверьте на "
-                         "форуме, прежде чем запускать снова.")
+                         "форуме, прежде чем запускать снова. Если дошло: "
+                         f"referee mark-sent {m.key}")
                 raise
             # Recorded before the next send: a crash later never causes a second copy.
             record = store.mark_sent(m.key, m.kind, m.recipient, m.body, forum_id, now())

@@ -201,6 +201,17 @@ def test_a_message_that_may_have_arrived_is_named_for_the_host_to_check(store: S
         run(store, [post()], Unsure(), term)
     assert store.sent() == []
     assert "неизвестно, дошло ли до форума сообщение в тему (подсчёт голосов, день 2)" in term.text
+    # The host looks, finds the post there, and says so: a re-run then sends nothing.
+    key = post().key
+    assert f"referee mark-sent {key}" in term.text
+    from referee.publish import mark_sent_by_host
+
+    mark_sent_by_host(store, key, forum_id=146)
+    again, term2 = FakeSender(), Terminal()
+    run(store, [post()], again, term2)
+    assert again.calls == [] and "уже отправлено" in term2.text
+    with pytest.raises(GameError, match="no message with key"):
+        mark_sent_by_host(store, "0" * 64)
 
 
 def test_dry_run_shows_everything_and_sends_and_records_nothing(store: Store) -> None:
