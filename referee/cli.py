@@ -224,13 +224,11 @@ def votes(
             for v in t.votes]
     rows += [(r.at, r.post_id, r.voter, f"«{r.typed}»" if r.typed else "", r.label)
              for r in t.rejected]
-    table = Table(title=f"Голоса дня {n}")
-    for col in ("время", "пост", "игрок", "голос", "решение", "ссылка"):
-        table.add_column(col)
+    # Plain lines, not a table: the links must stay whole for the host to click or copy.
+    _emit(f"Голоса дня {n} ({len(rows)}):")
     for at, pid, voter, what, verdict in sorted(rows):
-        table.add_row(f"{at.astimezone(tz):%d.%m %H:%M:%S}", str(pid), voter, what, verdict,
-                      post_link(pid, game.config.forum.url))
-    out.print(table, markup=False)
+        _emit(f"{at.astimezone(tz):%d.%m %H:%M:%S}  #{pid}  {voter} {what} — {verdict}  "
+              f"{post_link(pid, game.config.forum.url)}")
 
 
 def _vote_override(action: str, post: int, reason: str = "", target: str | None = None) -> None:
