@@ -16,6 +16,7 @@ dateutil sees the text. Anything else raises :class:`~referee.errors.DateParseEr
 from __future__ import annotations
 
 import re
+import warnings
 from datetime import UTC, datetime, time, timedelta
 from functools import lru_cache
 from zoneinfo import ZoneInfo
@@ -154,7 +155,12 @@ def _to_utc(value: datetime, tz: ZoneInfo) -> datetime:
 def _parse_absolute(clean: str, default_year: int, original: str) -> datetime:
     # Cached: a topic page repeats the same date strings (profiles, notices, quotes).
     try:
-        return _PARSER.parse(clean, default=datetime(default_year, 1, 1), dayfirst=True)
+        with warnings.catch_warnings():
+            # «22 ноя 2026, 14:26 MSK» (a board format with PHP's «T»): phpBB prints every
+            # date in the viewer's zone, which is ``tz``; the abbreviation adds nothing, and
+            # dateutil's warning about it would only reach the host's terminal.
+            warnings.simplefilter("ignore", _du.UnknownTimezoneWarning)
+            return _PARSER.parse(clean, default=datetime(default_year, 1, 1), dayfirst=True)
     except (ValueError, OverflowError):
         raise DateParseError(f"Не удалось разобрать дату «{original}».", _HINT) from None
 

@@ -3,6 +3,7 @@ which text could not be read (RULES.md T2) — never an overflow or a bare Value
 
 from __future__ import annotations
 
+import warnings
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -55,3 +56,12 @@ def test_any_date_text_is_an_instant_or_a_clear_error_T2(
 def test_dates_out_of_range_are_refused_as_unreadable_T2(text: str, zone: str) -> None:
     with pytest.raises(DateParseError, match="Не удалось разобрать дату"):
         parse_forum_date(text, tz=ZoneInfo(zone), now=datetime(2026, 11, 29, tzinfo=UTC))
+
+
+def test_a_zone_abbreviation_after_the_date_is_read_in_the_forum_zone_quietly_T2() -> None:
+    # A board date format with PHP's «T»: the page is in the viewer's zone, MSK here.
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        instant = parse_forum_date("22 ноя 2026, 14:26 MSK", tz=ZoneInfo("Europe/Moscow"),
+                                   now=datetime(2026, 11, 29, tzinfo=UTC))
+    assert instant == datetime(2026, 11, 22, 11, 26, tzinfo=UTC)
