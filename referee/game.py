@@ -120,8 +120,10 @@ class Game:
         lines: list[str] = []
         adapter = open_adapter(self.config, db_path=self.store.path)
         try:
-            lines.append(sync_topic(self.config, self.store, adapter, progress=progress,
-                                    full=full).summary())
+            report = sync_topic(self.config, self.store, adapter, progress=progress,
+                                full=full)
+            lines.append(report.summary())
+            lines += _sync_warnings(adapter, report)
             read_pms = pms if pms is not None else (
                 self.config.forum.snapshot is not None or bool(self.config.forum.username)
             )
@@ -659,6 +661,22 @@ class Game:
 
 
 # ---------------------------------------------------------------------- helpers
+
+def _sync_warnings(adapter: object, report: object) -> list[str]:
+    """What a host must know after a sync: pages of the topic that were not read (a
+    snapshot folder without them), saved files that could not be used, and why."""
+    out: list[str] = []
+    last, total = getattr(report, "last_page", 0), getattr(report, "total_pages", 0)
+    if total and last < total:
+        out.append(f"! pages {last + 1}–{total} of the topic were not read: "
+                   + ("they are not in the snapshot folder — save them too"
+                      if hasattr(adapter, "skipped") else "the forum did not serve them"))
+    for path, why in getattr(adapter, "skipped", []):
+        name = getattr(path, "name", str(path))
+        if name.lower().endswith((".html", ".htm")):
+            out.append(f"! skipped saved file {name}: {why}")
+    return out
+
 
 def _voters_of(t: Tally, nick: str | None) -> tuple[str, ...]:
     if nick is None:

@@ -67,3 +67,20 @@ def test_unknown_nick_is_a_clear_error(tmp_path: Path) -> None:
                                    "excuse", "Пуаро", "--turn", "1"])
     assert res.exit_code != 0
     assert "Пуаро" in str(res.exception)
+
+
+def test_sync_says_which_saved_pages_are_missing_or_unusable(tmp_path: Path) -> None:
+    pages = tmp_path / "pages"
+    pages.mkdir()
+    src = ROOT / "fixtures/demo/pages"
+    (pages / "topic_p1_host.html").write_bytes((src / "topic_p1_host.html").read_bytes())
+    # A page cut short while saving, and a file that is no forum page at all.
+    (pages / "topic_p2_host.html").write_bytes((src / "topic_p2_host.html").read_bytes()[:30000])
+    (pages / "notes.html").write_text("<html><body>заметки</body></html>", encoding="utf-8")
+    cfg = tmp_path / "referee.toml"
+    cfg.write_text(DEMO.read_text(encoding="utf-8"), encoding="utf-8")
+    res = CliRunner().invoke(app, ["--config", str(cfg), "sync"])
+    assert res.exit_code == 0, res.output
+    assert "pages 2–4 of the topic were not read" in res.stderr
+    assert "skipped saved file topic_p2_host.html" in res.stderr
+    assert "skipped saved file notes.html" in res.stderr
