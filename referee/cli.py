@@ -181,14 +181,16 @@ def tally(
 
     tz = game.config.tz
     if fmt == Fmt.json:
-        doc = json.loads(render_json(result.tally, game.config.forum.url, tz))
+        doc = json.loads(render_json(result.tally, game.config.forum.url, tz,
+                                     game.config.roles_revealed_on_hanging))
         doc["recorded"] = result.recorded_at is not None
         doc["notes"] = list(result.notes)
         _emit(json.dumps(doc, ensure_ascii=False, indent=2))
         if post:
             _publish(game, [tally_post(game.config, n, result.tally)], yes, dry_run)
         return
-    paste, host = render_parts(result.tally, fmt.value, game.config.forum.url, tz)
+    paste, host = render_parts(result.tally, fmt.value, game.config.forum.url, tz,
+                               game.config.roles_revealed_on_hanging)
     from referee.render_tally import HOST_ONLY_RULE
 
     w = game.window(n)

@@ -152,6 +152,13 @@ class Config:
     def db_path(self) -> Path:
         return self.path.with_suffix(".db")
 
+    @property
+    def roles_revealed_on_hanging(self) -> dict[str, str] | None:
+        """nick → role id when a hanged player's role is revealed (V6 setting), else None."""
+        if not self.votes.reveal_role_on_hanging:
+            return None
+        return {p.nick: p.role for p in self.players}
+
     def player(self, nick: str) -> Player | None:
         for p in self.players:
             if p.nick == nick:

@@ -114,7 +114,8 @@ def tally_post(config: Config, day: int, tally: Tally) -> Outgoing:
     """V1–V6: the day's count as pasted, never the host-only part."""
     from referee.render_tally import render_parts
 
-    paste, _ = render_parts(tally, "bbcode", config.forum.url, config.tz)
+    paste, _ = render_parts(tally, "bbcode", config.forum.url, config.tz,
+                            config.roles_revealed_on_hanging)
     return Outgoing("post", game_ref(config), f"day:{day}:tally", topic_ref(config),
                     paste.rstrip() + "\n", label=f"подсчёт голосов, день {day}")
 

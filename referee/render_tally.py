@@ -11,12 +11,14 @@ Everything a player typed (nicks, the red text) is passed through
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from datetime import UTC, datetime, tzinfo
 from typing import Any, Literal
 from urllib.parse import urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from referee.bbcode import b, escape, url
+from referee.roles_ru import role_name_ru
 from referee.votes import Candidate, CountedVote, Tally
 
 Format = Literal["bbcode", "text", "json"]
@@ -51,12 +53,14 @@ def render_tally(
     fmt: Format = "bbcode",
     topic_url: str | None = None,
     tz: tzinfo | str | None = None,
+    roles: Mapping[str, str] | None = None,
 ) -> str:
     """The whole output: for ``bbcode``/``text`` the paste part, the separator line and the
-    host-only part; for ``json`` one document with everything."""
+    host-only part; for ``json`` one document with everything. ``roles`` (nick → role id),
+    when given, reveals the hanged player's role (V6, ``reveal_role_on_hanging``)."""
     if fmt == "json":
-        return render_json(tally, topic_url, tz)
-    paste, host = render_parts(tally, fmt, topic_url, tz)
+        return render_json(tally, topic_url, tz, roles)
+    paste, host = render_parts(tally, fmt, topic_url, tz, roles)
     return f"{paste}\n\n{HOST_ONLY_RULE}\n{host}\n"
 
 
@@ -65,18 +69,21 @@ def render_parts(
     fmt: Literal["bbcode", "text"] = "bbcode",
     topic_url: str | None = None,
     tz: tzinfo | str | None = None,
+    roles: Mapping[str, str] | None = None,
 ) -> tuple[str, str]:
     """(paste part, host-only part), so a caller can print or copy them separately."""
     if fmt not in ("bbcode", "text"):
         raise ValueError(f"unknown format {fmt!r}: use bbcode, text or json")
     zone = _zone(tz)
     bb = fmt == "bbcode"
-    return _paste(tally, bb, topic_url, zone), _host_only(tally, bb, topic_url, zone)
+    return (_paste(tally, bb, topic_url, zone, roles),
+            _host_only(tally, bb, topic_url, zone))
 
 
 # ----------------------------------------------------------------------------- paste part
 
-def _paste(t: Tally, bb: bool, topic_url: str | None, tz: tzinfo) -> str:
+def _paste(t: Tally, bb: bool, topic_url: str | None, tz: tzinfo,
+           roles: Mapping[str, str] | None = None) -> str:
     esc = escape if bb else (lambda s: s)
     bold = b if bb else (lambda s: s)
     title = f"Подсчёт голосов — день {t.day}"
@@ -91,6 +98,10 @@ def _paste(t: Tally, bb: bool, topic_url: str | None, tz: tzinfo) -> str:
         lines.append(_candidate_line(c, bb, topic_url, tz, leader=c.target == t.leader))
     lines.append("")
     lines.append(bold(esc(t.explanation)) if t.hanged or t.leader else esc(t.explanation))
+    if roles is not None and t.closed:
+        for nick in t.hanged_all:
+            if nick in roles:
+                lines.append(f"{esc(nick)} — {bold(role_name_ru(roles[nick]) or roles[nick])}.")
     if t.not_voted:
         label = "Не проголосовали" if t.closed else "Ещё не проголосовали"
         lines.append(f"{label} ({len(t.not_voted)}): " + ", ".join(esc(n) for n in t.not_voted))
@@ -151,8 +162,10 @@ def _iso(at: datetime | None) -> str | None:
     return at.astimezone(UTC).isoformat() if at is not None else None
 
 
-def render_json(tally: Tally, topic_url: str | None = None, tz: tzinfo | str | None = None) -> str:
-    """Everything in one JSON document; times as ISO 8601 UTC plus ``local`` in forum time."""
+def render_json(tally: Tally, topic_url: str | None = None, tz: tzinfo | str | None = None,
+                roles: Mapping[str, str] | None = None) -> str:
+    """Everything in one JSON document; times as ISO 8601 UTC plus ``local`` in forum time;
+    ``hanged_role`` only when ``roles`` reveals it (V6)."""
     zone = _zone(tz)
 
     def vote(v: CountedVote) -> dict[str, Any]:
@@ -172,6 +185,8 @@ def render_json(tally: Tally, topic_url: str | None = None, tz: tzinfo | str | N
         "as_of_post": tally.as_of_post,
         "hanged": tally.hanged,
         "hanged_all": list(tally.hanged_all),
+        "hanged_role": (roles.get(tally.hanged) if roles is not None and tally.closed
+                        and tally.hanged else None),
         "leader": tally.leader,
         "tied": list(tally.tied),
         "tie_rule": tally.tie_rule,

@@ -84,3 +84,17 @@ def test_sync_says_which_saved_pages_are_missing_or_unusable(tmp_path: Path) -> 
     assert "pages 2–4 of the topic were not read" in res.stderr
     assert "skipped saved file topic_p2_host.html" in res.stderr
     assert "skipped saved file notes.html" in res.stderr
+
+
+def test_hanged_role_is_revealed_only_when_the_setting_says_so(tmp_path: Path) -> None:
+    # V6: «The hanged player's role is revealed (setting)».
+    shown = run(tmp_path, "tally", "--day", "1").stdout.split("ТОЛЬКО ДЛЯ ВЕДУЩЕГО")[0]
+    assert "Mr. Smith — [b]Мафия[/b]." in shown
+    cfg = tmp_path / "referee.toml"
+    cfg.write_text(DEMO.read_text(encoding="utf-8").replace(
+        "reveal_role_on_hanging = true", "reveal_role_on_hanging = false"), encoding="utf-8")
+    (tmp_path / "pages").symlink_to(ROOT / "fixtures/demo/pages")
+    res = CliRunner().invoke(app, ["--config", str(cfg), "--now", "2026-11-22 10:30",
+                                   "tally", "--day", "1"])
+    assert res.exit_code == 0, res.output
+    assert "Мафия" not in res.stdout.split("ТОЛЬКО ДЛЯ ВЕДУЩЕГО")[0]
