@@ -398,13 +398,22 @@ class HttpClient:
             self.requests += 1
             try:
                 response = self._client.send(request)
-            except httpx.TransportError as e:
+            except (httpx.TransportError, httpx.DecodingError) as e:
                 # Only a failed connect proves the forum never saw an unsafe request.
                 safe = retry_unsafe or isinstance(e, httpx.ConnectError | httpx.ConnectTimeout)
                 if attempt >= self.retries or not safe:
+                    tries = f" after {attempt + 1} attempts" if attempt else ""
+                    if isinstance(e, httpx.DecodingError):
+                        # gzip output spoilt by text printed before it: the browser's
+                        # «Content Encoding Error»; often gone on the next request.
+                        raise NetworkError(
+                            "the forum sent a page that cannot be unpacked (broken "
+                            f"Content-Encoding) for {shown}" + tries,
+                            "the forum's compression is failing; run the command again later "
+                            "(pages already read are kept)",
+                        ) from None
                     raise NetworkError(
-                        f"could not reach the forum ({type(e).__name__}) for {shown}"
-                        + (f" after {attempt + 1} attempts" if attempt else ""),
+                        f"could not reach the forum ({type(e).__name__}) for {shown}" + tries,
                         "check the internet connection and [forum] url; "
                         "run the command again later (pages already read are kept)",
                     ) from None

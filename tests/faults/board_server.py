@@ -210,7 +210,7 @@ class Fault:
     - ``drop_unframed``: the same without a Content-Length, so the half looks complete;
     - ``status``: an error status (``retry_after`` adds a Retry-After header);
     - ``stall``: no answer for ``seconds`` (past the client's timeout);
-    - ``truncate``: a well-framed answer whose HTML is cut in the middle of a post;
+    - ``truncate``: a well-framed answer whose HTML stops after a whole post or row;
     - ``login_form``: the login form with a guest cookie (the session expired);
     - ``bad_gzip``: ``Content-Encoding: gzip`` over bytes that are not gzip (a PHP warning
       printed before phpBB's compressed output: the browser's «Content Encoding Error»).
@@ -395,7 +395,7 @@ class Board:
         elif fault.kind == "login_form":
             self._send(h, 200, self._guest_cookies(), _fixture("login_required.html"))
         elif fault.kind == "truncate":
-            self._send(h, code, headers, _cut(body))
+            self._send(h, code, headers, _cut_between(body))
         elif fault.kind == "bad_gzip":
             self._send(h, code, [*headers, ("Content-Encoding", "gzip")],
                        b"PHP Warning: headers already sent\n" + gzip.compress(body))
@@ -473,6 +473,16 @@ def _cut(body: bytes) -> bytes:
     if middle < 0:
         return body[: len(body) // 2]
     return body[: middle + len(b'<div class="content">') + 12]
+
+
+def _cut_between(body: bytes) -> bytes:
+    """The page up to a whole post or listing row past its middle: what is left parses as a
+    page with fewer posts, and nothing in it says that it was cut."""
+    for marker in (b'<div id="p', b'<li class="row'):
+        at = body.find(marker, len(body) // 2)
+        if at > 0:
+            return body[:at]
+    return _cut(body)
 
 
 def _fixture(name: str) -> bytes:

@@ -1,81 +1,20 @@
-"""Fixtures of the fault tests: a live misbehaving board on 127.0.0.1, a forum client with
-small timeouts whose back-off sleeps are recorded instead of waited, and the comparison of
-a game database with the board's truth."""
+"""Fixtures of the fault tests: a live misbehaving board on 127.0.0.1 and sync runners."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
-from board_server import HOST, PASSWORD, Board
-
-from adapters.base import Secret
-from adapters.phpbb.client import PhpbbForum
-from referee.config import Config, ForumConfig
-from referee.store import Store
-from referee.sync import PmSyncReport, SyncReport, sync_pms, sync_topic
-
-
-@dataclass
-class Naps:
-    """The client's sleep: back-off and Retry-After waits are recorded, not waited."""
-
-    taken: list[float] = field(default_factory=list)
-
-    def __call__(self, seconds: float) -> None:
-        self.taken.append(round(seconds, 2))
+from board_server import Board
+from fault_helpers import Runner, forum_config
 
 
 @pytest.fixture
 def board() -> Iterator[Board]:
     with Board().running() as b:
         yield b
-
-
-def forum_config(board: Board, **kw: Any) -> ForumConfig:
-    """The host's ``[forum]`` for ``board``: small timeout and retries, no rate limit."""
-    kw.setdefault("timeout", 5.0)
-    kw.setdefault("retries", 2)
-    kw.setdefault("rate_limit", 0)
-    return ForumConfig(url=board.topic_url, timezone="Europe/Moscow", username=HOST[0], **kw)
-
-
-@dataclass
-class Runner:
-    """Syncs ``board`` into one game database, the way ``referee sync`` does."""
-
-    board: Board
-    db: Path
-    naps: Naps = field(default_factory=Naps)
-    forum: ForumConfig | None = None
-
-    def open(self) -> PhpbbForum:
-        forum = PhpbbForum(self.forum or forum_config(self.board),
-                           cookie_file=self.db.with_suffix(".cookies"),
-                           password=lambda user: Secret(PASSWORD))
-        forum.http.sleep = self.naps
-        forum.http.random = lambda: 0.0
-        return forum
-
-    def config(self) -> Config:
-        return Config(path=self.db.with_suffix(".toml"), host=HOST[0],
-                      forum=self.forum or forum_config(self.board), players=())
-
-    def topic(self, *, full: bool = False) -> SyncReport:
-        with Store.open(self.db) as store, self.open() as forum:
-            return sync_topic(self.config(), store, forum, progress=False, full=full)
-
-    def pms(self) -> PmSyncReport:
-        with Store.open(self.db) as store, self.open() as forum:
-            return sync_pms(self.config(), store, forum)
-
-    def all(self) -> None:
-        self.topic()
-        self.pms()
 
 
 @pytest.fixture
@@ -89,55 +28,3 @@ def make_runner(board: Board, tmp_path: Path) -> Callable[..., Runner]:
         return Runner(board, tmp_path / "game.db", forum=forum_config(board, **forum_kw))
 
     return make
-
-
-# --------------------------------------------------------------------------- checks
-
-def integrity(db: Path) -> str:
-    with sqlite3.connect(db) as conn:
-        return conn.execute("PRAGMA integrity_check").fetchone()[0]
-
-
-def stored_posts(db: Path) -> list[tuple[Any, ...]]:
-    """Visible posts as (id, author, author id, time, text, texts ever seen)."""
-    with Store.open(db) as store:
-        return [
-            (p.post_id, p.author, p.author_id, p.posted_at, p.body_text,
-             tuple(r.body_text for r in p.revisions))
-            for p in store.posts() if p.missing_since is None
-        ]
-
-
-def true_posts(board: Board) -> list[tuple[Any, ...]]:
-    return [(p.post_id, p.author, p.author_id, p.posted_at, p.text, (p.text,))
-            for p in board.posts]
-
-
-def missing_posts(db: Path) -> list[int]:
-    with Store.open(db) as store:
-        return [p.post_id for p in store.posts() if p.missing_since is not None]
-
-
-def stored_pms(db: Path) -> list[tuple[Any, ...]]:
-    with Store.open(db) as store:
-        return [(m.pm_id, m.sender, m.sender_id, m.sent_at, m.subject, m.body_text)
-                for m in store.pms()]
-
-
-def true_pms(board: Board) -> list[tuple[Any, ...]]:
-    return [(m.pm_id, m.sender, m.sender_id, m.sent_at, m.subject, m.text)
-            for m in sorted(board.pms, key=lambda m: (m.sent_at, m.pm_id))]
-
-
-def assert_db_is_the_truth(db: Path, board: Board, *, pms: bool = True) -> None:
-    """Consistent, and every post and PM of the board stored once with its own text."""
-    assert integrity(db) == "ok"
-    assert stored_posts(db) == true_posts(board)
-    assert sorted(missing_posts(db)) == sorted(p.post_id for p in board.deleted)
-    if pms:
-        assert stored_pms(db) == true_pms(board)
-
-
-def opened_pms(board: Board) -> list[str]:
-    """PM views the board answered in full (a fault is no view: nothing was shown)."""
-    return [k for k in board.log if k.startswith("pm:") and "!" not in k]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from board_server import (
+    BAD_GZIP,
     DROP,
     LOGIN_FORM,
     Board,
@@ -16,7 +17,7 @@ from board_server import (
     stall,
     status,
 )
-from conftest import Runner, assert_db_is_the_truth, opened_pms
+from fault_helpers import Runner, assert_db_is_the_truth, opened_pms
 
 
 @pytest.mark.parametrize(
@@ -24,6 +25,7 @@ from conftest import Runner, assert_db_is_the_truth, opened_pms
     [
         # what the board does                     to which request
         (DROP, "topic:2"),                       # half a page, then the connection closes
+        (BAD_GZIP, "topic:4"),                   # «Content Encoding Error»
         (status(500), "topic:1"),
         (status(502), "topic:3"),
         (status(503), "topic:5"),
@@ -33,6 +35,7 @@ from conftest import Runner, assert_db_is_the_truth, opened_pms
         (status(503), "folder:inbox:3"),
         (LOGIN_FORM, "folder:inbox:2"),
         (DROP, "pm:103"),
+        (BAD_GZIP, "pm:100"),
         (status(502), "pm:106"),
         (LOGIN_FORM, "pm:105"),
     ],
