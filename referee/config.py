@@ -7,6 +7,7 @@ from ``REFEREE_PASSWORD`` or a prompt (see :mod:`adapters.base`).
 
 from __future__ import annotations
 
+import math
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -204,7 +205,7 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
     tz_name = _str(forum_raw, "forum.timezone", "UTC")
     try:
         tz = ZoneInfo(tz_name)
-    except (ZoneInfoNotFoundError, ValueError) as e:
+    except (ZoneInfoNotFoundError, ValueError, OSError) as e:  # OSError: «Europe» is a folder
         raise ConfigError(
             f"[forum] timezone = {tz_name!r} is not a known time zone",
             'use an IANA name such as "Europe/Moscow" or "UTC"',
@@ -224,15 +225,15 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
     forum = ForumConfig(
         engine=_str(forum_raw, "forum.engine", "phpbb"),
         url=url,
-        vote_url=forum_raw.get("vote_url"),
+        vote_url=_opt_str(forum_raw, "forum.vote_url"),
         snapshot=(path.parent / snapshot) if snapshot else None,
         timezone=tz_name,
-        username=forum_raw.get("username"),
+        username=_opt_str(forum_raw, "forum.username"),
         rate_limit=_num(forum_raw, "forum.rate_limit", 2.0, minimum=0.01),
         timeout=_num(forum_raw, "forum.timeout", 20.0, minimum=0.1),
         retries=int(_num(forum_raw, "forum.retries", 4, minimum=0)),
-        user_agent=forum_raw.get("user_agent"),
-        read_sent=bool(forum_raw.get("read_sent", False)),
+        user_agent=_opt_str(forum_raw, "forum.user_agent"),
+        read_sent=_bool(forum_raw, "read_sent", False, "forum"),
     )
     if forum.engine not in ("phpbb",):
         raise ConfigError(
@@ -299,19 +300,28 @@ def _str(t: Mapping[str, Any], key: str, default: str) -> str:
     return value
 
 
+def _opt_str(t: Mapping[str, Any], key: str) -> str | None:
+    value = t.get(key.split(".")[-1])
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"{key} must be a string (in quotes), got {value!r}")
+    return value
+
+
 def _num(t: Mapping[str, Any], key: str, default: float, minimum: float | None = None) -> float:
     value = t.get(key.split(".")[-1], default)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ConfigError(f"{key} must be a number, got {value!r}")
+    if not math.isfinite(value):  # TOML allows inf and nan
+        raise ConfigError(f"{key} must be a finite number, got {value!r}")
     if minimum is not None and value < minimum:
         raise ConfigError(f"{key} = {value} is too small", f"use a value of at least {minimum}")
     return float(value)
 
 
-def _bool(t: Mapping[str, Any], key: str, default: bool) -> bool:
+def _bool(t: Mapping[str, Any], key: str, default: bool, table: str = "rules") -> bool:
     value = t.get(key, default)
     if not isinstance(value, bool):
-        raise ConfigError(f"rules.{key} must be true or false, got {value!r}")
+        raise ConfigError(f"{table}.{key} must be true or false, got {value!r}")
     return value
 
 
@@ -381,7 +391,11 @@ def _time(value: Any, tz: ZoneInfo, key: str) -> datetime:
         raise ConfigError(f"{key} must be a date and time like \"2026-11-21 22:00\"")
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=tz)
-    return dt.astimezone(ZoneInfo("UTC"))
+    try:
+        return dt.astimezone(ZoneInfo("UTC"))
+    except OverflowError:  # year 1 or 9999 pushed past the calendar by the zone offset
+        raise ConfigError(f"{key} = {value!r} is out of range",
+                          'write a real date such as "2026-11-21 22:00"') from None
 
 
 def _schedule(raw: Any, tz: ZoneInfo) -> tuple[DaySchedule, ...]:
@@ -448,9 +462,15 @@ def _replacements(raw: Any, tz: ZoneInfo, nicks: set[str]) -> tuple[Replacement,
         where = f"replacements[{i}]"
         if not isinstance(r, Mapping) or "slot" not in r or "player" not in r:
             raise ConfigError(f"{where} needs slot = \"old nick\" and player = \"new nick\"")
+        for key in ("slot", "player"):
+            if not isinstance(r[key], str):
+                raise ConfigError(f"{where}.{key} must be a nick in quotes, got {r[key]!r}")
         if r["slot"] not in nicks:
             raise ConfigError(f"{where}.slot {r['slot']!r} is not a player in [players]")
         from_post = r.get("from_post")
+        if isinstance(from_post, bool) or not isinstance(from_post, int | None):
+            raise ConfigError(f"{where}.from_post must be a post id (a whole number), "
+                              f"got {from_post!r}")
         from_time = _time(r["from_time"], tz, f"{where}.from_time") if "from_time" in r else None
         if from_post is None and from_time is None:
             raise ConfigError(f"{where} needs from_post = POST_ID or from_time = \"...\"")
