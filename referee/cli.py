@@ -177,38 +177,11 @@ def tally(
         point = int(as_of) if as_of.isdigit() else _parse_when(as_of, game)
     result = game.tally_day(n, as_of=point, record=not dry_run)
     from referee.publish import tally_post
-    from referee.render_tally import render_json, render_parts
+    from referee.render_day import render_day
 
-    tz = game.config.tz
-    if fmt == Fmt.json:
-        doc = json.loads(render_json(result.tally, game.config.forum.url, tz,
-                                     game.config.roles_revealed_on_hanging))
-        doc["recorded"] = result.recorded_at is not None
-        doc["notes"] = list(result.notes)
-        _emit(json.dumps(doc, ensure_ascii=False, indent=2))
-        if post:
-            _publish(game, [tally_post(game.config, n, result.tally)], yes, dry_run)
-        return
-    paste, host = render_parts(result.tally, fmt.value, game.config.forum.url, tz,
-                               game.config.roles_revealed_on_hanging)
-    from referee.render_tally import HOST_ONLY_RULE
-
-    w = game.window(n)
-    window_line = (
-        f"День {n}: {w.start.astimezone(tz):%d.%m %H:%M} – дедлайн "
-        f"{w.deadline.astimezone(tz):%d.%m %H:%M} ({game.config.forum.timezone})"
-    )
-    status = (
-        "Итог записан." if result.recorded else
-        f"Итог был записан {result.recorded_at.astimezone(tz):%d.%m %H:%M}."
-        if result.recorded_at else "Предварительный подсчёт: дедлайн ещё не наступил."
-    )
-    _emit(paste)
-    _emit(f"\n{HOST_ONLY_RULE}\n{window_line}\n{status}\n{host}")
-    if result.notes:
-        _emit(_host_notes(result.notes))
+    _emit(render_day(result, game.config, fmt.value))
     if post:
-        _publish(game, [tally_post(game.config, n, result.tally)], yes, dry_run)
+        _publish(game, [tally_post(game.config, result)], yes, dry_run)
 
 
 @app.command()

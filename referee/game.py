@@ -49,6 +49,10 @@ class DayResult:
     recorded_at: datetime | None
     notes: tuple[str, ...]
     """Host-facing notes: provisional nights, recorded result that differs, ..."""
+    day: int = 0
+    window: DaySchedule | None = None
+    winner: str | None = None
+    """W2: the game is over after this day's hanging (``town``, ``clan:<name>``, ``maniac``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -411,12 +415,23 @@ class Game:
                 f"пересчёт сейчас даёт: {t.hanged or 'никто'}. Записанный итог остаётся в силе; "
                 "решения ведущего по голосам пересчитывают день заново."
             )
+        winner = None
+        if t.closed and as_of is None:
+            hanged = stored.payload.get("hanged") if stored else t.hanged
+            after = state
+            if hanged is not None and state.is_alive(hanged):
+                after, _ = apply_day(state, day, hanged, [
+                    v for v in _voters_of(t, hanged) if state.has(v)])
+            winner = game_winner(after, self.config.night)
         result = DayResult(
             tally=t,
             recorded=recorded_now,
             recorded_hanged=stored.payload.get("hanged") if stored else None,
             recorded_at=stored.recorded_at if stored else None,
             notes=tuple(notes),
+            day=day,
+            window=window,
+            winner=winner,
         )
         if _state is None:
             self._tallies[key] = result

@@ -42,8 +42,7 @@ from referee.store import SentRecord, Store
 
 if TYPE_CHECKING:
     from referee.activity import ActivityReport
-    from referee.game import NightResult
-    from referee.votes import Tally
+    from referee.game import DayResult, NightResult
 
 Kind = Literal["post", "pm"]
 
@@ -110,14 +109,15 @@ def public_part(rendered: str, separator: str) -> str:
     return head.rstrip() + "\n"
 
 
-def tally_post(config: Config, day: int, tally: Tally) -> Outgoing:
-    """V1–V6: the day's count as pasted, never the host-only part."""
-    from referee.render_tally import render_parts
+def tally_post(config: Config, result: DayResult) -> Outgoing:
+    """V1–V6: the day's count as pasted (with the end of the game, W2), never the host-only
+    part."""
+    from referee.render_day import day_paste
 
-    paste, _ = render_parts(tally, "bbcode", config.forum.url, config.tz,
-                            config.roles_revealed_on_hanging)
+    day = result.day
     return Outgoing("post", game_ref(config), f"day:{day}:tally", topic_ref(config),
-                    paste.rstrip() + "\n", label=f"подсчёт голосов, день {day}")
+                    day_paste(result, config).rstrip() + "\n",
+                    label=f"подсчёт голосов, день {day}")
 
 
 def activity_post(config: Config, turn: int, report: ActivityReport) -> Outgoing:

@@ -51,3 +51,18 @@ def test_votes_come_from_the_voting_topic_only(tmp_path: Path) -> None:
     # Tie 1:1 — Cid reached 1 first (12:00), so Cid is hanged (V6 first_to_reach).
     assert t.hanged == "Cid"
     assert "Ann" in t.not_voted
+
+
+def test_the_tally_says_when_the_hanging_ends_the_game(tmp_path: Path) -> None:
+    # W2: Cid is the clan's only member; hanging him leaves only town: town wins.
+    cfg = tmp_path / "referee.toml"
+    cfg.write_text(CONFIG.replace('vote_url = "https://forum.example/viewtopic.php?t=11"\n',
+                                  ""), encoding="utf-8")
+    game = Game.open(cfg, tmp_path / "g.db", clock=lambda: datetime(2026, 11, 22, tzinfo=UTC))
+    game.store.save_topic_page(TopicPage(10, "Игра", 1, 1, 20, (
+        vote(1, "Ann", "Cid", 10, 11), vote(2, "Bob", "Cid", 10, 12))))
+    result = game.tally_day(1)
+    assert result.tally.hanged == "Cid" and result.winner == "town"
+    from referee.render_day import day_paste
+
+    assert "Игра окончена: победа — мирные жители." in day_paste(result, game.config)

@@ -1,0 +1,61 @@
+"""``referee tally`` output for a day of the game: the count (:mod:`referee.render_tally`)
+plus what the game knows around it — the day's window and deadline, whether the result is
+recorded, the host-facing notes, and the end of the game (W2) when the hanging ends it.
+
+The CLI prints :func:`render_day`; ``tally --post`` posts :func:`day_paste`, so what is
+posted is exactly the paste part the host saw.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from referee.bbcode import b
+from referee.config import Config
+from referee.night.report import winner_ru
+from referee.render_tally import HOST_ONLY_RULE, render_json, render_parts
+
+if TYPE_CHECKING:
+    from referee.game import DayResult
+
+
+def _game_over(result: DayResult, bb: bool) -> str:
+    if result.winner is None:
+        return ""
+    line = f"Игра окончена: победа — {winner_ru(result.winner)}."
+    return "\n" + (b(line) if bb else line)
+
+
+def day_paste(result: DayResult, config: Config, fmt: str = "bbcode") -> str:
+    """The part of the day's output meant for the game topic."""
+    paste, _ = render_parts(result.tally, "bbcode" if fmt == "bbcode" else "text",
+                            config.forum.url, config.tz, config.roles_revealed_on_hanging)
+    return paste + _game_over(result, fmt == "bbcode")
+
+
+def render_day(result: DayResult, config: Config, fmt: str = "bbcode") -> str:
+    tz = config.tz
+    if fmt == "json":
+        doc = json.loads(render_json(result.tally, config.forum.url, tz,
+                                     config.roles_revealed_on_hanging))
+        doc["recorded"] = result.recorded_at is not None
+        doc["winner"] = result.winner
+        doc["notes"] = list(result.notes)
+        return json.dumps(doc, ensure_ascii=False, indent=2)
+    _, host = render_parts(result.tally, "bbcode" if fmt == "bbcode" else "text",
+                           config.forum.url, tz, config.roles_revealed_on_hanging)
+    lines = [day_paste(result, config, fmt), "", HOST_ONLY_RULE]
+    w = result.window
+    if w is not None:
+        lines.append(f"День {result.day}: {w.start.astimezone(tz):%d.%m %H:%M} – дедлайн "
+                     f"{w.deadline.astimezone(tz):%d.%m %H:%M} ({config.forum.timezone})")
+    if result.recorded:
+        lines.append("Итог записан.")
+    elif result.recorded_at is not None:
+        lines.append(f"Итог был записан {result.recorded_at.astimezone(tz):%d.%m %H:%M}.")
+    elif not result.tally.closed:
+        lines.append("Предварительный подсчёт: дедлайн ещё не наступил, ничего не записано.")
+    lines.append(host)
+    lines += [f"! {n}" for n in result.notes]
+    return "\n".join(lines) + "\n"
