@@ -260,8 +260,12 @@ class HttpClient:
         random_: Callable[[], float] = random.random,
         transport: httpx.BaseTransport | None = None,
         max_redirects: int = 10,
+        complete: Callable[[httpx.Response], bool] | None = None,
     ) -> None:
         self.base_url = base_url
+        self.complete = complete
+        """Whether a GET's 200 answer is the whole page (an engine knows how its pages end);
+        one that is not is asked for again like a dropped connection."""
         self.host = urlsplit(base_url).hostname or ""
         self.min_interval = 1.0 / rate_limit if rate_limit and rate_limit > 0 else 0.0
         self.retries = max(0, int(retries))
@@ -426,8 +430,27 @@ class HttpClient:
                 retryable = status in RETRY_STATUSES and (
                     retry_unsafe or status in (429, 503)
                 )
-                if not retryable:
+                if not retryable and (
+                    status != 200 or method != "GET" or self.complete is None
+                    or self.complete(response)
+                ):
                     return response
+                if not retryable:
+                    # A page cut short in a well-framed answer (PHP or a proxy dying
+                    # mid-page, a connection closed without Content-Length) would be read as
+                    # a page with fewer posts; it is asked for again instead.
+                    if attempt >= self.retries:
+                        raise NetworkError(
+                            f"the forum sent an incomplete page for {shown} "
+                            f"{attempt + 1} times (it stops before its end)",
+                            "the forum or the connection is cutting pages short; run the "
+                            "command again later (pages already read are kept)",
+                        )
+                    delay = self.backoff.delay(attempt, self.random())
+                    log.info("%s %s -> an incomplete page; retry in %.1fs", method, shown, delay)
+                    self.sleep(delay)
+                    attempt += 1
+                    continue
                 response.read()
                 wait = retry_after_seconds(response.headers.get("Retry-After"), self.wall())
                 if wait is not None and wait > MAX_RETRY_AFTER:

@@ -86,6 +86,15 @@ def parse_topic_url(url: str) -> tuple[str, int | None]:
     return root, topic
 
 
+def whole_page(r: httpx.Response) -> bool:
+    """Whether an HTML answer reached its end: every phpBB page (prosilver, subsilver2,
+    3.0–3.3) closes with ``</html>``. A page cut short after a whole post parses as a page
+    with fewer posts, and the posts after the cut would never be read again."""
+    if "html" not in r.headers.get("content-type", ""):
+        return True
+    return b"</html" in r.content[-65536:].lower()
+
+
 def learned_per_page(tp: TopicPage) -> int | None:
     """The board's posts-per-page as this page shows it: a page before the last is full;
     the last page's own figure (from its links) never overstates it, so jumping with it can
@@ -121,6 +130,8 @@ class PhpbbForum:
             self.root, rate_limit=forum.rate_limit, timeout=forum.timeout,
             retries=forum.retries, user_agent=forum.user_agent, cookie_file=cookie_file,
         )
+        if self.http.complete is None:
+            self.http.complete = whole_page
         self.now = now
         self.max_logins = max_logins
         self.remember_me = remember_me

@@ -11,7 +11,9 @@ import pytest
 from board_server import (
     BAD_GZIP,
     DROP,
+    DROP_UNFRAMED,
     LOGIN_FORM,
+    TRUNCATE,
     Board,
     Fault,
     stall,
@@ -25,6 +27,10 @@ from fault_helpers import Runner, assert_db_is_the_truth, opened_pms
     [
         # what the board does                     to which request
         (DROP, "topic:2"),                       # half a page, then the connection closes
+        (DROP_UNFRAMED, "topic:3"),              # no length: cut mid-post, looks complete
+        (TRUNCATE, "topic:5"),                   # well framed, stops after a whole post
+        (TRUNCATE, "topic:2"),                   # the same before the last page (the
+                                                 # posts after the cut: never read again)
         (BAD_GZIP, "topic:4"),                   # «Content Encoding Error»
         (status(500), "topic:1"),
         (status(502), "topic:3"),
@@ -32,9 +38,11 @@ from fault_helpers import Runner, assert_db_is_the_truth, opened_pms
         (status(429, retry_after="2"), "topic:2"),
         (LOGIN_FORM, "topic:3"),                 # the session expired mid-run
         (DROP, "folder:inbox:2"),
+        (TRUNCATE, "folder:inbox:1"),
         (status(503), "folder:inbox:3"),
         (LOGIN_FORM, "folder:inbox:2"),
         (DROP, "pm:103"),
+        (TRUNCATE, "pm:104"),
         (BAD_GZIP, "pm:100"),
         (status(502), "pm:106"),
         (LOGIN_FORM, "pm:105"),
