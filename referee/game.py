@@ -507,12 +507,16 @@ class Game:
         deaths: list[TurnDeath] = []
         after_day, _ = self.state_before_night(turn)
         day_window = self.window(turn)
-        for nick in set(state.alive) - set(after_day.alive):
-            deaths.append(TurnDeath(nick, day_window.deadline, "hanged"))
+        for death in after_day.graveyard:
+            if state.is_alive(death.player):
+                cause = ("повешен(а) по итогам дня" if "hanged" in death.causes
+                         else "выбыл(а): " + ", ".join(c.removeprefix("removed:")
+                                                        for c in death.causes))
+                deaths.append(TurnDeath(death.player, day_window.deadline, cause))
         try:
             night = self.resolve_night(turn, record=False)
             for d in night.outcome.deaths:
-                deaths.append(TurnDeath(d.player, night.window[1], "night"))
+                deaths.append(TurnDeath(d.player, night.window[1], "погиб(ла) ночью"))
         except GameError:
             pass
         excuses = [
