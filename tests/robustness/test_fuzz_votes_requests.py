@@ -1,0 +1,142 @@
+"""Whatever players write, reading it never crashes: a post is a vote, a near-vote or no vote
+(V1–V3); a PM gives requests or items listed for the host (N14). Inputs are the real posts
+and PMs of the fixture game, broken: cut, tags dropped, colours garbled, words and nicks
+inserted, read against a roster that also holds hostile nicks."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from functools import cache
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from robust_helpers import MOSCOW, PM_PAGES, REAL, SAVED_AT, TOPIC_PAGES, fixture_text
+
+from adapters.phpbb.parse import parse_pm, parse_topic_page
+from referee.config import ROLE_IDS, VoteRules
+from referee.errors import RefereeError
+from referee.intake import read_requests
+from referee.markup import QUOTE_MARK
+from referee.models import Post, PrivateMessage
+from referee.nicks import Roster
+from referee.votes import VoteReading, find_vote
+
+FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+PLAYERS = ("Шерлок", "Мисс Марпл", "Kotik", "Тень_Ночи", "Лиса", "Ёжик", "Полковник",
+           "Nika-77", "Гроза", "Мотылёк", "Снежок", "Доктор Ватсон", "Mr. Smith", "Ира-Ира")
+HOSTILE_NICKS = ("[/color][url=http://evil]x[/url]", "[b]", "(.*)", "Я", "и", "на", "себя",
+                 "Меняю", "Проверяю", "мой голос", "x" * 40, "A-B", "1", "__", "\\", ".")
+STYLES = ("color:red", "color: #f00", "color:#FF0000 !important", "color:rgb(1e999,0,0)",
+          "color:hsl(1e999,100%,50%)", "color:rgba(255,0,0,/)", "color:", "color:red;color:x",
+          "color: rgb(255 0 0 / 0%)", "color:red/*", "color:hsl(0 100% 50% / 1e-999)", ";;",
+          "color:rgb(255,0,0,0,0)", "color: transparent", "color:inherit", "font-size: 200%")
+INSERTS = ('<span style="color:red">', "</span>", "<blockquote><div>", "</div></blockquote>",
+           "<br>", "мой голос", "Мой голос — ", '<div class="codebox"><p>Код:</p><pre><code>',
+           "</code></pre></div>", "\u200b", '<font color="red">', "</font>", '<a href="x">',
+           "</a>", "<td>", "<ul><li>", "&#0;", "\x00", "<img src=x alt=':D'>", *PLAYERS[:4])
+WORDS = ("Проверяю", "Лечу", "Стреляем", "в", "исполнитель", "стреляет", "Убиваю", "Бью",
+         "Забираю", "к себе", "Засада", "Взрываю", "Защищаю", "и", "Меняю", "на", "Исправление:",
+         "проверку", "выстрел", "не", "себя", "я", ",", ".", "—", ":", "\n", QUOTE_MARK,
+         "\u200b", "Цель:", "исп.", "стрелять будет", "Re:", "«", "»")
+
+_TAG = re.compile(r"<[^<>]+>")
+_STYLE = re.compile(r'style="([^"]*)"')
+
+
+@cache
+def real_posts() -> tuple[Post, ...]:
+    return tuple(
+        post for name in TOPIC_PAGES if "host" in name and "_en" not in name
+        for post in parse_topic_page(fixture_text(name), url=str(REAL / name), tz=MOSCOW,
+                                     now=SAVED_AT).posts
+    )
+
+
+@cache
+def real_pms() -> tuple[PrivateMessage, ...]:
+    return tuple(parse_pm(fixture_text(n), url=n, tz=MOSCOW, now=SAVED_AT) for n in PM_PAGES)
+
+
+roster_nicks = st.one_of(
+    st.just(PLAYERS),
+    st.tuples(st.lists(st.sampled_from(PLAYERS), min_size=1, max_size=6, unique=True),
+              st.lists(st.sampled_from(HOSTILE_NICKS), min_size=1, max_size=4, unique=True))
+    .map(lambda parts: tuple(parts[0] + parts[1])),
+)
+
+
+@st.composite
+def broken_html(draw: st.DrawFn, html: str) -> str:
+    for _ in range(draw(st.integers(min_value=1, max_value=4))):
+        kind = draw(st.sampled_from(("cut", "drop_tag", "style", "insert")))
+        at = draw(st.integers(min_value=0, max_value=10**6))
+        if kind == "cut":
+            html = html[: at % (len(html) + 1)]
+        elif kind == "drop_tag" and (tags := list(_TAG.finditer(html))):
+            m = tags[at % len(tags)]
+            html = html[: m.start()] + html[m.end():]
+        elif kind == "style" and (styles := list(_STYLE.finditer(html))):
+            m = styles[at % len(styles)]
+            html = html[: m.start(1)] + draw(st.sampled_from(STYLES)) + html[m.end(1):]
+        else:
+            pos = at % (len(html) + 1)
+            html = html[:pos] + draw(st.sampled_from(INSERTS) | st.text(max_size=10)) + html[pos:]
+    return html
+
+
+vote_rules = st.sampled_from((
+    VoteRules(), VoteRules(reason_min_letters=0), VoteRules(phrases=("голос", "мой голос")),
+    VoteRules(red_colours=("#zz", "red", "rgb(1,2)")), VoteRules(near_match_distance=3),
+))
+
+
+@FUZZ
+@given(data=st.data(), nicks=roster_nicks, rules=vote_rules)
+def test_any_post_reads_as_a_vote_a_near_vote_or_nothing_V1_V3(
+    data: st.DataObject, nicks: tuple[str, ...], rules: VoteRules
+) -> None:
+    post = data.draw(st.sampled_from(real_posts()))
+    html = data.draw(st.one_of(broken_html(post.body_html), st.text(max_size=200)))
+    roster = Roster(nicks, near_distance=rules.near_match_distance)
+    try:
+        reading = find_vote(replace(post, body_html=html), roster, rules)
+    except RefereeError:
+        return
+    assert reading is None or isinstance(reading, VoteReading)
+    if reading is not None:
+        assert reading.target is None or reading.target in nicks  # V2: only roster nicks
+        assert reading.valid == (not reading.problems)
+
+
+@st.composite
+def broken_pm(draw: st.DrawFn, nicks: tuple[str, ...]) -> PrivateMessage:
+    pm = draw(st.sampled_from(real_pms()))
+    text = pm.body_text
+    for _ in range(draw(st.integers(min_value=1, max_value=8))):
+        pos = draw(st.integers(min_value=0, max_value=len(text)))
+        word = draw(st.sampled_from(WORDS + nicks) | st.text(max_size=6))
+        text = f"{text[:pos]} {word} {text[pos:]}"
+    if draw(st.booleans()):
+        text = text[: draw(st.integers(min_value=0, max_value=len(text)))]
+    subject = draw(st.sampled_from(("", pm.subject, "Re: Проверка", f"Проверка {nicks[0]}")))
+    sender = draw(st.sampled_from((*nicks, "Пуаро", "")))
+    return replace(pm, body_text=text, subject=subject, sender=sender)
+
+
+@FUZZ
+@given(data=st.data(), nicks=roster_nicks, role=st.sampled_from((None, *ROLE_IDS)))
+def test_any_pm_gives_requests_or_items_for_the_host_N14(
+    data: st.DataObject, nicks: tuple[str, ...], role: str | None
+) -> None:
+    pm = data.draw(broken_pm(nicks))
+    roster = Roster(nicks)
+    try:
+        result = read_requests(pm, role, roster, order=1)
+    except RefereeError:
+        return
+    for r in result.requests:
+        assert all(t in nicks for t in r.all_targets())  # a target is always a roster nick
+        assert r.executor is None or r.executor in nicks
+    assert result.requests or result.unreadable  # never silently nothing (N14)
