@@ -367,7 +367,8 @@ class Store:
     # -- topic pages and posts
 
     def save_topic_page(
-        self, page: TopicPage, fetched_at: datetime | None = None, *, url: str = ""
+        self, page: TopicPage, fetched_at: datetime | None = None, *, url: str = "",
+        after: Post | None = None,
     ) -> PageSave:
         """Store one topic page in one transaction.
 
@@ -377,6 +378,10 @@ class Store:
         of page 1 / after the first post of the last page) — but is absent, is marked
         ``missing_since``. Posts that merely moved to a neighbouring page (because an
         earlier post was deleted) are outside that span and are left alone.
+
+        ``after`` is the last post of the page before, read just before this one: the span
+        then starts right after it, so a deleted post that was the first of this page (it
+        lay between the two pages) is noticed too.
         """
         seen = _iso(fetched_at or _now())
         topic_id = page.topic_id if page.topic_id is not None else (
@@ -436,7 +441,7 @@ class Store:
                 if cur.rowcount and p.post_id in known:
                     edited += 1
             if page.posts:
-                missing = self._mark_missing(c, topic_id, page, ids, seen)
+                missing = self._mark_missing(c, topic_id, page, ids, seen, after)
             c.execute(
                 "INSERT INTO pages(topic_id, page, url, fetched_at, post_ids, content_hash, "
                 "total_pages, per_page) VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(topic_id, page) "
@@ -456,13 +461,17 @@ class Store:
 
     @staticmethod
     def _mark_missing(
-        c: sqlite3.Connection, topic_id: int, page: TopicPage, ids: list[int], seen: str
+        c: sqlite3.Connection, topic_id: int, page: TopicPage, ids: list[int], seen: str,
+        after: Post | None = None,
     ) -> int:
         first, last = page.posts[0], page.posts[-1]
         where = ["topic_id = ?", "missing_since IS NULL",
                  f"post_id NOT IN ({','.join('?' * len(ids))})"]
         params: list[Any] = [topic_id, *ids]
-        if page.page > 1:
+        if page.page > 1 and after is not None:
+            where.append("(posted_at, post_id) > (?, ?)")
+            params += [_iso(after.posted_at), after.post_id]
+        elif page.page > 1:
             where.append("(posted_at, post_id) >= (?, ?)")
             params += [_iso(first.posted_at), first.post_id]
         if page.page < page.total_pages:

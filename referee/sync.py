@@ -27,6 +27,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from adapters.base import ForumAdapter, Secret
 from referee.config import Config
 from referee.errors import PmRemoved
+from referee.models import TopicPage
 from referee.store import Store
 
 
@@ -127,8 +128,15 @@ def sync_topic(
     with _progress(progress and sys.stderr.isatty()) as bar:
         task = bar.add_task("Reading the topic", total=None, posts=0)
         pages = adapter.fetch_topic_pages(start, per_page=per_page)
+        before_page: TopicPage | None = None
         for tp in pages:
-            saved = store.save_topic_page(tp, now(), url=_page_url(adapter, tp.page))
+            # The page before, read just now, bounds this one: a post deleted from between
+            # the two (the first of this page) is then noticed as missing.
+            after = (before_page.posts[-1] if before_page is not None and before_page.posts
+                     and before_page.page == tp.page - 1 else None)
+            saved = store.save_topic_page(tp, now(), url=_page_url(adapter, tp.page),
+                                          after=after)
+            before_page = tp
             if fetched == 0:
                 first_page = tp.page
                 bar.update(task, total=max(1, tp.total_pages - tp.page + 1))

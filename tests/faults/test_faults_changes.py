@@ -1,0 +1,74 @@
+"""Issue 8 — the topic and the inbox change while the referee reads them.
+
+Players keep writing during a sync, a moderator deletes posts, a PM arrives while the
+inbox is being listed. After the sync (and at most one more), the database holds exactly
+what the board holds: every visible post once with its own text, every deleted post that
+was stored before kept and marked missing (RULES.md V4: its vote may have counted).
+
+The board: 23 posts, 5 a page (pages 1–5, page 5 holds posts 1020–1022); 7 PMs, 3 a page.
+"""
+
+from __future__ import annotations
+
+from board_server import Board
+from fault_helpers import Runner, assert_db_is_the_truth, missing_posts, opened_pms
+
+
+def test_posts_written_during_a_sync_are_read_to_the_new_last_page(
+    board: Board, run: Runner
+) -> None:
+    board.before("topic:3", lambda b: b.add_posts(12))         # 5 pages become 7
+    report = run.topic()
+    assert (report.last_page, report.total_pages) == (7, 7)
+    assert_db_is_the_truth(run.db, board, pms=False)
+
+
+def test_posts_written_after_a_sync_are_read_by_the_next_one(
+    board: Board, run: Runner
+) -> None:
+    run.topic()
+    board.add_posts(9)                                           # page 5 fills, 6 and 7 come
+    report = run.topic()
+    assert (report.start_page, report.last_page, report.new_posts) == (5, 7, 9)
+    assert_db_is_the_truth(run.db, board, pms=False)
+
+
+def test_a_post_deleted_on_the_last_page_is_marked_missing_by_the_next_sync(
+    board: Board, run: Runner
+) -> None:
+    run.topic()
+    board.delete_post(1021)
+    run.topic()
+    assert missing_posts(run.db) == [1021]
+    assert_db_is_the_truth(run.db, board, pms=False)
+
+
+def test_a_post_deleted_on_an_earlier_page_is_marked_missing_by_a_full_sync(
+    board: Board, run: Runner
+) -> None:
+    run.topic()
+    board.delete_post(1007)                                      # mid page 2
+    run.topic()
+    assert missing_posts(run.db) == []    # an incremental sync does not re-read page 2
+    run.topic(full=True)
+    assert_db_is_the_truth(run.db, board, pms=False)
+
+
+def test_a_deleted_first_post_of_a_page_is_marked_missing_by_a_full_sync(
+    board: Board, run: Runner
+) -> None:
+    run.topic()
+    board.delete_post(1010)                                      # first post of page 3
+    run.topic(full=True)
+    assert_db_is_the_truth(run.db, board, pms=False)
+
+
+def test_a_pm_arriving_while_the_inbox_is_listed_is_read_and_none_is_opened_twice(
+    board: Board, run: Runner
+) -> None:
+    # Newest first: the new PM lands on page 1 (already listed) and pushes every row down.
+    board.before("folder:inbox:2", lambda b: b.add_pm())
+    run.all()
+    run.all()
+    assert_db_is_the_truth(run.db, board)
+    assert sorted(opened_pms(board)) == sorted(f"pm:{m.pm_id}" for m in board.pms)
