@@ -115,19 +115,23 @@ class Roster:
 
     def match(self, typed: str) -> NickMatch:
         """Match typed text to one nick of the roster (RULES.md V2)."""
-        text = typed.strip(_EDGE_PUNCT) or typed.strip()
-        n = normalise(text)
-        for kind, table, key in (
-            ("exact", self._exact, n),
-            ("alias", self._alias, n),
-            ("folded", self._folded, fold(text)),
-            ("alias", self._alias, fold(text)),
-        ):
-            found = table.get(key)
-            if found:
-                if len(found) == 1:
-                    return NickMatch(text, next(iter(found)), kind)  # type: ignore[arg-type]
-                return NickMatch(text, None, "ambiguous", tuple(sorted(found)))
+        whole = typed.strip()
+        text = typed.strip(_EDGE_PUNCT) or whole
+        # The text as typed first: edge punctuation may be the nick's own («-=Tiger=-»,
+        # «[KGB]Agent»); else without it («Kotik.», «(Kotik)»).
+        for candidate in dict.fromkeys((whole, text)):
+            n = normalise(candidate)
+            for kind, table, key in (
+                ("exact", self._exact, n),
+                ("alias", self._alias, n),
+                ("folded", self._folded, fold(candidate)),
+                ("alias", self._alias, fold(candidate)),
+            ):
+                found = table.get(key)
+                if found:
+                    if len(found) == 1:
+                        return NickMatch(candidate, next(iter(found)), kind)  # type: ignore[arg-type]
+                    return NickMatch(candidate, None, "ambiguous", tuple(sorted(found)))
         f = fold(text)
         if len(f) >= self.near_min_length and self.near_distance > 0:
             near = sorted(
