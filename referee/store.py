@@ -482,6 +482,12 @@ class Store:
         )
         return cur.rowcount
 
+    def has_post(self, post_id: int) -> bool:
+        """Whether the post was ever stored (missing or not)."""
+        return self.conn.execute(
+            "SELECT 1 FROM posts WHERE post_id=?", (post_id,)
+        ).fetchone() is not None
+
     def last_synced_page(self, topic_id: int) -> int | None:
         """The highest page of ``topic_id`` stored so far (where the next sync starts)."""
         row = self.conn.execute(

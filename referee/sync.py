@@ -15,8 +15,9 @@ phpBB marks it read for the host (research gotcha 12), so each is opened once.
 
 from __future__ import annotations
 
+import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -29,6 +30,8 @@ from referee.config import Config
 from referee.errors import PmRemoved
 from referee.models import TopicPage
 from referee.store import Store
+
+log = logging.getLogger("referee.sync")
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +130,7 @@ def sync_topic(
     first_page = last_page = total = start
     with _progress(progress and sys.stderr.isatty()) as bar:
         task = bar.add_task("Reading the topic", total=None, posts=0)
-        pages = adapter.fetch_topic_pages(start, per_page=per_page)
+        pages = _pages_in_order(adapter, store, start, per_page, resume=last is not None)
         before_page: TopicPage | None = None
         for tp in pages:
             # The page before, read just now, bounds this one: a post deleted from between
@@ -156,6 +159,55 @@ def sync_topic(
         total_pages=total, pages_fetched=fetched, pages_changed=changed, new_posts=new,
         edited_posts=edited, missing_posts=missing, requests=adapter.requests - before,
     )
+
+
+MAX_STEPS_BACK = 8
+"""How often one sync goes back to re-read pages whose posts moved (a bound against a
+board that keeps deleting while it is read)."""
+
+
+def _pages_in_order(
+    adapter: ForumAdapter, store: Store, start: int, per_page: int | None, *, resume: bool
+) -> Iterator[TopicPage]:
+    """``adapter.fetch_topic_pages(start)``, going back when posts may have slid onto a page
+    already read — a deleted post moves every later post back by one place, so a post not
+    read yet can land on a page that will not be read again:
+
+    - the page an incremental sync resumes on starts with a post never stored: posts above
+      it were deleted since the last sync, and posts written since may sit on the page
+      before (``resume``);
+    - a page counts fewer posts in the topic than the page read before it: posts were
+      deleted during this sync, and the first posts of this page slid onto the pages read.
+    """
+    steps = 0
+    check_resume = resume and start > 1
+    while True:
+        back_to: int | None = None
+        count: int | None = None
+        pages = adapter.fetch_topic_pages(start, per_page=per_page)
+        for tp in pages:
+            if check_resume:
+                check_resume = False
+                if tp.page > 1 and tp.posts and not store.has_post(tp.posts[0].post_id):
+                    back_to = tp.page - 1
+                    check_resume = True  # the page before may start with a new post too
+            elif count is not None and tp.total_posts is not None and tp.total_posts < count:
+                gone = count - tp.total_posts
+                back_to = max(1, tp.page - -(-gone // max(1, tp.per_page)))
+            if back_to is not None and steps < MAX_STEPS_BACK:
+                break
+            back_to = None
+            count = tp.total_posts
+            yield tp
+        if back_to is None:
+            return
+        close = getattr(pages, "close", None)
+        if callable(close):
+            close()
+        log.info("posts moved back while the topic was read; reading again from page %s",
+                 back_to)
+        steps += 1
+        start, per_page = back_to, None  # the adapter keeps the page size it learned
 
 
 def _page_url(adapter: ForumAdapter, page: int) -> str:

@@ -300,6 +300,13 @@ class PhpbbForum:
                 resized = True
                 log.info("page size changed: asked for page %s, got %s", page_no, tp.page)
                 continue
+            if tp.page <= last_seen and page_no > tp.page >= tp.total_pages:
+                # The topic shrank while it was read (posts deleted): the page asked for is
+                # gone and the forum shows its new last page again. The caller sees the
+                # smaller post count and re-reads what moved.
+                log.info("asked for page %s, the topic now ends on page %s", page_no, tp.page)
+                yield tp
+                return
             if tp.page <= last_seen:
                 raise MalformedPage(
                     f"the forum answered page {tp.page} when asked for page {page_no}",

@@ -11,7 +11,13 @@ The board: 23 posts, 5 a page (pages 1–5, page 5 holds posts 1020–1022); 7 P
 from __future__ import annotations
 
 from board_server import Board
-from fault_helpers import Runner, assert_db_is_the_truth, missing_posts, opened_pms
+from fault_helpers import (
+    Runner,
+    assert_db_is_the_truth,
+    missing_posts,
+    opened_pms,
+    stored_posts,
+)
 
 
 def test_posts_written_during_a_sync_are_read_to_the_new_last_page(
@@ -60,6 +66,42 @@ def test_a_deleted_first_post_of_a_page_is_marked_missing_by_a_full_sync(
     run.topic()
     board.delete_post(1010)                                      # first post of page 3
     run.topic(full=True)
+    assert_db_is_the_truth(run.db, board, pms=False)
+
+
+def test_a_post_deleted_during_a_sync_loses_no_later_post(
+    board: Board, run: Runner
+) -> None:
+    # Page 2 is read; then a post of page 1 goes, and post 1010 slides from page 3 to the
+    # end of page 2, which this sync has already read.
+    board.before("topic:3", lambda b: b.delete_post(1002))
+    run.topic()
+    assert {p.post_id for p in board.posts} <= {p[0] for p in stored_posts(run.db)}
+    run.topic(full=True)                 # and the deleted post is noticed by a re-read
+    assert_db_is_the_truth(run.db, board, pms=False)
+
+
+def test_posts_deleted_during_a_sync_that_shorten_the_topic(
+    board: Board, run: Runner
+) -> None:
+    # Pages 1–4 are read; then three posts go and the topic ends on page 4.
+    board.before("topic:5", lambda b: [b.delete_post(i) for i in (1001, 1004, 1006)])
+    run.topic()
+    assert {p.post_id for p in board.posts} <= {p[0] for p in stored_posts(run.db)}
+    run.topic(full=True)
+    assert_db_is_the_truth(run.db, board, pms=False)
+
+
+def test_posts_deleted_and_written_between_two_syncs_are_all_read(
+    board: Board, run: Runner
+) -> None:
+    run.topic()                          # page 5, where the next sync resumes: 1020–1022
+    for post_id in (1001, 1002, 1003, 1004):
+        board.delete_post(post_id)
+    board.add_posts(4)                   # 1023–1026; 1023 now ends page 4, before page 5
+    run.topic()
+    assert {p.post_id for p in board.posts} <= {p[0] for p in stored_posts(run.db)}
+    run.topic(full=True)                 # the deleted posts are noticed only by a re-read
     assert_db_is_the_truth(run.db, board, pms=False)
 
 
