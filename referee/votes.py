@@ -16,7 +16,7 @@ from typing import Literal
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from referee.colour import is_red, style_is_red
+from referee.colour import is_red, parse_declarations, style_is_red
 from referee.config import DaySchedule, Replacement, VoteRules
 from referee.errors import GameError
 from referee.models import Post
@@ -105,7 +105,7 @@ _BLOCK_TAGS = frozenset(
      "h2", "h3", "h4", "h5", "h6", "cite", "hr", "blockquote"}
 )
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "img", "iframe", "object", "video"})
-_SKIP_CLASSES = frozenset({"signature", "notice"})
+_SKIP_CLASSES = frozenset({"signature", "notice", "quotetitle", "codetitle"})
 _WS_CHARS = " \t\r\n\f\v\u00a0"
 
 
@@ -125,10 +125,16 @@ class _Line:
 class _Walker:
     """Own text of a post (quotes left out), with per-character red/code marks.
 
-    Quotes (``blockquote``, any depth) hold other people's words and votes: they only end
-    a line. Code boxes keep their text as the author's own (it counts for V3) but are never
-    read for a vote: phpBB does not render BBCode inside code. Colour comes from the
-    nearest ancestor that sets one (CSS inheritance); a link has the style's own colour.
+    Quotes (``blockquote``, any depth; subsilver2's ``div.quotecontent``) hold other
+    people's words and votes: they only end a line. Code boxes (``div.codebox``,
+    ``dl.codebox``, subsilver2's ``div.codecontent``) keep their text as the author's own
+    (it counts for V3) but are never read for a vote: phpBB does not render BBCode inside
+    code. The box titles subsilver2 prints («Ник писал(а):», «Код:») are forum chrome.
+    A ``div.quotecontent`` whose content is hidden until clicked is not a quote but a
+    board's custom [spoiler] BBCode built on the quote box (real phpBB 3.0 boards do
+    this): a spoiler is the author's own text, so a vote inside it counts (V1 excludes
+    quotes only). Colour comes from the nearest ancestor that sets one (CSS
+    inheritance); a link has the style's own colour.
     """
 
     def __init__(self, rules: VoteRules) -> None:
@@ -153,12 +159,18 @@ class _Walker:
                 self.lines.append(_Line())
                 continue
             classes = set((child.attributes.get("class") or "").split())
-            if tag == "blockquote" or classes & _SKIP_CLASSES:
+            if (tag == "blockquote" or classes & _SKIP_CLASSES
+                    or ("quotecontent" in classes and not _spoiler_box(child))):
                 self.newline()
                 continue
             if "codebox" in classes:
                 self.newline()
                 self._code(child)
+                self.newline()
+                continue
+            if "codecontent" in classes:
+                self.newline()
+                self.walk(child, False, True)
                 self.newline()
                 continue
             inner_red = self._colour(child, red)
@@ -188,6 +200,20 @@ class _Walker:
         if el.tag == "a":
             return False  # prosilver colours links itself, so they are never red text
         return red
+
+
+def _hidden(el: LexborNode) -> bool:
+    return any(d.prop == "display" and d.value.lower() == "none"
+               for d in parse_declarations(el.attributes.get("style") or ""))
+
+
+def _spoiler_box(box: LexborNode) -> bool:
+    """A ``div.quotecontent`` that hides its content until clicked: a custom [spoiler]
+    BBCode (``<div class="quotecontent"><div style="display: none;">…``), not a quote."""
+    if _hidden(box):
+        return True
+    first = next((c for c in box.iter() if c.tag and not c.tag.startswith("-")), None)
+    return first is not None and _hidden(first)
 
 
 def _walk(html: str, rules: VoteRules) -> list[_Line]:

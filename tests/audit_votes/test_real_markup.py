@@ -1,0 +1,180 @@
+"""Audit of vote reading on real forum markup (RULES.md V1–V3, V5, V6).
+
+Each table row is a post as a board really renders it (saved excerpts of live boards in
+``data/``, each with its origin) with our vote words put into it, and the reading a game
+host would agree with: the nick the vote counts for, or «не голос» (no vote at all), or the
+rule that rejects it. The second half generates posts with hypothesis over every
+combination of phrase, dash, colour form, wrapper, position and container.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+import pytest
+from audit_markup import (
+    DIALECTS,
+    REASON,
+    Dialect,
+    abbc3_spoiler,
+    post,
+    quotebox_spoiler,
+    real,
+    roster,
+    simple_spoiler,
+)
+
+from adapters.phpbb.parse import decode_page, parse_topic_page
+from referee.nicks import Roster
+from referee.votes import VoteReading, find_vote
+
+NOT_A_VOTE = "не голос"
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A vote-like post that does not count, and the rule that says so."""
+
+    rule: str
+    text: str
+
+
+Expected = str | Rejected  # a roster nick, NOT_A_VOTE or a rejection
+
+
+def check(reading: VoteReading | None, expected: Expected) -> None:
+    if expected == NOT_A_VOTE:
+        assert reading is None, f"read as a vote: {reading}"
+        return
+    assert reading is not None, "no vote found"
+    problems = [str(p) for p in reading.problems]
+    if isinstance(expected, Rejected):
+        assert any(p.startswith(f"{expected.rule}: ") and expected.text in p
+                   for p in problems), problems
+        return
+    assert reading.target == expected, (reading.typed, reading.match_kind, problems)
+    assert reading.valid, problems
+
+
+def red(value: str, text: str, space: bool = True) -> str:
+    sep = ": " if space else ":"
+    return f'<span style="color{sep}{value}">{text}</span>'
+
+
+# ============================================================================ real excerpts
+
+A346090 = "anime-ultime_phpbb30_post346090.html"
+SPOILER_SIG = "anime-ultime_phpbb30_spoiler_signature.html"
+FUNGI = "fungi-pl_phpbb33_signature.html"
+NESTED = "autorevue-cz_phpbb30_post3384115.html"
+NEWLINES = "autorevue-cz_phpbb30_post3384260.html"
+UNCITED = "ao-universe_phpbb33_post28948.html"
+YUI = '<img src="http://fc00.deviantart.net/yui.gif" alt="Image" />'
+QUOTED_30 = ("tajny vypinac je najlecnejsia zalezitost a ak je dobre spraveny, tak snad aj "
+             "najucinejsia")
+VOTE_LISA = f"Мой голос – {red('#FF0000', 'Лиса')}"
+
+# (saved page, [(real text, our text), …], reading)
+REAL_ROWS = [
+    # legacy colour with a space, #FF0040 (hue 345°), running over <br /> lines, inside bold
+    (A346090, [("ADN<br />", "Мой голос:<br />"), ("- Baby Steps 2", "Тень_Ночи")],
+     "Тень_Ночи"),
+    # the same list coloured #0040FF: blue is no vote colour
+    (A346090, [("- Ameiro Cocoa", "Мой голос – Kotik")], Rejected("V1", "нет красного ника")),
+    # split colour spans: green blocks, then the red part is the nick
+    (SPOILER_SIG, [("Sidonia no Kishi 2 ", "Мой голос – "), ('#FF0000">███', '#FF0000">Лиса')],
+     "Лиса"),
+    # a board's custom [spoiler] on subsilver2's quote box: the author's own words, it counts
+    (SPOILER_SIG, [(YUI, f"Мой голос – {red('#FF0000', 'Kotik')}")], "Kotik"),
+    # s9e colour without a space, #800000 («бордовый», hue 0°), inside <em class=text-italics>
+    (FUNGI, [("<br><br><br><em", "<br><br><br>Мой голос – <em"),
+             ("Człowiek jest wielki, nie przez to co ma, lecz przez to kim jest, nie przez to co "
+              "posiada, lecz przez to czym dzieli się z innymi.", "Шерлок")], "Шерлок"),
+    # a vote two quotes deep, and one quote deep: someone else's words
+    (NESTED, [(QUOTED_30, VOTE_LISA)], NOT_A_VOTE),
+    (NESTED, [("co to je ten tajny vypinac?", VOTE_LISA)], NOT_A_VOTE),
+    # the same vote in the post's own text after the quotes
+    (NESTED, [("skus potrapit strycka google", VOTE_LISA)], "Лиса"),
+    # legacy "\n<br />": the phrase ends its line, a blank line, the red nick alone
+    (NEWLINES, [("parkuje klasicky pred panelakem...", "Мой голос –"),
+                ("Mno ja bych si taky skodovku kvuli tomuhle nekoupil..",
+                 red("red", "Kotik"))], "Kotik"),
+    # a quote without a cite
+    (UNCITED, [("If you check the Downloads link in the navigation bar (on the left) then "
+                "select Maps, they are in there.", VOTE_LISA)], NOT_A_VOTE),
+]
+
+
+@pytest.mark.parametrize(("page", "swaps", "expected"), REAL_ROWS,
+                         ids=[f"{r[0].split('_')[0]}-{i}" for i, r in enumerate(REAL_ROWS)])
+def test_v1_votes_in_real_board_markup(page: str, swaps: list[tuple[str, str]],
+                                       expected: Expected) -> None:
+    body = real(page)
+    for old, new in swaps:
+        assert old in body, f"{old!r} is not in {page}"
+        body = body.replace(old, new, 1)
+    check(find_vote(post(body), roster()), expected)
+
+
+def test_real_excerpts_alone_are_not_votes() -> None:
+    """The saved posts themselves (red text, quotes, no «мой голос») hold no vote."""
+    for page in (A346090, SPOILER_SIG, FUNGI, NESTED, NEWLINES, UNCITED):
+        assert find_vote(post(real(page)), roster()) is None, page
+
+
+# ============================================================================ subsilver2
+
+MOSCOW = ZoneInfo("Europe/Moscow")
+
+
+def test_v1_subsilver2_quotes_on_the_rendered_30_page() -> None:
+    """fixtures/subsilver2/topic_page2.html through the real-page parser: Лиса quotes
+    Kotik's vote for her and votes for Kotik; Полковник quotes a quote of a vote and does
+    not vote. subsilver2 quotes are div.quotecontent, not blockquote."""
+    page_html = decode_page(
+        (Path(__file__).resolve().parents[2] / "fixtures/subsilver2/topic_page2.html")
+        .read_bytes(), "text/html; charset=UTF-8")
+    page = parse_topic_page(page_html, url="http://mafia.example/viewtopic.php?f=2&t=78",
+                            tz=MOSCOW, now=datetime(2026, 11, 22, 15, 0, tzinfo=MOSCOW))
+    r = Roster(roster().nicks + ("Полковник",))
+    readings = {p.post_id: find_vote(p, r) for p in page.posts}
+    assert readings[3013] is not None and readings[3013].target == "Kotik"
+    assert readings[3018] is None
+    assert readings[3012] is not None and readings[3012].target == "Лиса"
+
+
+@pytest.mark.parametrize("dialect", DIALECTS, ids=lambda d: d.name)
+def test_v1_quote_and_code_boxes_of_every_style(dialect: Dialect) -> None:
+    """A quoted vote and a vote in [code] are not votes, in every phpBB style; the author's
+    own vote after them is read."""
+    theirs = f"Мой голос – {dialect.colour('#FF0000', 'Лиса')}"
+    own = f"{REASON}{dialect.br}Мой голос – {dialect.colour('red', 'Kotik')}"
+    cases = [
+        (dialect.quote(theirs, "Шерлок") + "Согласна с Шерлоком полностью.", NOT_A_VOTE),
+        (dialect.quote(theirs, None) + "Согласна с этим полностью.", NOT_A_VOTE),
+        (dialect.quote(dialect.quote(theirs, "Лиса") + "Да.", "Шерлок") + "Ну-ну.", NOT_A_VOTE),
+        (dialect.code("Мой голос – [color=red]Лиса[/color]") + REASON, NOT_A_VOTE),
+        (dialect.quote(theirs, "Шерлок") + own, "Kotik"),
+        (dialect.code("Мой голос – [color=red]Лиса[/color]") + own, "Kotik"),
+    ]
+    for body, expected in cases:
+        check(find_vote(post(body), roster()), expected)
+
+
+# ============================================================================ spoilers
+
+SPOILERS = [simple_spoiler, abbc3_spoiler, quotebox_spoiler]
+
+
+@pytest.mark.parametrize("spoiler", SPOILERS, ids=lambda f: f.__name__)
+def test_v1_vote_inside_a_spoiler_counts(spoiler) -> None:  # type: ignore[no-untyped-def]
+    """Decision: a spoiler is the author's own text (V1 excludes quotes only), so a vote
+    hidden under a spoiler counts as the host sees it after one click; a quote inside the
+    spoiler is still someone else's words."""
+    vote = f"Мой голос – {red('red', 'Nika-77', space=False)}"
+    check(find_vote(post(REASON + spoiler(vote)), roster()), "Nika-77")
+    quoted = DIALECTS[0].quote(vote, "Лиса")
+    check(find_vote(post(REASON + spoiler(quoted)), roster()), NOT_A_VOTE)
