@@ -32,7 +32,7 @@ from referee.actions import ACTIONS, Request
 from referee.config import NightRules, Player, normalise_role
 from referee.errors import ConfigError, GameError
 from referee.night import GameState, NightOutcome, apply_day, remove_player, resolve_night, winner
-from referee.night.events import Event, RequestRejected
+from referee.night.events import ChangeIgnored, Event, RequestRejected
 from referee.night.report import winner_ru
 from referee.night.state import Death
 
@@ -263,7 +263,10 @@ def _phase_json(p: _Day | _Night) -> dict[str, Any]:
             "deaths": [{"player": d.player, "causes": list(d.causes)} for d in p.deaths],
             "rejected": [
                 {"actor": e.actor, "action": e.action, "reason": e.reason}
-                for e in p.events if isinstance(e, RequestRejected)
+                if isinstance(e, RequestRejected)
+                else {"actor": e.request.actor, "action": e.request.action,
+                      "reason": e.explain()}
+                for e in p.events if isinstance(e, RequestRejected | ChangeIgnored)
             ],
         }
     o = p.outcome

@@ -14,6 +14,7 @@ from referee.config import NightRules
 from referee.night.events import (
     AmbushSet,
     Attack,
+    ChangeIgnored,
     CheckResult,
     Died,
     Event,
@@ -50,7 +51,9 @@ class NightOutcome:
     the necromancer (N9)."""
     checks: tuple[Check, ...]
     rejected: tuple[tuple[str, str, str], ...]
-    """(actor, action, reason) for every rejected request (N14)."""
+    """(actor, action, reason) for every rejected request (N14) and every change beyond the
+    one a game allows (N1: «ignored and flagged» — the JSON outputs have no log, so a change
+    left out of this list would vanish there)."""
     state: GameState
     before: GameState
 
@@ -146,6 +149,8 @@ def _outcome(night: int, log: tuple[Event, ...], before: GameState, after: GameS
                 saved.append((e.player, by))
     checks = tuple(Check(e.by, e.target, e.result) for e in log if isinstance(e, CheckResult))
     rejected = tuple(
-        (e.actor, e.action, e.reason) for e in log if isinstance(e, RequestRejected)
+        (e.actor, e.action, e.reason) if isinstance(e, RequestRejected)
+        else (e.request.actor, e.request.action, e.explain())
+        for e in log if isinstance(e, RequestRejected | ChangeIgnored)
     )
     return NightOutcome(night, log, deaths, tuple(saved), checks, rejected, after, before)
