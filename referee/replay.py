@@ -10,7 +10,8 @@ Input (a dict, as loaded from JSON)::
         {"night": 1, "requests": [{"actor": "Don", "action": "shoot", "target": "Bob",
                                    "executor": "Vito"}, ...]}]}
 
-A day may also carry ``requests`` (the necromancer's ``protect``, N9) and ``removed``
+Phases come in game order (T1): day 1, night 1, day 2, …, each once, the first being day 1
+or night 1. A day may also carry ``requests`` (the necromancer's ``protect``, N9) and ``removed``
 (nicks, or ``{"player", "reason"}``: activity removals, A3). Output::
 
     {"phases": [{"day": N, "hanged": NICK | None, "deaths": [...], "rejected": [...]},
@@ -85,12 +86,14 @@ def _run(data: Mapping[str, Any], rules: NightRules) -> tuple[list[_Day | _Night
         raise GameError("a replay must be a JSON object with players and phases", _HINT)
     state = GameState.new(_players(_need(data, "players", list, "the replay")))
     out: list[_Day | _Night] = []
+    previous: tuple[int, int] | None = None
     for i, raw in enumerate(_need(data, "phases", list, "the replay")):
         where = f"phases[{i}]"
         if not isinstance(raw, Mapping):
             raise GameError(f"{where} must be an object with a day or night number", _HINT)
         if ("day" in raw) == ("night" in raw):
             raise GameError(f"{where} needs exactly one of \"day\" or \"night\"", _HINT)
+        previous = _in_order(raw, previous, where)
         if "night" in raw:
             _keys(raw, {"night", "requests"}, where)
             n = _number(raw["night"], f"{where}.night")
@@ -127,7 +130,10 @@ def _run_day(
     reqs = _requests(state, raw.get("requests", []), where)
     state, events = apply_day(state, n, hanged, voters, requests=reqs, rules=rules)
     all_events = list(events)
-    for j, item in enumerate(raw.get("removed", [])):
+    removals = raw.get("removed", [])
+    if not isinstance(removals, list):
+        raise GameError(f"{where}.removed must be a list of nicks or {{player, reason}}", _HINT)
+    for j, item in enumerate(removals):
         nick, reason = _removal(item, f"{where}.removed[{j}]")
         _known(state, nick, where)
         state, removed = remove_player(state, nick, reason, phase=f"day {n}")
@@ -169,6 +175,32 @@ def tally_votes(
 
 
 # ------------------------------------------------------------------ input checks
+
+
+def _in_order(raw: Mapping[str, Any], previous: tuple[int, int] | None, where: str
+              ) -> tuple[int, int]:
+    """T1: turn N is Day N, then Night N; a replay lists them in that order, each once,
+    without gaps (a skipped night would silently skip a testament, N11), starting with Day 1
+    or Night 1. Returns the phase as (turn, 0 for day / 1 for night)."""
+    is_night = "night" in raw
+    n = _number(raw["night" if is_night else "day"], f"{where}.{'night' if is_night else 'day'}")
+    phase = (n, int(is_night))
+    expected = [(1, 0), (1, 1)] if previous is None else [
+        (previous[0], 1) if previous[1] == 0 else (previous[0] + 1, 0)
+    ]
+    if phase not in expected:
+        after = "the start" if previous is None else _phase_name(previous)
+        raise GameError(
+            f"{where}: {_phase_name(phase)} cannot come after {after} — phases are out of order",
+            "list the phases as the game went (T1): day 1, night 1, day 2, night 2, …, each "
+            f"once; here {' or '.join(_phase_name(p) for p in expected)} comes next "
+            '(a quiet night is {"night": N})',
+        )
+    return phase
+
+
+def _phase_name(phase: tuple[int, int]) -> str:
+    return f"{'night' if phase[1] else 'day'} {phase[0]}"
 
 
 def _need(raw: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
