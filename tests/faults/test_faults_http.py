@@ -58,6 +58,8 @@ def test_a_fault_once_is_retried_and_the_sync_completes(
     after = board.log[board.log.index(f"{request_key}!{fault.kind}") + 1:]
     assert request_key in after[:2]                            # and the page was asked again
     assert_db_is_the_truth(run.db, board)
+    run.all()                                                  # a second run changes nothing
+    assert_db_is_the_truth(run.db, board)
     assert sorted(opened_pms(board)) == sorted(f"pm:{m.pm_id}" for m in board.pms)
 
 
