@@ -431,7 +431,9 @@ def replay(
 
     try:
         data = json.loads(game_file.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+    except (OSError, ValueError, RecursionError) as e:
+        # ValueError covers bad UTF-8, bad JSON and a number too long to read (Python's
+        # 4300-digit limit); RecursionError, arrays nested thousands deep.
         raise GameError(f"cannot read {game_file}: {e}", "give a UTF-8 JSON game file") from e
     rules = NightRules()
     if opts.config.exists():

@@ -181,7 +181,12 @@ def test_request_by_a_dead_player_is_rejected_with_a_reason() -> None:
     assert rejected["actor"] == "Анна" and "мёртв" in rejected["reason"]
 
 
-@pytest.mark.parametrize("content", ["{not json", "", "[", "\x00\x01"])
+@pytest.mark.parametrize(
+    "content",
+    ["{not json", "", "[", "\x00\x01", "[" * 100_000 + "]" * 100_000,
+     '{"players": [], "phases": [{"night": ' + "9" * 5000 + "}]}"],
+    ids=["broken", "empty", "unclosed", "binary", "nested too deep", "number too long"],
+)
 def test_cli_bad_file_is_one_line_without_traceback(
     content: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
