@@ -37,6 +37,7 @@ from referee.errors import (
     LoginFailed,
     LoginRequired,
     MalformedPage,
+    NetworkError,
     TopicNotFound,
 )
 from referee.models import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
@@ -413,6 +414,15 @@ class PhpbbForum:
                 "POST", action, data=data, headers={"Referer": self.login_url()},
                 retry_unsafe=False, follow_redirects=False,
             )
+            if r.status_code >= 500:
+                # Not a refusal of the password: the forum broke (a refused login is an
+                # HTTP 200 page with the form and a reason).
+                raise NetworkError(
+                    f"the forum answered HTTP {r.status_code} when logging in as "
+                    f"«{username}»",
+                    "the forum may be down or overloaded; run the command again later "
+                    "(pages already read are kept)",
+                )
             html = parse.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
             del data
             if self._login_succeeded(r, html):

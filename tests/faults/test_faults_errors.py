@@ -45,6 +45,7 @@ TRIES = 3
         ([TRUNCATE] * TRIES, "topic:3", NetworkError, ["incomplete page"]),
         ([TRUNCATE] * TRIES, "pm:101", NetworkError, ["incomplete page", "p=101"]),
         ([status(429, retry_after="3600")], "topic:2", NetworkError, ["asks to wait 3600 s"]),
+        ([status(502)], "login", NetworkError, ["HTTP 502 when logging in"]),
         ([LOGIN_FORM] * 2, "topic:3", LoginRequired, ["still shows a login form",
                                                       "topic t=3 page 3"]),
         ([LOGIN_FORM] * 2, "folder:inbox:2", LoginRequired, ["still shows a login form"]),
