@@ -262,7 +262,10 @@ def _has_word(text: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class _Spot:
-    """Where the vote sits: the phrase (line, start, end incl. dash) and the red nick."""
+    """Where the vote sits: the phrase (line, start, end incl. dash) and the red nick.
+
+    ``tight`` is false when other words stand between the phrase and the red nick
+    (``gap`` holds them): see :func:`_locate`."""
 
     line: int
     start: int
@@ -270,14 +273,33 @@ class _Spot:
     nick_line: int | None
     nick_start: int = 0
     nick_end: int = 0
+    tight: bool = True
+    gap: str = ""
+
+
+# What may stand between «мой голос» and the red nick: spaces, any dash, colon, arrow,
+# quote mark or other sign, smilies (images leave no text), and the words «за» / «против»
+# («мой голос за Шерлока» = «мой голос – Шерлок»: the vote is for hanging him).
+_CONNECTOR = re.compile(r"[\W_]*(?:(?:за|против)(?!\w)[\W_]*)?", re.IGNORECASE)
+
+
+def _tight(gap: str) -> bool:
+    return _CONNECTOR.fullmatch(gap) is not None
 
 
 def _locate(lines: list[_Line], pattern: re.Pattern[str]) -> list[_Spot]:
     """Every «мой голос» outside quotes and code, each with its red nick if it has one.
 
-    The nick is: the red text after the phrase and its dash (the whole line may be red);
-    else the first red text later on the line; else, if the phrase ends its line, the first
-    red text of the next line; else red text just before the phrase on the same line.
+    The nick is looked for, in order: the red text after the phrase and its dash (the whole
+    line may be red); the first red text later on the line; if nothing but a dash or «за»
+    follows the phrase on its line, the first red text of the next line that has text;
+    red text just before the phrase on the same line («Шерлок — мой голос»).
+
+    V1 (the form «мой голос – ник жертвы»): the nick must stand next to the phrase, with
+    only what :data:`_CONNECTOR` allows between them. A red nick further away («мой голос
+    пока при мне, но [red]Шерлок[/red] подозрителен») is kept as a *loose* reading: it is
+    shown to the host as rejected under V1 with the words in between, and the host may
+    accept it. A next-to-the-phrase nick wins over a loose one.
     """
     spots: list[_Spot] = []
     for li, line in enumerate(lines):
@@ -288,31 +310,37 @@ def _locate(lines: list[_Line], pattern: re.Pattern[str]) -> list[_Spot]:
                 continue
             after = _AFTER_PHRASE.match(text, m.end())
             end = after.end() if after else m.end()
-            nick: tuple[int, int, int] | None = None
+            found: list[_Spot] = []
             for a, b in runs:
                 if a < end < b and _has_word(text[end:b]):
-                    nick = (li, end, b)
+                    found.append(_Spot(li, m.start(), end, li, end, b))
                     break
                 if a >= end and _has_word(text[a:b]):
-                    nick = (li, a, b)
+                    gap = text[end:a]
+                    tight = _tight(gap)
+                    found.append(_Spot(li, m.start(), a if tight else end, li, a, b, tight,
+                                       " ".join(gap.split())))
                     break
-            if nick is None and not text[end:].strip():
+            if _tight(text[end:]):
                 for lj in range(li + 1, len(lines)):
-                    nxt = lines[lj]
-                    if not nxt.string().strip():
+                    nxt = lines[lj].string()
+                    if not nxt.strip():
                         continue
-                    runs_j = [r for r in _red_runs(nxt) if _has_word(nxt.string()[r[0]:r[1]])]
+                    runs_j = [r for r in _red_runs(lines[lj]) if _has_word(nxt[r[0]:r[1]])]
                     if runs_j:
-                        nick = (lj, runs_j[0][0], runs_j[0][1])
+                        a, b = runs_j[0]
+                        tight = _tight(nxt[:a])
+                        found.append(_Spot(li, m.start(), len(text), lj, a, b, tight,
+                                           " ".join(nxt[:a].split())))
                     break
-            if nick is None:
-                before = [(a, b) for a, b in runs if b <= m.start() and _has_word(text[a:b])]
-                if before:
-                    nick = (li, before[-1][0], before[-1][1])
-            if nick is None:
-                spots.append(_Spot(li, m.start(), end, None))
-            else:
-                spots.append(_Spot(li, m.start(), end, nick[0], nick[1], nick[2]))
+            before = [(a, b) for a, b in runs if b <= m.start() and _has_word(text[a:b])]
+            if before:
+                a, b = before[-1]
+                gap = text[b:m.start()]
+                found.append(_Spot(li, m.start(), end, li, a, b, _tight(gap),
+                                   " ".join(gap.split())))
+            best = next((s for s in found if s.tight), found[0] if found else None)
+            spots.append(best or _Spot(li, m.start(), end, None))
     return spots
 
 
@@ -374,7 +402,8 @@ def find_vote(post: Post, roster: Roster, rules: VoteRules | None = None) -> Vot
     if not spots:
         return None
     voted = [s for s in spots if s.nick_line is not None]
-    spot = voted[0] if voted else spots[0]
+    tight = [s for s in voted if s.tight]
+    spot = tight[0] if tight else voted[0] if voted else spots[0]
     line_text = " ".join(lines[spot.line].string().split())
     match: NickMatch | None = None
     long_note: Note | None = None
@@ -404,10 +433,13 @@ def find_vote(post: Post, roster: Roster, rules: VoteRules | None = None) -> Vot
         )
     elif match.kind == "near":
         flags.append(Note("V2", f"«{typed}» прочитан как {match.nick} (похожий ник, проверьте)"))
+    if not spot.tight:
+        problems.append(Note("V1", f"красный ник «{typed}» не рядом с «мой голос», между "
+                                   f"ними: «{spot.gap}»"))
     if not has_reason:
         problems.append(Note("V3", "без аргумента"))
-    if len(voted) > 1:
-        flags.append(Note("V4", f"в сообщении {len(voted)} голоса: засчитывается первый"))
+    if len(tight) > 1:
+        flags.append(Note("V4", f"в сообщении {len(tight)} голоса: засчитывается первый"))
     return VoteReading(
         typed=typed, target=match.nick, match_kind=match.kind, problems=tuple(problems),
         flags=tuple(flags), candidates=match.candidates, **base,  # type: ignore[arg-type]

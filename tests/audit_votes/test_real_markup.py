@@ -16,7 +16,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from audit_markup import (
+    DAY,
     DIALECTS,
+    HOST,
+    PLAYERS,
     REASON,
     Dialect,
     abbc3_spoiler,
@@ -29,7 +32,7 @@ from audit_markup import (
 
 from adapters.phpbb.parse import decode_page, parse_topic_page
 from referee.nicks import Roster
-from referee.votes import VoteReading, find_vote
+from referee.votes import HostOverride, VoteReading, find_vote, tally
 
 NOT_A_VOTE = "не голос"
 
@@ -178,3 +181,70 @@ def test_v1_vote_inside_a_spoiler_counts(spoiler) -> None:  # type: ignore[no-un
     check(find_vote(post(REASON + spoiler(vote)), roster()), "Nika-77")
     quoted = DIALECTS[0].quote(vote, "Лиса")
     check(find_vote(post(REASON + spoiler(quoted)), roster()), NOT_A_VOTE)
+
+
+# ============================================================================ the phrase form
+
+R = REASON
+NEXT_TO = "не рядом с «мой голос»"
+
+# Decision (V1, «мой голос – ник жертвы»): «мой голос» in any case, any dash, colon or none,
+# and the red nick right next to it — or with «за» / «против» between («мой голос за
+# Шерлока»: for hanging him, as «голосую против» is). Other words between them make a
+# near-vote the host sees as rejected under V1 (and may accept), not a counted vote.
+PHRASE_ROWS = [
+    (f"{R}<br>МОЙ ГОЛОС – {red('red', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>Мой голос: {red('red', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>мой голос - {red('red', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>Мой голос — {red('red', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>Мой голос {red('red', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>Мой голос -&gt; {red('red', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>Мой голос – «{red('red', 'Шерлок')}»", "Шерлок"),
+    (f"{R}<br>Мой голос за {red('red', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>Мой голос против {red('red', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>Мой голос за:<br>{red('red', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>{red('red', 'Шерлок')} — мой голос", "Шерлок"),
+    (f"{R}<br>Мой&nbsp;голос&nbsp;—&nbsp;{red('#cc0000', 'Шерлок')}", "Шерлок"),
+    # other words between the phrase and the red nick: not a vote of the V1 form
+    (f"Мой голос пока при мне, но {red('red', 'Шерлок')} мне не нравится, молчит весь день.",
+     Rejected("V1", NEXT_TO)),
+    (f"{R}<br>Мой голос сегодня уходит к {red('red', 'Шерлок')}", Rejected("V1", NEXT_TO)),
+    (f"{R}<br>{red('red', 'Шерлок')} подозрителен, но мой голос пока при мне.",
+     Rejected("V1", NEXT_TO)),
+    (f"Мой голос:<br>думаю, что это {red('red', 'Шерлок')}, весь день молчит.",
+     Rejected("V1", NEXT_TO)),
+    # a vote of the right form wins over a loose red nick elsewhere in the post
+    (f"Мой голос пока при мне, но {red('red', 'Лиса')} странная.<br>"
+     f"Передумал. Мой голос – {red('red', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>{red('red', 'Шерлок')} — мой голос, а {red('red', 'Лиса')} завтра.", "Шерлок"),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), PHRASE_ROWS,
+                         ids=[f"row{i}" for i in range(len(PHRASE_ROWS))])
+def test_v1_phrase_form_and_nick_next_to_it(body: str, expected: Expected) -> None:
+    check(find_vote(post(body), roster()), expected)
+
+
+def test_v1_loose_red_nick_is_shown_with_its_nick_for_the_host() -> None:
+    """A loose reading keeps the nick, so ``accept`` counts it for that player, and cuts
+    only the phrase and the nick for V3."""
+    reading = find_vote(post(f"Мой голос сегодня уходит к {red('red', 'Шерлок')}, он "
+                             "весь день молчит."), roster())
+    assert reading is not None and reading.target == "Шерлок"
+    assert [p.rule for p in reading.problems] == ["V1"]
+    assert "«сегодня уходит к»" in str(reading.problems[0])
+
+
+def test_v1_loose_vote_in_the_tally_is_rejected_until_the_host_accepts_it() -> None:
+    posts = [
+        post(f"Мой голос сегодня уходит к {red('red', 'Шерлок')}, он весь день молчит.",
+             author="Лиса", post_id=2, minute=1),
+        post(f"{R}<br>Мой голос – {red('red', 'Лиса')}", author="Kotik", post_id=3, minute=2),
+    ]
+    t = tally(posts, DAY, alive=PLAYERS, roster=roster(), host=HOST)
+    assert [(c.target, c.votes) for c in t.counts] == [("Лиса", 1)]
+    assert [(r.post_id, r.rule) for r in t.rejected] == [(2, "V1")]
+    t = tally(posts, DAY, alive=PLAYERS, roster=roster(), host=HOST,
+              overrides=[HostOverride.parse("accept 2")])
+    assert {c.target: c.votes for c in t.counts} == {"Лиса": 1, "Шерлок": 1}
