@@ -1,16 +1,19 @@
 """Issue 8 — the topic and the inbox change while the referee reads them.
 
 Players keep writing during a sync, a moderator deletes posts, a PM arrives while the
-inbox is being listed. After the sync (and at most one more), the database holds exactly
-what the board holds: every visible post once with its own text, every deleted post that
-was stored before kept and marked missing (RULES.md V4: its vote may have counted).
+inbox is being listed. After the sync no post or PM is lost; after a re-read of the topic
+(``referee sync --full``, the only way to see deletions on earlier pages) the database holds
+exactly what the board holds: every visible post once with its own text, every deleted post
+that was stored before kept and marked missing (RULES.md V4: its vote may have counted).
 
 The board: 23 posts, 5 a page (pages 1–5, page 5 holds posts 1020–1022); 7 PMs, 3 a page.
 """
 
 from __future__ import annotations
 
-from board_server import Board
+from pathlib import Path
+
+from board_server import Board, make_posts
 from fault_helpers import (
     Runner,
     assert_db_is_the_truth,
@@ -18,6 +21,8 @@ from fault_helpers import (
     opened_pms,
     stored_posts,
 )
+
+from referee.sync import MAX_STEPS_BACK
 
 
 def test_posts_written_during_a_sync_are_read_to_the_new_last_page(
@@ -89,6 +94,24 @@ def test_posts_deleted_during_a_sync_that_shorten_the_topic(
     run.topic()
     assert {p.post_id for p in board.posts} <= {p[0] for p in stored_posts(run.db)}
     run.topic(full=True)
+    assert_db_is_the_truth(run.db, board, pms=False)
+
+
+def test_a_board_that_keeps_deleting_does_not_keep_the_sync_going_back(
+    tmp_path: Path,
+) -> None:
+    board = Board(posts=make_posts(120))          # 24 pages
+    for page in range(2, 25):                     # the first post goes before every read
+        for _ in range(2):
+            board.before(f"topic:{page}", lambda b: b.delete_post(b.posts[0].post_id))
+    with board.running():
+        run = Runner(board, tmp_path / "game.db")
+        run.topic()
+        pages = [int(k.split(":")[1]) for k in board.requests("topic:")]
+        steps_back = sum(1 for a, b in zip(pages, pages[1:], strict=False) if b < a)
+        assert 0 < steps_back <= MAX_STEPS_BACK
+        board.hooks.clear()
+        run.topic(full=True)
     assert_db_is_the_truth(run.db, board, pms=False)
 
 
