@@ -107,6 +107,9 @@ _BLOCK_TAGS = frozenset(
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "img", "iframe", "object", "video"})
 _SKIP_CLASSES = frozenset({"signature", "notice", "quotetitle", "codetitle"})
 _WS_CHARS = " \t\r\n\f\v\u00a0"
+# Characters a reader cannot see (zero-width space/joiners, word joiner, BOM, soft hyphen):
+# they come with copied text and must not split «мой голос» or a nick the host reads whole.
+_INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
 
 
 @dataclass(slots=True)
@@ -150,6 +153,7 @@ class _Walker:
             tag = child.tag
             if tag == "-text":
                 text = (child.text(deep=False) or "").replace("\r", " ").replace("\n", " ")
+                text = text.translate(_INVISIBLE)
                 if text:
                     self.lines[-1].add(text, (_RED if red else 0) | (_CODE if code else 0))
                 continue

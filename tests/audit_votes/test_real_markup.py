@@ -248,3 +248,23 @@ def test_v1_loose_vote_in_the_tally_is_rejected_until_the_host_accepts_it() -> N
     t = tally(posts, DAY, alive=PLAYERS, roster=roster(), host=HOST,
               overrides=[HostOverride.parse("accept 2")])
     assert {c.target: c.votes for c in t.counts} == {"Лиса": 1, "Шерлок": 1}
+
+
+# ============================================================================ invisible text
+
+INVISIBLE_ROWS = [
+    # zero-width space inside the phrase (text copied from a chat or from a BBCode summary)
+    (f"{R}<br>Мой\u200b голос – {red('red', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>Мой голос\u2060 – {red('red', 'Шерлок')}", "Шерлок"),
+    # invisible characters inside the nick: the host reads the nick itself, not a look-alike
+    (f"{R}<br>Мой голос – {red('red', 'Шер' + chr(0xAD) + 'лок')}", "Шерлок"),
+    (f"{R}<br>Мой голос – {red('red', chr(0xFEFF) + 'Kotik' + chr(0x200D))}", "Kotik"),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), INVISIBLE_ROWS,
+                         ids=[f"row{i}" for i in range(len(INVISIBLE_ROWS))])
+def test_v1_v2_invisible_characters_are_not_text(body: str, expected: Expected) -> None:
+    reading = find_vote(post(body), roster())
+    check(reading, expected)
+    assert reading is not None and reading.match_kind == "exact"
