@@ -11,8 +11,9 @@ Input (a dict, as loaded from JSON)::
                                    "executor": "Vito"}, ...]}]}
 
 Phases come in game order (T1): day 1, night 1, day 2, …, each once, the first being day 1
-or night 1. A day may also carry ``requests`` (the necromancer's ``protect``, N9) and ``removed``
-(nicks, or ``{"player", "reason"}``: activity removals, A3). Output::
+or night 1, and none after the game is over (W2). A day may also carry ``requests`` (the
+necromancer's ``protect``, N9) and ``removed`` (nicks, or ``{"player", "reason"}``: activity
+removals, A3). Output::
 
     {"phases": [{"day": N, "hanged": NICK | None, "deaths": [...], "rejected": [...]},
                 {"night": N, "deaths": [{"player", "causes"}], "saved": [{"player", "by"}],
@@ -93,6 +94,15 @@ def _run(data: Mapping[str, Any], rules: NightRules) -> tuple[list[_Day | _Night
             raise GameError(f"{where} must be an object with a day or night number", _HINT)
         if ("day" in raw) == ("night" in raw):
             raise GameError(f"{where} needs exactly one of \"day\" or \"night\"", _HINT)
+        if previous is not None and (won := winner(state, rules)) is not None:
+            # W2: the game ended with the previous phase; playing on would report the
+            # winner of a position nobody should have reached.
+            raise GameError(
+                f"{where}: the game was already over after {_phase_name(previous)} "
+                f"(winner: {won})",
+                "remove the phases after the end, or check the [rules] settings "
+                "(clan_wins_at_parity) the game was played with",
+            )
         previous = _in_order(raw, previous, where)
         if "night" in raw:
             _keys(raw, {"night", "requests"}, where)

@@ -118,7 +118,8 @@ def test_cli_replay_text_flags_an_ignored_change(runner: CliRunner) -> None:
 # ------------------------------------------------------------------ bad input (N14, GameError)
 
 BASE = [{"nick": "Анна", "role": "citizen"}, {"nick": "Don", "role": "mafia", "clan": "A"},
-        {"nick": "Jack", "role": "maniac"}]
+        {"nick": "Jack", "role": "maniac"}, {"nick": "Борис", "role": "citizen"},
+        {"nick": "Вера", "role": "citizen"}]
 
 BAD_GAMES: list[tuple[str, Any, str]] = [
     ("not an object", [1, 2], "JSON object"),
@@ -160,6 +161,10 @@ BAD_GAMES: list[tuple[str, Any, str]] = [
     ("night 1 twice", {"players": BASE, "phases": [{"night": 1}, {"night": 1}]}, "order"),
     ("a day skipped", {"players": BASE, "phases": [{"day": 1}, {"night": 1}, {"night": 2}]},
      "order"),
+    ("a phase after the maniac has won", {"players": BASE[:1] + BASE[2:4], "phases": [
+        {"night": 1, "requests": [{"actor": "Jack", "action": "kill", "target": "Анна"}]},
+        {"day": 2, "votes": [{"voter": "Борис", "target": "Jack"}]}]},
+     "already over after night 1 (winner: maniac)"),
 ]
 
 
