@@ -287,6 +287,9 @@ class _Spot:
 _CONNECTOR = re.compile(r"[\W_]*(?:(?:за|против)(?!\w)[\W_]*)?", re.IGNORECASE)
 
 
+_LEAD = re.compile(r"[\W_]*(?:за|против)(?!\w)[\W_]*", re.IGNORECASE)
+
+
 def _tight(gap: str) -> bool:
     return _CONNECTOR.fullmatch(gap) is not None
 
@@ -316,15 +319,27 @@ def _locate(lines: list[_Line], pattern: re.Pattern[str]) -> list[_Spot]:
             end = after.end() if after else m.end()
             found: list[_Spot] = []
             for a, b in runs:
-                if a < end < b and _has_word(text[end:b]):
-                    found.append(_Spot(li, m.start(), end, li, end, b))
-                    break
-                if a >= end and _has_word(text[a:b]):
-                    gap = text[end:a]
-                    tight = _tight(gap)
-                    found.append(_Spot(li, m.start(), a if tight else end, li, a, b, tight,
-                                       " ".join(gap.split())))
-                    break
+                if b <= m.end():
+                    continue
+                if a < m.end():
+                    # The phrase itself is red (the whole vote line): the nick starts
+                    # after its dash and «за».
+                    s = _CONNECTOR.match(text, m.end()).end()  # type: ignore[union-attr]
+                    if _has_word(text[s:b]):
+                        found.append(_Spot(li, m.start(), s, li, s, b))
+                        break
+                    continue
+                # A red run after the phrase is the nick from its first character (a nick
+                # may start with a sign: «-=Wolf=-»), a leading «за» left out.
+                lead = _LEAD.match(text, a)
+                s = lead.end() if lead else a
+                if not _has_word(text[s:b]):
+                    continue
+                gap = text[end:a]
+                tight = _tight(gap)
+                found.append(_Spot(li, m.start(), s if tight else end, li, s, b, tight,
+                                   " ".join(gap.split())))
+                break
             if _tight(text[end:]):
                 for lj in range(li + 1, len(lines)):
                     nxt = lines[lj].string()

@@ -268,3 +268,26 @@ def test_v1_v2_invisible_characters_are_not_text(body: str, expected: Expected) 
     reading = find_vote(post(body), roster())
     check(reading, expected)
     assert reading is not None and reading.match_kind == "exact"
+
+
+
+# ============================================================================ where the nick starts
+
+NICK_START_ROWS = [
+    # the whole vote line red, «за» between the phrase and the nick
+    (f"{R}<br>{red('red', 'Мой голос за Шерлок')}", "Шерлок"),
+    (f"{R}<br>{red('#FF0000', 'Мой голос против Nika-77')}", "Nika-77"),
+    (f"{R}<br>{red('red', 'Мой голос -&gt; Kotik')}", "Kotik"),
+    # «за» inside the red text after the phrase
+    (f"{R}<br>Мой голос {red('red', 'за Лиса')}", "Лиса"),
+    # a nick that begins and ends with signs, the red text right after the dash
+    (f"{R}<br>Мой голос – {red('red', '-=Wolf=-')}", "-=Wolf=-"),
+    (f"{R}<br>Мой голос -{red('red', '-=Wolf=-')}", "-=Wolf=-"),
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), NICK_START_ROWS,
+                         ids=[f"row{i}" for i in range(len(NICK_START_ROWS))])
+def test_v1_v2_where_the_red_nick_starts(body: str, expected: Expected) -> None:
+    r = Roster((*roster().nicks, "-=Wolf=-"))
+    check(find_vote(post(body), r), expected)
