@@ -105,7 +105,12 @@ _BLOCK_TAGS = frozenset(
      "h2", "h3", "h4", "h5", "h6", "cite", "hr", "blockquote"}
 )
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "img", "iframe", "object", "video"})
-_SKIP_CLASSES = frozenset({"signature", "notice", "quotetitle", "codetitle"})
+_SKIP_CLASSES = frozenset({"signature", "notice", "quotetitle", "codetitle", "spoiltitle"})
+# Spoiler headers and buttons: text the board's template prints («Спойлер», «Показать»,
+# «Spoiler: Voir»), not the author's words, so it is no reason (V3). A [spoiler=title]
+# title is lost with it; an element with a script handler is template markup by nature
+# (BBCode cannot write one).
+_CHROME_TAGS = frozenset({"summary", "button", "input", "select", "textarea"})
 _WS_CHARS = " \t\r\n\f\v\u00a0"
 # Characters a reader cannot see (zero-width space/joiners, word joiner, BOM, soft hyphen):
 # they come with copied text and must not split «мой голос» or a nick the host reads whole.
@@ -132,7 +137,8 @@ class _Walker:
     people's words and votes: they only end a line. Code boxes (``div.codebox``,
     ``dl.codebox``, subsilver2's ``div.codecontent``) keep their text as the author's own
     (it counts for V3) but are never read for a vote: phpBB does not render BBCode inside
-    code. The box titles subsilver2 prints («Ник писал(а):», «Код:») are forum chrome.
+    code. The box titles subsilver2 prints («Ник писал(а):», «Код:») and spoiler headers
+    and buttons (:data:`_CHROME_TAGS`, ``.spoiltitle``, script handlers) are forum chrome.
     A ``div.quotecontent`` whose content is hidden until clicked is not a quote but a
     board's custom [spoiler] BBCode built on the quote box (real phpBB 3.0 boards do
     this): a spoiler is the author's own text, so a vote inside it counts (V1 excludes
@@ -158,6 +164,9 @@ class _Walker:
                     self.lines[-1].add(text, (_RED if red else 0) | (_CODE if code else 0))
                 continue
             if tag is None or tag.startswith("-") or tag in _SKIP_TAGS:
+                continue
+            if tag in _CHROME_TAGS or "onclick" in child.attributes:
+                self.newline()
                 continue
             if tag == "br":
                 self.lines.append(_Line())

@@ -291,3 +291,14 @@ NICK_START_ROWS = [
 def test_v1_v2_where_the_red_nick_starts(body: str, expected: Expected) -> None:
     r = Roster((*roster().nicks, "-=Wolf=-"))
     check(find_vote(post(body), r), expected)
+
+
+@pytest.mark.parametrize("spoiler", SPOILERS, ids=lambda f: f.__name__)
+def test_v3_spoiler_headers_are_no_reason(spoiler) -> None:  # type: ignore[no-untyped-def]
+    """«Спойлер», «Показать», «Spoiler: Voir» are printed by the board's template, not
+    typed by the player: a vote whose only other words are a spoiler header has no reason;
+    the words inside the spoiler are the player's and count."""
+    vote = f"Мой голос – {red('red', 'Kotik', space=False)}"
+    check(find_vote(post(spoiler(vote)), roster()), Rejected("V3", "без аргумента"))
+    check(find_vote(post(vote + spoiler("ага")), roster()), Rejected("V3", "без аргумента"))
+    check(find_vote(post(vote + spoiler(REASON)), roster()), "Kotik")
