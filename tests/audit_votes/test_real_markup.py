@@ -29,6 +29,8 @@ from audit_markup import (
     roster,
     simple_spoiler,
 )
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
 
 from adapters.phpbb.parse import decode_page, parse_topic_page
 from referee.nicks import Roster
@@ -302,3 +304,163 @@ def test_v3_spoiler_headers_are_no_reason(spoiler) -> None:  # type: ignore[no-u
     check(find_vote(post(spoiler(vote)), roster()), Rejected("V3", "без аргумента"))
     check(find_vote(post(vote + spoiler("ага")), roster()), Rejected("V3", "без аргумента"))
     check(find_vote(post(vote + spoiler(REASON)), roster()), "Kotik")
+
+
+# ============================================================================ generated posts
+
+PHRASES = ["Мой голос", "МОЙ ГОЛОС", "мой голос", "мой Голос", "Мой  голос", "Мой&nbsp;голос",
+           "Мой голос"]
+SEPARATORS = [" – ", " — ", " - ", "-", ": ", ":", " : ", " − ", " ", "&nbsp;–&nbsp;",
+              " -&gt; ", " за ", " против ", " за: "]
+BEFORE_SEPARATORS = [" – ", " — ", " - ", ": ", " "]
+# (how it is written, a colour the rules call red) — names from the list, hex with 3 or 6
+# digits in any case, rgb(); values seen on real boards and in editors' palettes.
+REDS = ["red", "Red", "RED", "darkred", "crimson", "firebrick", "#f00", "#F00", "#c00",
+        "#FF0000", "#ff0000", "#CC0000", "#AA0000", "#BF0000", "#800000", "#FF0040",
+        "#e74c3c", "#c0392b", "rgb(255,0,0)", "rgb(204, 0, 0)", "rgb(184,49,47)"]
+NOT_REDS = ["blue", "green", "#0000FF", "#008000", "#0040FF", "orange", "#FF8C00", "brown",
+            "maroon", "purple", "black"]
+
+
+def colour_form(form: str, value: str, inner: str, dialect: Dialect) -> str:
+    if form == "bbcode":
+        return dialect.colour(value, inner)
+    if form == "semicolon":
+        return f'<span style="color: {value};">{inner}</span>'
+    if form == "upper":
+        return f'<span style="COLOR:{value}">{inner}</span>'
+    return f'<font color="{value}">{inner}</font>'  # vBulletin/old HTML
+
+
+WRAPS = ["bold", "italic", "underline", "size"]
+FILLERS = [" сегодня", " пока что", " уходит", " 100%", " отдаю"]
+
+
+@dataclass(frozen=True)
+class Vote:
+    """One generated vote post and what a host reads in it."""
+
+    dialect: Dialect
+    phrase: str
+    sep: str
+    colour: str
+    red: bool
+    form: str
+    inner: tuple[str, ...]   # wrappers inside the colour, around the nick
+    outer: tuple[str, ...]   # wrappers outside the colour
+    position: str            # same | next | whole | before
+    container: str           # none | quote | uncited | nested | code | spoiler…
+    nick: str
+    typed: str
+    reason: str              # before | after | same | none
+    filler: str = ""         # other words between the phrase and the nick
+
+    def wrap(self, names: tuple[str, ...], text: str) -> str:
+        for name in names:
+            text = getattr(self.dialect, name)(text)
+        return text
+
+    def vote_html(self) -> str:
+        d = self.dialect
+        if self.container == "code":
+            return f"{self.phrase}{self.sep}[color={self.colour}]{self.typed}[/color]"
+        nick = self.wrap(self.inner, self.typed)
+        coloured = colour_form(self.form, self.colour, nick, d)
+        if self.position == "same":
+            line = self.phrase + self.filler + self.sep + self.wrap(self.outer, coloured)
+        elif self.position == "next":
+            line = self.phrase + self.sep.rstrip(" ") + d.br + self.wrap(self.outer, coloured)
+        elif self.position == "whole":
+            line = self.wrap(self.outer, colour_form(
+                self.form, self.colour, self.phrase + self.sep + nick, d))
+        else:
+            line = (self.wrap(self.outer, coloured) + self.sep + self.filler.lstrip()
+                    + " " + self.phrase.lower())
+        if self.reason == "same":
+            line += ", " + REASON[0].lower() + REASON[1:]
+        return line
+
+    def body(self) -> str:
+        d = self.dialect
+        vote = self.vote_html()
+        if self.container == "code":
+            vote = d.code(vote)
+        elif self.container in ("quote", "uncited"):
+            vote = d.quote(vote, "Лиса" if self.container == "quote" else None)
+        elif self.container == "nested":
+            vote = d.quote(d.quote(vote, "Лиса") + "Поддерживаю.", "Kotik")
+        elif self.container in SPOILER_FORMS:
+            vote = SPOILER_FORMS[self.container](vote)
+        reason = REASON + d.br
+        if self.reason == "before":
+            return reason + vote
+        if self.reason == "after":
+            return vote + d.br + REASON
+        return vote + (d.br + d.smiley() if self.reason == "none" else "")
+
+    def expected(self) -> Expected:
+        if self.container in ("quote", "uncited", "nested", "code"):
+            return NOT_A_VOTE
+        if not self.red:
+            return Rejected("V1", "нет красного ника")
+        if self.filler:
+            return Rejected("V1", NEXT_TO)
+        if self.reason == "none":
+            return Rejected("V3", "без аргумента")
+        return self.nick
+
+
+SPOILER_FORMS = {"simple_spoiler": simple_spoiler, "abbc3_spoiler": abbc3_spoiler,
+                 "quotebox_spoiler": quotebox_spoiler}
+CONTAINERS = ["none", "none", "none", "quote", "uncited", "nested", "code", *SPOILER_FORMS]
+
+
+@st.composite
+def votes(draw: st.DrawFn) -> Vote:
+    red_colour = draw(st.booleans()) or draw(st.booleans())
+    position = draw(st.sampled_from(["same", "next", "whole", "before"]))
+    nick = draw(st.sampled_from(PLAYERS))
+    typed = draw(st.sampled_from([nick, nick.upper(), nick.lower()]))
+    return Vote(
+        dialect=draw(st.sampled_from(DIALECTS)),
+        phrase=draw(st.sampled_from(PHRASES)),
+        sep=draw(st.sampled_from(BEFORE_SEPARATORS if position == "before" else SEPARATORS)),
+        colour=draw(st.sampled_from(REDS if red_colour else NOT_REDS)),
+        red=red_colour,
+        form=draw(st.sampled_from(["bbcode", "bbcode", "semicolon", "upper", "font"])),
+        inner=tuple(draw(st.lists(st.sampled_from(WRAPS), max_size=2, unique=True))),
+        outer=tuple(draw(st.lists(st.sampled_from(WRAPS), max_size=2, unique=True))),
+        position=position,
+        container=draw(st.sampled_from(CONTAINERS)),
+        nick=nick,
+        typed=typed,
+        reason=draw(st.sampled_from(["before", "after", "same", "none"])),
+        filler=(draw(st.sampled_from(FILLERS)) if position in ("same", "before")
+                and draw(st.integers(0, 4)) == 0 else ""),
+    )
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(votes())
+def test_v1_v3_generated_vote_posts_read_as_a_host_reads_them(vote: Vote) -> None:
+    body = vote.body()
+    note(body)
+    check(find_vote(post(body), roster()), vote.expected())
+
+
+@settings(max_examples=150, deadline=None)
+@given(votes())
+def test_v1_v6_generated_vote_posts_in_the_tally(vote: Vote) -> None:
+    """The same posts through the day tally: counted for the nick, or rejected with the
+    rule, or not looked at; the only vote decides the hanging (V6)."""
+    t = tally([post(vote.body(), author="Гроза")], DAY, alive=PLAYERS, roster=roster(),
+              host=HOST)
+    expected = vote.expected()
+    if expected == NOT_A_VOTE:
+        assert not t.counts and not t.rejected and t.hanged is None
+    elif isinstance(expected, Rejected):
+        assert not t.counts and t.hanged is None
+        assert [r.rule for r in t.rejected] == [expected.rule]
+    else:
+        assert [(c.target, c.votes) for c in t.counts] == [(expected, 1)]
+        assert t.hanged == expected and not t.rejected
