@@ -9,6 +9,9 @@ combination of phrase, dash, colour form, wrapper, position and container.
 
 from __future__ import annotations
 
+import html
+import json
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -33,7 +36,9 @@ from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
 from adapters.phpbb.parse import decode_page, parse_topic_page
-from referee.nicks import Roster
+from referee.bbcode import escape
+from referee.nicks import Roster, normalise
+from referee.render_tally import render_json, render_parts
 from referee.votes import HostOverride, VoteReading, find_vote, tally
 
 NOT_A_VOTE = "не голос"
@@ -464,3 +469,71 @@ def test_v1_v6_generated_vote_posts_in_the_tally(vote: Vote) -> None:
     else:
         assert [(c.target, c.votes) for c in t.counts] == [(expected, 1)]
         assert t.hanged == expected and not t.rejected
+
+
+# ============================================================================ the tally's output
+
+TOPIC = "https://forum.example/viewtopic.php?f=2&t=3"
+OUR_TAG = re.compile(r"/?b|/url|url=https://forum\.example/viewtopic\.php\?p=\d+#p\d+")
+
+
+def _day_with(evil: str) -> tuple[list, tuple[str, ...]]:
+    """A day where a player named ``evil`` votes, is voted for, ties, has a rejected
+    vote and shows in «не проголосовали»."""
+    players = (*PLAYERS, evil)
+    vote = f"{R}<br>Мой голос – " + red("red", html.escape(evil), space=False)
+    back = f"{R}<br>Мой голос – " + red("red", "Гроза", space=False)
+    posts = [
+        post(vote, author="Гроза", post_id=2, minute=1),
+        post(back, author=evil, post_id=3, minute=2),
+        post(f"Мой голос – {red('red', html.escape(evil))}", author="Kotik", post_id=4,
+             minute=3),                                              # no reason: rejected
+        post(f"Мой голос сегодня {red('red', html.escape(evil + '!'))} он молчит весь день",
+             author="Лиса", post_id=5, minute=4),                     # loose: rejected
+    ]
+    return posts, players
+
+
+def test_tally_json_has_day_hanged_counts_and_rejected() -> None:
+    posts, players = _day_with("Тень")
+    t = tally(posts, DAY, alive=players, roster=Roster(players), host=HOST)
+    doc = json.loads(render_json(t, TOPIC, "Europe/Moscow"))
+    assert doc["day"] == 1
+    assert doc["hanged"] == "Тень"  # 1:1, Тень reached 1 first (V6)
+    assert [(c["target"], c["votes"], [v["voter"] for v in c["voters"]])
+            for c in doc["counts"]] == [("Тень", 1, ["Гроза"]), ("Гроза", 1, ["Тень"])]
+    assert [(r["post_id"], r["voter"], r["rule"]) for r in doc["rejected"]] == [
+        (4, "Kotik", "V3"), (5, "Лиса", "V1")]
+    assert all(isinstance(r["reason"], str) and r["reason"] for r in doc["rejected"])
+    nobody = json.loads(render_json(tally([], DAY, alive=players, roster=Roster(players),
+                                          host=HOST)))
+    assert (nobody["hanged"], nobody["counts"], nobody["rejected"]) == (None, [], [])
+
+
+NICK_CHARS = st.sampled_from(list("[]/=:.url colorbspoiler*Лиса"))
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.text(NICK_CHARS, min_size=1, max_size=24).filter(
+    lambda n: n.strip() and any(c.isalpha() for c in n)
+    and normalise(n) not in {normalise(p) for p in PLAYERS}))
+def test_bbcode_output_escapes_every_user_string(evil: str) -> None:
+    """Nicks are user text: in the paste part (and the host part) every «[» that is not
+    one of our own tags ([b], [url=<our post link>]) is made inert, whatever the nick."""
+    posts, players = _day_with(evil)
+    t = tally(posts, DAY, alive=players, roster=Roster(players), host=HOST)
+    for part in render_parts(t, "bbcode", TOPIC, "Europe/Moscow"):
+        for tag in re.findall(r"\[(?!\u200b)([^\]\[]*)\]", part):
+            assert OUR_TAG.fullmatch(tag), (tag, part)
+        assert "[url=http" not in part.replace(f"[url={TOPIC.split('?')[0]}", "")
+
+
+def test_bbcode_output_escapes_a_nick_that_closes_our_tags() -> None:
+    evil = "[/color][url=http://x]"
+    posts, players = _day_with(evil)
+    t = tally(posts, DAY, alive=players, roster=Roster(players), host=HOST)
+    assert t.hanged == evil
+    paste, host_part = render_parts(t, "bbcode", TOPIC, "Europe/Moscow")
+    for part in (paste, host_part):
+        assert "[/color]" not in part and "[url=http://x]" not in part
+    assert escape(evil) in paste
