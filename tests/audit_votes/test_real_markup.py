@@ -278,7 +278,7 @@ def test_v1_v2_invisible_characters_are_not_text(body: str, expected: Expected) 
 
 
 
-# ============================================================================ where the nick starts
+# ====================================================================== where the nick starts
 
 NICK_START_ROWS = [
     # the whole vote line red, «за» between the phrase and the nick
@@ -309,6 +309,51 @@ def test_v3_spoiler_headers_are_no_reason(spoiler) -> None:  # type: ignore[no-u
     check(find_vote(post(spoiler(vote)), roster()), Rejected("V3", "без аргумента"))
     check(find_vote(post(vote + spoiler("ага")), roster()), Rejected("V3", "без аргумента"))
     check(find_vote(post(vote + spoiler(REASON)), roster()), "Kotik")
+
+
+# ====================================================================== markup around the nick
+
+S9E, OLD = DIALECTS[0], DIALECTS[1]
+SMILEY = S9E.smiley()
+LINK = '<a href="./memberlist.php?mode=viewprofile&amp;u=7" class="postlink">Шерлок</a>'
+NO_RED = Rejected("V1", "нет красного ника")
+
+MARKUP_ROWS = [
+    (f"{R}<br>Мой голос – {red('red', 'Шерлок ' + SMILEY, space=False)}", "Шерлок"),
+    (f"{R}<br>Мой голос – {SMILEY} {red('red', 'Шерлок', space=False)}", "Шерлок"),
+    (f"{R}<br>Мой голос – {red('red', S9E.size(S9E.bold('Шерлок')), space=False)}", "Шерлок"),
+    (f"{R}<br />Мой голос – {OLD.bold(OLD.underline(red('#FF0000', 'Шерлок')))}", "Шерлок"),
+    (f"{R}<br>Мой голос – {S9E.italic(red('#c00', 'Шер') + red('red', 'лок'))}", "Шерлок"),
+    (f"{R}<br>Мой голос – {red('red', 'Тень')}{red('#FF0000', '_Ночи')}", "Тень_Ночи"),
+    (f"{R}<br>Мой голос –{red('red', '<br>Шерлок', space=False)}", "Шерлок"),
+    (f"{R}<br>Мой голос – {red('red', 'Шерлок<br>', space=False)}он молчит", "Шерлок"),
+    (f"{R}<br>Мой голос – <a href=\"#p5\">{red('red', 'Шерлок')}</a>", "Шерлок"),
+    (f"{R}<br>Мой голос – {red('rgb(255, 0, 0)', 'Шерлок')}", "Шерлок"),
+    (f'{R}<br>Мой голос – <font color="#FF0000">Шерлок</font>', "Шерлок"),
+    # prosilver paints a link in its own colour: a [url] inside [color=red] is not red text
+    (f"{R}<br>Мой голос – {red('red', LINK, space=False)}", NO_RED),
+    # ABBC3 effects: [highlight=red] colours the background, [glow=red] leaves the text
+    # white, [blur=red] makes it transparent; [shadow=red] colours the text itself
+    (f'{R}<br>Мой голос – <span style="background-color: red;">Шерлок</span>', NO_RED),
+    (f'{R}<br>Мой голос – <span class="glow" style="display: inline; padding: 0 6px; '
+     'color: #ffffff; text-shadow: 0 0 1em red, 0 0 1em red, 0 0 1.2em red;">Шерлок</span>',
+     NO_RED),
+    (f'{R}<br>Мой голос – <span class="blur" style="display: inline; padding: 0 6px; '
+     'color: transparent; text-shadow: 0 0 0.2em red;">Шерлок</span>', NO_RED),
+    (f'{R}<br>Мой голос – <span class="shadow" style="display: inline; padding: 0 6px; '
+     'color: red; text-shadow: -2px 2px 2px #999;">Шерлок</span>', "Шерлок"),
+    # V1 names by the list, other colours by hue (RULES.md V1): «maroon» and «brown» are not
+    # in the default list although #800000 and #A52A2A pass the hue test
+    (f"{R}<br>Мой голос – {red('maroon', 'Шерлок')}", NO_RED),
+    (f"{R}<br>Мой голос – {red('#800000', 'Шерлок')}", "Шерлок"),
+    (f"{R}<br>Мой голос – {red('#FF8080', 'Шерлок')}", NO_RED),  # pink: saturation 0.498
+]
+
+
+@pytest.mark.parametrize(("body", "expected"), MARKUP_ROWS,
+                         ids=[f"row{i}" for i in range(len(MARKUP_ROWS))])
+def test_v1_markup_around_the_red_nick(body: str, expected: Expected) -> None:
+    check(find_vote(post(body), roster()), expected)
 
 
 # ============================================================================ generated posts
