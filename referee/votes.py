@@ -299,6 +299,12 @@ _CONNECTOR = re.compile(r"[\W_]*(?:(?:за|против)(?!\w)[\W_]*)?", re.IGNO
 _LEAD = re.compile(r"[\W_]*(?:за|против)(?!\w)[\W_]*", re.IGNORECASE)
 
 
+# Before a line break only a dash, colon or arrow (and «за»/«против») leads to a nick on the
+# next line: «Где мой голос?» or «Это мой голос.» ends a sentence, not a vote line.
+_ENDS_LINE = re.compile(rf"[\s{re.escape(DASHES)}:>]*(?:(?:за|против)(?!\w)"
+                        rf"[\s{re.escape(DASHES)}:>]*)?", re.IGNORECASE)
+
+
 def _tight(gap: str) -> bool:
     return _CONNECTOR.fullmatch(gap) is not None
 
@@ -349,7 +355,7 @@ def _locate(lines: list[_Line], pattern: re.Pattern[str]) -> list[_Spot]:
                 found.append(_Spot(li, m.start(), s if tight else end, li, s, b, tight,
                                    " ".join(gap.split())))
                 break
-            if _tight(text[end:]):
+            if _ENDS_LINE.fullmatch(text, end):
                 for lj in range(li + 1, len(lines)):
                     nxt = lines[lj].string()
                     if not nxt.strip():

@@ -220,6 +220,12 @@ PHRASE_ROWS = [
      Rejected("V1", NEXT_TO)),
     (f"Мой голос:<br>думаю, что это {red('red', 'Шерлок')}, весь день молчит.",
      Rejected("V1", NEXT_TO)),
+    # a line ending «мой голос?» or «мой голос.» is a sentence, not a vote line
+    (f"Где мой голос?<br>{red('red', 'Шерлок')} — мафия, весь день молчит.",
+     Rejected("V1", "нет красного ника")),
+    (f"Это мой голос.<br>{red('red', 'Шерлок')} его подделал, весь день молчит.",
+     Rejected("V1", "нет красного ника")),
+    (f"{R}<br>Мой голос -&gt;<br>{red('red', 'Шерлок')}", "Шерлок"),
     # a vote of the right form wins over a loose red nick elsewhere in the post
     (f"Мой голос пока при мне, но {red('red', 'Лиса')} странная.<br>"
      f"Передумал. Мой голос – {red('red', 'Шерлок')}", "Шерлок"),
