@@ -8,10 +8,12 @@ returned with the rule that rejected it, so the host can check each decision.
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 from typing import Literal
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
@@ -96,6 +98,42 @@ def phrase_pattern(phrases: Iterable[str]) -> re.Pattern[str]:
     return re.compile(r"(?<!\w)(?:" + "|".join(alts) + r")(?!\w)", re.IGNORECASE)
 
 
+@lru_cache(maxsize=32)
+def _phrase_re(phrases: tuple[str, ...]) -> re.Pattern[str]:
+    return phrase_pattern(phrases)
+
+
+# What no reader sees between two pieces of a post's text: elements whose content is not
+# text (the walk skips them) and comments; then any tag («<span …>», «</p>», «<!…>»).
+_NOT_TEXT = re.compile(
+    r"<(script|style|noscript|iframe|object|video)\b.*?</\1\s*>|<!--.*?-->", re.S | re.I)
+_TAG = re.compile(r"""<[A-Za-z/!?](?:[^>"']|"[^"]*"|'[^']*')*>""")
+
+
+@lru_cache(maxsize=32)
+def _phrase_words(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
+    """The words of each phrase in order with anything between them: looser than
+    :func:`phrase_pattern` (no word edges, no spacing rule), so it never misses a phrase
+    that pattern finds."""
+    alts = [
+        ".*?".join("".join("[её]" if ch in "её" else re.escape(ch) for ch in word)
+                   for word in phrase.split())
+        for phrase in phrases if phrase.split()
+    ]
+    return re.compile("|".join(alts), re.S | re.I) if alts else None
+
+
+def _may_hold_phrase(body_html: str, phrases: tuple[str, ...]) -> bool:
+    """False only when the post cannot hold «мой голос» (V1): its text with every tag
+    dropped lacks the phrase's words. Most posts are chat; this spares them the HTML parse
+    and walk of :func:`find_vote`, which decides every post this lets through."""
+    words = _phrase_words(phrases)
+    if words is None:
+        return False
+    text = html.unescape(_TAG.sub("", _NOT_TEXT.sub("", body_html))).translate(_INVISIBLE)
+    return words.search(text) is not None
+
+
 # Per-character marks of the walked text.
 _RED = 1
 _CODE = 2
@@ -105,7 +143,10 @@ _BLOCK_TAGS = frozenset(
      "h2", "h3", "h4", "h5", "h6", "cite", "hr", "blockquote"}
 )
 _SKIP_TAGS = frozenset({"script", "style", "noscript", "img", "iframe", "object", "video"})
-_SKIP_CLASSES = frozenset({"signature", "notice", "quotetitle", "codetitle", "spoiltitle"})
+_SKIP_CLASSES = frozenset({"signature", "notice", "quotetitle", "codetitle", "spoiltitle",
+                           "inline-attachment"})
+# An inline attachment ([attachment=0]) is a file: its box prints the file name, size and
+# «Просмотров: N» (prosilver attachment.html), which are no reason for a vote (V3).
 # Spoiler headers and buttons: text the board's template prints («Спойлер», «Показать»,
 # «Spoiler: Voir»), not the author's words, so it is no reason (V3). A [spoiler=title]
 # title is lost with it; an element with a script handler is template markup by nature
@@ -431,8 +472,11 @@ def find_vote(post: Post, roster: Roster, rules: VoteRules | None = None) -> Vot
     phrase, its dash and the nick are cut; smilies are images and add no letters.
     """
     rules = rules or VoteRules()
+    phrases = tuple(rules.phrases)
+    if not _may_hold_phrase(post.body_html, phrases):
+        return None
     lines = _walk(post.body_html, rules)
-    spots = _locate(lines, phrase_pattern(rules.phrases))
+    spots = _locate(lines, _phrase_re(phrases))
     if not spots:
         return None
     voted = [s for s in spots if s.nick_line is not None]

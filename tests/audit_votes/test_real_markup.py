@@ -588,3 +588,17 @@ def test_bbcode_output_escapes_a_nick_that_closes_our_tags() -> None:
     for part in (paste, host_part):
         assert "[/color]" not in part and "[url=http://x]" not in part
     assert escape(evil) in paste
+
+
+# phpbb/phpbb prosilver template attachment.html (_file.S_IMAGE), inside div.inline-attachment
+# as phpBB 3.3 renders [attachment=0]кот.jpg[/attachment]; RU L_DOWNLOAD_COUNT «Просмотров: %d».
+INLINE_IMAGE = ('<div class="inline-attachment"><dl class="file"><dt class="attach-image">'
+                '<img src="./download/file.php?id=12" class="postimage" alt="кот.jpg" '
+                'onclick="viewableArea(this);" /></dt><dd>кот.jpg (45.2 КБ) Просмотров: 12</dd>'
+                "</dl></div>")
+
+
+def test_v3_an_inline_attachment_is_no_reason() -> None:
+    vote = f"Мой голос – {red('red', 'Kotik', space=False)}<br>"
+    check(find_vote(post(vote + INLINE_IMAGE), roster()), Rejected("V3", "без аргумента"))
+    check(find_vote(post(vote + INLINE_IMAGE + REASON), roster()), "Kotik")
