@@ -3,8 +3,9 @@
 Each table row is a post as a board really renders it (saved excerpts of live boards in
 ``data/``, each with its origin) with our vote words put into it, and the reading a game
 host would agree with: the nick the vote counts for, or «не голос» (no vote at all), or the
-rule that rejects it. The second half generates posts with hypothesis over every
-combination of phrase, dash, colour form, wrapper, position and container.
+rule that rejects it. Hypothesis then generates posts over every combination of phrase,
+dash, colour form, wrapper, position, container and reason, through ``find_vote`` and the
+day tally; the last part checks the tally's JSON and that BBCode output escapes any nick.
 """
 
 from __future__ import annotations
