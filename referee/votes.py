@@ -108,6 +108,8 @@ def _phrase_re(phrases: tuple[str, ...]) -> re.Pattern[str]:
 _NOT_TEXT = re.compile(
     r"<(script|style|noscript|iframe|object|video)\b.*?</\1\s*>|<!--.*?-->", re.S | re.I)
 _TAG = re.compile(r"""<[A-Za-z/!?](?:[^>"']|"[^"]*"|'[^']*')*>""")
+# Elements whose markup is shown as text («<xmp><b>…»): no tag can be dropped inside them.
+_RAW_TEXT = re.compile(r"<(?:xmp|noembed|noframes|plaintext|title)\b", re.I)
 
 
 @lru_cache(maxsize=32)
@@ -130,6 +132,8 @@ def _may_hold_phrase(body_html: str, phrases: tuple[str, ...]) -> bool:
     words = _phrase_words(phrases)
     if words is None:
         return False
+    if _RAW_TEXT.search(body_html):
+        return True
     text = html.unescape(_TAG.sub("", _NOT_TEXT.sub("", body_html))).translate(_INVISIBLE)
     return words.search(text) is not None
 

@@ -140,3 +140,47 @@ def test_any_pm_gives_requests_or_items_for_the_host_N14(
         assert all(t in nicks for t in r.all_targets())  # a target is always a roster nick
         assert r.executor is None or r.executor in nicks
     assert result.requests or result.unreadable  # never silently nothing (N14)
+
+
+PIECES = (
+    " ", "\u00a0", "&nbsp;", "\u200b", "\u2060", "&shy;", "\r\n", "\n", "-", "—", ":", "<b>",
+    "</b>", "<span>", "</span>", '<span style="color:red">', "<br>", "<p>", "</p>", "<div>",
+    "</div>", "<blockquote><div>", "</div></blockquote>", "<!-- x -->", "<!-- a > b -->",
+    "<script>x</script>", "<style>p{}</style>", "<img src=x alt='мой голос'>",
+    '<span title="a>b">', "<a href='x'>", "</a>", "&lt;", "<", ">", "<code>", "</code>",
+    "<xmp>", "</xmp>", "<summary>", "</summary>", "<![CDATA[x]]>", "</ x>", "<?x?>",
+)
+"""What may stand inside or between the words of «мой голос» in a post's HTML."""
+
+
+@st.composite
+def split_word(draw: st.DrawFn, word: str) -> str:
+    """``word`` in some case, maybe written with an entity, maybe cut by markup."""
+    word = draw(st.sampled_from((word, word.upper(), word.capitalize())))
+    if draw(st.booleans()):
+        at = draw(st.integers(min_value=1, max_value=len(word) - 1))
+        cut = "".join(draw(st.lists(st.sampled_from(PIECES), min_size=1, max_size=3)))
+        word = word[:at] + cut + word[at:]
+    return word.replace("о", draw(st.sampled_from(("о", "&#1086;", "о"))), 1)
+
+
+phrase_html = st.tuples(
+    st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=5).map("".join),
+    split_word("мой"),
+    st.lists(st.sampled_from(PIECES), min_size=1, max_size=4).map("".join),
+    split_word("голос"),
+    st.lists(st.sampled_from(PIECES) | st.sampled_from(("Kotik", " — ")), max_size=5).map("".join),
+).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(body=phrase_html | st.text(max_size=40),
+       phrases=st.sampled_from((("мой голос",), ("голос",), ("мой  голос", "за"), ())))
+def test_the_quick_phrase_test_never_hides_a_vote_V1(body: str, phrases: tuple[str, ...]) -> None:
+    # find_vote skips the HTML walk when _may_hold_phrase says «no»: that must only happen
+    # when the walk itself would find no phrase.
+    from referee.votes import _locate, _may_hold_phrase, _walk, phrase_pattern
+
+    rules = VoteRules(phrases=phrases)
+    if _locate(_walk(body, rules), phrase_pattern(phrases)):
+        assert _may_hold_phrase(body, phrases), body
