@@ -15,10 +15,16 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs
 
 import httpx
 import respx
+
+from adapters.base import HttpClient, Secret
+from adapters.phpbb.client import PhpbbForum
+from adapters.phpbb.posting import PhpbbPoster
+from referee.config import ForumConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "phpbb33-ru"
@@ -262,3 +268,28 @@ class PostingBoard:
         def answer(form: dict[str, str]) -> httpx.Response:
             return response() if callable(response) else response
         return answer
+
+
+# -- helpers the tests import by name (not from conftest: several test folders have one)
+
+def forum_config(**kw: Any) -> ForumConfig:
+    kw.setdefault("url", TOPIC_URL)
+    kw.setdefault("timezone", "Europe/Moscow")
+    kw.setdefault("username", "Ведущий")
+    kw.setdefault("rate_limit", 0)
+    return ForumConfig(**kw)
+
+
+def make_poster_for(forum: ForumConfig, clock: FakeTime, *, logged_in: bool = True,
+                    cookie_file: Path | None = None) -> PhpbbPoster:
+    """A poster on the fake board; ``logged_in`` starts with the host's session cookies
+    (as after an earlier ``referee sync``)."""
+    http = HttpClient(BOARD, rate_limit=forum.rate_limit, retries=forum.retries,
+                      cookie_file=cookie_file, sleep=clock.sleep, clock=clock.clock,
+                      random_=lambda: 0.0)
+    if logged_in:
+        http.cookies.set(f"{PREFIX}_u", HOST_ID, domain="forum.test", path="/")
+        http.cookies.set(f"{PREFIX}_sid", "1" * 32, domain="forum.test", path="/")
+    return PhpbbPoster(PhpbbForum(forum, http=http, password=lambda user: Secret(PASSWORD)))
+
+

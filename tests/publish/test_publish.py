@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from conftest import forum_config
+from publish_board import forum_config
 
 from referee.config import Config, Player, Replacement
 from referee.errors import ConfigError, ForumError, GameError

@@ -12,8 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import make_poster_for
-from publish_board import PASSWORD, TOPIC_URL, FakeTime, PostingBoard
+from publish_board import PASSWORD, TOPIC_URL, FakeTime, PostingBoard, make_poster_for
 from typer.testing import CliRunner, Result
 
 import referee.publish as publish_module
