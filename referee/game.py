@@ -86,6 +86,11 @@ class Game:
     clock: Callable[[], datetime] = utcnow
     _tallies: dict[tuple[int, Any], DayResult] = field(default_factory=dict, repr=False)
     _nights: dict[int, NightResult] = field(default_factory=dict, repr=False)
+    _after_night: dict[int, tuple[GameState, tuple[str, ...]]] = field(
+        default_factory=dict, repr=False)
+    """Day k → the state after Night k and the notes so far: each phase of the game is
+    applied once per run, not once per question about a later day."""
+    _chain_key: tuple[datetime, int] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ opening
 
@@ -258,16 +263,25 @@ class Game:
 
     def state_before_day(self, day: int) -> tuple[GameState, tuple[str, ...]]:
         """The state at the start of Day ``day`` and notes on anything provisional."""
+        # The states already worked out hold while the clock and the database stand still;
+        # the results recorded while working them out are the ones they were made from.
+        if self._chain_key != (self.now, self.store.conn.total_changes):
+            self._after_night.clear()
         state = self.initial_state()
-        notes: list[str] = []
+        notes: tuple[str, ...] = ()
         for k in sorted(d.day for d in self.config.schedule):
             if k >= day:
                 break
+            if k in self._after_night:
+                state, notes = self._after_night[k]
+                continue
             state, n = self._through_day(state, k)
             notes += n
             state, n = self._through_night(state, k)
             notes += n
-        return state, tuple(notes)
+            self._after_night[k] = (state, notes)
+        self._chain_key = (self.now, self.store.conn.total_changes)
+        return state, notes
 
     def state_before_night(self, night: int) -> tuple[GameState, tuple[str, ...]]:
         state, notes = self.state_before_day(night)
@@ -304,6 +318,11 @@ class Game:
             return state, ()
         if self.now < start:
             return state, ()
+        stored = self.store.result("night", night)
+        if stored is not None:
+            # A recorded night is replayed from its recorded requests: no PM is read again.
+            requests = tuple(_request_from(d) for d in stored.payload["requests"])
+            return resolve_night(state, night, requests, self.config.night).state, ()
         result = self.resolve_night(night, record=False, _state=state)
         notes: tuple[str, ...] = ()
         if not result.already_recorded:
