@@ -256,9 +256,13 @@ def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:
     Profile link (``u=`` is the identity, gotcha 7), or ``span.username`` for guests and
     deleted users (no id), or bare text (3.0 guests).
     """
-    links = [
-        a for a in container.css('a[href*="mode=viewprofile"]') if _norm(a.text())
-    ]
+    # Fast path: phpBB prints the profile link as a direct child (strong > a.username).
+    links = [a for a in container.iter() if a.tag == "a"
+             and "mode=viewprofile" in (a.attributes.get("href") or "") and _norm(a.text())]
+    if not links:
+        links = [
+            a for a in container.css('a[href*="mode=viewprofile"]') if _norm(a.text())
+        ]
     if links:
         link = links[-1] if last else links[0]
         match = _USER_ID.search(link.attributes.get("href") or "")
@@ -312,10 +316,17 @@ class _RawPost:
     edit: EditNotice | None
 
 
-def _prosilver_posts(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
+_PAGINATION_BOXES = "div.pagination, li.pagination, td.nav"
+
+
+def _prosilver_posts(
+    tree: LexborHTMLParser, nodes: list[Node] | None = None
+) -> list[tuple[int, Node]]:
     # Gotcha 1: other div.post blocks (PM history, posting review) have no p<digits> id.
     found: list[tuple[int, Node]] = []
-    for node in tree.css("div.post"):
+    for node in tree.css("div.post") if nodes is None else nodes:
+        if node.tag != "div" or "post" not in (node.attributes.get("class") or "").split():
+            continue
         match = _POST_ID.match(node.attributes.get("id") or "")
         if match:
             found.append((int(match.group(1)), node))
@@ -340,7 +351,12 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
     :class:`MalformedPage` when the page is not a readable topic page.
     """
     tree = LexborHTMLParser(html)
-    prosilver = _prosilver_posts(tree)
+    # One pass over the page for the posts and the pagination bars: every whole-page
+    # search costs about a quarter of building the tree (benchmarks/bench_sync.py).
+    found = tree.css("div.post, " + _PAGINATION_BOXES)
+    prosilver = _prosilver_posts(tree, found)
+    boxes = [n for n in found if not (
+        n.tag == "div" and "post" in (n.attributes.get("class") or "").split())]
     raw: list[_RawPost]
     if prosilver:
         raw = [_prosilver_post(pid, node, url, tz, now) for pid, node in prosilver]
@@ -351,7 +367,7 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
         raw = [_subsilver_post(pid, anchor, url, tz, now) for pid, anchor in anchors]
 
     title, topic_id = _topic_title_and_id(tree, url)
-    pages = _pagination(tree, html, url, len(raw))
+    pages = _pagination(tree, html, url, len(raw), boxes)
     posts = tuple(
         Post(
             post_id=r.post_id,
@@ -458,7 +474,10 @@ def _author_line_time(
     author_p: Node, name: str, pid: int, url: str, tz: ZoneInfo, now: datetime
 ) -> datetime:
     # Gotcha 6: <time datetime> (3.2.9+) is UTC and exact to the second; prefer it.
-    stamp = author_p.css_first("time[datetime]")
+    # <time> is a direct child of p.author in every 3.2.9+ template: no search needed.
+    stamp = next((c for c in author_p.iter() if c.tag == "time"), None)
+    if stamp is None or "datetime" not in stamp.attributes:
+        stamp = author_p.css_first("time[datetime]")
     if stamp is not None:
         parsed = _iso_utc(stamp.attributes.get("datetime") or "")
         if parsed is not None:
@@ -605,14 +624,15 @@ class _Pages:
     next_url: str | None
 
 
-def _pagination(tree: LexborHTMLParser, html: str, url: str, on_page: int) -> _Pages:
+def _pagination(tree: LexborHTMLParser, html: str, url: str, on_page: int,
+                boxes: list[Node] | None = None) -> _Pages:
     """Page number, page count, page size and next link, from whatever phpBB printed.
 
     3.1+: ``li.active span`` and numbered ``a.button`` links; single page «Страница 1 из
     1»; 3.0: «Page 2 of 10» and ``<strong>`` for the current page; subsilver2: the same
     text in ``td.nav``. The page size comes from ``start=`` offsets of numbered links.
     """
-    containers = list(tree.css("div.pagination, li.pagination, td.nav"))
+    containers = list(tree.css(_PAGINATION_BOXES) if boxes is None else boxes)
     # prosilver keeps everything inside div.pagination; only subsilver2 needs the (costly,
     # whole-page) search for its scattered jump links.
     scattered = not any(c.tag in ("div", "li") for c in containers)
