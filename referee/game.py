@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -91,6 +92,8 @@ class Game:
     """Day k → the state after Night k and the notes so far: each phase of the game is
     applied once per run, not once per question about a later day."""
     _chain_key: tuple[datetime, int] | None = field(default=None, repr=False)
+    _removals: tuple[int, dict[Any, list[dict[str, Any]]]] | None = field(
+        default=None, repr=False)
 
     # ------------------------------------------------------------------ opening
 
@@ -180,6 +183,8 @@ class Game:
         """The roster slot a post's author plays (``[[replacements]]``): a replacement
         player's posts count for the slot he took, from the time he took it."""
         key = normalise(author)
+        if not self.config.replacements:
+            return self._player_keys.get(key, author)
         for r in self.config.replacements:
             if normalise(r.player) != key:
                 continue
@@ -192,6 +197,13 @@ class Game:
             if normalise(p.nick) == key:
                 return p.nick
         return author
+
+    @cached_property
+    def _player_keys(self) -> dict[str, str]:
+        keys: dict[str, str] = {}
+        for p in self.config.players:
+            keys.setdefault(normalise(p.nick), p.nick)
+        return keys
 
     # ------------------------------------------------------------------ schedule
 
@@ -336,17 +348,20 @@ class Game:
         return result.outcome.state, notes
 
     def _removals_effective_after(self, day: int) -> list[dict[str, Any]]:
-        out: list[dict[str, Any]] = []
-        for r in self.store.results():
-            if r.phase != "activity":
-                continue
-            for removal in r.payload.get("removed", []):
-                if removal.get("effective_after_day") == day:
-                    out.append(removal)
-        for o in self.store.overrides("player.remove"):
-            if o.payload.get("effective_after_day") == day:
-                out.append({"nick": o.subject, "rule": o.reason or "host"})
-        return out
+        # Read once per state of the database, not once per day of the game.
+        version = self.store.conn.total_changes
+        if self._removals is None or self._removals[0] != version:
+            by_day: dict[Any, list[dict[str, Any]]] = {}
+            for r in self.store.results():
+                if r.phase != "activity":
+                    continue
+                for removal in r.payload.get("removed", []):
+                    by_day.setdefault(removal.get("effective_after_day"), []).append(removal)
+            for o in self.store.overrides("player.remove"):
+                by_day.setdefault(o.payload.get("effective_after_day"), []).append(
+                    {"nick": o.subject, "rule": o.reason or "host"})
+            self._removals = (version, by_day)
+        return list(self._removals[1].get(day, []))
 
     # ------------------------------------------------------------------ votes
 
