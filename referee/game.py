@@ -14,6 +14,7 @@ player the night killed is not counted silently.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -438,6 +439,12 @@ class Game:
                     "voters": list(_voters_of(t, t.hanged)),
                     "counts": [{"target": c.target, "votes": len(c.voters)} for c in t.counts],
                     "explanation": t.explanation,
+                    # Who voted and who did not, with what it was counted from (A2).
+                    "voters_memo": {
+                        "inputs": self._tally_inputs(window, state.alive),
+                        "counted": list(t.counted_voters),
+                        "rejected": list(t.rejected_voters),
+                    },
                 },
                 recorded_at=self.now,
             )
@@ -498,6 +505,34 @@ class Game:
         self._nights.clear()
         return m.nick
 
+    def _tally_inputs(self, window: DaySchedule, alive: Iterable[str]) -> str:
+        """A digest of everything a day's count reads (V1–V6): the window, the living, the
+        roster and rules, the host's vote decisions, and every stored text of every post of
+        the day. Equal digests mean the count would come out the same."""
+        digest = hashlib.sha256(repr((
+            window, sorted(alive), self.config.host, self.config.votes,
+            [(p.nick, p.role, p.clan) for p in self.config.players],
+            self.config.replacements, sorted(self.config.aliases.items()),
+            self.vote_topic_id, self.vote_overrides(),
+        )).encode("utf-8"))
+        for key in self.store.post_keys(since=window.start, until=window.night_deadline,
+                                        topic_id=self.vote_topic_id):
+            digest.update(repr(key).encode("utf-8"))
+        return digest.hexdigest()
+
+    def _day_voters(self, day: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(counted, rejected) voters of Day ``day`` for A2: from the recorded result when
+        nothing it was counted from has changed since, else counted now."""
+        stored = self.store.result("day", day)
+        memo = stored.payload.get("voters_memo") if stored is not None else None
+        window = self.window(day)
+        if memo and self.now >= window.deadline:
+            state, _ = self.state_before_day(day)
+            if memo.get("inputs") == self._tally_inputs(window, state.alive):
+                return tuple(memo["counted"]), tuple(memo["rejected"])
+        t = self.tally_day(day).tally
+        return t.counted_voters, t.rejected_voters
+
     def override_vote(self, action: str, post_id: int, *, reason: str = "",
                       target: str | None = None) -> None:
         """``referee vote accept|reject|set``: recorded; the post's day is counted anew."""
@@ -531,12 +566,12 @@ class Game:
         for d in self.config.schedule:
             if d.day > turn or self.now < d.start:
                 continue
-            t = self.tally_day(d.day).tally
-            counted[d.day] = t.counted_voters
-            rejected[d.day] = t.rejected_voters
+            counted[d.day], rejected[d.day] = self._day_voters(d.day)
+        # A1 looks at who posted when, never at the text.
         posts = [
-            _with_author(sp.as_post(), self.slot_of(sp.author, sp.posted_at, sp.post_id))
-            for sp in self.store.posts(since=window.start, until=window.end)
+            Post(post_id=pid, author=self.slot_of(author, at, pid), author_id=None,
+                 posted_at=at, body_html="", body_text="")
+            for pid, author, at in self.store.post_times(since=window.start, until=window.end)
         ]
         deaths: list[TurnDeath] = []
         after_day, _ = self.state_before_night(turn)
@@ -738,10 +773,6 @@ def _voters_of(t: Tally, nick: str | None) -> tuple[str, ...]:
         if c.target == nick:
             return tuple(v.voter for v in c.voters)
     return ()
-
-
-def _with_author(post: Post, author: str) -> Post:
-    return post if post.author == author else replace(post, author=author)
 
 
 def _request_to(r: Request) -> dict[str, Any]:

@@ -253,6 +253,24 @@ def _proven_per_page(page: TopicPage) -> int | None:
     return page.per_page or None
 
 
+def _window(
+    since: datetime | None, until: datetime | None, topic_id: int | None
+) -> tuple[list[str], list[Any]]:
+    """SQL conditions for posts with ``since <= posted_at < until`` (of one topic)."""
+    where: list[str] = []
+    params: list[Any] = []
+    if since is not None:
+        where.append("posted_at >= ?")
+        params.append(_iso(since))
+    if until is not None:
+        where.append("posted_at < ?")
+        params.append(_iso(until))
+    if topic_id is not None:
+        where.append("topic_id = ?")
+        params.append(topic_id)
+    return where, params
+
+
 def body_hash(body_html: str) -> str:
     """Hash of a post text, blind to the session id phpBB puts into links for guests."""
     return hashlib.sha256(_SID.sub(r"\1", body_html).encode("utf-8")).hexdigest()
@@ -555,6 +573,42 @@ class Store:
                     first_seen=_dt(r["first_seen"]) or _now(),
                 ))
         return [self._stored_post(r, tuple(revs.get(r["post_id"], ()))) for r in rows]
+
+    def post_keys(
+        self, since: datetime | None = None, until: datetime | None = None, *,
+        topic_id: int | None = None,
+    ) -> list[tuple[Any, ...]]:
+        """What a vote count reads of each post of :meth:`posts`, without the texts: id,
+        author, time, edit notice, topic, and the hash and edit count of every stored text
+        (first seen first). Equal keys mean equal input to a tally, at a fraction of the
+        cost of loading the posts."""
+        where, params = _window(since, until, topic_id)
+        cond = " WHERE " + " AND ".join(where) if where else ""
+        rows = self.conn.execute(
+            "SELECT post_id, author, posted_at, edit_editor, edit_at, edit_count, topic_id, "
+            f"body_hash FROM posts{cond} ORDER BY posted_at, post_id", params).fetchall()
+        revs: dict[int, list[tuple[str, int]]] = {}
+        rcond = " WHERE " + " AND ".join("p." + w for w in where) if where else ""
+        for pid, digest, edits in self.conn.execute(
+            "SELECT r.post_id, r.body_hash, r.edit_count FROM post_revisions r JOIN posts p "
+            f"ON p.post_id = r.post_id{rcond} ORDER BY r.post_id, r.edit_count, r.first_seen, "
+            "r.rowid", params):
+            revs.setdefault(pid, []).append((digest, edits or 0))
+        return [(*row, tuple(revs.get(row[0], ()))) for row in rows]
+
+    def post_times(
+        self, since: datetime | None = None, until: datetime | None = None,
+    ) -> list[tuple[int, str, datetime]]:
+        """(post id, author, time) of every post with ``since <= posted_at < until``, in
+        topic order: who posted when, without loading any text (activity, A1)."""
+        where, params = _window(since, until, None)
+        cond = " WHERE " + " AND ".join(where) if where else ""
+        return [
+            (pid, author, _dt(at) or _now())
+            for pid, author, at in self.conn.execute(
+                f"SELECT post_id, author, posted_at FROM posts{cond} "
+                "ORDER BY posted_at, post_id", params)
+        ]
 
     def post(self, post_id: int) -> StoredPost | None:
         rows = list(self.db.query("SELECT topic_id FROM posts WHERE post_id=?", (post_id,)))

@@ -16,6 +16,7 @@ import pytest
 from robust_helpers import FIXTURES
 
 from referee.game import Game
+from referee.models import Post, TopicPage
 from referee.night import GameState
 from referee.sync import open_adapter, sync_pms, sync_topic
 
@@ -94,3 +95,41 @@ def test_a_recorded_night_replays_the_same_deaths_N1(game: Game, db: Path) -> No
     assert state.alive == provisional[0].alive
     assert not any(n.startswith("Ночь 1 ещё не записана") for n in notes)  # not provisional
     assert any(n.startswith("Ночь 1 ещё не записана") for n in provisional[1])
+
+
+def test_a_recorded_day_is_not_counted_again_for_the_activity_check_A2(db: Path) -> None:
+    host = Game.open(DEMO, db, clock=lambda: AFTER_THE_GAME)
+    host.tally_day(1), host.tally_day(2)  # the host's tallies, recorded
+    expected = host.check_activity(2, record=False).report
+    host.close()
+    later = Game.open(DEMO, db, clock=lambda: AFTER_THE_GAME)
+    counted: list[int] = []
+    count = later.tally_day
+    later.tally_day = lambda day, **kw: counted.append(day) or count(day, **kw)  # type: ignore[method-assign]
+    try:
+        assert later.check_activity(2, record=False).report == expected
+    finally:
+        later.close()
+    assert counted == []
+
+
+def test_a_vote_synced_after_the_day_was_recorded_counts_for_activity_A2(db: Path) -> None:
+    host = Game.open(DEMO, db, clock=lambda: AFTER_THE_GAME)
+    host.tally_day(1)
+    silent = next(r.nick for r in host.check_activity(1, record=False).report.rows
+                  if r.vote in ("no", "rejected") and r.status == "ok")
+    # A post made before the deadline that the host's sync only picked up later.
+    late = Post(post_id=990001, author=silent, author_id=None,
+                posted_at=datetime(2026, 11, 21, 12, 0, tzinfo=MSK),
+                body_html='Мой голос – <span style="color:red">Kotik</span><br>Он весь день '
+                          "уходит от ответа, это подозрительно.",
+                body_text="", topic_id=999)
+    host.store.save_topic_page(TopicPage(999, "", 1, 1, 25, (late,)), AFTER_THE_GAME)
+    host.close()
+    again = Game.open(DEMO, db, clock=lambda: AFTER_THE_GAME)
+    try:
+        row = next(r for r in again.check_activity(1, record=False).report.rows
+                   if r.nick == silent)
+    finally:
+        again.close()
+    assert row.vote == "yes"
