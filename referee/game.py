@@ -515,9 +515,8 @@ class Game:
             self.config.replacements, sorted(self.config.aliases.items()),
             self.vote_topic_id, self.vote_overrides(),
         )).encode("utf-8"))
-        for key in self.store.post_keys(since=window.start, until=window.night_deadline,
-                                        topic_id=self.vote_topic_id):
-            digest.update(repr(key).encode("utf-8"))
+        digest.update(self.store.post_digest(since=window.start, until=window.night_deadline,
+                                             topic_id=self.vote_topic_id).encode("ascii"))
         return digest.hexdigest()
 
     def _day_voters(self, day: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -583,9 +582,9 @@ class Game:
                                                         for c in death.causes))
                 deaths.append(TurnDeath(death.player, day_window.deadline, cause))
         try:
-            night = self.resolve_night(turn, record=False)
-            for d in night.outcome.deaths:
-                deaths.append(TurnDeath(d.player, night.window[1], "погиб(ла) ночью"))
+            (_, night_end), outcome = self._night_outcome(turn)
+            for d in outcome.deaths:
+                deaths.append(TurnDeath(d.player, night_end, "погиб(ла) ночью"))
         except GameError:
             pass
         excuses = [
@@ -712,6 +711,18 @@ class Game:
             self.store.forget_result("night", e.night)
         self._nights.clear()
         return list(edits)
+
+    def _night_outcome(self, night: int) -> tuple[tuple[datetime, datetime], NightOutcome]:
+        """Night ``night`` resolved (N2): a recorded night from its recorded requests (no PM
+        is read again), else as :meth:`resolve_night` reads it from the PMs."""
+        stored = self.store.result("night", night)
+        if stored is None:
+            result = self.resolve_night(night, record=False)
+            return result.window, result.outcome
+        window = self.night_window(night)
+        state, _ = self.state_before_night(night)
+        requests = tuple(_request_from(d) for d in stored.payload["requests"])
+        return window, resolve_night(state, night, requests, self.config.night)
 
     def add_action(self, night: int, actor: str, action: str, *, target: str | None = None,
                    targets: Sequence[str] = (), executor: str | None = None,
