@@ -579,23 +579,19 @@ class Store:
         self, since: datetime | None = None, until: datetime | None = None, *,
         topic_id: int | None = None,
     ) -> str:
-        """A digest of what :meth:`posts` gives for the window, the texts entering by their
-        hashes: ids, authors, times, edit notices, topics, every stored text with its edit
-        count in the order it was seen. Equal digests mean a count reads the same posts;
+        """A digest of what a vote count reads from :meth:`posts` for the window: ids,
+        authors, times, edit notices and every stored text (by its hash, with its edit
+        count) in the order it was seen. Equal digests mean a count reads the same posts;
         no text is loaded."""
         where, params = _window(since, until, topic_id)
-        cond = " WHERE " + " AND ".join(where) if where else ""
-        posts = self.conn.execute(
-            "SELECT post_id, author, author_id, posted_at, edit_editor, edit_at, edit_count, "
-            f"topic_id, body_hash FROM posts{cond} ORDER BY posted_at, post_id", params
+        cond = " WHERE " + " AND ".join("p." + w for w in where) if where else ""
+        rows = self.conn.execute(
+            "SELECT p.post_id, p.author, p.posted_at, p.edit_editor, p.edit_at, p.edit_count, "
+            "p.body_hash, r.body_hash, r.edit_count FROM posts p LEFT JOIN post_revisions r "
+            f"ON r.post_id = p.post_id{cond} "
+            "ORDER BY p.posted_at, p.post_id, r.edit_count, r.first_seen, r.rowid", params
         ).fetchall()
-        rcond = " WHERE " + " AND ".join("p." + w for w in where) if where else ""
-        revisions = self.conn.execute(
-            "SELECT r.post_id, r.body_hash, r.edit_count, r.first_seen, r.rowid FROM "
-            f"post_revisions r JOIN posts p ON p.post_id = r.post_id{rcond} "
-            "ORDER BY r.post_id, r.edit_count, r.first_seen, r.rowid", params
-        ).fetchall()
-        return hashlib.sha256(repr((posts, revisions)).encode()).hexdigest()
+        return hashlib.sha256(repr(rows).encode()).hexdigest()
 
     def post_times(
         self, since: datetime | None = None, until: datetime | None = None,
