@@ -134,7 +134,9 @@ def _may_hold_phrase(body_html: str, phrases: tuple[str, ...]) -> bool:
         return False
     if _RAW_TEXT.search(body_html):
         return True
-    text = html.unescape(_TAG.sub("", _NOT_TEXT.sub("", body_html))).translate(_INVISIBLE)
+    text = html.unescape(_TAG.sub("", _NOT_TEXT.sub("", body_html)))
+    if _HAS_INVISIBLE.search(text):  # rare; str.translate is slow on every post
+        text = text.translate(_INVISIBLE)
     return words.search(text) is not None
 
 
@@ -160,6 +162,7 @@ _WS_CHARS = " \t\r\n\f\v\u00a0"
 # Characters a reader cannot see (zero-width space/joiners, word joiner, BOM, soft hyphen):
 # they come with copied text and must not split «мой голос» or a nick the host reads whole.
 _INVISIBLE = dict.fromkeys(map(ord, "\u200b\u200c\u200d\u2060\ufeff\u00ad"))
+_HAS_INVISIBLE = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
 
 
 @dataclass(slots=True)
