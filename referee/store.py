@@ -587,8 +587,8 @@ class Store:
         cond = " WHERE " + " AND ".join("p." + w for w in where) if where else ""
         rows = self.conn.execute(
             "SELECT p.post_id, p.author, p.posted_at, p.edit_editor, p.edit_at, p.edit_count, "
-            "p.body_hash, r.body_hash, r.edit_count FROM posts p LEFT JOIN post_revisions r "
-            f"ON r.post_id = p.post_id{cond} "
+            "ifnull(r.body_hash, p.body_hash), r.edit_count FROM posts p "
+            f"LEFT JOIN post_revisions r ON r.post_id = p.post_id{cond} "
             "ORDER BY p.posted_at, p.post_id, r.edit_count, r.first_seen, r.rowid", params
         ).fetchall()
         return hashlib.sha256(repr(rows).encode()).hexdigest()
