@@ -235,10 +235,19 @@ def sync_pms(
     listed = opened = new = 0
     removed: list[int] = []
     for folder in folders:
+        # Folders are listed newest first. Once a listing has gone to the end, a later sync
+        # may stop at the first page holding only PMs it knows: everything older is known
+        # too. A listing cut short (a crash, a network error) leaves the flag unset, so the
+        # next sync lists every page again and misses nothing.
+        flag = f"pm_listing_complete:{folder}"
+        may_stop = store.get_meta(flag) == "1" and bool(known)
+        store.set_meta(flag, "0")
         page, total = 1, 1
         while page <= total:
             fp = adapter.fetch_pm_folder(folder, page)
             total = fp.total_pages
+            if may_stop and fp.entries and all(e.pm_id in known for e in fp.entries):
+                break
             for entry in fp.entries:
                 listed += 1
                 if entry.pm_id in known:
@@ -253,6 +262,7 @@ def sync_pms(
                 if store.save_pm(pm, now()):
                     new += 1
             page += 1
+        store.set_meta(flag, "1")
     return PmSyncReport(
         folders=folders, listed=listed, opened=opened, new_pms=new, removed=tuple(removed),
         requests=adapter.requests - before,

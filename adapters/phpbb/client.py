@@ -176,11 +176,13 @@ class PhpbbForum:
 
     def pm_folder_url(self, folder: str, page: int = 1) -> str:
         fid = self._folder_id(folder)
+        # Newest first, whatever the host's own sort: the PM sync stops at the first page
+        # it already knows (referee.sync.sync_pms).
         if page <= 1:
-            return f"{self.root}ucp.php?i=pm&folder={folder}"
+            return f"{self.root}ucp.php?i=pm&folder={folder}&sk=t&sd=d"
         per = self._pm_per_page.get(folder, DEFAULT_PMS_PER_PAGE)
         return (f"{self.root}ucp.php?i=pm&mode=view&action=view_folder&f={fid}"
-                f"&start={(page - 1) * per}")
+                f"&sk=t&sd=d&start={(page - 1) * per}")
 
     def pm_url(self, pm_id: int, folder: str = "inbox") -> str:
         return f"{self.root}ucp.php?i=pm&mode=view&f={self._folder_id(folder)}&p={pm_id}"

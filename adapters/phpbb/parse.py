@@ -127,9 +127,12 @@ def decode_page(content: bytes, content_type: str | None = None) -> str:
 
 def _codec(label: str) -> str | None:
     try:
-        name = codecs.lookup(label.strip()).name
+        info = codecs.lookup(label.strip())
     except LookupError:
         return None
+    if not getattr(info, "_is_text_encoding", True):
+        return None  # «uu», «base64», «rot13»… are codecs, not page encodings
+    name = info.name
     return "cp1252" if name in {"latin-1", "iso8859-1", "ascii"} else name
 
 

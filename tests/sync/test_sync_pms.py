@@ -113,3 +113,46 @@ def test_pm_fields_are_stored_as_parsed(
     fresh = forum.fetch_pm(9)
     assert pm == fresh
     assert pm.sent_at.tzinfo is not None and pm.recipients
+
+
+def test_a_later_sync_stops_listing_at_the_first_page_it_already_knows(
+    board: FakeBoard, make_forum: MakeForum, config: Config, store: Store
+) -> None:
+    # Folders are requested newest first (sk=t&sd=d): once a listing went to the end, a
+    # page of known PMs means every older page is known too — a 13-page inbox costs one
+    # request a sync, not 13.
+    board.inbox = [inbox_page([18, 17, 16], 1, 3), inbox_page([15, 14, 13], 2, 3),
+                   inbox_page([12], 3, 3)]
+    forum = make_forum()
+    sync_pms(config, store, forum)
+    board.log.clear()
+    report = sync_pms(config, store, forum)
+    assert listed(board) == ["folder:inbox:1"] and report.requests == 1
+    board.inbox = [inbox_page([19, 18, 17], 1, 3), inbox_page([16, 15, 14], 2, 3),
+                   inbox_page([13, 12], 3, 3)]
+    board.log.clear()
+    sync_pms(config, store, forum)
+    assert listed(board) == ["folder:inbox:1", "folder:inbox:2"]
+    assert opened(board) == [19]
+
+
+def test_a_listing_cut_short_is_read_in_full_next_time(
+    board: FakeBoard, make_forum: MakeForum, config: Config, store: Store
+) -> None:
+    # The first sync dies on page 2: PMs 12 and 13 were never seen. The next sync must not
+    # stop at the (known) first page.
+    board.inbox = [inbox_page([18, 17, 16], 1, 2), inbox_page([13, 12], 2, 2)]
+    forum = make_forum()
+    real = forum.fetch_pm_folder
+
+    def failing(folder: str = "inbox", page: int = 1):  # noqa: ANN202
+        if page == 2:
+            raise RuntimeError("connection lost")
+        return real(folder, page)
+
+    forum.fetch_pm_folder = failing  # type: ignore[method-assign]
+    with pytest.raises(RuntimeError):
+        sync_pms(config, store, forum)
+    forum.fetch_pm_folder = real  # type: ignore[method-assign]
+    sync_pms(config, store, forum)
+    assert sorted(store.known_pm_ids()) == [12, 13, 16, 17, 18]
