@@ -545,17 +545,7 @@ class Store:
         include_missing: bool = True,
     ) -> list[StoredPost]:
         """Posts with ``since <= posted_at < until`` in topic order, each with its revisions."""
-        where: list[str] = []
-        params: list[Any] = []
-        if since is not None:
-            where.append("posted_at >= ?")
-            params.append(_iso(since))
-        if until is not None:
-            where.append("posted_at < ?")
-            params.append(_iso(until))
-        if topic_id is not None:
-            where.append("topic_id = ?")
-            params.append(topic_id)
+        where, params = _window(since, until, topic_id)
         if not include_missing:
             where.append("missing_since IS NULL")
         sql = "SELECT * FROM posts" + (" WHERE " + " AND ".join(where) if where else "")
