@@ -46,22 +46,26 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import tracemalloc
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_sync import MOSCOW, RU_MONTHS, TOPIC, SyntheticTopic  # noqa: E402
+from bench_sync import (  # noqa: E402
+    MOSCOW,
+    RU_MONTHS,
+    TOPIC,
+    SyntheticTopic,
+    serve_on_loopback,
+)
 
 from adapters.phpbb import parse  # noqa: E402
 from referee.config import Player  # noqa: E402
@@ -485,32 +489,16 @@ class Mailbox:
 def serve(topic: GameTopic, mailbox: Mailbox) -> tuple[ThreadingHTTPServer, str]:
     """The board on 127.0.0.1: topic pages, PM folder pages, PM pages."""
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            url = urlsplit(self.path)
-            q = {k: v[0] for k, v in parse_qs(url.query).items()}
-            if url.path == "/viewtopic.php" and q.get("t") == str(TOPIC):
-                body = topic.page(int(q.get("start", "0")) // topic.per_page + 1)
-            elif url.path == "/ucp.php" and q.get("i") == "pm" and "p" in q:
-                body = mailbox.pm_page(int(q["p"]))
-            elif url.path == "/ucp.php" and q.get("i") == "pm":
-                body = mailbox.folder_page(int(q.get("start", "0")) // PMS_PER_PAGE + 1)
-            else:
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=UTF-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
+    def route(path: str, q: dict[str, str]) -> bytes | None:
+        if path == "/viewtopic.php" and q.get("t") == str(TOPIC):
+            return topic.page(int(q.get("start", "0")) // topic.per_page + 1)
+        if path == "/ucp.php" and q.get("i") == "pm" and "p" in q:
+            return mailbox.pm_page(int(q["p"]))
+        if path == "/ucp.php" and q.get("i") == "pm":
+            return mailbox.folder_page(int(q.get("start", "0")) // PMS_PER_PAGE + 1)
+        return None
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+    return serve_on_loopback(route)
 
 
 def write_config(plan: Plan, base: str, folder: Path) -> Path:

@@ -158,31 +158,41 @@ class SyntheticTopic:
         return (head + "".join(posts) + tail).encode("utf-8")
 
     def serve(self) -> tuple[ThreadingHTTPServer, str]:
-        topic = self
+        def route(path: str, q: dict[str, str]) -> bytes | None:
+            if path != "/viewtopic.php" or q.get("t") != str(TOPIC):
+                return None
+            self.requests += 1
+            return self.page(int(q.get("start", "0")) // self.per_page + 1)
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:  # noqa: N802 - http.server's name
-                url = urlsplit(self.path)
-                q = parse_qs(url.query)
-                if url.path != "/viewtopic.php" or q.get("t") != [str(TOPIC)]:
-                    self.send_error(404)
-                    return
-                topic.requests += 1
-                start = int(q.get("start", ["0"])[0])
-                body = topic.page(start // topic.per_page + 1)
-                self.send_response(200)
-                self.send_header("Content-Type", "text/html; charset=UTF-8")
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+        return serve_on_loopback(route)
 
-            def log_message(self, *args: object) -> None:
-                pass
 
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        return server, f"http://127.0.0.1:{server.server_address[1]}/"
+def serve_on_loopback(
+    route: Callable[[str, dict[str, str]], bytes | None],
+) -> tuple[ThreadingHTTPServer, str]:
+    """A threaded HTTP server on 127.0.0.1 answering GETs with ``route(path, query)``
+    (``None`` → 404); returns the server and its base URL."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 - http.server's name
+            url = urlsplit(self.path)
+            body = route(url.path, {k: v[0] for k, v in parse_qs(url.query).items()})
+            if body is None:
+                self.send_error(404)
+                return
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=UTF-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
 
 def _sync(base: str, db: Path, rate: float | None) -> tuple[float, int, object]:
