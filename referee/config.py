@@ -109,6 +109,10 @@ class NightRules:
     maniac_ambush_twice_in_a_row: bool = False
     ambush_kills: tuple[str, ...] = ("priest", "thug", "mafia", "ninja", "kamikaze", "doctor")
     request_changes_per_game: int = 1
+    change_limited_actions: tuple[str, ...] = ("check", "heal", "shoot", "kill", "blow")
+    """N1: «Заявку на убийство/проверку/лечение можно сменить только один раз за игру» —
+    the actions whose change is limited; a priest's take, a thug's beating, the maniac's
+    ambush and the necromancer's naming may be changed freely (the last one counts)."""
     clan_wins_at_parity: bool = False
     necromancer_turns: int = 3
 
@@ -528,9 +532,24 @@ def _night_rules(t: Mapping[str, Any]) -> NightRules:
         request_changes_per_game=int(
             _num(t, "rules.request_changes_per_game", d.request_changes_per_game, 0)
         ),
+        change_limited_actions=_actions(t, "change_limited_actions", d.change_limited_actions),
         clan_wins_at_parity=_bool(t, "clan_wins_at_parity", d.clan_wins_at_parity),
         necromancer_turns=int(_num(t, "rules.necromancer_turns", d.necromancer_turns, 1)),
     )
+
+
+def _actions(t: Mapping[str, Any], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
+    from referee.actions import ACTIONS
+
+    value = t.get(key, list(default))
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"rules.{key} must be a list of action ids",
+                          "e.g. [\"check\", \"heal\", \"shoot\", \"kill\", \"blow\"]")
+    unknown = [v for v in value if v not in ACTIONS]
+    if unknown:
+        raise ConfigError(f"rules.{key}: unknown action {unknown[0]!r}",
+                          "use action ids: " + ", ".join(ACTIONS))
+    return tuple(value)
 
 
 def _setup(raw: Any) -> dict[str, int]:

@@ -72,11 +72,15 @@ class RequestChanged(Event):
     used: int
     limit: int
     rule: str = "N1"
+    limited: bool = True
+    """False for an action whose change N1 does not limit (``change_limited_actions``)."""
 
     def explain(self) -> str:
+        count = (f"смена {self.used} из {self.limit} за игру" if self.limited
+                 else "такую заявку менять можно без ограничений")
         return (
             f"{requester_ru(self.requester)} меняет заявку: было «{request_ru(self.old)}», "
-            f"стало «{request_ru(self.new)}» (смена {self.used} из {self.limit} за игру)."
+            f"стало «{request_ru(self.new)}» ({count})."
         )
 
 

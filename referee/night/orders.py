@@ -176,7 +176,9 @@ def settle(
     Requests are read in sending order (``Request.order``, then list position). For each
     requester the first valid request counts; the first later one with another target (or
     another action) replaces it while the requester has a change left for the game
-    (``request_changes_per_game``); any further change is ignored and flagged. A repeat of
+    (``request_changes_per_game``); any further change is ignored and flagged. Only
+    changes touching ``change_limited_actions`` (kill, check, heal: the seed's words) are
+    limited; a take, a beating, an ambush or a naming may be changed freely. A repeat of
     the current target is not a change (a clan member confirming the clan's shot may name
     the executor). Invalid requests are rejected before this and never count as the
     request or as a change."""
@@ -207,6 +209,12 @@ def settle(
                 if named:
                     executor = named
                 events.append(RequestRepeated(requester, later, named))
+            elif (current.action not in rules.change_limited_actions
+                  and later.action not in rules.change_limited_actions):
+                # N1 limits changes of kill/check/heal requests only.
+                events.append(RequestChanged(requester, current, later,
+                                             used.get(requester, 0), limit, limited=False))
+                current, executor = later, later.executor
             elif used.get(requester, 0) < limit:
                 used[requester] = used.get(requester, 0) + 1
                 events.append(RequestChanged(requester, current, later, used[requester], limit))

@@ -69,6 +69,27 @@ def test_n1_kill_then_ambush_is_a_change() -> None:
     assert dead(out) == {"Don"}
 
 
+def test_n1_limits_kill_check_heal_only_a_take_or_beating_may_change_freely() -> None:
+    # Seed: «Заявку на убийство/проверку/лечение можно сменить только один раз за игру».
+    # The priest and the thug are not named there: their last request counts, and their
+    # changes spend nothing.
+    g = Game(PLAYERS)
+    out = g.night(1, ["Pr take Bob", "Pr take Ann", "Pr take Cid",
+                      "Thug beat Bob", "Thug beat Doc", "Thug beat Kom", "Kom check Don"])
+    assert not any(isinstance(e, ChangeIgnored) for e in out.events)
+    assert said(out, "такую заявку менять можно без ограничений")
+    # The last beating (Kom) is the one that lands: no check result tonight (N4, N12).
+    assert out.checks == () and g.state.changes_left("Pr", 1) == 1
+    assert g.state.changes_left("Thug", 1) == 1
+
+
+def test_n1_the_limited_actions_are_a_setting() -> None:
+    rules = NightRules(change_limited_actions=("check", "heal", "shoot", "kill", "blow",
+                                               "take"))
+    out = night(PLAYERS, ["Pr take Bob", "Pr take Ann", "Pr take Cid"], rules)
+    assert [e.request.target for e in out.events if isinstance(e, ChangeIgnored)] == ["Cid"]
+
+
 def test_n1_changes_per_game_is_a_setting() -> None:
     out = night(PLAYERS, ["Jack kill Bob", "Jack kill Ann"], NightRules(request_changes_per_game=0))
     assert dead(out) == {"Bob"}
