@@ -36,8 +36,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
+from referee.actions import ACTION_OF_ROLE
 from referee.bbcode import b, escape
-from referee.config import CLAN_ROLES, Player, normalise_role
+from referee.config import CLAN_ROLES, NightRules, Player, normalise_role
 from referee.errors import ConfigError, GameError
 from referee.intake import EXAMPLE_OF_ROLE
 from referee.roles_ru import ROLE_NAMES_RU
@@ -253,10 +254,15 @@ def role_pm_texts(players: Sequence[Player]) -> list[tuple[str, str, str]]:
         if shown in EXAMPLE_OF_ROLE:
             when = "днём, в течение 1–3-го хода" if shown == "necromancer" else "до дедлайна ночи"
             verb = "Когда станете комиссаром, пишите" if shown == "sergeant" else "Пишите"
+            # N1: only kill/check/heal requests (the seed's words) may be changed just once.
+            limited = set(ACTION_OF_ROLE.get(shown, ())) & set(NightRules().change_limited_actions)
+            if shown == "sergeant":
+                limited = {"check"}
             lines += [
                 "",
                 f"{verb} ведущему в личные сообщения {when}, например: "
-                f"{b(_example(shown))}. Сменить заявку можно только один раз за игру.",
+                f"{b(_example(shown))}."
+                + (" Сменить заявку можно только один раз за игру." if limited else ""),
             ]
         lines += _partners(p, players, clan_count)
         out.append((p.nick, f"Ваша роль: {name}", "\n".join(lines).rstrip() + "\n"))
