@@ -51,28 +51,32 @@ def plain_text_node(node: Node) -> str:
 
 
 def _walk(node: Node, depth: int, lines: list[tuple[int, list[str]]]) -> None:
+    # The hot path of every page parse: local names, no helper calls for text.
     for child in node.iter(include_text=True):
         tag = child.tag
         if tag == "-text":
-            _append(lines, depth, child.text(deep=False) or "")
-            continue
-        if tag in _SKIP_TAGS or tag == "-comment":
-            continue
-        if tag == "br":
+            if lines[-1][0] != depth:
+                lines.append((depth, []))
+            # A newline in HTML text is whitespace (collapsed when the line is joined);
+            # phpBB marks real line breaks with <br>.
+            lines[-1][1].append(child.text_content or "")
+        elif tag == "br":
             lines.append((depth, []))
+        elif tag in _SKIP_TAGS or tag == "-comment":
             continue
-        if tag == "img":
+        elif tag == "img":
             alt = child.attributes.get("alt") or ""
             if alt:
                 _append(lines, depth, alt)
-            continue
-        inner = depth + 1 if tag == "blockquote" or _is_quote_div(child) else depth
-        if tag in _BLOCK_TAGS:
-            lines.append((inner, []))
-            _walk(child, inner, lines)
-            lines.append((depth, []))
         else:
-            _walk(child, inner, lines)
+            inner = depth + 1 if tag == "blockquote" or (tag == "div" and _is_quote_div(child)) \
+                else depth
+            if tag in _BLOCK_TAGS:
+                lines.append((inner, []))
+                _walk(child, inner, lines)
+                lines.append((depth, []))
+            else:
+                _walk(child, inner, lines)
 
 
 def _is_quote_div(node: Node) -> bool:

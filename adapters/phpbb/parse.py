@@ -345,6 +345,26 @@ def _subsilver_anchors(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
     return found
 
 
+def _page_body_parts(tree: LexborHTMLParser) -> list[Node] | None:
+    """prosilver (3.0–3.3): the posts are children of div#page-body, the pagination bars
+    sit in its action-bar/topic-actions children. None when the page is not laid out so."""
+    body = tree.css_first("div#page-body")
+    if body is None:
+        return None
+    found: list[Node] = []
+    posts = 0
+    for child in body.iter():
+        if child.tag != "div":
+            continue
+        classes = (child.attributes.get("class") or "").split()
+        if "post" in classes:
+            found.append(child)
+            posts += 1
+        elif "action-bar" in classes or "topic-actions" in classes:
+            found += child.css("div.pagination")
+    return found if posts and len(found) > posts else None
+
+
 def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> TopicPage:
     """One topic page: its posts in page order and where the page sits in the topic.
 
@@ -354,9 +374,12 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
     :class:`MalformedPage` when the page is not a readable topic page.
     """
     tree = LexborHTMLParser(html)
-    # One pass over the page for the posts and the pagination bars: every whole-page
-    # search costs about a quarter of building the tree (benchmarks/bench_sync.py).
-    found = tree.css("div.post, " + _PAGINATION_BOXES)
+    # Every whole-page search costs about a quarter of building the tree
+    # (benchmarks/bench_sync.py): prosilver's posts and pagination bars are read off the
+    # children of div#page-body; other layouts take one combined search.
+    found = _page_body_parts(tree)
+    if found is None:
+        found = tree.css("div.post, " + _PAGINATION_BOXES)
     prosilver = _prosilver_posts(tree, found)
     boxes = [n for n in found if not (
         n.tag == "div" and "post" in (n.attributes.get("class") or "").split())]
@@ -407,34 +430,46 @@ def _hidden_post_error(pid: int, url: str) -> MalformedPage:
 
 
 def _post_parts(node: Node) -> tuple[Node | None, Node | None, list[Node]]:
-    """(p.author, div.content, div.notice list) of a prosilver post, found by walking the
-    template's own structure (div.inner > div.postbody [> div#post_contentN] > …) instead
-    of searching the whole post, whose content may be long. Falls back to a search when a
-    style arranges things differently."""
+    """(p.author, div.content, div.notice list) of a prosilver post, read off the
+    template's own structure (div.postbody [> div#post_contentN] > p.author, div.content,
+    div.notice) instead of searching the whole post, whose content may be long. Falls back
+    to a search when a style arranges things differently."""
     author_p = content = None
     notices: list[Node] = []
-    for box in _child_tags(node, "div"):
-        for body in _child_tags(box, "div"):
-            if "postbody" not in (body.attributes.get("class") or ""):
+    body = node.css_first("div.postbody")  # early in the post: the search stops soon
+    if body is not None:
+        holder = body
+        for child in body.iter():
+            if child.tag == "div" and (child.attributes.get("id") or "").startswith(
+                    "post_content"):
+                holder = child
+                break
+        for child in holder.iter():
+            tag = child.tag
+            if tag != "p" and tag != "div":
                 continue
-            holders = [body] + [d for d in _child_tags(body, "div")
-                                if (d.attributes.get("id") or "").startswith("post_content")]
-            for holder in holders:
-                for child in holder.iter():
-                    cls = child.attributes.get("class") or ""
-                    if child.tag == "p" and "author" in cls.split():
-                        author_p = author_p or child
-                    elif child.tag == "div" and "content" in cls.split():
-                        content = content or child
-                    elif child.tag == "div" and "notice" in cls.split():
-                        notices.append(child)
+            classes = (child.attributes.get("class") or "").split()
+            if tag == "p" and "author" in classes:
+                author_p = author_p or child
+            elif tag == "div" and "content" in classes:
+                content = content or child
+            elif tag == "div" and "notice" in classes:
+                notices.append(child)
     if author_p is None or content is None:
         return node.css_first("p.author"), node.css_first("div.content"), node.css("div.notice")
     return author_p, content, notices
 
 
-def _child_tags(node: Node, tag: str) -> list[Node]:
-    return [c for c in node.iter() if c.tag == tag]
+def _author_strong(author_p: Node) -> Node | None:
+    # 3.1+: p.author > span.responsive-hide > strong; 3.0: p.author > strong.
+    for child in author_p.iter():
+        if child.tag == "strong":
+            return child
+        if child.tag == "span":
+            for inner in child.iter():
+                if inner.tag == "strong":
+                    return inner
+    return author_p.css_first("strong")
 
 
 def _prosilver_post(pid: int, node: Node, url: str, tz: ZoneInfo, now: datetime) -> _RawPost:
@@ -443,7 +478,7 @@ def _prosilver_post(pid: int, node: Node, url: str, tz: ZoneInfo, now: datetime)
         # 3.0 renders a foe's post as div.ignore only (research §1.4).
         raise _hidden_post_error(pid, url)
     name, uid = "", None
-    strong = author_p.css_first("strong") if author_p is not None else None
+    strong = _author_strong(author_p) if author_p is not None else None
     if strong is not None:
         name, uid = _user_in(strong)
     if not name:
