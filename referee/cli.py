@@ -151,6 +151,9 @@ def tally(
     deadline: Annotated[
         str | None, typer.Option(help='Set the day deadline, forum time: "2026-11-21 22:00".')
     ] = None,
+    start: Annotated[
+        str | None, typer.Option(help="Set the day's start (for a day not in [schedule]).")
+    ] = None,
     as_of: Annotated[
         str | None, typer.Option("--as-of", help="The count as it stood at a post id or time.")
     ] = None,
@@ -170,8 +173,11 @@ def tally(
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
     n = day or game.current_day()
+    if start and not deadline:
+        raise GameError("--start needs --deadline too", 'e.g. --start "…" --deadline "…"')
     if deadline:
-        game.set_deadline(n, _parse_when(deadline, game), "--deadline")
+        game.set_deadline(n, _parse_when(deadline, game), "--deadline",
+                          start=_parse_when(start, game) if start else None)
     point: int | datetime | None = None
     if as_of:
         point = int(as_of) if as_of.isdigit() else _parse_when(as_of, game)

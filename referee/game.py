@@ -95,6 +95,7 @@ class Game:
     _chain_key: tuple[datetime, int] | None = field(default=None, repr=False)
     _removals: tuple[int, dict[Any, list[dict[str, Any]]]] | None = field(
         default=None, repr=False)
+    _schedule: tuple[int, tuple[DaySchedule, ...]] | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ opening
 
@@ -208,30 +209,68 @@ class Game:
 
     # ------------------------------------------------------------------ schedule
 
-    def window(self, day: int) -> DaySchedule:
-        """Day ``day``'s window: the config's, with a deadline the host set on the command
-        line (recorded as a ``schedule.deadline`` override) taking precedence."""
-        base = self.config.day(day)
-        if base is None:
-            days = ", ".join(str(d.day) for d in self.config.schedule) or "none"
-            raise GameError(
-                f"day {day} is not in the schedule (scheduled days: {days})",
-                "add a [[schedule.days]] entry for it in referee.toml",
-            )
-        set_by_host = self.store.overrides("schedule.deadline", str(day))
-        if set_by_host:
-            deadline = datetime.fromisoformat(set_by_host[-1].payload["deadline"])
-            base = DaySchedule(base.day, base.start, deadline, base.night_deadline)
-        return base
+    @property
+    def schedule(self) -> tuple[DaySchedule, ...]:
+        """The game's days (T1): ``[[schedule.days]]`` of the config, plus days and
+        deadlines the host set on the command line (``tally --start/--deadline``, recorded
+        as ``schedule.day`` / ``schedule.deadline`` decisions; the latest one wins)."""
+        version = self.store.conn.total_changes
+        if self._schedule is not None and self._schedule[0] == version:
+            return self._schedule[1]
+        days = {d.day: d for d in self.config.schedule}
+        for o in self.store.overrides("schedule."):
+            n, p = int(o.subject), o.payload
+            if o.kind == "schedule.day":
+                days[n] = DaySchedule(
+                    n, datetime.fromisoformat(p["start"]), datetime.fromisoformat(p["deadline"]),
+                    datetime.fromisoformat(p["night_deadline"]) if p.get("night_deadline")
+                    else (days[n].night_deadline if n in days else None))
+            elif o.kind == "schedule.deadline" and n in days:
+                d = days[n]
+                days[n] = DaySchedule(n, d.start, datetime.fromisoformat(p["deadline"]),
+                                      d.night_deadline)
+        result = tuple(days[n] for n in sorted(days))
+        self._schedule = (version, result)
+        return result
 
-    def set_deadline(self, day: int, deadline: datetime, reason: str = "") -> None:
-        """The host moves a day's deadline (recorded, shown in the output)."""
-        current = self.window(day)
-        if deadline <= current.start:
-            raise GameError(f"the deadline {deadline.isoformat()} is before day {day} starts")
-        self.store.add_override(
-            "schedule.deadline", str(day), {"deadline": deadline.isoformat()}, reason
+    def window(self, day: int) -> DaySchedule:
+        """Day ``day``'s window (T1, T2), as :attr:`schedule` has it."""
+        for d in self.schedule:
+            if d.day == day:
+                return d
+        days = ", ".join(str(d.day) for d in self.schedule) or "none"
+        raise GameError(
+            f"day {day} is not in the schedule (scheduled days: {days})",
+            f"add a [[schedule.days]] entry for it in referee.toml, or give its window: "
+            f'referee tally --day {day} --start "…" --deadline "…"',
         )
+
+    def set_deadline(self, day: int, deadline: datetime, reason: str = "", *,
+                     start: datetime | None = None) -> None:
+        """The host sets a day's deadline — and its start, for a day the config does not
+        list (recorded, shown in the output). A day not in the schedule without ``start``
+        starts at the previous day's night deadline."""
+        known = {d.day: d for d in self.schedule}
+        if start is None and day not in known:
+            prev = known.get(day - 1)
+            start = prev.night_deadline if prev is not None else None
+            if start is None:
+                raise GameError(
+                    f"day {day} is not in the schedule and its start is unknown",
+                    f'give it: referee tally --day {day} --start "…" --deadline "…"')
+        if start is not None:
+            if deadline <= start:
+                raise GameError(f"the deadline {deadline.isoformat()} is not after the start "
+                                f"{start.isoformat()} of day {day}")
+            self.store.add_override("schedule.day", str(day), {
+                "start": start.isoformat(), "deadline": deadline.isoformat()}, reason)
+        else:
+            if deadline <= known[day].start:
+                raise GameError(
+                    f"the deadline {deadline.isoformat()} is before day {day} starts")
+            self.store.add_override(
+                "schedule.deadline", str(day), {"deadline": deadline.isoformat()}, reason
+            )
         self.store.forget_result("day", day)
         self._tallies.clear()
         self._nights.clear()
@@ -239,17 +278,18 @@ class Game:
     def current_day(self) -> int:
         """The latest scheduled day that has started (the first one before the game)."""
         now = self.now
-        started = [d.day for d in self.config.schedule if d.start <= now]
+        schedule = self.schedule
+        started = [d.day for d in schedule if d.start <= now]
         if started:
             return max(started)
-        if self.config.schedule:
-            return self.config.schedule[0].day
+        if schedule:
+            return schedule[0].day
         raise GameError("[schedule] is empty", "add [[schedule.days]] entries to referee.toml")
 
     def current_night(self) -> int:
         """The latest night whose day deadline has passed."""
         now = self.now
-        begun = [d.day for d in self.config.schedule if d.deadline <= now]
+        begun = [d.day for d in self.schedule if d.deadline <= now]
         if not begun:
             raise GameError("no night has begun yet (day 1's deadline has not passed)")
         return max(begun)
@@ -260,7 +300,7 @@ class Game:
         day = self.window(night)
         end = day.night_deadline
         if end is None:
-            nxt = self.config.day(night + 1)
+            nxt = next((d for d in self.schedule if d.day == night + 1), None)
             end = nxt.start if nxt is not None else None
         if end is None:
             raise GameError(
@@ -282,7 +322,7 @@ class Game:
             self._after_night.clear()
         state = self.initial_state()
         notes: tuple[str, ...] = ()
-        for k in sorted(d.day for d in self.config.schedule):
+        for k in sorted(d.day for d in self.schedule):
             if k >= day:
                 break
             if k in self._after_night:
@@ -548,7 +588,7 @@ class Game:
             target = match.nick
         self.store.add_override(f"vote.{action}", str(post_id),
                                 {"target": target} if target else {}, reason)
-        for d in self.config.schedule:
+        for d in self.schedule:
             if d.start <= post.posted_at < (d.night_deadline or d.deadline):
                 self.store.forget_result("day", d.day)
         self._tallies.clear()
@@ -559,10 +599,11 @@ class Game:
     def check_activity(self, turn: int, *, record: bool = True) -> ActivityResult:
         """A1–A3 for turn ``turn``; once final, the removals are recorded (A3)."""
         state, notes = self.state_before_day(turn)
-        window = turn_window(turn, self.config.schedule)
+        schedule = self.schedule
+        window = turn_window(turn, schedule)
         counted: dict[int, tuple[str, ...]] = {}
         rejected: dict[int, tuple[str, ...]] = {}
-        for d in self.config.schedule:
+        for d in schedule:
             if d.day > turn or self.now < d.start:
                 continue
             counted[d.day], rejected[d.day] = self._day_voters(d.day)
@@ -595,7 +636,7 @@ class Game:
             turn,
             players_alive_at_turn_start=state.alive,
             posts=posts,
-            schedule=self.config.schedule,
+            schedule=schedule,
             counted_voters_by_day=counted,
             rejected_voters_by_day=rejected,
             excuses=excuses,

@@ -239,3 +239,18 @@ def test_host_removal_takes_effect_at_the_end_of_the_day(game: Game) -> None:
     state, _ = game.state_before_day(2)
     assert not state.is_alive("Гроза")
     assert [o.kind for o in game.store.overrides("player.")] == ["player.remove"]
+
+
+def test_host_sets_a_day_the_config_does_not_list(game: Game) -> None:
+    # T1: Day 3 is not in referee.toml; the host gives its deadline on the command line and
+    # it starts at Night 2's deadline (24.11 10:00). Recorded, and the day is counted.
+    at(game, "2026-11-25 23:00")
+    with pytest.raises(Exception, match="not in the schedule"):
+        game.window(3)
+    game.set_deadline(3, msk("2026-11-25 22:00"), "день 3")
+    w = game.window(3)
+    assert (w.start, w.deadline) == (msk("2026-11-24 10:00"), msk("2026-11-25 22:00"))
+    assert game.current_day() == 3
+    assert [o.kind for o in game.store.overrides("schedule.")] == ["schedule.day"]
+    game.set_deadline(4, msk("2026-11-27 22:00"), start=msk("2026-11-26 10:00"))
+    assert game.window(4).start == msk("2026-11-26 10:00")
