@@ -268,7 +268,9 @@ def remove(
 @app.command("check-activity")
 def check_activity(
     turn: Annotated[
-        int | None, typer.Option(help="Turn number (default: the current day).")
+        int | None, typer.Option(
+            help="Turn number (default: the turn just ended if its check is not recorded, "
+                 "else the current one).")
     ] = None,
     offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
     fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode,
@@ -284,7 +286,7 @@ def check_activity(
     game = _game()
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
-    n = turn or game.current_day()
+    n = turn or game.activity_turn()
     result = game.check_activity(n, record=not dry_run)
     roles = {p.nick: p.role for p in game.config.players}
     _emit(render_activity(result.report, fmt.value, roles,

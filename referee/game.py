@@ -286,6 +286,17 @@ class Game:
             return schedule[0].day
         raise GameError("[schedule] is empty", "add [[schedule.days]] entries to referee.toml")
 
+    def activity_turn(self) -> int:
+        """The turn ``check-activity`` looks at by default: the turn that has just ended if
+        its check is not recorded yet (A1 is only final when Day N+1 starts), else the
+        current one (a reminder list)."""
+        day = self.current_day()
+        previous = day - 1
+        if previous >= 1 and any(d.day == previous for d in self.schedule) \
+                and self.store.result("activity", previous) is None:
+            return previous
+        return day
+
     def current_night(self) -> int:
         """The latest night whose day deadline has passed."""
         now = self.now

@@ -254,3 +254,12 @@ def test_host_sets_a_day_the_config_does_not_list(game: Game) -> None:
     assert [o.kind for o in game.store.overrides("schedule.")] == ["schedule.day"]
     game.set_deadline(4, msk("2026-11-27 22:00"), start=msk("2026-11-26 10:00"))
     assert game.window(4).start == msk("2026-11-26 10:00")
+
+
+def test_check_activity_looks_first_at_the_turn_that_just_ended(game: Game) -> None:
+    # On the morning of Day 2 the host wants turn 1's final list (A1 is final only now),
+    # not a reminder for turn 2, which has just begun.
+    at(game, "2026-11-22 10:30")
+    assert game.activity_turn() == 1
+    game.check_activity(1)
+    assert game.activity_turn() == 2
