@@ -54,7 +54,10 @@ class DayResult:
     day: int = 0
     window: DaySchedule | None = None
     winner: str | None = None
-    """W2: the game is over after this day's hanging (``town``, ``clan:<name>``, ``maniac``)."""
+    """W2: the game is over after this day (``town``, ``clan:<name>``, ``maniac``)."""
+    removals: tuple[dict[str, Any], ...] = ()
+    """A3: players leaving the game at the end of this day, after the tally (recorded
+    activity checks and the host's ``remove``): ``nick``, ``rule``, ``explanation``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -508,12 +511,20 @@ class Game:
                 "решения ведущего по голосам пересчитывают день заново."
             )
         winner = None
+        removals: list[dict[str, Any]] = []
         if t.closed and as_of is None:
             hanged = stored.payload.get("hanged") if stored else t.hanged
             after = state
             if hanged is not None and state.is_alive(hanged):
                 after, _ = apply_day(state, day, hanged, [
                     v for v in _voters_of(t, hanged) if state.has(v)])
+            # A3: removals take effect at the end of the day, after the tally, and are in
+            # the day's summary — so is the end of the game they may bring.
+            for removal in self._removals_effective_after(day):
+                if after.is_alive(removal["nick"]):
+                    after, _ = remove_player(after, removal["nick"], removal["rule"],
+                                             phase=f"day {day}")
+                    removals.append(removal)
             winner = game_winner(after, self.config.night)
         result = DayResult(
             tally=t,
@@ -524,6 +535,7 @@ class Game:
             day=day,
             window=window,
             winner=winner,
+            removals=tuple(removals),
         )
         if _state is None:
             self._tallies[key] = result

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
-from referee.bbcode import b
+from referee.bbcode import b, escape
 from referee.config import Config
 from referee.night.report import winner_ru
 from referee.render_tally import HOST_ONLY_RULE, render_json, render_parts
+from referee.roles_ru import role_name_ru
 
 if TYPE_CHECKING:
     from referee.game import DayResult
@@ -27,11 +28,31 @@ def _game_over(result: DayResult, bb: bool) -> str:
     return "\n" + (b(line) if bb else line)
 
 
+def _leaving(result: DayResult, config: Config, bb: bool) -> str:
+    """A3: who leaves the game at the end of the day, after the tally."""
+    if not result.removals:
+        return ""
+    esc = escape if bb else (lambda s: s)
+    reveal = config.activity.reveal_role_on_removal
+    roles = {p.nick: p.role for p in config.players}
+    lines = ["", "Покидают игру в конце дня (A3):"]
+    for r in result.removals:
+        nick = r["nick"]
+        words = {"A1": "пропал(а) без вести", "A2": "пропустил(а) голосования"}
+        rules = [part.strip() for part in str(r.get("rule", "")).split(",") if part.strip()]
+        why = ", ".join(words.get(rule, rule) for rule in rules) or "решение ведущего"
+        line = f"{b(esc(nick)) if bb else nick} — {esc(why)}"
+        if reveal and nick in roles:
+            line += f"; роль: {role_name_ru(roles[nick]) or roles[nick]}"
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def day_paste(result: DayResult, config: Config, fmt: str = "bbcode") -> str:
     """The part of the day's output meant for the game topic."""
     paste, _ = render_parts(result.tally, "bbcode" if fmt == "bbcode" else "text",
                             config.forum.url, config.tz, config.roles_revealed_on_hanging)
-    return paste + _game_over(result, fmt == "bbcode")
+    return paste + _leaving(result, config, fmt == "bbcode") + _game_over(result, fmt == "bbcode")
 
 
 def render_day(result: DayResult, config: Config, fmt: str = "bbcode") -> str:
@@ -41,6 +62,7 @@ def render_day(result: DayResult, config: Config, fmt: str = "bbcode") -> str:
                                      config.roles_revealed_on_hanging))
         doc["recorded"] = result.recorded_at is not None
         doc["winner"] = result.winner
+        doc["removed"] = [{"nick": r["nick"], "rule": r.get("rule")} for r in result.removals]
         doc["notes"] = list(result.notes)
         return json.dumps(doc, ensure_ascii=False, indent=2)
     _, host = render_parts(result.tally, "bbcode" if fmt == "bbcode" else "text",

@@ -263,3 +263,19 @@ def test_check_activity_looks_first_at_the_turn_that_just_ended(game: Game) -> N
     assert game.activity_turn() == 1
     game.check_activity(1)
     assert game.activity_turn() == 2
+
+
+def test_the_days_summary_lists_who_leaves_at_its_end(game: Game) -> None:
+    # A3: Мотылёк missed both votes (A2): recorded by the turn-2 check, he leaves at the end
+    # of day 2, after the tally, and the day's summary says so (role revealed: setting).
+    at(game, "2026-11-22 10:30")
+    game.resolve_night(1)
+    at(game, "2026-11-24 10:00").check_activity(2)
+    result = at(game, "2026-11-24 10:05").tally_day(2)
+    assert [r["nick"] for r in result.removals] == ["Мотылёк"]
+    from referee.render_day import day_paste
+
+    paste = day_paste(result, game.config)
+    assert "Покидают игру в конце дня (A3):" in paste
+    assert ("[b]Мотылёк[/b] — пропал(а) без вести, пропустил(а) голосования; роль: Мирный житель"
+            in paste)
