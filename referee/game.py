@@ -647,8 +647,8 @@ class Game:
                 deaths.append(TurnDeath(death.player, day_window.deadline, cause))
         try:
             (_, night_end), outcome = self._night_outcome(turn)
-            for d in outcome.deaths:
-                deaths.append(TurnDeath(d.player, night_end, "погиб(ла) ночью"))
+            for night_death in outcome.deaths:
+                deaths.append(TurnDeath(night_death.player, night_end, "погиб(ла) ночью"))
         except GameError:
             pass
         excuses = [
