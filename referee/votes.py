@@ -336,6 +336,9 @@ class _Spot:
     nick_end: int = 0
     tight: bool = True
     gap: str = ""
+    separated: bool = False
+    """Words stand between the phrase and the nick, but a dash or colon sets the nick off
+    («Мой голос в этот раз – [red]Шерлок[/red]»): counted, flagged for the host."""
 
 
 # What may stand between «мой голос» and the red nick: spaces, any dash, colon, arrow,
@@ -355,6 +358,22 @@ _ENDS_LINE = re.compile(rf"[\s{re.escape(DASHES)}:>]*(?:(?:за|против)(?!
 
 def _tight(gap: str) -> bool:
     return _CONNECTOR.fullmatch(gap) is not None
+
+
+# «мой голос в этот раз – Ник», «мой голос сегодня: Ник»: a few words, then a dash or colon
+# right before the nick. A nick with no sign before it after other words («мой голос пока
+# при мне, но [red]Шерлок[/red]…») is not set off as the vote's target.
+_SEPARATED = re.compile(
+    rf"[^\n]{{0,40}}?(?:[{re.escape(DASHES)}:]\s*(?:(?:за|против)(?!\w)\s*)?"
+    rf"|(?<!\w)(?:за|против)(?!\w)\s*)", re.IGNORECASE)
+_NEGATION = re.compile(r"(?<!\w)(?:не|нет|ни|никому|никого)(?!\w)", re.IGNORECASE)
+
+
+def _separated(gap: str) -> bool:
+    """A short gap ending in a dash, colon, «за» or «против», with no negation in it
+    («мой голос не за Шерлока» is no vote for him)."""
+    return (len(gap.split()) <= 5 and _SEPARATED.fullmatch(gap) is not None
+            and _NEGATION.search(gap) is None)
 
 
 def _locate(lines: list[_Line], pattern: re.Pattern[str]) -> list[_Spot]:
@@ -400,8 +419,10 @@ def _locate(lines: list[_Line], pattern: re.Pattern[str]) -> list[_Spot]:
                     continue
                 gap = text[end:a]
                 tight = _tight(gap)
-                found.append(_Spot(li, m.start(), s if tight else end, li, s, b, tight,
-                                   " ".join(gap.split())))
+                separated = not tight and _separated(gap)
+                # A set-off gap belongs to the vote line, not to the argument (V3).
+                found.append(_Spot(li, m.start(), s if tight or separated else end, li, s, b,
+                                   tight or separated, " ".join(gap.split()), separated))
                 break
             if _ENDS_LINE.fullmatch(text, end):
                 for lj in range(li + 1, len(lines)):
@@ -521,6 +542,8 @@ def find_vote(post: Post, roster: Roster, rules: VoteRules | None = None) -> Vot
     if not spot.tight:
         problems.append(Note("V1", f"красный ник «{typed}» не рядом с «мой голос», между "
                                    f"ними: «{spot.gap}»"))
+    elif spot.separated:
+        flags.append(Note("V1", f"между «мой голос» и ником слова «{spot.gap}» — проверьте"))
     if not has_reason:
         problems.append(Note("V3", "без аргумента"))
     if len(tight) > 1:

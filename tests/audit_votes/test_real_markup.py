@@ -40,7 +40,7 @@ from adapters.phpbb.parse import decode_page, parse_topic_page
 from referee.bbcode import escape
 from referee.nicks import Roster, normalise
 from referee.render_tally import render_json, render_parts
-from referee.votes import HostOverride, VoteReading, find_vote, tally
+from referee.votes import HostOverride, VoteReading, _separated, find_vote, tally
 
 NOT_A_VOTE = "не голос"
 
@@ -461,7 +461,12 @@ class Vote:
         if not self.red:
             return Rejected("V1", "нет красного ника")
         if self.filler:
-            return Rejected("V1", NEXT_TO)
+            # Words between the phrase and the nick: counted (and flagged) only when a
+            # dash, colon, «за» or «против» right before the nick sets it off as the
+            # target («мой голос сегодня – Шерлок», «мой голос отдаю за Шерлок»); else V1.
+            gap = html.unescape(self.filler + self.sep).replace("\xa0", " ")
+            if self.position != "same" or not _separated(" ".join(gap.split())):
+                return Rejected("V1", NEXT_TO)
         if self.reason == "none":
             return Rejected("V3", "без аргумента")
         return self.nick
