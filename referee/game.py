@@ -868,6 +868,3 @@ def _request_from(d: dict[str, Any]) -> Request:
         note=d.get("note") or "",
     )
 
-
-def unique(items: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(items))
