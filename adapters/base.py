@@ -1,5 +1,6 @@
 """What every forum engine shares: a polite HTTP client, the session cookie file, the
-password prompt, and the small engine interface the sync code talks to.
+password prompt, and the plain settings every engine receives (:class:`ForumSettings`).
+The interface engines implement is :class:`referee.kernel.Forum`.
 
 Politeness (issue 2): one clear User-Agent, at most ``[forum] rate_limit`` requests a
 second, bounded retries with exponential backoff and jitter on network errors, timeouts,
@@ -25,18 +26,16 @@ import re
 import stat
 import sys
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
-from typing import Protocol, runtime_checkable
 from urllib.parse import urlsplit
 
 import httpx
 
 from referee.errors import ForumError, LoginRequired, NetworkError
-from referee.models import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
 
 log = logging.getLogger("referee.http")
 
@@ -314,9 +313,6 @@ class HttpClient:
                 return c.value
         return None
 
-    def clear_cookies(self) -> None:
-        self._client.cookies.clear()
-
     def save_cookies(self) -> None:
         if self.cookie_file is not None:
             save_cookies(self._client.cookies.jar, self.cookie_file)
@@ -406,109 +402,105 @@ class HttpClient:
                 # Only a failed connect proves the forum never saw an unsafe request.
                 safe = retry_unsafe or isinstance(e, httpx.ConnectError | httpx.ConnectTimeout)
                 if attempt >= self.retries or not safe:
-                    tries = f" after {attempt + 1} attempts" if attempt else ""
-                    if isinstance(e, httpx.DecodingError):
-                        # gzip output spoilt by text printed before it: the browser's
-                        # «Content Encoding Error»; often gone on the next request.
-                        raise NetworkError(
-                            "the forum sent a page that cannot be unpacked (broken "
-                            f"Content-Encoding) for {shown}" + tries,
-                            "the forum's compression is failing; run the command again later "
-                            "(pages already read are kept)",
-                        ) from None
-                    raise NetworkError(
-                        f"could not reach the forum ({type(e).__name__}) for {shown}" + tries,
-                        "check the internet connection and [forum] url; "
-                        "run the command again later (pages already read are kept)",
-                    ) from None
+                    raise _unreachable(e, shown, attempt) from None
                 delay = self.backoff.delay(attempt, self.random())
                 log.info("%s %s failed (%s); retry in %.1fs", method, shown,
                          type(e).__name__, delay)
             else:
                 log.debug("%s %s -> %s", method, shown, response.status_code)
-                status = response.status_code
-                retryable = status in RETRY_STATUSES and (
-                    retry_unsafe or status in (429, 503)
-                )
-                if not retryable and (
-                    status != 200 or method != "GET" or self.complete is None
-                    or self.complete(response)
-                ):
+                delay = self._retry_delay(method, response, shown, attempt, retry_unsafe)
+                if delay is None:
                     return response
-                if not retryable:
-                    # A page cut short in a well-framed answer (PHP or a proxy dying
-                    # mid-page, a connection closed without Content-Length) would be read as
-                    # a page with fewer posts; it is asked for again instead.
-                    if attempt >= self.retries:
-                        raise NetworkError(
-                            f"the forum sent an incomplete page for {shown} "
-                            f"{attempt + 1} times (it stops before its end)",
-                            "the forum or the connection is cutting pages short; run the "
-                            "command again later (pages already read are kept)",
-                        )
-                    delay = self.backoff.delay(attempt, self.random())
-                    log.info("%s %s -> an incomplete page; retry in %.1fs", method, shown, delay)
-                    self.sleep(delay)
-                    attempt += 1
-                    continue
-                response.read()
-                wait = retry_after_seconds(response.headers.get("Retry-After"), self.wall())
-                if wait is not None and wait > MAX_RETRY_AFTER:
-                    raise NetworkError(
-                        f"the forum is busy (HTTP {status}) and asks to wait "
-                        f"{int(wait)} s before the next request",
-                        "run the command again later",
-                    )
-                if attempt >= self.retries:
-                    raise NetworkError(
-                        f"the forum answered HTTP {status} for {shown} "
-                        f"after {attempt + 1} attempts",
-                        "the forum may be down or overloaded; run the command again later "
-                        "(pages already read are kept)",
-                    )
-                delay = wait if wait is not None else self.backoff.delay(attempt, self.random())
-                log.info("%s %s -> HTTP %s; retry in %.1fs", method, shown, status, delay)
             self.sleep(delay)
             attempt += 1
 
+    def _retry_delay(self, method: str, response: httpx.Response, shown: str, attempt: int,
+                     retry_unsafe: bool) -> float | None:
+        """None when ``response`` is the answer; else how long to wait before asking again
+        (a :class:`NetworkError` when the attempts are used up)."""
+        status = response.status_code
+        retryable = status in RETRY_STATUSES and (retry_unsafe or status in (429, 503))
+        if not retryable and (
+            status != 200 or method != "GET" or self.complete is None
+            or self.complete(response)
+        ):
+            return None
+        if not retryable:
+            # A page cut short in a well-framed answer (PHP or a proxy dying mid-page, a
+            # connection closed without Content-Length) would be read as a page with fewer
+            # posts; it is asked for again instead.
+            if attempt >= self.retries:
+                raise NetworkError(
+                    f"the forum sent an incomplete page for {shown} "
+                    f"{attempt + 1} times (it stops before its end)",
+                    "the forum or the connection is cutting pages short; run the "
+                    "command again later (pages already read are kept)",
+                )
+            delay = self.backoff.delay(attempt, self.random())
+            log.info("%s %s -> an incomplete page; retry in %.1fs", method, shown, delay)
+            return delay
+        response.read()
+        wait = retry_after_seconds(response.headers.get("Retry-After"), self.wall())
+        if wait is not None and wait > MAX_RETRY_AFTER:
+            raise NetworkError(
+                f"the forum is busy (HTTP {status}) and asks to wait "
+                f"{int(wait)} s before the next request",
+                "run the command again later",
+            )
+        if attempt >= self.retries:
+            raise NetworkError(
+                f"the forum answered HTTP {status} for {shown} "
+                f"after {attempt + 1} attempts",
+                "the forum may be down or overloaded; run the command again later "
+                "(pages already read are kept)",
+            )
+        delay = wait if wait is not None else self.backoff.delay(attempt, self.random())
+        log.info("%s %s -> HTTP %s; retry in %.1fs", method, shown, status, delay)
+        return delay
 
-# --------------------------------------------------------------------------- engine interface
 
-@runtime_checkable
-class ForumAdapter(Protocol):
-    """One forum engine (the gallery-dl "extractor" idea): turns a forum into value types.
+def _unreachable(e: Exception, shown: str, attempt: int) -> NetworkError:
+    """The error for a request that got no answer, after ``attempt`` retries."""
+    tries = f" after {attempt + 1} attempts" if attempt else ""
+    if isinstance(e, httpx.DecodingError):
+        # gzip output spoilt by text printed before it: the browser's «Content Encoding
+        # Error»; often gone on the next request.
+        return NetworkError(
+            "the forum sent a page that cannot be unpacked (broken "
+            f"Content-Encoding) for {shown}" + tries,
+            "the forum's compression is failing; run the command again later "
+            "(pages already read are kept)",
+        )
+    return NetworkError(
+        f"could not reach the forum ({type(e).__name__}) for {shown}" + tries,
+        "check the internet connection and [forum] url; "
+        "run the command again later (pages already read are kept)",
+    )
 
-    Implementations: :class:`adapters.phpbb.client.PhpbbForum` (live forum over HTTP) and
-    :class:`adapters.snapshot.SnapshotForum` (pages a host saved from a browser).
-    """
 
-    @property
-    def requests(self) -> int:
-        """HTTP requests sent so far (0 for offline sources)."""
-        ...
+# --------------------------------------------------------------------------- settings
 
-    def login(self) -> None:
-        """Start a session as ``[forum] username`` (no-op when not needed)."""
-        ...
+@dataclass(frozen=True, slots=True)
+class ForumSettings:
+    """What an engine needs to reach the board, as plain values (adapters never read the
+    game's config): the topic, the forum's time zone, the host's login, politeness."""
 
-    def fetch_topic_pages(
-        self, start_page: int = 1, *, per_page: int | None = None
-    ) -> Iterator[TopicPage]:
-        """Topic pages from ``start_page`` to the last one, oldest posts first.
+    url: str | None = None
+    engine: str | None = None
+    """The registry name when the host forces it; None: detected from the URL."""
+    snapshot: Path | None = None
+    """A folder of saved pages read instead of the live board."""
+    timezone: str = "UTC"
+    username: str | None = None
+    rate_limit: float = 2.0
+    timeout: float = 20.0
+    retries: int = 4
+    user_agent: str | None = None
+    cookie_file: Path | None = None
+    """Where the session cookies live (beside the game database); None: not kept."""
 
-        ``per_page`` (known from an earlier sync) lets a live source jump straight to a
-        later page. The first page yielded may have a lower number than asked for when the
-        topic has shrunk (phpBB clamps ``start=`` to the last page).
-        """
-        ...
-
-    def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
-        """One page of a PM folder listing (``inbox``, ``sentbox``, ``outbox``)."""
-        ...
-
-    def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
-        """Open one PM. On phpBB this marks it read for the host: call once per PM."""
-        ...
-
-    def close(self) -> None:
-        ...
+    def http_client(self, base_url: str) -> HttpClient:
+        """The polite client for this board, with the session cookie file."""
+        return HttpClient(base_url, rate_limit=self.rate_limit, timeout=self.timeout,
+                          retries=self.retries, user_agent=self.user_agent,
+                          cookie_file=self.cookie_file)

@@ -199,7 +199,7 @@ def _sync(base: str, db: Path, rate: float | None) -> tuple[float, int, object]:
     forum = ForumConfig(url=f"{base}viewtopic.php?t={TOPIC}", timezone="Europe/Moscow")
     config = SimpleNamespace(forum=forum)
     http = HttpClient(base, rate_limit=rate, retries=1)
-    adapter = PhpbbForum(forum, http=http)
+    adapter = PhpbbForum(forum.settings(), http=http)
     with Store.open(db) as store:
         t0 = time.perf_counter()
         report = sync_topic(config, store, adapter, progress=False)  # type: ignore[arg-type]

@@ -40,7 +40,7 @@ from typing import Literal
 
 from referee.config import ActivityRules, DaySchedule
 from referee.errors import GameError
-from referee.models import Post
+from referee.kernel import Post
 
 VoteState = Literal["yes", "no", "rejected"]
 """How a player's Day N vote stands: counted, none, or posted but not counted."""

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from adapters.base import ForumSettings
+from adapters.registry import engine_names
 from referee.errors import ConfigError
 
 ROLE_IDS = (
@@ -119,7 +121,10 @@ class NightRules:
 
 @dataclass(frozen=True, slots=True)
 class ForumConfig:
-    engine: str = "phpbb"
+    """``[forum]``: which board, in which time zone, as whom."""
+
+    engine: str | None = None
+    """A registry name (``"phpbb"``); None: the engine is detected from the topic URL."""
     url: str | None = None
     vote_url: str | None = None
     snapshot: Path | None = None
@@ -130,6 +135,14 @@ class ForumConfig:
     retries: int = 4
     user_agent: str | None = None
     read_sent: bool = False
+
+    def settings(self, cookie_file: Path | None = None) -> ForumSettings:
+        """The plain settings an engine receives (adapters never read the config)."""
+        return ForumSettings(
+            url=self.url, engine=self.engine, snapshot=self.snapshot, timezone=self.timezone,
+            username=self.username, rate_limit=self.rate_limit, timeout=self.timeout,
+            retries=self.retries, user_agent=self.user_agent, cookie_file=cookie_file,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +240,7 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
             'add url = "https://your-forum/viewtopic.php?t=123" under [forum]',
         )
     forum = ForumConfig(
-        engine=_str(forum_raw, "forum.engine", "phpbb"),
+        engine=_opt_str(forum_raw, "forum.engine"),
         url=url,
         vote_url=_opt_str(forum_raw, "forum.vote_url"),
         snapshot=(path.parent / snapshot) if snapshot else None,
@@ -239,9 +252,11 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
         user_agent=_opt_str(forum_raw, "forum.user_agent"),
         read_sent=_bool(forum_raw, "read_sent", False, "forum"),
     )
-    if forum.engine not in ("phpbb",):
+    if forum.engine is not None and forum.engine not in engine_names():
         raise ConfigError(
-            f"[forum] engine = {forum.engine!r} is not supported", 'use engine = "phpbb"'
+            f"[forum] engine = {forum.engine!r} is not supported",
+            "use one of " + ", ".join(f'engine = "{n}"' for n in engine_names())
+            + " or leave it out (the engine is read from the topic URL)",
         )
 
     host = game.get("host")

@@ -22,12 +22,13 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from adapters.registry import topic_id
 from referee.actions import Request
 from referee.activity import ActivityReport, Excuse, TurnDeath, check_activity, turn_window
 from referee.config import Config, DaySchedule, load_config
 from referee.errors import GameError
 from referee.intake import NightIntake, read_night
-from referee.models import Post, PrivateMessage
+from referee.kernel import Post, PrivateMessage
 from referee.nicks import Roster, normalise
 from referee.night import GameState, NightOutcome, apply_day, remove_player, resolve_night
 from referee.night import winner as game_winner
@@ -166,9 +167,7 @@ class Game:
         that topic), else every stored topic of the game."""
         if not self.config.forum.vote_url:
             return None
-        from adapters.phpbb.client import parse_topic_url
-
-        return parse_topic_url(self.config.forum.vote_url)[1]
+        return topic_id(self.config.forum.vote_url, self.config.forum.engine)
 
     # ------------------------------------------------------------------ roster
 

@@ -42,8 +42,8 @@ from typing import Literal
 
 from referee.actions import ACTION_OF_ROLE, Request
 from referee.config import Config
+from referee.kernel import PrivateMessage
 from referee.markup import plain_text, unquoted_lines
-from referee.models import PrivateMessage
 from referee.nicks import Roster, fold, normalise
 from referee.night.text import ACTION_NAMES_RU
 from referee.roles_ru import ROLE_NAMES_RU

@@ -20,8 +20,8 @@ message whose key is recorded is never sent again (the run says «уже отп�
 failure between two PMs leaves the first recorded and the second not, and the next run
 sends only the rest. A changed text (a recount after a host decision) is a new message.
 
-This module knows no forum engine: the live sender comes from :func:`live_sender`
-(phpBB: :class:`adapters.phpbb.posting.PhpbbPoster`), and tests swap :data:`sender_factory`.
+This module knows no forum engine: the live sender comes from the engine registry
+(:func:`live_sender`), and tests swap :data:`sender_factory`.
 """
 
 from __future__ import annotations
@@ -32,11 +32,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, tzinfo
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import parse_qs, urlsplit
 
+from adapters.base import cookie_path_for
+from adapters.registry import can_post, open_poster
 from referee.config import Config
 from referee.errors import ConfigError, GameError, RefereeError
+from referee.kernel import Poster
 from referee.nicks import normalise
 from referee.store import SentRecord, Store
 
@@ -200,17 +203,6 @@ def known_user_ids(store: Store) -> dict[str, int]:
 
 # --------------------------------------------------------------------------- sending
 
-class Sender(Protocol):
-    """A live forum that can post: ``reply`` in the game topic, ``send_pm`` to a user."""
-
-    def reply(self, message: str, subject: str | None = None) -> int | None: ...
-
-    def send_pm(self, to: str, message: str, subject: str,
-                user_id: int | None = None) -> int | None: ...
-
-    def close(self) -> None: ...
-
-
 def check_can_send(config: Config) -> None:
     """Posting needs the live forum and the host's login; say which setting is missing."""
     forum = config.forum
@@ -228,21 +220,19 @@ def check_can_send(config: Config) -> None:
             "posting needs the host's forum login: set [forum] username",
             "the password is asked for (or read from REFEREE_PASSWORD), never stored",
         )
-    if forum.engine != "phpbb":
+    if not can_post(forum.settings()):
         raise ConfigError(f"posting is not supported for [forum] engine = {forum.engine!r}",
-                          'only "phpbb" can post')
+                          "copy the text into the topic by hand")
 
 
-def live_sender(config: Config, db_path: Path | None) -> Sender:
-    """The phpBB poster over a session kept beside the game database."""
+def live_sender(config: Config, db_path: Path | None) -> Poster:
+    """The engine's poster over a session kept beside the game database."""
     check_can_send(config)
-    from adapters.phpbb.client import open_phpbb
-    from adapters.phpbb.posting import PhpbbPoster
-
-    return PhpbbPoster(open_phpbb(config.forum, db_path=db_path))
+    cookie_file = cookie_path_for(db_path) if db_path is not None else None
+    return open_poster(config.forum.settings(cookie_file))
 
 
-sender_factory: Callable[[Config, Path | None], Sender] = live_sender
+sender_factory: Callable[[Config, Path | None], Poster] = live_sender
 """How :func:`run` gets its sender (tests put a fake clock / respx board here)."""
 
 
@@ -297,7 +287,7 @@ def publish(
     messages: Sequence[Outgoing],
     store: Store,
     *,
-    open_sender: Callable[[], Sender],
+    open_sender: Callable[[], Poster],
     confirm: Callable[[str], bool] | None,
     echo: Callable[[str], None],
     dry_run: bool = False,
@@ -461,7 +451,7 @@ __all__ = [
     "DEAL_SEED_META",
     "Outcome",
     "Outgoing",
-    "Sender",
+    "Poster",
     "activity_post",
     "check_can_send",
     "current_holder",

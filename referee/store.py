@@ -36,7 +36,7 @@ from typing import Any
 import sqlite_utils
 
 from referee.errors import StoreError
-from referee.models import EditNotice, Post, PrivateMessage, TopicPage
+from referee.kernel import EditNotice, Post, PrivateMessage, TopicPage
 
 SCHEMA_VERSION = 1
 

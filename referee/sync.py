@@ -25,10 +25,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-from adapters.base import ForumAdapter, Secret
+from adapters.base import Secret
+from adapters.registry import open_forum
 from referee.config import Config
 from referee.errors import PmRemoved
-from referee.models import TopicPage
+from referee.kernel import Forum, PageCursor, TopicPage
 from referee.store import Store
 
 log = logging.getLogger("referee.sync")
@@ -109,7 +110,7 @@ def _progress(enabled: bool) -> Progress:
 def sync_topic(
     config: Config,
     store: Store,
-    adapter: ForumAdapter,
+    adapter: Forum,
     *,
     progress: bool = True,
     full: bool = False,
@@ -120,7 +121,7 @@ def sync_topic(
     ``full`` re-reads every page from page 1: the only way to notice edits and deletions
     on pages before the last one (an incremental sync never re-reads them).
     """
-    topic_id = getattr(adapter, "topic_id", None)
+    topic_id = adapter.topic_id
     last = store.last_synced_page(topic_id) if topic_id is not None and not full else None
     start = last or 1
     per_page = store.topic_per_page(topic_id) if topic_id is not None else None
@@ -167,7 +168,7 @@ board that keeps deleting while it is read)."""
 
 
 def _pages_in_order(
-    adapter: ForumAdapter, store: Store, start: int, per_page: int | None, *, resume: bool
+    adapter: Forum, store: Store, start: int, per_page: int | None, *, resume: bool
 ) -> Iterator[TopicPage]:
     """``adapter.fetch_topic_pages(start)``, going back when posts may have slid onto a page
     already read — a deleted post moves every later post back by one place, so a post not
@@ -184,7 +185,7 @@ def _pages_in_order(
     while True:
         back_to: int | None = None
         count: int | None = None
-        pages = adapter.fetch_topic_pages(start, per_page=per_page)
+        pages = adapter.fetch_topic_pages(PageCursor(start, per_page))
         for tp in pages:
             if check_resume:
                 check_resume = False
@@ -210,10 +211,9 @@ def _pages_in_order(
         start, per_page = back_to, None  # the adapter keeps the page size it learned
 
 
-def _page_url(adapter: ForumAdapter, page: int) -> str:
-    make = getattr(adapter, "topic_page_url", None)
+def _page_url(adapter: Forum, page: int) -> str:
     try:
-        return make(page) if callable(make) else ""
+        return adapter.topic_page_url(page)
     except Exception:  # the URL is a note in the store, never a reason to fail a sync
         return ""
 
@@ -221,7 +221,7 @@ def _page_url(adapter: ForumAdapter, page: int) -> str:
 def sync_pms(
     config: Config,
     store: Store,
-    adapter: ForumAdapter,
+    adapter: Forum,
     *,
     sent: bool = False,
     now: Callable[[], datetime] = _utcnow,
@@ -274,15 +274,12 @@ def open_adapter(
     *,
     password: Callable[[str], Secret] | None = None,
     db_path: Path | None = None,
-) -> ForumAdapter:
-    """The forum source ``config`` names: saved pages (``[forum] snapshot``) or the live
-    phpBB board, with its session cookies kept beside the game database.
+) -> Forum:
+    """The forum ``config`` names (live, or its saved pages: ``[forum] snapshot``), through
+    the engine registry, with the session cookies kept beside the game database.
 
     Use it as a context manager (or call ``close()``) so the session is saved."""
-    if config.forum.snapshot is not None:
-        from adapters.snapshot import SnapshotForum
+    from adapters.base import cookie_path_for
 
-        return SnapshotForum(config.forum.snapshot, forum=config.forum)
-    from adapters.phpbb.client import open_phpbb
-
-    return open_phpbb(config.forum, db_path=db_path or config.db_path, password=password)
+    settings = config.forum.settings(cookie_path_for(db_path or config.db_path))
+    return open_forum(settings, password)

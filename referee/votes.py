@@ -21,7 +21,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from referee.colour import is_red, parse_declarations, style_is_red
 from referee.config import DaySchedule, Replacement, VoteRules
 from referee.errors import GameError
-from referee.models import Post
+from referee.kernel import Post
 from referee.nicks import MatchKind, NickMatch, Roster, fold, normalise
 
 # ============================================================================ reading a post

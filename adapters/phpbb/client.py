@@ -21,15 +21,14 @@ import logging
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 import httpx
 
-from adapters.base import HttpClient, Secret, get_password, same_site, strip_sid
+from adapters.base import ForumSettings, HttpClient, Secret, get_password, same_site, strip_sid
 from adapters.phpbb import parse
-from referee.config import ForumConfig
 from referee.errors import (
     AccessDenied,
     ConfigError,
@@ -40,7 +39,14 @@ from referee.errors import (
     NetworkError,
     TopicNotFound,
 )
-from referee.models import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+from referee.kernel import (
+    FIRST_PAGE,
+    PageCursor,
+    PmFolderPage,
+    PmListEntry,
+    PrivateMessage,
+    TopicPage,
+)
 
 log = logging.getLogger("referee.phpbb")
 T = TypeVar("T")
@@ -106,11 +112,13 @@ def learned_per_page(tp: TopicPage) -> int | None:
 
 
 class PhpbbForum:
-    """A live phpBB 3.x board (implements :class:`adapters.base.ForumAdapter`)."""
+    """A live phpBB 3.x board (implements :class:`referee.kernel.Forum`)."""
+
+    engine = "phpbb"
 
     def __init__(
         self,
-        forum: ForumConfig,
+        forum: ForumSettings,
         *,
         http: HttpClient | None = None,
         cookie_file: Path | None = None,
@@ -129,7 +137,8 @@ class PhpbbForum:
         self.tz = ZoneInfo(forum.timezone)
         self.http = http or HttpClient(
             self.root, rate_limit=forum.rate_limit, timeout=forum.timeout,
-            retries=forum.retries, user_agent=forum.user_agent, cookie_file=cookie_file,
+            retries=forum.retries, user_agent=forum.user_agent,
+            cookie_file=cookie_file or forum.cookie_file,
         )
         if self.http.complete is None:
             self.http.complete = whole_page
@@ -277,13 +286,14 @@ class PhpbbForum:
         return tp
 
     def fetch_topic_pages(
-        self, start_page: int = 1, *, per_page: int | None = None, max_pages: int | None = None
+        self, cursor: PageCursor = FIRST_PAGE, *, max_pages: int | None = None
     ) -> Iterator[TopicPage]:
-        """Pages ``start_page`` … last. ``per_page`` (known from an earlier sync) is needed
-        to jump straight to a later page; without it page 1 is read first to learn it."""
-        if per_page:
-            self.per_page = per_page
-        page_no = max(1, start_page)
+        """Pages ``cursor.page`` … last. ``cursor.per_page`` (known from an earlier sync) is
+        needed to jump straight to a later page; without it page 1 is read first to learn
+        it."""
+        if cursor.per_page:
+            self.per_page = cursor.per_page
+        page_no = max(1, cursor.page)
         if page_no > 1 and self.per_page is None:
             first = self.fetch_topic_page(1)
             if first.page >= first.total_pages or page_no == 2:
@@ -512,12 +522,4 @@ class PhpbbForum:
         )
 
 
-def open_phpbb(forum: ForumConfig, *, db_path: Path | None = None, **kw: Any) -> PhpbbForum:
-    """A :class:`PhpbbForum` whose session cookies live beside ``db_path``."""
-    from adapters.base import cookie_path_for
-
-    cookie_file = cookie_path_for(db_path) if db_path is not None else None
-    return PhpbbForum(forum, cookie_file=cookie_file, **kw)
-
-
-__all__ = ["PhpbbForum", "open_phpbb", "parse_topic_url"]
+__all__ = ["PhpbbForum", "parse_topic_url"]

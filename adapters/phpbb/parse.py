@@ -34,8 +34,7 @@ from referee.errors import (
     PmRemoved,
     TopicNotFound,
 )
-from referee.markup import plain_text_node
-from referee.models import (
+from referee.kernel import (
     EditNotice,
     PmFolderPage,
     PmListEntry,
@@ -43,6 +42,7 @@ from referee.models import (
     PrivateMessage,
     TopicPage,
 )
+from referee.markup import plain_text_node
 
 __all__ = [
     "LoginErrorKind",

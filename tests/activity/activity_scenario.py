@@ -12,8 +12,8 @@ from zoneinfo import ZoneInfo
 
 from referee.activity import ActivityReport, ActivityRow, Excuse, TurnDeath, check_activity
 from referee.config import ActivityRules, DaySchedule
+from referee.kernel import Post
 from referee.markup import QUOTE_MARK
-from referee.models import Post
 
 MSK = ZoneInfo("Europe/Moscow")
 HOST = "Ведущий"

@@ -21,8 +21,8 @@ from selectolax.lexbor import LexborHTMLParser
 
 from referee.activity import ActivityReport, TurnDeath, check_activity
 from referee.config import ActivityRules
+from referee.kernel import Post
 from referee.markup import plain_text
-from referee.models import Post
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"
 

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from referee.config import DaySchedule
-from referee.models import Post
+from referee.kernel import Post
 from referee.nicks import Roster
 
 DATA = Path(__file__).resolve().parent / "data"

@@ -46,7 +46,7 @@ class Runner:
     forum: ForumConfig | None = None
 
     def open(self) -> PhpbbForum:
-        forum = PhpbbForum(self.forum or forum_config(self.board),
+        forum = PhpbbForum((self.forum or forum_config(self.board)).settings(),
                            cookie_file=self.db.with_suffix(".cookies"),
                            password=lambda user: Secret(PASSWORD))
         forum.http.sleep = self.naps

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from referee.game import Game
+from referee.kernel import Post, TopicPage
 from referee.markup import plain_text
-from referee.models import Post, TopicPage
 
 CONFIG = """
 [game]

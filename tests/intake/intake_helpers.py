@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 from referee.actions import Request
 from referee.intake import IntakeResult, read_requests
-from referee.models import PrivateMessage
+from referee.kernel import PrivateMessage
 from referee.nicks import Roster
 
 PLAYERS = (

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from referee.deal import RULES_SETUP, deal, default_setup, role_pm_texts, setup_roles
 from referee.errors import ConfigError, GameError
 from referee.intake import EXAMPLE_OF_ROLE, read_requests
-from referee.models import PrivateMessage
+from referee.kernel import PrivateMessage
 from referee.nicks import Roster
 
 NICKS_30 = [f"Игрок{i:02d}" for i in range(1, 31)]

@@ -21,7 +21,7 @@ from referee.config import (
     normalise_role,
 )
 from referee.intake import NightIntake, night_roster, read_night, read_requests
-from referee.models import PrivateMessage
+from referee.kernel import PrivateMessage
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"
 MANIFEST = json.loads((FIXTURE / "manifest.json").read_text(encoding="utf-8"))

@@ -13,8 +13,8 @@ from phpbb_pages import MOSCOW, html, manifest, raw, topic, utc
 
 from adapters.phpbb.parse import decode_page, is_logged_in, page_kind, parse_topic_page
 from referee.errors import MalformedPage
+from referee.kernel import TopicPage
 from referee.markup import QUOTE_MARK, unquoted_lines
-from referee.models import TopicPage
 
 NETTALLY_URL = "http://www.ilovephilosophy.com/viewtopic.php?f=1&t=194998&start=25"
 # The board footer says «All times are UTC [ DST ]»: phpBB 3.0 added the DST hour.

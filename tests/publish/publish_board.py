@@ -290,6 +290,7 @@ def make_poster_for(forum: ForumConfig, clock: FakeTime, *, logged_in: bool = Tr
     if logged_in:
         http.cookies.set(f"{PREFIX}_u", HOST_ID, domain="forum.test", path="/")
         http.cookies.set(f"{PREFIX}_sid", "1" * 32, domain="forum.test", path="/")
-    return PhpbbPoster(PhpbbForum(forum, http=http, password=lambda user: Secret(PASSWORD)))
+    forum_ = PhpbbForum(forum.settings(), http=http, password=lambda user: Secret(PASSWORD))
+    return PhpbbPoster(forum_)
 
 

@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from referee.bbcode import ZWSP
 from referee.cli import app
-from referee.models import Post, PrivateMessage, TopicPage
+from referee.kernel import Post, PrivateMessage, TopicPage
 from referee.nicks import Roster
 from referee.store import Store
 

@@ -29,7 +29,7 @@ from robust_helpers import (
 
 from adapters.phpbb.parse import parse_pm, parse_pm_folder, parse_topic_page
 from referee.errors import RefereeError
-from referee.models import PmFolderPage, PrivateMessage, TopicPage
+from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
 
 FUZZ = settings(max_examples=150, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

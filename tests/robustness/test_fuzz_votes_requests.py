@@ -17,8 +17,8 @@ from adapters.phpbb.parse import parse_pm, parse_topic_page
 from referee.config import ROLE_IDS, VoteRules
 from referee.errors import RefereeError
 from referee.intake import read_requests
+from referee.kernel import Post, PrivateMessage
 from referee.markup import QUOTE_MARK
-from referee.models import Post, PrivateMessage
 from referee.nicks import Roster
 from referee.votes import VoteReading, find_vote
 

@@ -16,7 +16,7 @@ import pytest
 from robust_helpers import FIXTURES
 
 from referee.game import Game
-from referee.models import Post, TopicPage
+from referee.kernel import Post, TopicPage
 from referee.night import GameState
 from referee.sync import open_adapter, sync_pms, sync_topic
 

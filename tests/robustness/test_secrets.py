@@ -152,7 +152,7 @@ def logged_in_forum(board: FakeBoard, tmp_path: Path) -> PhpbbForum:
     forum_config = load_config(game_config(tmp_path)).forum
     http = HttpClient("https://forum.test/", rate_limit=None, retries=0,
                       cookie_file=tmp_path / "game.cookies", sleep=lambda s: None)
-    forum = PhpbbForum(forum_config, http=http, password=lambda user: Secret(MARKER))
+    forum = PhpbbForum(forum_config.settings(), http=http, password=lambda user: Secret(MARKER))
     forum.login()
     assert forum.logged_in()
     return forum

@@ -53,7 +53,7 @@ def make_forum(
             sleep=clock.sleep, clock=clock.clock, random_=lambda: 0.0,
         )
         kw.setdefault("password", lambda user: Secret(PASSWORD))
-        return PhpbbForum(forum, http=http, **kw)
+        return PhpbbForum(forum.settings(), http=http, **kw)
 
     return make
 

@@ -11,6 +11,7 @@ from fake_board import FakeBoard, SyntheticTopic
 
 from adapters.phpbb.client import PhpbbForum
 from referee.errors import AccessDenied, ForumError, MalformedPage, TopicNotFound
+from referee.kernel import PageCursor
 
 MakeForum = Callable[..., PhpbbForum]
 
@@ -45,7 +46,7 @@ def test_each_refusal_has_its_own_error(
 ) -> None:
     board.topic_status[1] = board.html(body, status)
     with pytest.raises(error, match=says) as e:
-        list(make_forum().fetch_topic_pages(1))
+        list(make_forum().fetch_topic_pages(PageCursor(1)))
     assert e.value.hint                                      # every error tells what to do
 
 
@@ -57,7 +58,7 @@ def test_a_topic_page_whose_posts_cannot_be_read_is_malformed(
     page = page.replace(b'<p class="author">', b'<p class="x-author">')
     board.topic_status[1] = board.html(page)
     with pytest.raises(MalformedPage):
-        list(make_forum().fetch_topic_pages(1))
+        list(make_forum().fetch_topic_pages(PageCursor(1)))
 
 
 def test_a_topic_answered_by_a_server_error_is_reported_after_retries(
@@ -65,5 +66,5 @@ def test_a_topic_answered_by_a_server_error_is_reported_after_retries(
 ) -> None:
     board.topic_status[1] = httpx.Response(500)
     with pytest.raises(ForumError, match="HTTP 500 .* after 5 attempts"):
-        list(make_forum().fetch_topic_pages(1))
+        list(make_forum().fetch_topic_pages(PageCursor(1)))
     assert board.log == ["topic:1"] * 5                       # retries = 4 (the default)

@@ -18,6 +18,7 @@ from adapters.base import Secret
 from adapters.phpbb.client import PhpbbForum
 from referee.config import Config
 from referee.errors import LoginFailed, LoginRequired
+from referee.kernel import PageCursor
 from referee.store import Store
 from referee.sync import sync_pms, sync_topic
 
@@ -97,7 +98,7 @@ def test_a_page_that_still_wants_a_login_after_logging_in_is_an_error(
     # The account logs in fine but may not read the game forum: no endless login loop.
     board.topic_status[1] = board._guest(fixture_bytes("login_required.html"))
     with pytest.raises(LoginRequired, match="still shows a login form"):
-        list(make_forum().fetch_topic_pages(1))
+        list(make_forum().fetch_topic_pages(PageCursor(1)))
     assert board.log == ["topic:1", "POST login", "topic:1"]
 
 
@@ -164,7 +165,7 @@ def test_without_a_username_the_host_is_told_what_to_set(
     board.require_login = True
     forum = make_forum(type(config.forum)(url=config.forum.url, username=None))
     with pytest.raises(LoginRequired, match="username is not set"):
-        list(forum.fetch_topic_pages(1))
+        list(forum.fetch_topic_pages(PageCursor(1)))
 
 
 def test_the_session_is_kept_for_the_next_run_in_a_private_file(

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from sync_helpers import FIXTURES
 
-from adapters.base import ForumAdapter
-from adapters.snapshot import SnapshotForum, saved_pm_folder
+from adapters.phpbb.snapshot import SnapshotForum, saved_pm_folder
 from referee.config import Config
 from referee.errors import ConfigError, TopicNotFound
+from referee.kernel import Forum, PageCursor
 from referee.store import Store
 from referee.sync import open_adapter, sync_pms, sync_topic
 
@@ -39,7 +39,7 @@ def test_a_saved_topic_is_synced_like_the_live_one(
 ) -> None:
     cfg = snapshot_config(config, saved_folder(tmp_path, SAVED))
     source = open_adapter(cfg)
-    assert isinstance(source, SnapshotForum) and isinstance(source, ForumAdapter)
+    assert isinstance(source, SnapshotForum) and isinstance(source, Forum)
     report = sync_topic(cfg, store, source, progress=False)
     assert (report.pages_fetched, report.new_posts, report.requests) == (4, 70, 0)
     assert report.topic_id == 3
@@ -61,7 +61,7 @@ def test_saved_pms_are_stored_and_their_folder_is_known(
 
 def test_files_that_are_not_topic_or_pm_pages_are_skipped_and_named(tmp_path: Path,
                                                                     config: Config) -> None:
-    source = SnapshotForum(saved_folder(tmp_path, SAVED), forum=config.forum)
+    source = SnapshotForum(saved_folder(tmp_path, SAVED), forum=config.forum.settings())
     assert [p.name for p, _ in source.skipped] == ["login.html"]
 
 
@@ -95,8 +95,8 @@ def test_a_page_saved_twice_is_read_in_both_versions_oldest_first(
     folder = saved_folder(tmp_path, ["topic_p3_host_before_edit.html", "topic_p3_host.html"])
     older = "topic_p3_host_before_edit.html" if touch_first else "topic_p3_host.html"
     os.utime(folder / older, (1_000_000, 1_000_000))
-    source = SnapshotForum(folder, forum=config.forum)
-    before, after = source.fetch_topic_pages(1)
+    source = SnapshotForum(folder, forum=config.forum.settings())
+    before, after = source.fetch_topic_pages(PageCursor(1))
     assert any(p.body_text.endswith("Мой голос – Kotik") for p in before.posts)
     assert any(p.body_text.endswith("Мой голос – Шерлок") for p in after.posts)
     sync_topic(snapshot_config(config, folder, None), store, source, progress=False)
@@ -113,6 +113,6 @@ def test_an_empty_or_missing_folder_says_what_to_save(tmp_path: Path, config: Co
     empty = tmp_path / "empty"
     empty.mkdir()
     with pytest.raises(TopicNotFound, match="no saved page"):
-        list(SnapshotForum(empty, forum=config.forum).fetch_topic_pages(1))
+        list(SnapshotForum(empty, forum=config.forum.settings()).fetch_topic_pages(PageCursor(1)))
     with pytest.raises(ConfigError, match="does not exist"):
-        SnapshotForum(tmp_path / "nowhere", forum=config.forum)
+        SnapshotForum(tmp_path / "nowhere", forum=config.forum.settings())

@@ -11,10 +11,10 @@ import pytest
 from fake_board import FakeBoard, FixtureTopic, SyntheticTopic
 from sync_helpers import fixture_bytes
 
-from adapters.base import ForumAdapter
 from adapters.phpbb.client import PhpbbForum, parse_topic_url
 from referee.config import Config
 from referee.errors import ConfigError, NetworkError
+from referee.kernel import Forum, PageCursor
 from referee.store import Store
 from referee.sync import sync_topic
 
@@ -72,7 +72,7 @@ def test_first_sync_reads_every_page_of_the_fixture_topic(
     board: FakeBoard, make_forum: MakeForum, config: Config, store: Store
 ) -> None:
     forum = make_forum()
-    assert isinstance(forum, ForumAdapter)
+    assert isinstance(forum, Forum)
     report = sync_topic(config, store, forum, progress=False)
     assert topic_requests(board) == ["topic:1", "topic:2", "topic:3", "topic:4"]
     assert (report.pages_fetched, report.total_pages, report.new_posts) == (4, 4, 70)
@@ -109,7 +109,7 @@ def test_start_past_the_end_is_clamped_to_the_last_page(
 ) -> None:
     # Asking for page 9 of a 4-page topic: phpBB answers page 4; the page says so.
     forum = make_forum()
-    pages = list(forum.fetch_topic_pages(9, per_page=20))
+    pages = list(forum.fetch_topic_pages(PageCursor(9, 20)))
     assert [(p.page, p.total_pages) for p in pages] == [(4, 4)]
     assert topic_requests(board) == ["topic:9"]
 
@@ -117,7 +117,7 @@ def test_start_past_the_end_is_clamped_to_the_last_page(
 def test_starting_mid_topic_without_the_page_size_reads_page_one_first(
     board: FakeBoard, make_forum: MakeForum
 ) -> None:
-    pages = list(make_forum().fetch_topic_pages(3))
+    pages = list(make_forum().fetch_topic_pages(PageCursor(3)))
     assert [p.page for p in pages] == [3, 4]
     assert topic_requests(board) == ["topic:1", "topic:3", "topic:4"]
 
@@ -166,7 +166,7 @@ def test_a_400_page_topic_is_not_reread_to_find_new_posts(
     # The cursor of an earlier sync (page 400 of 400) is all the next sync needs.
     board.topic = SyntheticTopic(400, per_page=25)
     forum = make_forum()
-    last = next(forum.fetch_topic_pages(400, per_page=25))
+    last = next(forum.fetch_topic_pages(PageCursor(400, 25)))
     store.save_topic_page(last)
     board.topic.n_posts += 30
     board.log.clear()

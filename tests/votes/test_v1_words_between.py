@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from referee.kernel import Post
 from referee.markup import plain_text
-from referee.models import Post
 from referee.nicks import Roster
 from referee.votes import find_vote
 

@@ -22,7 +22,7 @@ from votes_scenario import MSK, msk, s9e
 
 from adapters.phpbb.parse import parse_topic_page
 from referee.config import DaySchedule
-from referee.models import Post
+from referee.kernel import Post
 from referee.nicks import Roster
 from referee.render_tally import render_parts
 from referee.votes import Tally, find_vote, tally

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from referee.config import DaySchedule, Replacement, VoteRules
-from referee.models import EditNotice, Post
+from referee.kernel import EditNotice, Post
 from referee.nicks import Roster
 from referee.votes import HostOverride, Tally, tally
 

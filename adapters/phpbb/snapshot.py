@@ -19,11 +19,18 @@ from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser
 
+from adapters.base import ForumSettings
 from adapters.phpbb import parse
 from adapters.phpbb.client import parse_topic_url
-from referee.config import ForumConfig
 from referee.errors import ConfigError, ForumError, MalformedPage, TopicNotFound
-from referee.models import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+from referee.kernel import (
+    FIRST_PAGE,
+    PageCursor,
+    PmFolderPage,
+    PmListEntry,
+    PrivateMessage,
+    TopicPage,
+)
 
 log = logging.getLogger("referee.snapshot")
 
@@ -49,7 +56,7 @@ def _oldest_first(versions: list[tuple[int, TopicPage]]) -> list[TopicPage]:
 
 
 class SnapshotForum:
-    """Saved pages as a forum (implements :class:`adapters.base.ForumAdapter`).
+    """Saved pages as a forum (implements :class:`referee.kernel.Forum`).
 
     A page saved twice (e.g. before and after new posts, or before and after an edit) is
     read in every saved version, oldest first, so the store keeps each text a post ever had
@@ -63,7 +70,7 @@ class SnapshotForum:
         self,
         folder: Path,
         *,
-        forum: ForumConfig | None = None,
+        forum: ForumSettings | None = None,
         tz: ZoneInfo | None = None,
         now: Callable[[], datetime] | None = None,
     ) -> None:
@@ -83,9 +90,15 @@ class SnapshotForum:
         self._pms: dict[int, PrivateMessage] = {}
         self._load(now)
 
+    engine = "phpbb"
+
     @property
     def requests(self) -> int:
         return 0
+
+    def topic_page_url(self, page: int) -> str:
+        """Saved pages have no address of their own on the board."""
+        return ""
 
     def login(self) -> None:
         """Saved pages need no session."""
@@ -155,16 +168,16 @@ class SnapshotForum:
             return {n: _oldest_first(v) for n, v in pages.items()}
         return {}
 
-    # -- ForumAdapter
+    # -- Forum
 
-    def fetch_topic_pages(self, start_page: int = 1, **_: object) -> Iterator[TopicPage]:
+    def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE) -> Iterator[TopicPage]:
         if not self._topic:
             raise TopicNotFound(
                 f"the snapshot folder {self.folder} has no saved page of the game topic",
                 "save the topic pages from the browser (Ctrl+S) into that folder",
             )
         for n in sorted(self._topic):
-            if n >= start_page:
+            if n >= cursor.page:
                 yield from self._topic[n]
 
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
@@ -197,6 +210,3 @@ class SnapshotForum:
                 "open that PM in the browser and save it into the snapshot folder too",
             )
         return pm
-
-    def saved_pm_ids(self) -> set[int]:
-        return set(self._pms)

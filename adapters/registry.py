@@ -1,0 +1,172 @@
+"""Which engine reads a board: one registry for every engine package under ``adapters/``.
+
+An engine is a package ``adapters/<name>/`` whose ``__init__`` defines ``ENGINE``, an
+:class:`Engine`; the registry finds every such package by itself, so a new engine is a new
+folder and nothing else. The engine is ``[forum] engine`` when the host sets it, otherwise
+the one whose address pattern the topic URL matches; when several match, the first page
+decides (each engine knows its own markup).
+
+Core code opens forums only here (:func:`open_forum`, :func:`open_poster`) and never
+imports an engine package.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cache
+
+from adapters.base import ForumSettings, Secret, strip_sid
+from referee.errors import ConfigError, ForumError
+from referee.kernel import Forum, Poster
+
+PasswordSource = Callable[[str], Secret]
+"""Asks for the host's password (the environment or a prompt): username → secret."""
+
+
+@dataclass(frozen=True, slots=True)
+class Engine:
+    """One forum engine as the registry knows it."""
+
+    name: str
+    """What ``[forum] engine`` says: ``"phpbb"``."""
+    title: str
+    """What a host calls it: ``"phpBB 3.x"``."""
+    claims_url: Callable[[str], bool]
+    """Whether a topic address has this engine's shape (``viewtopic.php?t=…``)."""
+    topic_id: Callable[[str], int | None]
+    """The topic's number in such an address (a :class:`ConfigError` when it has none that
+    makes sense); None for a bare board address (reading only PMs)."""
+    open_forum: Callable[[ForumSettings, PasswordSource | None], Forum]
+    """The live board."""
+    claims_page: Callable[[str], bool] | None = None
+    """Whether a page's HTML is this engine's (to decide between engines claiming a URL,
+    and which engine saved a snapshot folder)."""
+    open_snapshot: Callable[[ForumSettings], Forum] | None = None
+    """Saved pages as a forum (``[forum] snapshot``), when the engine reads them."""
+    open_poster: Callable[[ForumSettings, PasswordSource | None], Poster] | None = None
+    """Replies and PMs on the host's word, when the engine can send them."""
+
+
+@cache
+def engines() -> dict[str, Engine]:
+    """Every engine package under ``adapters/``, by name."""
+    import adapters
+
+    found: dict[str, Engine] = {}
+    for info in sorted(pkgutil.iter_modules(adapters.__path__), key=lambda i: i.name):
+        if not info.ispkg:
+            continue
+        engine = getattr(importlib.import_module(f"adapters.{info.name}"), "ENGINE", None)
+        if isinstance(engine, Engine):
+            found[engine.name] = engine
+    return found
+
+
+def engine_names() -> tuple[str, ...]:
+    return tuple(engines())
+
+
+def _named(name: str) -> Engine:
+    engine = engines().get(name)
+    if engine is None:
+        known = ", ".join(f'"{n}"' for n in engines())
+        raise ConfigError(f"[forum] engine = {name!r}: такого движка referee не знает",
+                          f"известные движки: {known}")
+    return engine
+
+
+def _claiming(url: str) -> list[Engine]:
+    return [e for e in engines().values() if e.claims_url(url)]
+
+
+def engine_for(settings: ForumSettings,
+               first_page: Callable[[str], str] | None = None) -> Engine:
+    """The engine that reads ``settings``' board: the one named, or the one the address
+    (and, when several fit, the first page) shows. ``first_page`` fetches a page's HTML;
+    without it an ambiguous address is an error that asks for ``[forum] engine``."""
+    if settings.engine:
+        return _named(settings.engine)
+    if settings.snapshot is not None and not settings.url:
+        return _snapshot_engine(settings)
+    url = settings.url or ""
+    found = _claiming(url)
+    if len(found) == 1:
+        return found[0]
+    known = ", ".join(f'"{n}"' for n in engines())
+    if not found:
+        raise ConfigError(
+            f"по адресу {strip_sid(url)!r} не понять, на каком движке форум",
+            f"проверьте [forum] url (ссылка на первую страницу темы) или укажите "
+            f"[forum] engine — один из {known}",
+        )
+    if first_page is not None:
+        html = first_page(url)
+        by_page = [e for e in found if e.claims_page is not None and e.claims_page(html)]
+        if len(by_page) == 1:
+            return by_page[0]
+    names = ", ".join(f'"{e.name}"' for e in found)
+    raise ConfigError(f"адрес {strip_sid(url)!r} подходит нескольким движкам ({names})",
+                      "укажите [forum] engine в referee.toml")
+
+
+def _snapshot_engine(settings: ForumSettings) -> Engine:
+    """A snapshot folder without an address: the engine whose pages it holds."""
+    readers = [e for e in engines().values() if e.open_snapshot is not None]
+    if len(readers) == 1 or settings.snapshot is None or not settings.snapshot.is_dir():
+        return readers[0]
+    for path in sorted(settings.snapshot.iterdir()):
+        if path.suffix.lower() not in (".html", ".htm"):
+            continue
+        html = path.read_bytes()[:200_000].decode("utf-8", "replace")
+        for engine in readers:
+            if engine.claims_page is not None and engine.claims_page(html):
+                return engine
+    return readers[0]
+
+
+def topic_id(url: str, engine: str | None = None) -> int | None:
+    """The topic's number in a topic address, read by its engine's rules."""
+    found = _named(engine) if engine else engine_for(ForumSettings(url=url))
+    return found.topic_id(url)
+
+
+def _probe(settings: ForumSettings) -> Callable[[str], str]:
+    def first_page(url: str) -> str:
+        with replace(settings, cookie_file=None).http_client(url) as http:
+            return http.get(url).text
+    return first_page
+
+
+def open_forum(settings: ForumSettings, password: PasswordSource | None = None) -> Forum:
+    """The board ``settings`` names, live or from its snapshot folder. Use it as a
+    context manager (or call ``close()``) so the session is saved."""
+    engine = engine_for(settings, _probe(settings))
+    if settings.snapshot is not None:
+        if engine.open_snapshot is None:
+            raise ConfigError(f"{engine.title}: чтение сохранённых страниц ([forum] snapshot) "
+                              "пока не поддерживается", "укажите [forum] url живого форума")
+        return engine.open_snapshot(settings)
+    return engine.open_forum(settings, password)
+
+
+def open_poster(settings: ForumSettings, password: PasswordSource | None = None) -> Poster:
+    """What sends replies and PMs on the host's board."""
+    engine = engine_for(settings, _probe(settings))
+    if engine.open_poster is None:
+        raise ForumError(f"{engine.title}: отправка сообщений пока не поддерживается",
+                         "скопируйте текст в тему вручную")
+    return engine.open_poster(settings, password)
+
+
+def can_post(settings: ForumSettings) -> bool:
+    """Whether the engine (as far as the address tells without the network) can send."""
+    if settings.engine and settings.engine not in engines():
+        return False
+    try:
+        engine = engine_for(settings)
+    except ConfigError:
+        return True  # decided when the board is opened (the first page tells the engine)
+    return engine.open_poster is not None
