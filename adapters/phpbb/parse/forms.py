@@ -1,0 +1,300 @@
+"""phpBB's forms: the login form (and how a login failed), the reply and PM compose forms
+(and how a post or a PM went)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborNode as Node
+
+from adapters.phpbb.parse.page import (
+    _HINT_URL,
+    _MSG_ID,
+    _abs_url,
+    _ancestor,
+    _login_form_node,
+    _message_panel,
+    _norm,
+    _raise_for_page,
+    _user_in,
+)
+from adapters.phpbb.parse.topic import _prosilver_posts
+from referee.errors import (
+    MalformedPage,
+)
+
+# ---------------------------------------------------------------------------------------
+# Login
+# ---------------------------------------------------------------------------------------
+
+
+class LoginErrorKind(StrEnum):
+    """Why phpBB refused a login (research §3.2)."""
+
+    WRONG_PASSWORD = "wrong_password"
+    WRONG_USERNAME = "wrong_username"
+    CAPTCHA_REQUIRED = "captcha_required"  # LOGIN_ERROR_ATTEMPTS: a human must log in
+    INACTIVE = "inactive"
+    BANNED = "banned"
+    FORM_INVALID = "form_invalid"  # FORM_INVALID: token too fast/old or session changed
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class LoginForm:
+    """What a client needs to POST phpBB's login form like a browser would.
+
+    ``hidden`` maps each hidden field to the value PHP will see: when a name repeats (the
+    3.3 page has two ``redirect`` fields) the last one wins, as in ``$_POST``.
+    """
+
+    action: str
+    hidden: dict[str, str] = field(default_factory=dict)
+    username_field: str = "username"
+    password_field: str = "password"
+    submit: tuple[str, str] | None = ("login", "")
+    autologin_field: str | None = None
+    has_captcha: bool = False
+
+
+def parse_login_form(html: str, *, url: str) -> LoginForm:
+    tree = LexborHTMLParser(html)
+    form = _login_form_node(tree)
+    if form is None:
+        raise MalformedPage(f"На странице {url} нет формы входа phpBB (form#login).", _HINT_URL)
+    username_field = "username"
+    for box in form.css("input"):
+        kind = (box.attributes.get("type") or "text").lower()
+        if kind == "text" and box.attributes.get("name"):
+            username_field = box.attributes["name"] or username_field
+            break
+    password = form.css_first("input[type=password]")
+    autologin = form.css_first('input[type=checkbox][name="autologin"]')
+    return LoginForm(
+        action=_abs_url(url, form.attributes.get("action") or url),
+        hidden=_hidden_fields(form),
+        username_field=username_field,
+        password_field=(password.attributes.get("name") if password is not None else None)
+        or "password",
+        submit=_submit(form, "login"),
+        autologin_field="autologin" if autologin is not None else None,
+        has_captcha=_has_captcha(form),
+    )
+
+
+def _hidden_fields(form: Node) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for box in form.css('input[type="hidden"]'):
+        name = box.attributes.get("name")
+        if name:
+            fields[name] = box.attributes.get("value") or ""
+    return fields
+
+
+def _submit(form: Node, preferred: str) -> tuple[str, str] | None:
+    buttons = [
+        b for b in form.css('input[type="submit"], button[type="submit"]')
+        if b.attributes.get("name")
+    ]
+    for button in buttons:
+        if button.attributes.get("name") == preferred:
+            return preferred, button.attributes.get("value") or ""
+    if buttons:
+        return buttons[0].attributes.get("name") or "", buttons[0].attributes.get("value") or ""
+    return None
+
+
+def _has_captcha(form: Node) -> bool:
+    return form.css_first(
+        'input[name="confirm_code"], input[name="qa_answer"], input[name="confirm_id"], '
+        ".g-recaptcha, .cf-turnstile, textarea[name=\"g-recaptcha-response\"], "
+        'iframe[src*="recaptcha"], script[src*="recaptcha"], script[src*="turnstile"]'
+    ) is not None
+
+
+_LOGIN_ERRORS: tuple[tuple[LoginErrorKind, tuple[str, ...]], ...] = (
+    (LoginErrorKind.CAPTCHA_REQUIRED, ("превысили максимально допустимое количество попыток",
+                                       "exceeded the maximum allowed number of login")),
+    (LoginErrorKind.WRONG_PASSWORD, ("неверный пароль", "incorrect password")),
+    (LoginErrorKind.WRONG_USERNAME, ("неверное имя пользователя", "incorrect username")),
+    (LoginErrorKind.FORM_INVALID, ("ошибка отправки формы", "submitted form was invalid")),
+    (LoginErrorKind.INACTIVE, ("неактивн", "не активировали", "inactive", "not activated",
+                               "not yet activated")),
+    (LoginErrorKind.BANNED, ("закрыт доступ", "доступ к конференции закрыт", "banned",
+                             "ban has been issued")),
+)
+
+
+def login_error(html: str) -> LoginErrorKind | None:
+    """Classify phpBB's refusal of a login; ``None`` when the page shows no login error."""
+    tree = LexborHTMLParser(html)
+    form = _login_form_node(tree)
+    texts: list[str] = []
+    if form is not None:
+        texts = [_norm(n.text()) for n in form.css(".error")]
+    if not any(texts):
+        panel = _message_panel(tree)
+        if panel is not None:
+            texts = [panel[1]]
+    text = " ".join(t for t in texts if t).lower()
+    if not text:
+        return None
+    for kind, needles in _LOGIN_ERRORS:
+        if any(needle in text for needle in needles):
+            return kind
+    if form is not None and _has_captcha(form):
+        return LoginErrorKind.CAPTCHA_REQUIRED
+    return LoginErrorKind.UNKNOWN
+
+
+def is_logged_in(html: str) -> bool:
+    """True when the page was rendered for a logged-in account (header menu / logout link)."""
+    tree = LexborHTMLParser(html)
+    return (tree.css_first("li#username_logged_in") is not None
+            or tree.css_first('a[href*="mode=logout"]') is not None)
+
+
+def _logged_in_name(tree: LexborHTMLParser) -> str:
+    header = tree.css_first("li#username_logged_in")
+    if header is not None:
+        span = header.css_first(".username, .username-coloured")
+        if span is not None:
+            return _norm(span.text())
+    logout = tree.css_first('a[href*="mode=logout"]')
+    if logout is not None:
+        # 3.0 «Выход [ Nick ]» / «Logout [ Nick ]».
+        match = re.search(r"\[\s*(.+?)\s*\]", _norm(logout.text()))
+        if match:
+            return match.group(1)
+    return ""
+
+
+# ---------------------------------------------------------------------------------------
+# Posting (reply and PM compose)
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PostingForm:
+    """phpBB's reply or PM compose form, as a browser would submit it.
+
+    ``hidden`` holds ``form_token``, ``creation_time``, ``topic_cur_post_id``, … (last
+    value wins, like PHP); ``defaults`` the checked checkboxes and radios a browser would
+    also send (``attach_sig=on``, ``icon=0``). Post ``subject`` (kept as prefilled),
+    ``textarea`` = the message, and the ``submit`` pair.
+    """
+
+    action: str
+    hidden: dict[str, str] = field(default_factory=dict)
+    textarea: str = "message"
+    subject: str | None = None
+    submit: tuple[str, str] | None = ("post", "")
+    defaults: dict[str, str] = field(default_factory=dict)
+    has_captcha: bool = False
+
+
+def _posting_form_node(tree: LexborHTMLParser) -> Node | None:
+    form = tree.css_first("form#postform")
+    if form is not None and form.css_first("textarea") is not None:
+        return form
+    return None
+
+
+def parse_posting_form(html: str, *, url: str) -> PostingForm:
+    tree = LexborHTMLParser(html)
+    form = _posting_form_node(tree)
+    if form is None:
+        _raise_for_page(tree, url, "форма ответа")
+    textarea = "message"
+    areas = [a.attributes.get("name") or "" for a in form.css("textarea")]
+    if "message" not in areas:
+        textarea = next((n for n in areas if n and n not in ("username_list", "filecomment")),
+                        "message")
+    subject_box = form.css_first('input[name="subject"]')
+    defaults: dict[str, str] = {}
+    for box in form.css('input[type="checkbox"], input[type="radio"]'):
+        name = box.attributes.get("name")
+        if name and "checked" in box.attributes:
+            defaults[name] = box.attributes.get("value") or "on"
+    return PostingForm(
+        action=_abs_url(url, form.attributes.get("action") or url),
+        hidden=_hidden_fields(form),
+        textarea=textarea,
+        subject=(subject_box.attributes.get("value") or "") if subject_box is not None else None,
+        submit=_submit(form, "post"),
+        defaults=defaults,
+        has_captcha=_has_captcha(form),
+    )
+
+
+def posting_error(html: str) -> str | None:
+    """phpBB's reason for not storing a post, or ``None`` if the page shows none.
+
+    Reads the form's error box (FORM_INVALID «Ошибка отправки формы», FLOOD_ERROR «Вы не
+    можете так часто отправлять сообщения», …), the «new posts since you started» review
+    that makes phpBB hand the form back unposted, and information panels (locked topic, …).
+    """
+    tree = LexborHTMLParser(html)
+    form = _posting_form_node(tree)
+    if form is not None:
+        errors = [_norm(n.text()) for n in form.css("p.error, div.error, span.error")]
+        errors = [e for e in errors if e]
+        if errors:
+            return " ".join(errors)
+        review = form.css_first('div.postbody[id^="ppr"]')
+        if review is not None:
+            # posting_review.html: <h3>…</h3><p>{POST_REVIEW_EXPLAIN}</p> then the new posts.
+            block = _ancestor(review, "div")
+            while block is not None and "post" not in (block.attributes.get("class") or ""):
+                block = _ancestor(block, "div")
+            sibling = block.prev if block is not None else None
+            while sibling is not None and sibling.tag != "p":
+                sibling = sibling.prev
+            if sibling is not None and _norm(sibling.text()):
+                return _norm(sibling.text())
+        return None
+    if posting_success(html) is not None:
+        return None
+    panel = _message_panel(tree)
+    if panel is not None:
+        return panel[1] or panel[0]
+    return None
+
+
+def posting_success(html: str) -> int | None:
+    """The id of the post (or PM) phpBB reports as stored, else ``None``.
+
+    Recognises the «Сообщение было успешно отправлено» panel / meta refresh with its
+    ``viewtopic.php?p=N`` link, and the topic page reached after following the redirect:
+    there the newest post of the logged-in account is the one just stored (the redirect
+    target's ``#pN`` fragment never reaches the server; prefer it from the final URL).
+    """
+    tree = LexborHTMLParser(html)
+    for meta in tree.css("meta"):
+        if (meta.attributes.get("http-equiv") or "").lower() == "refresh":
+            match = _MSG_ID.search(meta.attributes.get("content") or "")
+            if match:
+                return int(match.group(1))
+    panel = tree.css_first("div#message")
+    if panel is not None:
+        for link in panel.css("a"):
+            href = link.attributes.get("href") or ""
+            match = _MSG_ID.search(href)
+            if match and ("viewtopic.php" in href or "i=pm" in href):
+                return int(match.group(1))
+        return None
+    if _posting_form_node(tree) is not None:
+        return None
+    own = _logged_in_name(tree)
+    if not own:
+        return None
+    mine = [pid for pid, node in _prosilver_posts(tree) if _post_author(node) == own]
+    return max(mine) if mine else None
+
+
+def _post_author(node: Node) -> str:
+    author_p = node.css_first("p.author strong")
+    return _user_in(author_p)[0] if author_p is not None else ""

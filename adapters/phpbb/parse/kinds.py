@@ -1,0 +1,34 @@
+"""Which phpBB page a page is, judged by its DOM (gotcha 10), never by the HTTP status."""
+
+from __future__ import annotations
+
+from selectolax.lexbor import LexborHTMLParser
+
+from adapters.phpbb.parse.forms import _posting_form_node
+from adapters.phpbb.parse.page import PageKind, _login_form_node, _message_panel
+from adapters.phpbb.parse.topic import _prosilver_posts, _subsilver_anchors
+
+# ---------------------------------------------------------------------------------------
+# Page kind
+# ---------------------------------------------------------------------------------------
+
+
+def page_kind(html: str) -> PageKind:
+    """What phpBB page this is, judged by its DOM (gotcha 10), not by the HTTP status."""
+    return _kind(LexborHTMLParser(html))
+
+
+def _kind(tree: LexborHTMLParser) -> PageKind:
+    if _prosilver_posts(tree) or _subsilver_anchors(tree):
+        return "topic"
+    if tree.css_first("div.post.pm") is not None:
+        return "pm"
+    if _posting_form_node(tree) is not None:
+        return "posting_form"
+    if tree.css_first("form#viewfolder") is not None or tree.css_first("ul.pmlist") is not None:
+        return "pm_folder"
+    if _login_form_node(tree) is not None:
+        return "login"
+    if _message_panel(tree) is not None:
+        return "message"
+    return "unknown"

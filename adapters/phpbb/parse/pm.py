@@ -1,0 +1,246 @@
+"""phpBB private messages: one opened PM and the folder listings."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from urllib.parse import parse_qsl, urlsplit
+from zoneinfo import ZoneInfo
+
+from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborNode as Node
+
+from adapters.phpbb.parse.forms import _logged_in_name
+from adapters.phpbb.parse.page import (
+    _HINT_URL,
+    _MSG_ID,
+    _PM_POST_ID,
+    _USER_ID,
+    _abs_url,
+    _norm,
+    _raise_for_page,
+)
+from adapters.phpbb.parse.topic import _pagination
+from referee.dates import parse_forum_date
+from referee.errors import (
+    DateParseError,
+    MalformedPage,
+)
+from referee.kernel import (
+    PmFolderPage,
+    PmListEntry,
+    PrivateMessage,
+)
+from referee.markup import plain_text_node
+
+# ---------------------------------------------------------------------------------------
+# Private messages
+# ---------------------------------------------------------------------------------------
+
+_FOLDERS = {"0": "inbox", "-1": "sentbox", "-2": "outbox", "-3": "drafts"}
+_PM_ROLES = {
+    **dict.fromkeys(("отправлено", "sent"), "sent"),
+    **dict.fromkeys(("от", "from"), "from"),
+    **dict.fromkeys(("получатель", "получатели", "кому", "to", "recipient", "recipients",
+                     "скрытая копия", "bcc"), "to"),
+}
+_PM_ORDER = ("sent", "from", "to")  # ucp_pm_viewmessage.html prints the labels in this order
+
+
+def parse_pm(
+    html: str, *, url: str, tz: ZoneInfo, now: datetime, folder: str = "inbox"
+) -> PrivateMessage:
+    """The private message shown on a ``ucp.php?i=pm&mode=view&p=N`` page.
+
+    Only ``div.post.pm`` is read, never the message history below it (``div#topicreview``
+    rows hold other PMs and raw BBCode). PMs have no ``<time>``: the «Отправлено:» text is
+    parsed in ``tz`` (research §3.1).
+    """
+    tree = LexborHTMLParser(html)
+    post = tree.css_first("div.post.pm")
+    if post is None:
+        _raise_for_page(tree, url, "личное сообщение")
+    match = _PM_POST_ID.match(post.attributes.get("id") or "")
+    if match is None:
+        match = _MSG_ID.search(url)
+    if match is None:
+        raise MalformedPage(f"Личное сообщение {url}: не найден его номер (div#post-N).",
+                            _HINT_URL)
+    pm_id = int(match.group(1))
+    subject_node = post.css_first("h3")
+    subject = _norm(subject_node.text()) if subject_node is not None else ""
+    author_p = post.css_first("p.author")
+    content = post.css_first("div.content")
+    if author_p is None or content is None:
+        raise MalformedPage(
+            f"Личное сообщение {pm_id} ({url}): нет строки «Отправлено/От» (p.author) или "
+            f"текста (div.content).",
+            _HINT_URL,
+        )
+    sent_text, sender, sender_id, recipients = _pm_header(author_p)
+    if not sender:
+        raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не найден отправитель («От:»).",
+                            _HINT_URL)
+    try:
+        sent_at = parse_forum_date(sent_text, tz=tz, now=now)
+    except DateParseError as error:
+        raise MalformedPage(
+            f"Личное сообщение {pm_id} ({url}): не удалось разобрать дату «{sent_text}».",
+            error.hint,
+        ) from None
+    return PrivateMessage(
+        pm_id=pm_id,
+        sender=sender,
+        sender_id=sender_id,
+        recipients=tuple(recipients),
+        sent_at=sent_at,
+        subject=subject,
+        body_html=content.inner_html or "",
+        body_text=plain_text_node(content),
+        folder=folder,
+    )
+
+
+def _pm_header(author_p: Node) -> tuple[str, str, int | None, list[str]]:
+    """«<strong>Отправлено:</strong> date <br><strong>От:</strong> user <br><strong>
+    Получатель:</strong> users» → (date text, sender, sender id, recipients).
+
+    Labels are recognised in Russian and English; unknown labels fall back to phpBB's fixed
+    order (sent, from, to, bcc).
+    """
+    segments: list[tuple[str, list[Node]]] = []
+    for child in author_p.iter(include_text=True):
+        if child.tag == "strong":
+            segments.append((_norm(child.text()).rstrip(":").strip().lower(), []))
+        elif segments:
+            segments[-1][1].append(child)
+    sent_text, sender, sender_id = "", "", None
+    recipients: list[str] = []
+    for index, (label, nodes) in enumerate(segments):
+        role = _PM_ROLES.get(label) or _PM_ORDER[min(index, len(_PM_ORDER) - 1)]
+        if role == "sent":
+            sent_text = _norm(" ".join(
+                (n.text(deep=False) or "") if n.tag == "-text" else n.text() for n in nodes
+            ))
+        elif role == "from":
+            users = _users_among(nodes)
+            if users:
+                sender, sender_id = users[0]
+        else:
+            recipients.extend(name for name, _ in _users_among(nodes))
+    return sent_text, sender, sender_id, recipients
+
+
+def _users_among(nodes: list[Node]) -> list[tuple[str, int | None]]:
+    found: list[tuple[str, int | None]] = []
+    for node in nodes:
+        if node.tag == "a":
+            href = node.attributes.get("href") or ""
+            match = _USER_ID.search(href)
+            # Group recipients (3.0) link to memberlist.php?mode=group: a name, no user id.
+            found.append((_norm(node.text()), int(match.group(1)) if match else None))
+        elif node.tag == "span" and any(
+            c in (node.attributes.get("class") or "") for c in ("username", "username-coloured")
+        ):
+            found.append((_norm(node.text()), None))
+        elif node.tag not in ("-text", "br", "-comment"):
+            found.extend(_users_among(list(node.iter(include_text=False))))
+    return [(name, uid) for name, uid in found if name]
+
+
+def parse_pm_folder(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> PmFolderPage:
+    """A PM folder listing (inbox/sentbox/outbox): one entry per message row.
+
+    Rows of messages deleted by their author before reading are skipped: their only link
+    is phpBB's «Удалить сообщение» action, and there is nothing left to read.
+    """
+    tree = LexborHTMLParser(html)
+    rows = tree.css("ul.pmlist > li")
+    if not rows and tree.css_first("form#viewfolder") is None:
+        _raise_for_page(tree, url, "папка личных сообщений")
+    own_name = _logged_in_name(tree)
+    entries: list[PmListEntry] = []
+    for row in rows:
+        entry = _pm_row(row, url, tz, now, own_name)
+        if entry is not None:
+            entries.append(entry)
+    pages = _pagination(tree, html, url, len(entries))
+    return PmFolderPage(
+        folder=_folder_name(tree, url),
+        page=pages.page,
+        total_pages=pages.total_pages,
+        entries=tuple(entries),
+    )
+
+
+def _pm_row(
+    row: Node, url: str, tz: ZoneInfo, now: datetime, own_name: str
+) -> PmListEntry | None:
+    title = row.css_first("a.topictitle")
+    if title is None:
+        return None
+    href = title.attributes.get("href") or ""
+    if "action=delete" in href or row.css_first("span.error") is not None:
+        return None
+    match = _MSG_ID.search(href)
+    if match is None:
+        box = row.css_first('input[name="marked_msg_id[]"]')
+        value = box.attributes.get("value") if box is not None else None
+        if not value or not value.isdigit():
+            return None
+        pm_id = int(value)
+    else:
+        pm_id = int(match.group(1))
+    holder = row.css_first("dl")
+    marks = " ".join(
+        (node.attributes.get("class") or "") + " " + (node.attributes.get("style") or "")
+        for node in (row, holder) if node is not None
+    )
+    unread = "pm_unread" in marks
+    inner = row.css_first("div.list-inner") or row.css_first("dt")
+    info = row.css_first("dd.info span")
+    sender = ""
+    recipients: tuple[str, ...] = ()
+    sent_text = ""
+    if info is not None and ":" in info.text():
+        # Sent folders: «Кому <user>» and «<dd class="info">Отправлено: date</dd>».
+        sent_text = _norm(info.text()).split(":", 1)[1].strip()
+        recipients = tuple(name for name, _ in _users_among(_children(inner)) if name)
+        sender = own_name
+    elif inner is not None:
+        users = [u for u in _users_among(_children(inner)) if u[0] != _norm(title.text())]
+        if users:
+            sender = users[0][0]
+        full = _norm(inner.text())
+        sent_text = full.rsplit("»", 1)[1].strip() if "»" in full else ""
+    sent_at: datetime | None = None
+    if sent_text:
+        try:
+            sent_at = parse_forum_date(sent_text, tz=tz, now=now)
+        except DateParseError:
+            sent_at = None
+    return PmListEntry(
+        pm_id=pm_id,
+        subject=_norm(title.text()),
+        sender=sender,
+        sent_at=sent_at,
+        url=_abs_url(url, href, drop_sid=True),
+        unread=unread,
+        recipients=recipients,
+    )
+
+
+def _children(node: Node | None) -> list[Node]:
+    if node is None:
+        return []
+    return [child for child in node.iter(include_text=False) if child.tag != "a"
+            or "topictitle" not in (child.attributes.get("class") or "")]
+
+
+def _folder_name(tree: LexborHTMLParser, url: str) -> str:
+    marker = tree.css_first('input[name="cur_folder_id"]')
+    if marker is not None:
+        value = (marker.attributes.get("value") or "").strip()
+        return _FOLDERS.get(value, value or "inbox")
+    query = dict(parse_qsl(urlsplit(url).query))
+    value = query.get("folder") or query.get("f") or "inbox"
+    return _FOLDERS.get(value, value)
