@@ -1,0 +1,123 @@
+"""Opening the game database: the file (0600), WAL, the schema migrated forward, one
+all-or-nothing transaction per write, and the small ``meta`` settings."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Self
+
+import sqlite_utils
+
+from referee.errors import StoreError
+from referee.store.rows import _INDEXES, _TABLES, SCHEMA_VERSION
+
+# --------------------------------------------------------------------------- the store
+
+class StoreBase:
+    """The game database. Open with :meth:`Store.open`; close (or use ``with``) when done."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path | None) -> None:
+        self.conn = conn
+        self.path = path
+        self.db = sqlite_utils.Database(conn)
+
+    # -- opening
+
+    @classmethod
+    def open(cls, path: str | Path) -> Self:
+        """Open (creating if needed) the database at ``path``, migrating it forward.
+
+        The file is created 0600: it holds the host's private messages (night moves).
+        """
+        memory = str(path) == ":memory:"
+        p = None if memory else Path(path)
+        if p is not None and not p.exists():
+            p.parent.mkdir(parents=True, exist_ok=True)
+            os.close(os.open(p, os.O_WRONLY | os.O_CREAT, 0o600))
+        try:
+            # Autocommit mode: transactions are explicit (see _tx), so that sqlite-utils'
+            # own commits can never split a page write in two.
+            conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA busy_timeout = 5000")
+            if not memory:
+                conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            store = cls(conn, p)
+            store._migrate()
+        except sqlite3.DatabaseError as e:
+            raise StoreError(
+                f"{path} is not a referee database ({e})",
+                "point referee at the right file, or move this one away to start afresh",
+            ) from None
+        return store
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _migrate(self) -> None:
+        found = self.schema_version()
+        if found is not None and found > SCHEMA_VERSION:
+            raise StoreError(
+                f"{self.path} was written by a newer referee (schema {found}, "
+                f"this one knows {SCHEMA_VERSION})",
+                "upgrade referee (pip install -U referee)",
+            )
+        with self._tx():
+            for name, (columns, pk) in _TABLES.items():
+                table = self.db.table(name)
+                if not table.exists():
+                    table.create(columns, pk=pk)
+                    continue
+                have = set(table.columns_dict)
+                for col, typ in columns.items():
+                    if col not in have:
+                        table.add_column(col, typ)
+            for name, cols in _INDEXES:
+                self.db.table(name).create_index(cols, if_not_exists=True)
+            self.conn.execute(
+                "INSERT INTO meta(key, value) VALUES('schema_version', ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (str(SCHEMA_VERSION),),
+            )
+
+    def schema_version(self) -> int | None:
+        if not self.db.table("meta").exists():
+            return None
+        row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        return int(row[0]) if row else None
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One all-or-nothing write (a page, a PM, a decision)."""
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    # -- meta
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._tx() as c:
+            c.execute(
+                "INSERT INTO meta(key, value) VALUES(?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+

@@ -1,0 +1,222 @@
+"""What the game records besides the topic: the host's PMs, the host's decisions
+(always appended, never rewritten), recorded results, and every message sent."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from referee.errors import StoreError
+from referee.kernel import PrivateMessage
+from referee.store.base import StoreBase
+from referee.store.rows import (
+    _OVERRIDE_KIND,
+    PHASES,
+    SENT_KINDS,
+    Override,
+    RecordedResult,
+    SentRecord,
+    _dt,
+    _dumps,
+    _iso,
+    _now,
+)
+
+
+class GameRecords(StoreBase):
+    """PMs, decisions, results, sent messages."""
+
+    # -- private messages
+
+    def save_pm(self, pm: PrivateMessage, fetched_at: datetime | None = None) -> bool:
+        """Store one PM; returns True if it was not stored before."""
+        with self._tx() as c:
+            existed = c.execute("SELECT 1 FROM pms WHERE pm_id=?", (pm.pm_id,)).fetchone()
+            c.execute(
+                "INSERT INTO pms(pm_id, folder, sender, sender_id, recipients, sent_at, subject,"
+                " body_html, body_text, fetched_at) VALUES(?,?,?,?,?,?,?,?,?,?) "
+                "ON CONFLICT(pm_id) DO UPDATE SET folder=excluded.folder, "
+                "sender=excluded.sender, sender_id=excluded.sender_id, "
+                "recipients=excluded.recipients, sent_at=excluded.sent_at, "
+                "subject=excluded.subject, body_html=excluded.body_html, "
+                "body_text=excluded.body_text, fetched_at=excluded.fetched_at",
+                (
+                    pm.pm_id, pm.folder, pm.sender, pm.sender_id, _dumps(list(pm.recipients)),
+                    _iso(pm.sent_at), pm.subject, pm.body_html, pm.body_text,
+                    _iso(fetched_at or _now()),
+                ),
+            )
+        return existed is None
+
+    def known_pm_ids(self) -> set[int]:
+        return {r[0] for r in self.conn.execute("SELECT pm_id FROM pms")}
+
+    def pms(
+        self,
+        folder: str | None = None,
+        since: datetime | None = None,
+        until: datetime | None = None,
+    ) -> list[PrivateMessage]:
+        """PMs with ``since <= sent_at < until``, oldest first."""
+        where: list[str] = []
+        params: list[Any] = []
+        if folder is not None:
+            where.append("folder = ?")
+            params.append(folder)
+        if since is not None:
+            where.append("sent_at >= ?")
+            params.append(_iso(since))
+        if until is not None:
+            where.append("sent_at < ?")
+            params.append(_iso(until))
+        sql = "SELECT * FROM pms" + (" WHERE " + " AND ".join(where) if where else "")
+        return [
+            PrivateMessage(
+                pm_id=r["pm_id"], sender=r["sender"], sender_id=r["sender_id"],
+                recipients=tuple(json.loads(r["recipients"] or "[]")),
+                sent_at=_dt(r["sent_at"]) or _now(), subject=r["subject"] or "",
+                body_html=r["body_html"] or "", body_text=r["body_text"] or "",
+                folder=r["folder"] or "inbox",
+            )
+            for r in self.db.query(sql + " ORDER BY sent_at, pm_id", params)
+        ]
+
+    # -- host decisions
+
+    def add_override(
+        self,
+        kind: str,
+        subject: str,
+        payload: Mapping[str, Any] | None = None,
+        reason: str = "",
+        recorded_at: datetime | None = None,
+    ) -> Override:
+        """Record a host decision (``vote.accept``, ``excuse``, ``action.add`` …).
+
+        Decisions are appended, never edited: a later decision on the same subject wins
+        when the rules read them, and the history stays for the game log.
+        """
+        if not _OVERRIDE_KIND.match(kind):
+            raise StoreError(f"override kind {kind!r} is not a word like 'vote.accept'")
+        at = recorded_at or _now()
+        data = dict(payload or {})
+        with self._tx() as c:
+            cur = c.execute(
+                "INSERT INTO overrides(kind, subject, payload, reason, recorded_at) "
+                "VALUES(?,?,?,?,?)",
+                (kind, subject, _dumps(data), reason, _iso(at)),
+            )
+            oid = cur.lastrowid
+        assert oid is not None
+        return Override(oid, kind, subject, json.loads(_dumps(data)), reason, _dt(_iso(at)) or at)
+
+    def overrides(self, kind: str | None = None, subject: str | None = None) -> list[Override]:
+        """Recorded decisions, oldest first; ``kind`` ending in ``.`` matches a family."""
+        where: list[str] = []
+        params: list[Any] = []
+        if kind is not None:
+            if kind.endswith("."):
+                where.append("kind LIKE ?")
+                params.append(kind + "%")
+            else:
+                where.append("kind = ?")
+                params.append(kind)
+        if subject is not None:
+            where.append("subject = ?")
+            params.append(subject)
+        sql = "SELECT * FROM overrides" + (" WHERE " + " AND ".join(where) if where else "")
+        return [
+            Override(r["id"], r["kind"], r["subject"], json.loads(r["payload"] or "{}"),
+                     r["reason"] or "", _dt(r["recorded_at"]) or _now())
+            for r in self.db.query(sql + " ORDER BY id", params)
+        ]
+
+    # -- recorded results
+
+    def record_result(
+        self, phase: str, number: int, payload: Mapping[str, Any],
+        recorded_at: datetime | None = None,
+    ) -> RecordedResult:
+        """Record the result of day/night ``number`` once; a second call returns the first
+        result unchanged (a published result is not silently rewritten)."""
+        if phase not in PHASES:
+            raise StoreError(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
+        with self._tx() as c:
+            c.execute(
+                "INSERT OR IGNORE INTO results(phase, number, payload, recorded_at) "
+                "VALUES(?,?,?,?)",
+                (phase, number, _dumps(dict(payload)), _iso(recorded_at or _now())),
+            )
+        result = self.result(phase, number)
+        assert result is not None
+        return result
+
+    def forget_result(self, phase: str, number: int) -> bool:
+        """Drop a recorded result so the phase is counted anew: only after a host decision
+        that changes its inputs (a vote override, a moved deadline, an edited request).
+        The decision itself stays in ``overrides``, so the history is kept."""
+        with self._tx() as c:
+            cur = c.execute("DELETE FROM results WHERE phase=? AND number=?", (phase, number))
+        return cur.rowcount > 0
+
+    def result(self, phase: str, number: int) -> RecordedResult | None:
+        rows = list(self.db.query(
+            "SELECT * FROM results WHERE phase=? AND number=?", (phase, number)
+        ))
+        if not rows:
+            return None
+        r = rows[0]
+        return RecordedResult(r["phase"], r["number"], json.loads(r["payload"]),
+                              _dt(r["recorded_at"]) or _now())
+
+    def results(self) -> list[RecordedResult]:
+        out = []
+        for r in self.db.query("SELECT phase, number FROM results ORDER BY number, phase"):
+            res = self.result(r["phase"], r["number"])
+            if res is not None:
+                out.append(res)
+        return out
+
+    # -- sent posts and PMs
+
+    def mark_sent(
+        self,
+        key: str,
+        kind: str,
+        recipient: str,
+        body: str,
+        forum_id: int | None = None,
+        sent_at: datetime | None = None,
+    ) -> SentRecord:
+        """Remember that the post/PM with idempotency ``key`` was sent (first call wins)."""
+        if kind not in SENT_KINDS:
+            raise StoreError(f"sent kind must be 'post' or 'pm', not {kind!r}")
+        with self._tx() as c:
+            c.execute(
+                "INSERT OR IGNORE INTO sent(key, kind, recipient, body, forum_id, sent_at) "
+                "VALUES(?,?,?,?,?,?)",
+                (key, kind, recipient, body, forum_id, _iso(sent_at or _now())),
+            )
+        record = self.was_sent(key)
+        assert record is not None
+        return record
+
+    def was_sent(self, key: str) -> SentRecord | None:
+        rows = list(self.db.query("SELECT * FROM sent WHERE key=?", (key,)))
+        if not rows:
+            return None
+        r = rows[0]
+        return SentRecord(r["key"], r["kind"], r["recipient"], r["body"], r["forum_id"],
+                          _dt(r["sent_at"]) or _now())
+
+    def sent(self, kind: str | None = None) -> list[SentRecord]:
+        keys: Sequence[str] = [
+            r[0] for r in self.conn.execute(
+                "SELECT key FROM sent" + (" WHERE kind=?" if kind else "") + " ORDER BY sent_at",
+                (kind,) if kind else (),
+            )
+        ]
+        return [rec for k in keys if (rec := self.was_sent(k)) is not None]
+
