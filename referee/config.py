@@ -584,10 +584,3 @@ def _setup(raw: Any) -> dict[str, int]:
             raise ConfigError(f"setup.{role} must be a whole number of players")
         out[rid] = count
     return out
-
-
-def deadline_passed(deadline: datetime, now: datetime) -> bool:
-    """RULES.md T2: a post made at the deadline or later is late."""
-    return now >= deadline
-
-

@@ -99,8 +99,3 @@ def _append(lines: list[tuple[int, list[str]]], depth: int, text: str) -> None:
 def unquoted_lines(text: str) -> list[str]:
     """The lines of :func:`plain_text` output that the author wrote himself."""
     return [line for line in text.split("\n") if not line.startswith(QUOTE_MARK)]
-
-
-def has_own_text(text: str) -> bool:
-    """True when the post has any text of its author's own (not only quotes)."""
-    return any(line.strip() for line in unquoted_lines(text))
