@@ -577,7 +577,7 @@ def run_one(days: int) -> dict[str, Any]:
         def sync(db: Path) -> list[str]:
             g = _game(config, db, end)
             try:
-                return g.sync(progress=False, pms=True)
+                return g.sync(pms=True)
             finally:
                 g.close()
 

@@ -202,7 +202,7 @@ def _sync(base: str, db: Path, rate: float | None) -> tuple[float, int, object]:
     adapter = PhpbbForum(forum.settings(), http=http)
     with Store.open(db) as store:
         t0 = time.perf_counter()
-        report = sync_topic(config, store, adapter, progress=False)  # type: ignore[arg-type]
+        report = sync_topic(config, store, adapter)  # type: ignore[arg-type]
         elapsed = time.perf_counter() - t0
     adapter.close()
     return elapsed, adapter.requests, report

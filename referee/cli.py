@@ -10,16 +10,21 @@ from __future__ import annotations
 import json
 import logging
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from referee.errors import GameError, RefereeError
+
+if TYPE_CHECKING:
+    from referee.sync import SyncProgress
 
 app = typer.Typer(
     name="referee",
@@ -97,9 +102,30 @@ def _parse_when(value: str, game) -> datetime:  # noqa: ANN001
 
 
 def _sync(game, *, sent: bool = False, full: bool = False, quiet: bool = False) -> None:  # noqa: ANN001
-    for line in game.sync(sent=sent, full=full, progress=not quiet):
+    with _progress_bar(enabled=not quiet) as progress:
+        lines = game.sync(sent=sent, full=full, progress=progress)
+    for line in lines:
         if not quiet:
             err.print(line, markup=False)
+
+
+@contextmanager
+def _progress_bar(*, enabled: bool) -> Iterator[Callable[[SyncProgress], None] | None]:
+    """A progress bar on stderr for a sync, drawn only on a terminal."""
+    if not (enabled and err.is_terminal):
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TextColumn("{task.fields[posts]} new posts"), console=err,
+                  transient=True) as bar:
+        task = bar.add_task("Reading the topic", total=None, posts=0)
+
+        def show(p: SyncProgress) -> None:
+            bar.update(task, completed=p.pages_read, total=p.pages_to_read, posts=p.new_posts)
+
+        yield show
 
 
 def _emit(text: str) -> None:
@@ -140,7 +166,19 @@ def _publish(game, messages, yes: bool, dry_run: bool) -> None:  # noqa: ANN001
     """Show, ask, send once, record (referee.publish); the listing goes to stderr."""
     from referee.publish import run
 
-    run(game.config, game.store, messages, yes=yes, dry_run=dry_run)
+    run(game.config, game.store, messages, echo=_echo_err, confirm=_confirm, yes=yes,
+        dry_run=dry_run)
+
+
+def _echo_err(text: str) -> None:
+    typer.echo(text, err=True)
+
+
+def _confirm(question: str) -> bool:
+    try:
+        return typer.confirm(question, default=False, err=True)
+    except typer.Abort:
+        return False
 
 
 # ---------------------------------------------------------------------------------- votes
@@ -491,7 +529,8 @@ def _send_deal(config, seed: int, texts, yes: bool, dry_run: bool) -> None:  # n
     from referee.store import Store
 
     with Store.open(opts.db or config.db_path) as store:
-        send_deal(config, store, seed, texts, yes=yes, dry_run=dry_run)
+        send_deal(config, store, seed, texts, echo=_echo_err, confirm=_confirm, yes=yes,
+                  dry_run=dry_run)
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ from referee.night import GameState, NightOutcome, apply_day, remove_player, res
 from referee.night import winner as game_winner
 from referee.requests_file import HostEdit, apply_host_edits, load_requests_file
 from referee.store import Store
+from referee.sync import ProgressCallback
 from referee.votes import HostOverride, Tally, tally
 
 
@@ -123,8 +124,8 @@ class Game:
 
     # ------------------------------------------------------------------ sync
 
-    def sync(self, *, sent: bool = False, full: bool = False, progress: bool = True,
-             pms: bool | None = None) -> list[str]:
+    def sync(self, *, sent: bool = False, full: bool = False,
+             progress: ProgressCallback | None = None, pms: bool | None = None) -> list[str]:
         """Read new pages of the game topic (and of ``[forum] vote_url``, the separate voting
         topic, when set) and the host's new PMs; returns one summary line per source.
 

@@ -375,42 +375,27 @@ def publish(
 
 # --------------------------------------------------------------------------- CLI entry
 
-def _echo_err(text: str) -> None:
-    import typer
-
-    typer.echo(text, err=True)
-
-
-def _ask(question: str) -> bool:
-    import click
-
-    try:
-        return click.confirm(question, default=False, err=True)
-    except click.Abort:
-        return False
-
-
 def run(
     config: Config,
     store: Store,
     messages: Sequence[Outgoing],
     *,
+    echo: Callable[[str], None],
+    confirm: Callable[[str], bool],
     yes: bool = False,
     dry_run: bool = False,
-    echo: Callable[[str], None] | None = None,
-    confirm: Callable[[str], bool] | None = None,
     now: Callable[[], datetime] | None = None,
 ) -> Outcome:
-    """What ``--post``/``--send`` do: :func:`publish` with the terminal (stderr) for the
-    listing and the question, the live forum as the sender."""
+    """What ``--post``/``--send`` do: :func:`publish` with the live forum as the sender;
+    ``echo`` shows the listing and ``confirm`` asks the question (the CLI's terminal)."""
     if not dry_run:
         check_can_send(config)
     db_path = store.path
     return publish(
         messages, store,
         open_sender=lambda: sender_factory(config, db_path),
-        confirm=None if yes else (confirm or _ask),
-        echo=echo or _echo_err,
+        confirm=None if yes else confirm,
+        echo=echo,
         dry_run=dry_run,
         user_ids=known_user_ids(store) if any(m.kind == "pm" for m in messages) else None,
         tz=config.tz,
@@ -424,10 +409,10 @@ def send_deal(
     seed: int,
     texts: Iterable[tuple[str, str, str]],
     *,
+    echo: Callable[[str], None],
+    confirm: Callable[[str], bool],
     yes: bool = False,
     dry_run: bool = False,
-    echo: Callable[[str], None] | None = None,
-    confirm: Callable[[str], bool] | None = None,
 ) -> Outcome:
     """``deal --send``: the role PMs, once. A deal with another seed after role PMs went
     out is refused: players would get a second, different role."""
@@ -440,8 +425,8 @@ def send_deal(
         )
     messages = role_pms(config, texts)
     try:
-        return run(config, store, messages, yes=yes, dry_run=dry_run, echo=echo,
-                   confirm=confirm)
+        return run(config, store, messages, echo=echo, confirm=confirm, yes=yes,
+                   dry_run=dry_run)
     finally:
         if earlier is None and any(store.was_sent(m.key) for m in messages):
             store.set_meta(DEAL_SEED_META, str(seed))

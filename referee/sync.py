@@ -16,14 +16,10 @@ phpBB marks it read for the host (research gotcha 12), so each is opened once.
 from __future__ import annotations
 
 import logging
-import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
 from adapters.base import Secret
 from adapters.registry import open_forum
@@ -94,17 +90,18 @@ def _utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-def _progress(enabled: bool) -> Progress:
-    console = Console(stderr=True)
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[posts]} new posts"),
-        console=console,
-        transient=True,
-        disable=not (enabled and console.is_terminal),
-    )
+@dataclass(frozen=True, slots=True)
+class SyncProgress:
+    """How far a topic sync has come: what a progress bar shows."""
+
+    pages_read: int
+    pages_to_read: int
+    """Pages this sync reads in all, as far as the pages read so far tell."""
+    new_posts: int
+
+
+ProgressCallback = Callable[[SyncProgress], None]
+"""Told after every page a sync stores (the CLI draws it; the library prints nothing)."""
 
 
 def sync_topic(
@@ -112,7 +109,7 @@ def sync_topic(
     store: Store,
     adapter: Forum,
     *,
-    progress: bool = True,
+    progress: ProgressCallback | None = None,
     full: bool = False,
     now: Callable[[], datetime] = _utcnow,
 ) -> SyncReport:
@@ -129,32 +126,29 @@ def sync_topic(
     fetched = changed = new = edited = missing = 0
     title = ""
     first_page = last_page = total = start
-    with _progress(progress and sys.stderr.isatty()) as bar:
-        task = bar.add_task("Reading the topic", total=None, posts=0)
-        pages = _pages_in_order(adapter, store, start, per_page, resume=last is not None)
-        before_page: TopicPage | None = None
-        for tp in pages:
-            # The page before, read just now, bounds this one: a post deleted from between
-            # the two (the first of this page) is then noticed as missing.
-            after = (before_page.posts[-1] if before_page is not None and before_page.posts
-                     and before_page.page == tp.page - 1 else None)
-            saved = store.save_topic_page(tp, now(), url=_page_url(adapter, tp.page),
-                                          after=after)
-            before_page = tp
-            if fetched == 0:
-                first_page = tp.page
-                bar.update(task, total=max(1, tp.total_pages - tp.page + 1))
-            fetched += 1
-            changed += 0 if saved.unchanged else 1
-            new += saved.new_posts
-            edited += saved.edited_posts
-            missing += saved.missing_posts
-            title = tp.title or title
-            last_page, total = tp.page, tp.total_pages
-            if topic_id is None:
-                topic_id = saved.topic_id
-            bar.update(task, advance=1, posts=new,
-                       total=max(fetched, tp.total_pages - first_page + 1))
+    pages = _pages_in_order(adapter, store, start, per_page, resume=last is not None)
+    before_page: TopicPage | None = None
+    for tp in pages:
+        # The page before, read just now, bounds this one: a post deleted from between
+        # the two (the first of this page) is then noticed as missing.
+        after = (before_page.posts[-1] if before_page is not None and before_page.posts
+                 and before_page.page == tp.page - 1 else None)
+        saved = store.save_topic_page(tp, now(), url=_page_url(adapter, tp.page),
+                                      after=after)
+        before_page = tp
+        if fetched == 0:
+            first_page = tp.page
+        fetched += 1
+        changed += 0 if saved.unchanged else 1
+        new += saved.new_posts
+        edited += saved.edited_posts
+        missing += saved.missing_posts
+        title = tp.title or title
+        last_page, total = tp.page, tp.total_pages
+        if topic_id is None:
+            topic_id = saved.topic_id
+        if progress is not None:
+            progress(SyncProgress(fetched, max(fetched, tp.total_pages - first_page + 1), new))
     return SyncReport(
         topic_id=topic_id, title=title, start_page=first_page, last_page=last_page,
         total_pages=total, pages_fetched=fetched, pages_changed=changed, new_posts=new,

@@ -59,7 +59,7 @@ class Runner:
 
     def topic(self, *, full: bool = False) -> SyncReport:
         with Store.open(self.db) as store, self.open() as forum:
-            return sync_topic(self.config(), store, forum, progress=False, full=full)
+            return sync_topic(self.config(), store, forum, full=full)
 
     def pms(self) -> PmSyncReport:
         with Store.open(self.db) as store, self.open() as forum:

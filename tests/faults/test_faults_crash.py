@@ -37,7 +37,7 @@ forum = ForumConfig(url=url, timezone="Europe/Moscow", username=user, rate_limit
                     timeout=10, retries=1)
 config = Config(path=db.with_suffix(".toml"), host=user, forum=forum, players=())
 with Store.open(db) as store:
-    for line in Game(config, store).sync(progress=False):
+    for line in Game(config, store).sync():
         print(line)
 """
 

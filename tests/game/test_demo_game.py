@@ -33,7 +33,7 @@ def msk(text: str) -> datetime:
 def game(tmp_path: Path):
     g = Game.open(DEMO, tmp_path / "game.db", clock=lambda: msk("2026-11-29 12:00"))
     adapter = open_adapter(g.config, db_path=tmp_path / "game.db")
-    sync_topic(g.config, g.store, adapter, progress=False)
+    sync_topic(g.config, g.store, adapter)
     sync_pms(g.config, g.store, adapter)
     yield g
     g.close()

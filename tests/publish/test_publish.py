@@ -277,12 +277,13 @@ def test_a_second_deal_with_another_seed_is_refused(tmp_path: Path, store: Store
     monkeypatch.setattr(publish_module, "sender_factory", lambda cfg, db: sender)
     cfg = config(tmp_path)
     texts = [("Полковник", "Ваша роль: Комиссар", "Привет, Полковник!\n")]
-    send_deal(cfg, store, 7, texts, yes=True, echo=lambda s: None)
+    send_deal(cfg, store, 7, texts, yes=True, echo=lambda s: None, confirm=lambda q: False)
     assert store.get_meta(DEAL_SEED_META) == "7" and len(sender.calls) == 1
     with pytest.raises(GameError, match="already sent with --seed 7"):
         send_deal(cfg, store, 8, [("Полковник", "Ваша роль: Мирный житель", "Привет!\n")],
-                  yes=True, echo=lambda s: None)
-    send_deal(cfg, store, 7, texts, yes=True, echo=lambda s: None)   # same deal: nothing new
+                  yes=True, echo=lambda s: None, confirm=lambda q: False)
+    # the same deal: nothing new
+    send_deal(cfg, store, 7, texts, yes=True, echo=lambda s: None, confirm=lambda q: False)
     assert len(sender.calls) == 1
 
 

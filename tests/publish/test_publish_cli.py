@@ -33,7 +33,7 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
     path = tmp_path_factory.mktemp("demo") / "template.db"
     game = Game.open(DEMO, path)
-    game.sync(progress=False)
+    game.sync()
     game.close()
     return path
 

@@ -30,7 +30,7 @@ def db(tmp_path: Path) -> Path:
     path = tmp_path / "game.db"
     game = Game.open(DEMO, path, clock=lambda: AFTER_THE_GAME)
     adapter = open_adapter(game.config, db_path=path)
-    sync_topic(game.config, game.store, adapter, progress=False)
+    sync_topic(game.config, game.store, adapter)
     sync_pms(game.config, game.store, adapter)
     game.close()
     return path

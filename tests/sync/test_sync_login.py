@@ -55,7 +55,7 @@ def test_a_closed_forum_logs_in_once_then_reads_every_page(
     board: FakeBoard, make_forum: MakeForum, config: Config, store: Store
 ) -> None:
     board.require_login = True
-    report = sync_topic(config, store, make_forum(), progress=False)
+    report = sync_topic(config, store, make_forum())
     # The login form served instead of page 1 is reused: no extra GET of ucp.php.
     assert board.log == ["topic:1", "POST login", "topic:1", "topic:2", "topic:3", "topic:4"]
     assert report.new_posts == 70
@@ -76,7 +76,7 @@ def test_a_redirect_to_the_login_page_leads_to_a_login(
         return normal(request)
 
     board.handle = handle  # type: ignore[method-assign]
-    report = sync_topic(config, store, make_forum(), progress=False)
+    report = sync_topic(config, store, make_forum())
     assert board.log[:4] == ["302 to login", "GET login", "POST login", "topic:1"]
     assert report.new_posts == 70
 
@@ -86,7 +86,7 @@ def test_an_expired_session_mid_run_is_renewed_once(
 ) -> None:
     board.require_login = True
     board.expire_on = {"topic:3"}
-    report = sync_topic(config, store, make_forum(), progress=False)
+    report = sync_topic(config, store, make_forum())
     assert board.log == ["topic:1", "POST login", "topic:1", "topic:2",
                          "topic:3", "POST login", "topic:3", "topic:4"]
     assert report.new_posts == 70
@@ -191,7 +191,7 @@ def test_the_password_never_reaches_db_cookie_file_logs_or_errors(
     caplog.set_level(logging.DEBUG)
     board.require_login = True
     forum = make_forum()
-    sync_topic(config, store, forum, progress=False)
+    sync_topic(config, store, forum)
     sync_pms(config, store, forum, sent=True)
     forum.close()
     store.close()

@@ -40,7 +40,7 @@ def test_a_saved_topic_is_synced_like_the_live_one(
     cfg = snapshot_config(config, saved_folder(tmp_path, SAVED))
     source = open_adapter(cfg)
     assert isinstance(source, SnapshotForum) and isinstance(source, Forum)
-    report = sync_topic(cfg, store, source, progress=False)
+    report = sync_topic(cfg, store, source)
     assert (report.pages_fetched, report.new_posts, report.requests) == (4, 70, 0)
     assert report.topic_id == 3
 
@@ -82,7 +82,7 @@ def test_pages_of_another_topic_in_the_folder(
         with pytest.raises(ConfigError, match=r"several topics \(1, 3\)"):
             open_adapter(cfg)
         return
-    report = sync_topic(cfg, store, open_adapter(cfg), progress=False)
+    report = sync_topic(cfg, store, open_adapter(cfg))
     assert report.new_posts == expect
 
 
@@ -99,7 +99,7 @@ def test_a_page_saved_twice_is_read_in_both_versions_oldest_first(
     before, after = source.fetch_topic_pages(PageCursor(1))
     assert any(p.body_text.endswith("Мой голос – Kotik") for p in before.posts)
     assert any(p.body_text.endswith("Мой голос – Шерлок") for p in after.posts)
-    sync_topic(snapshot_config(config, folder, None), store, source, progress=False)
+    sync_topic(snapshot_config(config, folder, None), store, source)
     texts = [r.body_text.splitlines()[-1] for r in store.post(126).revisions]
     assert texts == ["Мой голос – Kotik", "Мой голос – Шерлок"]
 

@@ -16,7 +16,7 @@ from referee.config import Config
 from referee.errors import ConfigError, NetworkError
 from referee.kernel import Forum, PageCursor
 from referee.store import Store
-from referee.sync import sync_topic
+from referee.sync import SyncProgress, sync_topic
 
 MakeForum = Callable[..., PhpbbForum]
 
@@ -73,7 +73,7 @@ def test_first_sync_reads_every_page_of_the_fixture_topic(
 ) -> None:
     forum = make_forum()
     assert isinstance(forum, Forum)
-    report = sync_topic(config, store, forum, progress=False)
+    report = sync_topic(config, store, forum)
     assert topic_requests(board) == ["topic:1", "topic:2", "topic:3", "topic:4"]
     assert (report.pages_fetched, report.total_pages, report.new_posts) == (4, 4, 70)
     assert report.title == "Мафия: игра 2"
@@ -86,7 +86,7 @@ def test_first_sync_reads_every_page_of_the_fixture_topic(
 def test_every_page_request_asks_for_oldest_first(
     board: FakeBoard, make_forum: MakeForum, config: Config, store: Store
 ) -> None:
-    sync_topic(config, store, make_forum(), progress=False)
+    sync_topic(config, store, make_forum())
     urls = [u for u in board.urls if "viewtopic" in u]
     assert all("sk=t&sd=a&st=0" in u and "sid=" not in u for u in urls)
     assert [u.split("start=")[1] if "start=" in u else "0" for u in urls] == ["0", "20", "40",
@@ -98,9 +98,9 @@ def test_a_topic_of_one_page(
 ) -> None:
     board.topic = SyntheticTopic(1, per_page=25)
     board.topic.n_posts = 7
-    report = sync_topic(config, store, make_forum(), progress=False)
+    report = sync_topic(config, store, make_forum())
     assert (report.pages_fetched, report.total_pages, report.new_posts) == (1, 1, 7)
-    again = sync_topic(config, store, make_forum(), progress=False)
+    again = sync_topic(config, store, make_forum())
     assert (again.requests, again.new_posts) == (1, 0)
 
 
@@ -127,9 +127,9 @@ def test_starting_mid_topic_without_the_page_size_reads_page_one_first(
 def test_resync_of_an_unchanged_topic_is_one_request(
     board: FakeBoard, make_forum: MakeForum, config: Config, store: Store
 ) -> None:
-    sync_topic(config, store, make_forum(), progress=False)
+    sync_topic(config, store, make_forum())
     board.log.clear()
-    report = sync_topic(config, store, make_forum(), progress=False)
+    report = sync_topic(config, store, make_forum())
     assert topic_requests(board) == ["topic:4"]
     assert (report.requests, report.new_posts, report.pages_changed) == (1, 0, 0)
     assert not report.changed
@@ -151,10 +151,10 @@ def test_k_new_pages_cost_k_plus_one_requests(
 ) -> None:
     board.topic = SyntheticTopic(3, per_page=5)
     board.topic.n_posts = 13                       # the last page holds 3 posts
-    sync_topic(config, store, make_forum(), progress=False)
+    sync_topic(config, store, make_forum())
     board.topic.n_posts += new_posts
     board.log.clear()
-    report = sync_topic(config, store, make_forum(), progress=False)
+    report = sync_topic(config, store, make_forum())
     assert topic_requests(board) == requests
     assert report.new_posts == new_posts
     assert len(store.posts()) == 13 + new_posts
@@ -170,7 +170,7 @@ def test_a_400_page_topic_is_not_reread_to_find_new_posts(
     store.save_topic_page(last)
     board.topic.n_posts += 30
     board.log.clear()
-    report = sync_topic(config, store, make_forum(), progress=False)
+    report = sync_topic(config, store, make_forum())
     assert topic_requests(board) == ["topic:400", "topic:401", "topic:402"]
     assert report.new_posts == 30
 
@@ -180,11 +180,11 @@ def test_a_smaller_page_size_on_the_board_does_not_skip_pages(
 ) -> None:
     board.topic = SyntheticTopic(2, per_page=10)
     board.topic.n_posts = 15                              # pages of 10: 2 pages
-    sync_topic(config, store, make_forum(), progress=False)
+    sync_topic(config, store, make_forum())
     board.topic.per_page = 5                              # the admin changed the setting
     board.topic.n_posts = 17                              # pages of 5: 4 pages
     board.log.clear()
-    report = sync_topic(config, store, make_forum(), progress=False)
+    report = sync_topic(config, store, make_forum())
     # start=10 now lands on page 3; the sync asks again for page 2 with the new size.
     assert topic_requests(board) == ["topic:3", "topic:2", "topic:3", "topic:4"]
     assert report.new_posts == 2
@@ -196,12 +196,12 @@ def test_a_failure_mid_sync_keeps_the_pages_read_and_the_next_sync_resumes(
 ) -> None:
     board.topic_status[3] = httpx.Response(503)
     with pytest.raises(NetworkError):
-        sync_topic(config, store, make_forum(), progress=False)
+        sync_topic(config, store, make_forum())
     assert store.last_synced_page(3) == 2
     assert len(store.posts()) == 40                       # pages 1–2 are kept
     del board.topic_status[3]
     board.log.clear()
-    report = sync_topic(config, store, make_forum(), progress=False)
+    report = sync_topic(config, store, make_forum())
     assert topic_requests(board) == ["topic:2", "topic:3", "topic:4"]
     assert (report.new_posts, len(store.posts())) == (30, 70)
 
@@ -213,9 +213,9 @@ def test_an_edited_vote_keeps_its_first_text_after_a_full_reread(
     before = {n: fixture_bytes(f"topic_p{n}_host.html") for n in range(1, 5)}
     before[3] = fixture_bytes("topic_p3_host_before_edit.html")
     board.topic = FixtureTopic(before)
-    sync_topic(config, store, make_forum(), progress=False)
+    sync_topic(config, store, make_forum())
     board.topic = FixtureTopic()
-    report = sync_topic(config, store, make_forum(), progress=False, full=True)
+    report = sync_topic(config, store, make_forum(), full=True)
     assert report.edited_posts == 1
     (edited,) = [p for p in store.posts() if p.text_changed]
     assert edited.first_revision.body_text.endswith("Мой голос – Kotik")
@@ -227,23 +227,27 @@ def test_a_deleted_post_is_marked_missing_and_posts_that_slid_back_are_not(
     board: FakeBoard, make_forum: MakeForum, config: Config, store: Store
 ) -> None:
     board.topic = SyntheticTopic(3, per_page=5)          # posts 1000–1014
-    sync_topic(config, store, make_forum(), progress=False)
+    sync_topic(config, store, make_forum())
     board.topic.deleted = {12, 1}       # posts 1012 (on the last page) and 1001 (on page 1)
-    report = sync_topic(config, store, make_forum(), progress=False)
+    report = sync_topic(config, store, make_forum())
     # Only the last page is re-read: the post deleted there is noticed; 1010, which slid
     # back to page 2, is not mistaken for a deleted one.
     assert report.missing_posts == 1
     assert [p.post_id for p in store.posts() if p.missing_since] == [1012]
-    full = sync_topic(config, store, make_forum(), progress=False, full=True)
+    full = sync_topic(config, store, make_forum(), full=True)
     assert full.missing_posts == 1
     assert sorted(p.post_id for p in store.posts() if p.missing_since) == [1001, 1012]
     assert len(store.posts()) == 15                       # nothing is ever removed
 
 
-def test_progress_bar_is_off_when_not_a_terminal(
+def test_progress_is_told_after_every_page_and_the_library_prints_nothing(
     board: FakeBoard, make_forum: MakeForum, config: Config, store: Store,
     capsys: pytest.CaptureFixture[str], tmp_path: Path,
 ) -> None:
-    sync_topic(config, store, make_forum(), progress=True)
+    seen: list[SyncProgress] = []
+    report = sync_topic(config, store, make_forum(), progress=seen.append)
     out = capsys.readouterr()
     assert out.out == "" and out.err == ""
+    assert [p.pages_read for p in seen] == list(range(1, report.pages_fetched + 1))
+    assert seen[-1].pages_to_read == report.pages_fetched
+    assert seen[-1].new_posts == report.new_posts
