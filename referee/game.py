@@ -23,9 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from adapters.registry import topic_id
+from referee import decisions
 from referee.actions import Request
 from referee.activity import ActivityReport, Excuse, TurnDeath, check_activity, turn_window
 from referee.config import Config, DaySchedule, load_config
+from referee.decisions import Excuse as ExcuseDecision
+from referee.decisions import Hanging, NightEdit, Removal, ScheduleChange, VoteDecision
 from referee.errors import GameError
 from referee.intake import NightIntake, read_night
 from referee.kernel import Post, PrivateMessage
@@ -221,17 +224,15 @@ class Game:
         if self._schedule is not None and self._schedule[0] == version:
             return self._schedule[1]
         days = {d.day: d for d in self.config.schedule}
-        for o in self.store.overrides("schedule."):
-            n, p = int(o.subject), o.payload
-            if o.kind == "schedule.day":
+        for change in decisions.recorded(self.store, ScheduleChange):
+            n = change.day
+            if change.start is not None:
                 days[n] = DaySchedule(
-                    n, datetime.fromisoformat(p["start"]), datetime.fromisoformat(p["deadline"]),
-                    datetime.fromisoformat(p["night_deadline"]) if p.get("night_deadline")
-                    else (days[n].night_deadline if n in days else None))
-            elif o.kind == "schedule.deadline" and n in days:
+                    n, change.start, change.deadline,
+                    change.night_deadline or (days[n].night_deadline if n in days else None))
+            elif n in days:
                 d = days[n]
-                days[n] = DaySchedule(n, d.start, datetime.fromisoformat(p["deadline"]),
-                                      d.night_deadline)
+                days[n] = DaySchedule(n, d.start, change.deadline, d.night_deadline)
         result = tuple(days[n] for n in sorted(days))
         self._schedule = (version, result)
         return result
@@ -265,15 +266,12 @@ class Game:
             if deadline <= start:
                 raise GameError(f"the deadline {deadline.isoformat()} is not after the start "
                                 f"{start.isoformat()} of day {day}")
-            self.store.add_override("schedule.day", str(day), {
-                "start": start.isoformat(), "deadline": deadline.isoformat()}, reason)
+            decisions.record(self.store, ScheduleChange(day, deadline, start, reason=reason))
         else:
             if deadline <= known[day].start:
                 raise GameError(
                     f"the deadline {deadline.isoformat()} is before day {day} starts")
-            self.store.add_override(
-                "schedule.deadline", str(day), {"deadline": deadline.isoformat()}, reason
-            )
+            decisions.record(self.store, ScheduleChange(day, deadline, reason=reason))
         self.store.forget_result("day", day)
         self._tallies.clear()
         self._nights.clear()
@@ -412,9 +410,9 @@ class Game:
                     continue
                 for removal in r.payload.get("removed", []):
                     by_day.setdefault(removal.get("effective_after_day"), []).append(removal)
-            for o in self.store.overrides("player.remove"):
-                by_day.setdefault(o.payload.get("effective_after_day"), []).append(
-                    {"nick": o.subject, "rule": o.reason or "host"})
+            for removal in decisions.recorded(self.store, Removal):
+                by_day.setdefault(removal.after_day, []).append(
+                    {"nick": removal.nick, "rule": removal.reason or "host"})
             self._removals = (version, by_day)
         return list(self._removals[1].get(day, []))
 
@@ -430,12 +428,8 @@ class Game:
         return out
 
     def vote_overrides(self) -> list[HostOverride]:
-        out: list[HostOverride] = []
-        for o in self.store.overrides("vote."):
-            action = o.kind.split(".", 1)[1]
-            out.append(HostOverride(action, int(o.subject), o.reason,  # type: ignore[arg-type]
-                                    o.payload.get("target")))
-        return out
+        return [HostOverride(d.action, d.post_id, d.reason, d.target)
+                for d in decisions.recorded(self.store, VoteDecision)]
 
     def tally_day(
         self,
@@ -471,10 +465,10 @@ class Game:
             replacements=self.config.replacements,
             as_of=as_of,
         )
-        decided = self.store.overrides("result.day", str(day))
+        decided = [h for h in decisions.recorded(self.store, Hanging) if h.day == day]
         if decided and t.closed:
             # The host's word on the day's result stands over the count (recorded, shown).
-            choice = decided[-1].payload.get("hanged")
+            choice = decided[-1].hanged
             why = f" ({decided[-1].reason})" if decided[-1].reason else ""
             t = replace(
                 t, hanged=choice, hanged_all=(choice,) if choice else (),
@@ -550,7 +544,7 @@ class Game:
             if m.nick is None:
                 raise GameError(f"hang: {m.explain()}", "use a nick from [players]")
             name = m.nick
-        self.store.add_override("result.day", str(day), {"hanged": name}, reason)
+        decisions.record(self.store, Hanging(day, name, reason))
         self.store.forget_result("day", day)
         self._tallies.clear()
         self._nights.clear()
@@ -562,8 +556,7 @@ class Game:
         m = self.roster().match(nick)
         if m.nick is None:
             raise GameError(f"remove: {m.explain()}", "use a nick from [players]")
-        self.store.add_override("player.remove", m.nick, {"effective_after_day": after_day},
-                                reason or "решение ведущего")
+        decisions.record(self.store, Removal(m.nick, after_day, reason or "решение ведущего"))
         self._tallies.clear()
         self._nights.clear()
         return m.nick
@@ -609,8 +602,7 @@ class Game:
                 raise GameError(f"--target {target!r}: {match.explain()}",
                                 "use a nick from [players]")
             target = match.nick
-        self.store.add_override(f"vote.{action}", str(post_id),
-                                {"target": target} if target else {}, reason)
+        decisions.record(self.store, VoteDecision(action, post_id, target, reason))
         for d in self.schedule:
             if d.start <= post.posted_at < (d.night_deadline or d.deadline):
                 self.store.forget_result("day", d.day)
@@ -652,8 +644,7 @@ class Game:
         except GameError:
             pass
         excuses = [
-            Excuse(o.subject, int(o.payload.get("turn", 0)), o.reason)
-            for o in self.store.overrides("excuse")
+            Excuse(e.nick, e.turn, e.reason) for e in decisions.recorded(self.store, ExcuseDecision)
         ]
         report = check_activity(
             turn,
@@ -684,7 +675,7 @@ class Game:
         match = self.roster().match(nick)
         if match.nick is None:
             raise GameError(f"excuse: {match.explain()}", "use a nick from [players]")
-        self.store.add_override("excuse", match.nick, {"turn": turn}, reason)
+        decisions.record(self.store, ExcuseDecision(match.nick, turn, reason))
         self.store.forget_result("activity", turn)
         return match.nick
 
@@ -700,18 +691,12 @@ class Game:
 
     def host_edits(self, night: int) -> list[HostEdit]:
         """The host's recorded edits of Night ``night``'s requests, oldest first."""
-        edits: list[HostEdit] = []
-        for o in self.store.overrides("action."):
-            p = o.payload
-            if int(p.get("night", -1)) != night:
-                continue
-            edits.append(HostEdit(
-                op="add" if o.kind == "action.add" else "drop", night=night, actor=o.subject,
-                action=p.get("action"), target=p.get("target"),
-                targets=tuple(p.get("targets") or ()), executor=p.get("executor"),
-                reason=o.reason, source=p.get("source") or "host", source_id=f"host#{o.id}",
-            ))
-        return edits
+        return [
+            HostEdit(op=e.op, night=night, actor=e.actor, action=e.action, target=e.target,
+                     targets=e.targets, executor=e.executor, reason=e.reason, source=e.source,
+                     source_id=f"host#{e.decision_id}")
+            for e in decisions.recorded(self.store, NightEdit) if e.night == night
+        ]
 
     def resolve_night(
         self, night: int, *, record: bool = True, _state: GameState | None = None
@@ -769,9 +754,9 @@ class Game:
         recorded as the host's decision, exactly like ``action add``/``action drop``."""
         edits = load_requests_file(Path(path), self.roster())
         for e in edits:
-            payload = {"night": e.night, "action": e.action, "target": e.target,
-                       "targets": list(e.targets), "executor": e.executor, "source": "file"}
-            self.store.add_override(f"action.{e.op}", e.actor, payload, e.reason)
+            decisions.record(self.store, NightEdit(
+                e.op, e.night, e.actor, e.action, e.target, e.targets, e.executor,
+                source="file", reason=e.reason))
             self.store.forget_result("night", e.night)
         self._nights.clear()
         return list(edits)
@@ -801,11 +786,10 @@ class Game:
             if m.nick is None:
                 raise GameError(f"action {label}: {m.explain()}", "use a nick from [players]")
             names[label] = m.nick
-        self.store.add_override("action.add", names["actor"], {
-            "night": night, "action": action, "target": names.get("target"),
-            "targets": [names[f"target {i + 1}"] for i in range(len(targets))],
-            "executor": names.get("executor"),
-        }, reason)
+        decisions.record(self.store, NightEdit(
+            "add", night, names["actor"], action, names.get("target"),
+            tuple(names[f"target {i + 1}"] for i in range(len(targets))),
+            names.get("executor"), reason=reason))
         self.store.forget_result("night", night)
         self._nights.clear()
 
@@ -814,8 +798,7 @@ class Game:
         m = self.roster().match(actor)
         if m.nick is None:
             raise GameError(f"action drop: {m.explain()}", "use a nick from [players]")
-        self.store.add_override("action.drop", m.nick, {"night": night, "action": action},
-                                reason)
+        decisions.record(self.store, NightEdit("drop", night, m.nick, action, reason=reason))
         self.store.forget_result("night", night)
         self._nights.clear()
 

@@ -1,0 +1,187 @@
+"""The host's decisions («решения ведущего») as typed values, and the one place that turns
+them into store rows and back.
+
+Every decision is appended to the database with its time and reason and never rewritten;
+a later decision on the same subject wins where the rules read them. The commands build
+these values (``referee vote accept``, ``hang``, ``remove``, ``excuse``, ``action add``,
+``tally --deadline`` …), :func:`record` writes one, :func:`recorded` reads them back, oldest
+first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal, TypeVar
+
+from referee.store import Override, Store
+
+VoteAction = Literal["accept", "reject", "set"]
+NightEditOp = Literal["add", "drop"]
+NightEditSource = Literal["host", "file"]
+
+
+@dataclass(frozen=True, slots=True)
+class VoteDecision:
+    """On one post (V3): ``accept`` (count it although V1/V3/V4 said no), ``reject``
+    (it counts as no vote), ``set`` (the vote is for ``target``)."""
+
+    action: VoteAction
+    post_id: int
+    target: str | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Hanging:
+    """The day's result as the host decides it over the count (``referee hang``);
+    ``hanged`` None: nobody is hanged."""
+
+    day: int
+    hanged: str | None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """A player removed at the end of Day ``after_day`` (A3), for any reason."""
+
+    nick: str
+    after_day: int
+    reason: str = "решение ведущего"
+
+
+@dataclass(frozen=True, slots=True)
+class Excuse:
+    """The player warned the host: not flagged for missing turn ``turn`` (A1, A2)."""
+
+    nick: str
+    turn: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class NightEdit:
+    """A night request added in the host's name (replacing the requester's requests of
+    that kind) or dropped (N1)."""
+
+    op: NightEditOp
+    night: int
+    actor: str
+    action: str | None = None
+    target: str | None = None
+    targets: tuple[str, ...] = ()
+    executor: str | None = None
+    source: NightEditSource = "host"
+    reason: str = ""
+    decision_id: int | None = field(default=None, compare=False)
+    """The row it was read from (``host#N`` in the night's log)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduleChange:
+    """A day's deadline moved, or a day the config does not list added with its start."""
+
+    day: int
+    deadline: datetime
+    start: datetime | None = None
+    night_deadline: datetime | None = None
+    reason: str = ""
+
+
+Decision = VoteDecision | Hanging | Removal | Excuse | NightEdit | ScheduleChange
+D = TypeVar("D", VoteDecision, Hanging, Removal, Excuse, NightEdit, ScheduleChange)
+
+
+# --------------------------------------------------------------------------- to rows
+
+def _row(d: Decision) -> tuple[str, str, dict[str, Any]]:
+    """(kind, subject, payload) of the store row for ``d``."""
+    match d:
+        case VoteDecision():
+            return f"vote.{d.action}", str(d.post_id), {"target": d.target} if d.target else {}
+        case Hanging():
+            return "result.day", str(d.day), {"hanged": d.hanged}
+        case Removal():
+            return "player.remove", d.nick, {"effective_after_day": d.after_day}
+        case Excuse():
+            return "excuse", d.nick, {"turn": d.turn}
+        case NightEdit():
+            payload: dict[str, Any] = {"night": d.night, "action": d.action}
+            if d.op == "add":
+                payload |= {"target": d.target, "targets": list(d.targets),
+                            "executor": d.executor}
+            if d.source != "host":
+                payload["source"] = d.source
+            return f"action.{d.op}", d.actor, payload
+        case ScheduleChange() if d.start is not None:
+            payload = {"start": d.start.isoformat(), "deadline": d.deadline.isoformat()}
+            if d.night_deadline is not None:
+                payload["night_deadline"] = d.night_deadline.isoformat()
+            return "schedule.day", str(d.day), payload
+        case ScheduleChange():
+            return "schedule.deadline", str(d.day), {"deadline": d.deadline.isoformat()}
+    raise TypeError(f"not a host decision: {d!r}")
+
+
+def record(store: Store, decision: Decision) -> Override:
+    """Append one decision to the game's record (one transaction)."""
+    kind, subject, payload = _row(decision)
+    return store.add_override(kind, subject, payload, decision.reason)
+
+
+# --------------------------------------------------------------------------- from rows
+
+def _when(value: Any) -> datetime | None:
+    return datetime.fromisoformat(value) if value else None
+
+
+def _vote(o: Override, p: Mapping[str, Any]) -> VoteDecision:
+    action = o.kind.split(".", 1)[1]
+    return VoteDecision(action, int(o.subject), p.get("target"), o.reason)  # type: ignore[arg-type]
+
+
+def _night_edit(o: Override, p: Mapping[str, Any]) -> NightEdit:
+    return NightEdit(
+        op="add" if o.kind == "action.add" else "drop", night=int(p.get("night", -1)),
+        actor=o.subject, action=p.get("action"), target=p.get("target"),
+        targets=tuple(p.get("targets") or ()), executor=p.get("executor"),
+        source="file" if p.get("source") == "file" else "host", reason=o.reason,
+        decision_id=o.id,
+    )
+
+
+def _schedule(o: Override, p: Mapping[str, Any]) -> ScheduleChange:
+    deadline = _when(p["deadline"])
+    assert deadline is not None
+    return ScheduleChange(int(o.subject), deadline, _when(p.get("start")),
+                          _when(p.get("night_deadline")), o.reason)
+
+
+_READERS: dict[type, tuple[str, Any]] = {
+    VoteDecision: ("vote.", _vote),
+    Hanging: ("result.day", lambda o, p: Hanging(int(o.subject), p.get("hanged"), o.reason)),
+    Removal: ("player.remove", lambda o, p: Removal(
+        o.subject, int(p.get("effective_after_day", 0)), o.reason)),
+    Excuse: ("excuse", lambda o, p: Excuse(o.subject, int(p.get("turn", 0)), o.reason)),
+    NightEdit: ("action.", _night_edit),
+    ScheduleChange: ("schedule.", _schedule),
+}
+
+
+def recorded(store: Store, kind: type[D]) -> list[D]:
+    """Every recorded decision of one kind, oldest first."""
+    prefix, read = _READERS[kind]
+    return [read(o, o.payload) for o in store.overrides(prefix)]
+
+
+def all_recorded(store: Store) -> list[tuple[Override, Decision]]:
+    """The whole record, oldest first, each row with its typed decision (for a game log)."""
+    out: list[tuple[Override, Decision]] = []
+    for o in store.overrides():
+        for prefix, read in _READERS.values():
+            if o.kind == prefix or (prefix.endswith(".") and o.kind.startswith(prefix)):
+                out.append((o, read(o, o.payload)))
+                break
+    return out
