@@ -38,6 +38,7 @@ from referee.night import winner as game_winner
 from referee.requests_file import HostEdit, apply_host_edits, load_requests_file
 from referee.store import Store
 from referee.sync import ProgressCallback
+from referee.timeline import DayPlay, NightPlay, play_day, play_night
 from referee.votes import HostOverride, Tally, tally
 
 
@@ -368,12 +369,9 @@ class Game:
             voters = _voters_of(result.tally, hanged)
         else:
             return state, ()
-        if hanged is not None and state.is_alive(hanged):
-            state, _ = apply_day(state, day, hanged, [v for v in voters if state.has(v)])
-        for removal in self._removals_effective_after(day):
-            if state.is_alive(removal["nick"]):
-                state, _ = remove_player(state, removal["nick"], removal["rule"],
-                                         phase=f"day {day}")
+        removals = tuple((r["nick"], r["rule"]) for r in self._removals_effective_after(day))
+        state, _ = play_day(state, DayPlay(day, hanged, tuple(voters), removals=removals),
+                            self.config.night, strict=False)
         return state, tuple(notes)
 
     def _through_night(self, state: GameState, night: int) -> tuple[GameState, tuple[str, ...]]:
@@ -387,7 +385,7 @@ class Game:
         if stored is not None:
             # A recorded night is replayed from its recorded requests: no PM is read again.
             requests = tuple(_request_from(d) for d in stored.payload["requests"])
-            return resolve_night(state, night, requests, self.config.night).state, ()
+            return play_night(state, NightPlay(night, requests), self.config.night).state, ()
         result = self.resolve_night(night, record=False, _state=state)
         notes: tuple[str, ...] = ()
         if not result.already_recorded:

@@ -33,10 +33,11 @@ from typing import Any
 from referee.actions import ACTIONS, Request
 from referee.config import NightRules, Player, normalise_role
 from referee.errors import ConfigError, GameError
-from referee.night import GameState, NightOutcome, apply_day, remove_player, resolve_night, winner
+from referee.night import GameState, NightOutcome, winner
 from referee.night.events import ChangeIgnored, Event, RequestRejected
 from referee.night.report import winner_ru
 from referee.night.state import Death
+from referee.timeline import DayPlay, NightPlay, play_day, play_night
 
 _HINT = "see the replay format in referee/replay.py"
 
@@ -108,7 +109,7 @@ def _run(data: Mapping[str, Any], rules: NightRules) -> tuple[list[_Day | _Night
             _keys(raw, {"night", "requests"}, where)
             n = _number(raw["night"], f"{where}.night")
             reqs = _requests(state, raw.get("requests", []), where)
-            outcome = resolve_night(state, n, reqs, rules)
+            outcome = play_night(state, NightPlay(n, tuple(reqs)), rules)
             state = outcome.state
             out.append(_Night(outcome))
         else:
@@ -138,18 +139,18 @@ def _run_day(
         for nick in [hanged, *voters]:
             _known(state, nick, where)
     reqs = _requests(state, raw.get("requests", []), where)
-    state, events = apply_day(state, n, hanged, voters, requests=reqs, rules=rules)
-    all_events = list(events)
     removals = raw.get("removed", [])
     if not isinstance(removals, list):
         raise GameError(f"{where}.removed must be a list of nicks or {{player, reason}}", _HINT)
+    removed: list[tuple[str, str]] = []
     for j, item in enumerate(removals):
         nick, reason = _removal(item, f"{where}.removed[{j}]")
         _known(state, nick, where)
-        state, removed = remove_player(state, nick, reason, phase=f"day {n}")
-        all_events += removed
+        removed.append((nick, reason))
+    state, events = play_day(state, DayPlay(n, hanged, tuple(voters), tuple(reqs),
+                                            tuple(removed)), rules)
     deaths = tuple(d for d in state.graveyard if d not in before.graveyard)
-    return _Day(n, hanged, deaths, tuple(all_events), tally, before), state
+    return _Day(n, hanged, deaths, events, tally, before), state
 
 
 def tally_votes(
