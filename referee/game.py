@@ -32,10 +32,11 @@ from referee.decisions import Hanging, NightEdit, Removal, ScheduleChange, VoteD
 from referee.errors import GameError
 from referee.intake import NightIntake, read_night
 from referee.kernel import Post, PrivateMessage
-from referee.nicks import Roster, normalise
+from referee.nicks import Roster
 from referee.night import GameState, NightOutcome, apply_day, remove_player, resolve_night
 from referee.night import winner as game_winner
 from referee.requests_file import HostEdit, apply_host_edits, load_requests_file
+from referee.slots import Slots
 from referee.store import Store
 from referee.sync import ProgressCallback
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
@@ -189,32 +190,12 @@ class Game:
         )
 
     def slot_of(self, author: str, at: datetime, post_id: int | None = None) -> str:
-        """The roster slot a post's author plays (``[[replacements]]``): a replacement
-        player's posts count for the slot he took, from the time he took it."""
-        key = normalise(author)
-        if not self.config.replacements:
-            return self._player_keys.get(key, author)
-        for r in self.config.replacements:
-            if normalise(r.player) != key:
-                continue
-            started = (r.from_time is not None and at >= r.from_time) or (
-                r.from_post is not None and post_id is not None and post_id >= r.from_post
-            )
-            if started:
-                return r.slot
-        for p in self.config.players:
-            if normalise(p.nick) == key:
-                return p.nick
-        return author
+        """The roster slot a post's author plays (``[[replacements]]``)."""
+        return self.slots.slot_at(author, at, post_id)
 
     @cached_property
-    def _player_keys(self) -> dict[str, str]:
-        keys: dict[str, str] = {}
-        for p in self.config.players:
-            keys.setdefault(normalise(p.nick), p.nick)
-        return keys
-
-    # ------------------------------------------------------------------ schedule
+    def slots(self) -> Slots:
+        return Slots(self.config.replacements, (p.nick for p in self.config.players))
 
     @property
     def schedule(self) -> tuple[DaySchedule, ...]:

@@ -41,6 +41,7 @@ from referee.config import Config
 from referee.errors import ConfigError, GameError, RefereeError
 from referee.kernel import Poster
 from referee.nicks import normalise
+from referee.slots import Slots
 from referee.store import SentRecord, Store
 
 if TYPE_CHECKING:
@@ -177,14 +178,7 @@ def role_pms(config: Config, texts: Iterable[tuple[str, str, str]]) -> list[Outg
 def current_holder(config: Config, slot: str, now: datetime | None = None) -> str:
     """Who plays ``slot`` now: the latest ``[[replacements]]`` player who took it (by post or
     by a time already reached), else the slot's own nick."""
-    holder = slot
-    when = now or datetime.now(UTC)
-    for r in config.replacements:
-        if normalise(r.slot) != normalise(slot):
-            continue
-        if r.from_time is None or r.from_time <= when:
-            holder = r.player
-    return holder
+    return Slots(config.replacements).holder_now(slot, now or datetime.now(UTC))
 
 
 def known_user_ids(store: Store) -> dict[str, int]:
