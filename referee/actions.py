@@ -1,9 +1,9 @@
 """Night requests («заявки»): what a player asked the host to do, as a value type.
 
 Shared by the PM intake (:mod:`referee.intake`), the host's own edits and the night engine
-(:mod:`referee.night`). Action ids follow the replay format (issue 6):
-check, heal, shoot (mafia, with executor), kill (maniac, ninja), ambush, beat, blow, take,
-protect (necromancer: two targets, may be sent during the day).
+(:mod:`referee.night`). The action ids and which role may request which are the role
+vocabulary's (:mod:`referee.roles`): check, heal, shoot (mafia, with executor), kill (maniac,
+ninja), ambush, beat, blow, take, protect (necromancer: two targets, may be sent by day).
 """
 
 from __future__ import annotations
@@ -11,26 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
-
-ActionId = Literal[
-    "check", "heal", "shoot", "kill", "ambush", "beat", "blow", "take", "protect"
-]
-ACTIONS: tuple[str, ...] = (
-    "check", "heal", "shoot", "kill", "ambush", "beat", "blow", "take", "protect",
-)
-
-ACTION_OF_ROLE: dict[str, tuple[str, ...]] = {
-    "commissar": ("check",),
-    "doctor": ("heal",),
-    "mafia": ("shoot",),
-    "maniac": ("kill", "ambush"),
-    "ninja": ("kill",),
-    "thug": ("beat",),
-    "kamikaze": ("blow",),
-    "priest": ("take",),
-    "necromancer": ("protect",),
-}
-"""Which actions each role may request (RULES.md N3–N12). Roles not listed have none."""
 
 Source = Literal["pm", "host", "file", "replay"]
 

@@ -418,7 +418,7 @@ def action_add(
 ) -> None:
     """Add a request as the host: ACTOR ACTION [TARGET...] (e.g. `Лиса shoot Шерлок
     --executor Тень_Ночи`, `Ёжик protect Kotik Ира-Ира`)."""
-    from referee.actions import ACTIONS
+    from referee.roles import ACTIONS
 
     if action not in ACTIONS:
         raise GameError(f"unknown action {action!r}", "use one of: " + ", ".join(ACTIONS))

@@ -19,30 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from adapters.base import ForumSettings
 from adapters.registry import engine_names
 from referee.errors import ConfigError
-
-ROLE_IDS = (
-    "citizen", "commissar", "sergeant", "ninja", "doctor", "boss_son", "mafia", "thug",
-    "kamikaze", "maniac", "necromancer", "priest",
-)
-"""Role ids of the twelve roles of the seed rules, in the order the rules list them."""
-
-ROLE_ALIASES: dict[str, str] = {
-    "мирный": "citizen", "мирный житель": "citizen", "чиж": "citizen",
-    "комиссар": "commissar", "коми": "commissar",
-    "сержант": "sergeant", "серж": "sergeant",
-    "ниндзя": "ninja",
-    "реаниматор": "doctor", "врач": "doctor", "доктор": "doctor",
-    "всб": "boss_son", "внебрачный сын босса": "boss_son",
-    "мафия": "mafia", "маф": "mafia", "дон": "mafia", "дон мафии": "mafia",
-    "громила": "thug",
-    "камикадзе": "kamikaze",
-    "маньяк": "maniac",
-    "некромант": "necromancer",
-    "священник": "priest",
-}
-
-CLAN_ROLES = frozenset({"mafia", "thug", "kamikaze"})
-"""Roles that belong to a mafia clan (RULES.md W1); ``boss_son`` names a clan too but is town."""
+from referee.roles import ACTIONS, DEFAULT_CLAN, ROLES_WITH_CLAN, normalise_role
 
 DEFAULT_RED_COLOURS = ("red", "darkred", "crimson", "firebrick")
 
@@ -354,20 +331,6 @@ def _choice(t: Mapping[str, Any], key: str, default: str, choices: tuple[str, ..
     return value
 
 
-def normalise_role(value: Any, where: str) -> str:
-    if not isinstance(value, str):
-        raise ConfigError(f"{where}: role must be a string, got {value!r}")
-    key = value.strip().lower().replace("ё", "е")
-    if key in ROLE_IDS:
-        return key
-    if key in ROLE_ALIASES:
-        return ROLE_ALIASES[key]
-    raise ConfigError(
-        f"{where}: unknown role {value!r}",
-        "use one of: " + ", ".join(ROLE_IDS) + " (or the Russian name, e.g. «комиссар»)",
-    )
-
-
 def _players(raw: Any) -> tuple[Player, ...]:
     if raw is None:
         raise ConfigError(
@@ -386,8 +349,8 @@ def _players(raw: Any) -> tuple[Player, ...]:
             clan = spec.get("clan")
             if clan is not None and not isinstance(clan, str):
                 raise ConfigError(f"{where}.clan must be a string")
-            if role in CLAN_ROLES | {"boss_son"} and clan is None:
-                clan = "mafia"
+            if role in ROLES_WITH_CLAN and clan is None:
+                clan = DEFAULT_CLAN
             out.append(Player(nick=nick, role=role, clan=clan))
         else:
             raise ConfigError(f"{where} must be a role name or {{ role = ..., clan = ... }}")
@@ -554,8 +517,6 @@ def _night_rules(t: Mapping[str, Any]) -> NightRules:
 
 
 def _actions(t: Mapping[str, Any], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
-    from referee.actions import ACTIONS
-
     value = t.get(key, list(default))
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"rules.{key} must be a list of action ids",

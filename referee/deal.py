@@ -36,14 +36,19 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from referee.actions import ACTION_OF_ROLE
 from referee.bbcode import b, escape
-from referee.config import CLAN_ROLES, NightRules, Player, normalise_role
+from referee.config import NightRules, Player
 from referee.errors import ConfigError, GameError
-from referee.intake import EXAMPLE_OF_ROLE
-from referee.roles_ru import ROLE_NAMES_RU
+from referee.roles import (
+    CLAN_ROLES,
+    EXAMPLE_OF_ROLE,
+    ROLE_NAMES_RU,
+    ROLES_WITH_CLAN,
+    normalise_role,
+    request_actions,
+)
 
-PER_CLAN = frozenset(CLAN_ROLES | {"boss_son"})
+PER_CLAN = ROLES_WITH_CLAN
 """Setup counts given per clan (RULES.md N4, N5, N7, N13: one thug, kamikaze, ВСБ per clan)."""
 
 RULES_SETUP: dict[str, int] = {
@@ -255,9 +260,8 @@ def role_pm_texts(players: Sequence[Player]) -> list[tuple[str, str, str]]:
             when = "днём, в течение 1–3-го хода" if shown == "necromancer" else "до дедлайна ночи"
             verb = "Когда станете комиссаром, пишите" if shown == "sergeant" else "Пишите"
             # N1: only kill/check/heal requests (the seed's words) may be changed just once.
-            limited = set(ACTION_OF_ROLE.get(shown, ())) & set(NightRules().change_limited_actions)
-            if shown == "sergeant":
-                limited = {"check"}
+            # The sergeant's are the commissar's, once he has the badge (N12).
+            limited = set(request_actions(shown)) & set(NightRules().change_limited_actions)
             lines += [
                 "",
                 f"{verb} ведущему в личные сообщения {when}, например: "

@@ -40,13 +40,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Literal
 
-from referee.actions import ACTION_OF_ROLE, Request
+from referee.actions import Request
 from referee.config import Config
 from referee.kernel import PrivateMessage
 from referee.markup import plain_text, unquoted_lines
 from referee.nicks import Roster, fold, normalise
-from referee.night.text import ACTION_NAMES_RU
-from referee.roles_ru import ROLE_NAMES_RU
+from referee.roles import ACTION_NAMES_RU, EXAMPLE_OF_ROLE, request_actions, role_ru
 
 # ----------------------------------------------------------------------------- value types
 
@@ -128,21 +127,6 @@ class NightIntake:
 
 # ------------------------------------------------------------------------- words and roles
 
-
-EXAMPLE_OF_ROLE: dict[str, str] = {
-    "commissar": "Проверяю Ник",
-    "sergeant": "Проверяю Ник",
-    "doctor": "Лечу Ник",
-    "mafia": "Стреляем в Ник, исполнитель Ник2",
-    "maniac": "Убиваю Ник (или: Засада)",
-    "ninja": "Убиваю Ник",
-    "thug": "Бью Ник",
-    "kamikaze": "Взрываю Ник",
-    "priest": "Забираю к себе Ник",
-    "necromancer": "Защищаю Ник1 и Ник2",
-}
-"""How each role writes its request by PM; the role PMs of :mod:`referee.deal` quote these,
-and the tests check that each one reads back as the role's action."""
 
 # Families of action words. A family maps to actions; the sender's role picks one of them
 # («Убиваю» is a mafia shot for a mafioso, a kill for the maniac or the ninja).
@@ -237,20 +221,10 @@ _TOKEN_TAILS = frozenset(
 _SPACE_CHAR = re.compile(r"[\s\u00a0\u200b\u200c\u200d\u2060\ufeff]")
 
 
-def allowed_actions(role: str | None) -> tuple[str, ...]:
-    """The actions a role may request here (ACTION_OF_ROLE; the sergeant may send a check,
-    which the engine accepts only once he is commissar, N12)."""
-    if role is None:
-        return ()
-    if role == "sergeant":
-        return ("check",)
-    return ACTION_OF_ROLE.get(role, ())
-
-
 def _role_ru(role: str | None) -> str:
     if role is None:
         return "не игрок"
-    return ROLE_NAMES_RU.get(role, role)
+    return role_ru(role)
 
 
 # ------------------------------------------------------------------------------ text lines
@@ -649,7 +623,7 @@ class _Reader:
         return out
 
     def _default_action(self) -> str | None:
-        targeted = [a for a in allowed_actions(self.role) if a != "ambush"]
+        targeted = [a for a in request_actions(self.role) if a != "ambush"]
         return targeted[0] if len(targeted) == 1 else None
 
     def _change_request(self, h: _Hit, what: str, after: int) -> None:
@@ -900,7 +874,7 @@ class _Reader:
 
     def _lone_executors(self) -> None:
         """«Исполнитель — Y» on its own: a change of executor of this night's shot."""
-        if "shoot" not in allowed_actions(self.role):
+        if "shoot" not in request_actions(self.role):
             return
         for e in self.executors:
             if not e.used:
@@ -909,7 +883,7 @@ class _Reader:
 
     def _nothing_read(self) -> None:
         text = " ".join(line.masked for line in self.lines)
-        allowed = allowed_actions(self.role)
+        allowed = request_actions(self.role)
         if not self.lines:
             self.fail("empty", "в сообщении нет собственного текста (только цитаты или пусто)")
         elif _SKIP_RE.search(text):
@@ -958,7 +932,7 @@ class _Reader:
 
 
 def _action_for(family: str, role: str | None) -> str | None:
-    allowed = allowed_actions(role)
+    allowed = request_actions(role)
     for action in _FAMILY_ACTIONS.get(family, ()):
         if action in allowed:
             return action
@@ -998,7 +972,7 @@ def read_requests(
     earlier: Sequence[Request] = (),
 ) -> IntakeResult:
     """Read one PM to the host as night requests of a sender with ``sender_role`` (a role id
-    of :data:`referee.config.ROLE_IDS`; ``None`` for someone not in the game).
+    of :data:`referee.roles.ROLE_IDS`; ``None`` for someone not in the game).
 
     Requests get ``order``, ``order + 1``, … in the order they stand in the message.
     ``earlier`` are this night's requests already read; the sender's own are used so that
@@ -1156,13 +1130,10 @@ def _noted(r: Request, extra: str) -> Request:
 
 
 __all__ = [
-    "ACTION_NAMES_RU",
-    "EXAMPLE_OF_ROLE",
     "IntakeFlag",
     "IntakeResult",
     "NightIntake",
     "Unreadable",
-    "allowed_actions",
     "night_roster",
     "read_night",
     "read_requests",

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from referee.activity import ActivityFlag, ActivityReport, ActivityRow
 from referee.bbcode import b, escape
-from referee.roles_ru import role_name_ru
+from referee.roles import role_name_ru
 
 Format = Literal["bbcode", "text", "json"]
 

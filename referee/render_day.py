@@ -15,7 +15,7 @@ from referee.bbcode import b, escape
 from referee.config import Config
 from referee.night.report import winner_ru
 from referee.render_tally import HOST_ONLY_RULE, render_json, render_parts
-from referee.roles_ru import role_name_ru
+from referee.roles import role_name_ru
 
 if TYPE_CHECKING:
     from referee.game import DayResult

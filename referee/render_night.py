@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from referee import bbcode
 from referee.config import Config
-from referee.intake import ACTION_NAMES_RU
 from referee.night import morning_report, private_results
 from referee.render_tally import HOST_ONLY_RULE
+from referee.roles import ACTION_NAMES_RU
 
 if TYPE_CHECKING:
     from referee.game import NightResult

@@ -30,13 +30,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from referee.actions import ACTIONS, Request
-from referee.config import NightRules, Player, normalise_role
+from referee.actions import Request
+from referee.config import NightRules, Player
 from referee.errors import ConfigError, GameError
 from referee.night import GameState, NightOutcome, winner
 from referee.night.events import ChangeIgnored, Event, RequestRejected
 from referee.night.report import winner_ru
 from referee.night.state import Death
+from referee.roles import ACTIONS, normalise_role
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
 
 _HINT = "see the replay format in referee/replay.py"

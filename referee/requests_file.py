@@ -38,11 +38,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
-from referee.actions import ACTIONS, Request, Source
+from referee.actions import Request, Source
 from referee.config import read_toml
 from referee.errors import ConfigError, GameError
-from referee.intake import ACTION_NAMES_RU
 from referee.nicks import Roster
+from referee.roles import ACTION_NAMES_RU, ACTIONS
 
 EditOp = Literal["add", "drop"]
 

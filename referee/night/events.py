@@ -11,14 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.actions import Request
-from referee.night.text import (
-    CAUSE_NAMES_RU,
-    action_ru,
-    names,
-    request_ru,
-    requester_ru,
-    role_ru,
-)
+from referee.night.text import CAUSE_NAMES_RU, names, request_ru, requester_ru
+from referee.roles import action_ru, role_ru
 
 NINJA_MISS_LIMIT = 2
 """N10: at this many misses the ninja commits harakiri."""

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.actions import ACTION_OF_ROLE, ACTIONS, Request
-from referee.config import CLAN_ROLES, NightRules
+from referee.actions import Request
+from referee.config import NightRules
 from referee.night.events import (
     ChangeIgnored,
     Event,
@@ -21,7 +21,7 @@ from referee.night.events import (
     RequestRepeated,
 )
 from referee.night.state import GameState, Protection
-from referee.night.text import role_ru
+from referee.roles import ACTION_OF_ROLE, ACTIONS, CLAN_ROLES, role_ru
 
 
 @dataclass(frozen=True, slots=True)

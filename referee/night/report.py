@@ -12,8 +12,8 @@ from referee.config import NightRules
 from referee.night.events import NINJA_MISS_LIMIT, NinjaMiss, Protected
 from referee.night.resolve import NightOutcome
 from referee.night.state import GameState
-from referee.night.text import role_ru
 from referee.night.win import winner
+from referee.roles import role_ru
 
 WINNER_RU = {"town": "мирные жители", "maniac": "маньяк"}
 

@@ -11,29 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Literal
 
-from referee.config import CLAN_ROLES, ROLE_IDS, Player
+from referee.config import Player
 from referee.errors import GameError
-
-Side = Literal["town", "clan", "maniac"]
-
-TOWN_ROLES = frozenset(
-    {"citizen", "commissar", "sergeant", "ninja", "doctor", "boss_son", "necromancer", "priest"}
-)
-"""W1: the town side. Clans are :data:`referee.config.CLAN_ROLES`; the maniac is alone."""
-
-DEFAULT_CLAN = "mafia"
-"""Clan of a clan role or ВСБ whose clan is not given (same default as ``referee.toml``)."""
-
-
-def side_of_role(role: str) -> Side:
-    """W1: which side a role plays for."""
-    if role in CLAN_ROLES:
-        return "clan"
-    if role == "maniac":
-        return "maniac"
-    return "town"
+from referee.roles import CLAN_ROLES, DEFAULT_CLAN, ROLE_IDS, Side, side_of_role
 
 
 def _frozen(mapping: Mapping[str, object] | None = None) -> Mapping:

@@ -1,6 +1,7 @@
 """Russian words the night engine uses in its explanations.
 
-Every event's :meth:`explain` is built from these, so a host reads the same wording for the
+Every event's :meth:`explain` is built from these and from the role vocabulary's names of
+roles and actions (:mod:`referee.roles`), so a host reads the same wording for the
 same thing in the step-by-step log, the morning report and a failing test.
 """
 
@@ -9,20 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from referee.actions import Request
-from referee.roles_ru import ROLE_NAMES_RU
-
-ACTION_NAMES_RU: dict[str, str] = {
-    "check": "проверка",
-    "heal": "лечение",
-    "shoot": "выстрел мафии",
-    "kill": "убийство",
-    "ambush": "засада",
-    "beat": "избиение",
-    "blow": "подрыв",
-    "take": "забрать на беседу",
-    "protect": "защита некроманта",
-}
-"""Action id (:data:`referee.actions.ACTIONS`) → how a host calls it."""
+from referee.roles import action_ru
 
 CAUSE_NAMES_RU: dict[str, str] = {
     "mafia": "выстрел мафии",
@@ -37,14 +25,6 @@ CAUSE_NAMES_RU: dict[str, str] = {
     "removed": "выбыл из игры",
 }
 """Kind of a lethal event (:class:`referee.night.events.Attack`) → Russian words."""
-
-
-def role_ru(role: str) -> str:
-    return ROLE_NAMES_RU.get(role, role)
-
-
-def action_ru(action: str) -> str:
-    return ACTION_NAMES_RU.get(action, action)
 
 
 def names(nicks: Iterable[str]) -> str:

@@ -11,9 +11,8 @@ from activity_scenario import MSK, msk, posts, run
 
 from referee.activity import ActivityReport, Excuse, TurnDeath
 from referee.bbcode import escape
-from referee.config import ROLE_IDS
 from referee.render_activity import HOST_ONLY_HEADER, render_activity
-from referee.roles_ru import ROLE_NAMES_RU, role_name_ru
+from referee.roles import ROLE_IDS, ROLE_NAMES_RU, role_name_ru
 
 EVIL_NICK = "[/b][url=http://evil.example]Злой[/url]"
 

@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 
 from referee.deal import RULES_SETUP, deal, default_setup, role_pm_texts, setup_roles
 from referee.errors import ConfigError, GameError
-from referee.intake import EXAMPLE_OF_ROLE, read_requests
+from referee.intake import read_requests
 from referee.kernel import PrivateMessage
 from referee.nicks import Roster
+from referee.roles import EXAMPLE_OF_ROLE
 
 NICKS_30 = [f"Игрок{i:02d}" for i in range(1, 31)]
 SENT = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)

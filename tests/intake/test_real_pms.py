@@ -18,10 +18,10 @@ from referee.config import (
     DaySchedule,
     ForumConfig,
     Player,
-    normalise_role,
 )
 from referee.intake import NightIntake, night_roster, read_night, read_requests
 from referee.kernel import PrivateMessage
+from referee.roles import normalise_role
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"
 MANIFEST = json.loads((FIXTURE / "manifest.json").read_text(encoding="utf-8"))

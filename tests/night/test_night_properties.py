@@ -8,7 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nighttable import roster
 
-from referee.actions import ACTION_OF_ROLE, ACTIONS, Request
+from referee.actions import Request
 from referee.config import NightRules
 from referee.night import GameState, NightOutcome, apply_day, resolve_night
 from referee.night.events import (
@@ -22,6 +22,7 @@ from referee.night.events import (
     RequestChanged,
     Took,
 )
+from referee.roles import ACTION_OF_ROLE, ACTIONS
 
 PLAYERS = roster(
     "Pr=priest, Kom=commissar, Ser=sergeant, Nin=ninja, Doc=doctor, Necro=necromancer, "

@@ -14,12 +14,13 @@ from hypothesis import strategies as st
 from robust_helpers import MOSCOW, PM_PAGES, REAL, SAVED_AT, TOPIC_PAGES, fixture_text
 
 from adapters.phpbb.parse import parse_pm, parse_topic_page
-from referee.config import ROLE_IDS, VoteRules
+from referee.config import VoteRules
 from referee.errors import RefereeError
 from referee.intake import read_requests
 from referee.kernel import Post, PrivateMessage
 from referee.markup import QUOTE_MARK
 from referee.nicks import Roster
+from referee.roles import ROLE_IDS
 from referee.votes import VoteReading, find_vote
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
