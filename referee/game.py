@@ -30,12 +30,11 @@ from referee.config import Config, DaySchedule, load_config
 from referee.decisions import Excuse as ExcuseDecision
 from referee.decisions import Hanging, NightEdit, Removal, ScheduleChange, VoteDecision
 from referee.errors import GameError
-from referee.intake import NightIntake, read_night
+from referee.intake import HostEdit, NightIntake, apply_host_edits, load_requests_file, read_night
 from referee.kernel import Post, PrivateMessage
 from referee.nicks import Roster
 from referee.night import GameState, NightOutcome, apply_day, remove_player, resolve_night
 from referee.night import winner as game_winner
-from referee.requests_file import HostEdit, apply_host_edits, load_requests_file
 from referee.slots import Slots
 from referee.store import Store
 from referee.sync import ProgressCallback
@@ -729,7 +728,7 @@ class Game:
         return result
 
     def import_requests(self, path: str | Path) -> list[HostEdit]:
-        """A host-written requests file (:mod:`referee.requests_file`): every entry is
+        """A host-written requests file (:mod:`referee.intake.requests_file`): every entry is
         recorded as the host's decision, exactly like ``action add``/``action drop``."""
         edits = load_requests_file(Path(path), self.roster())
         for e in edits:

@@ -10,7 +10,7 @@ from intake_helpers import ROSTER, describe
 
 from referee.actions import Request
 from referee.errors import ConfigError, GameError
-from referee.requests_file import (
+from referee.intake.requests_file import (
     HostEdit,
     apply_host_edits,
     file_requests,

@@ -1,0 +1,206 @@
+"""Which player a typed name is: the roster nick at a place in a PM's line, or why not.
+
+A nick found in the free text counts as typed; otherwise the next one to three words are
+matched with :meth:`Roster.match` (look-alike letters folded; a near match is accepted but
+flagged), else a Russian case ending is undone («Лису» → Лиса, also flagged). Two different
+players is ambiguous and nothing found is an unknown nick: never a guess (N14).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.intake.lines import Hit, Line
+from referee.intake.words import (
+    ANOTHER_TARGET_RE,
+    FILLERS,
+    SECOND_TARGET_WORDS,
+    SELF_TARGET,
+    SENTENCE_END,
+    SEPARATOR_CHARS,
+    SKIP_CHARS,
+    TOKEN_RE,
+    WORD_RE,
+    inflects,
+)
+from referee.nicks import Roster, normalise
+
+
+@dataclass(frozen=True)
+class Got:
+    """A player read from the text: ``typed`` as the player wrote it, ``end`` where it ends
+    on line ``line``."""
+
+    nick: str
+    typed: str
+    kind: str  # exact | alias | folded | near | inflected | self
+    line: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Miss:
+    """A name typed that is no player (or could be several: ``candidates``)."""
+
+    kind: str  # unknown_nick | ambiguous_nick
+    typed: str
+    candidates: tuple[str, ...] = ()
+
+
+RANK = {"exact": 0, "alias": 0, "folded": 1, "near": 2, "inflected": 3}
+
+
+class Targets:
+    """Finds the players named in one sender's PM lines (``actor`` is the sender, for
+    «себя»)."""
+
+    def __init__(self, lines: list[Line], roster: Roster, actor: str) -> None:
+        self.lines = lines
+        self.roster = roster
+        self.actor = actor
+
+    def skip(self, li: int, pos: int, extra_words: frozenset[str] = frozenset()) -> int:
+        """Past the punctuation and filler words at ``pos`` («к себе», «в», «пожалуй»)."""
+        line = self.lines[li]
+        n = len(line.norm)
+        while pos < n:
+            if line.span_at(pos):
+                return pos
+            ch = line.masked[pos]
+            if ch in SKIP_CHARS:
+                pos += 1
+                continue
+            m = WORD_RE.match(line.masked, pos)
+            if m and (m.group(0) in FILLERS or m.group(0) in extra_words):
+                pos = m.end()
+                continue
+            return pos
+        return pos
+
+    def resolve(
+        self, li: int, pos: int, self_words: frozenset[str] = SELF_TARGET,
+        *, next_line: bool = True,
+    ) -> Got | Miss | None:
+        """The player named at ``pos`` (after fillers), a miss, or ``None`` if the sentence
+        ends first. A verb at the end of a line may have its nick on the next line."""
+        line = self.lines[li]
+        pos = self.skip(li, pos)
+        if pos >= len(line.norm):
+            if next_line and li + 1 < len(self.lines):
+                return self.resolve(li + 1, 0, self_words, next_line=False)
+            return None
+        if line.masked[pos] in SENTENCE_END:
+            return None
+        span = line.span_at(pos)
+        if span:
+            s, e, nick = span
+            return Got(nick, line.typed(s, e), "exact", li, e)
+        w = WORD_RE.match(line.masked, pos)
+        if w and w.group(0) in self_words:
+            return Got(self.actor, line.typed(w.start(), w.end()), "self", li, w.end())
+        return self._fallback(li, pos)
+
+    def _fallback(self, li: int, pos: int) -> Got | Miss | None:
+        """One to three words matched to the roster: look-alikes, a near match, a case
+        ending. Two different players → ambiguous; nothing → unknown nick."""
+        line = self.lines[li]
+        words: list[tuple[int, int]] = []
+        for m in TOKEN_RE.finditer(line.masked, pos):
+            tok = m.group(0)
+            if "\x00" in tok or tok in ("—", "–", "-", "и") or len(words) == 3:
+                break
+            if tok[0] in SENTENCE_END:
+                break
+            words.append((m.start(), m.end()))
+            if tok[-1] in SENTENCE_END or tok[-1] in SEPARATOR_CHARS:
+                break
+        if not words:
+            return None
+        found: list[tuple[int, int, str, str]] = []  # rank, k, nick, kind
+        ambiguous: set[str] = set()
+        for k in range(1, len(words) + 1):
+            text = line.norm[words[0][0]: words[k - 1][1]]
+            m = self.roster.match(text)
+            if m.nick is not None:
+                found.append((RANK[m.kind], k, m.nick, m.kind))
+                continue
+            if m.kind == "ambiguous":
+                ambiguous.update(m.candidates)
+                continue
+            stems = self._inflected(text)
+            if len(stems) == 1:
+                found.append((RANK["inflected"], k, stems[0], "inflected"))
+            elif len(stems) > 1:
+                ambiguous.update(stems)
+        first_typed = line.typed(words[0][0], words[0][1]).strip(SKIP_CHARS + SENTENCE_END)
+        if found:
+            best = min(f[0] for f in found)
+            nicks = sorted({f[2] for f in found if f[0] == best})
+            if len(nicks) > 1:
+                return Miss("ambiguous_nick", first_typed, tuple(nicks))
+            rank, k, nick, kind = min(f for f in found if f[0] == best)
+            typed = line.typed(words[0][0], words[k - 1][1]).strip(SKIP_CHARS + SENTENCE_END)
+            return Got(nick, typed, kind, li, words[k - 1][1])
+        if ambiguous:
+            return Miss("ambiguous_nick", first_typed, tuple(sorted(ambiguous)))
+        return Miss("unknown_nick", first_typed)
+
+    def _inflected(self, text: str) -> list[str]:
+        typed_words = [w.strip(SKIP_CHARS + SENTENCE_END) for w in text.split(" ")]
+        if not all(typed_words):
+            return []
+        out = []
+        for nick in self.roster.nicks:
+            nick_words = normalise(nick).split(" ")
+            if len(nick_words) == len(typed_words) and all(
+                inflects(t, n) for t, n in zip(typed_words, nick_words, strict=True)
+            ):
+                out.append(nick)
+        return out
+
+    def another_target(self, first: Got) -> str | None:
+        """«Проверяю Kotik и Лиса»: a second nick joined by «и»/«или»/«+» to a one-target
+        action is not guessed between (N14)."""
+        line = self.lines[first.line]
+        m = ANOTHER_TARGET_RE.match(line.masked, first.end)
+        if m is None:
+            return None
+        span = line.span_at(m.end())
+        return span[2] if span else None
+
+    def second_target(self, first: Got) -> Got | Miss | None:
+        """N9: the necromancer's second player, after «и», «,» or «+»."""
+        line = self.lines[first.line]
+        pos = first.end
+        explicit = False
+        while pos < len(line.norm):
+            if line.span_at(pos):
+                break
+            ch = line.masked[pos]
+            if ch in SEPARATOR_CHARS:
+                explicit = explicit or ch != ","
+                pos += 1
+                continue
+            if ch in " \t":
+                pos += 1
+                continue
+            m = WORD_RE.match(line.masked, pos)
+            if m and m.group(0) in SECOND_TARGET_WORDS:
+                explicit = True
+                pos = m.end()
+                continue
+            break
+        if pos == first.end:
+            return None
+        got = self.resolve(first.line, pos, next_line=False)
+        if isinstance(got, Miss) and got.kind == "unknown_nick" and not explicit:
+            return None  # a comma followed by chat, not by a second nick
+        return got
+
+    def nick_before(self, e: Hit) -> Got | Miss | bool:
+        """«Тень_Ночи стреляет»: the nick just before the executor word."""
+        line = self.lines[e.line]
+        for s, end, nick in line.spans:
+            if line.masked[end: e.start].strip(SKIP_CHARS) == "":
+                return Got(nick, line.typed(s, end), "exact", e.line, end)
+        return False
