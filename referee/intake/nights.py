@@ -18,6 +18,7 @@ from referee.intake.reader import read_requests, sender_nick
 from referee.intake.results import IntakeFlag, Unreadable, join_notes
 from referee.kernel import PrivateMessage
 from referee.nicks import Roster, fold
+from referee.slots import Slots
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +49,9 @@ class NightIntake:
 def night_roster(config: Config) -> Roster:
     """The roster for reading night PMs: players, their aliases, and replacement players as
     aliases of the slot they took (a replacement writes under his own forum name)."""
-    aliases: dict[str, tuple[str, ...]] = {k: tuple(v) for k, v in config.aliases.items()}
-    for r in config.replacements:
-        aliases[r.slot] = aliases.get(r.slot, ()) + (r.player,)
     return Roster(
         (p.nick for p in config.players),
-        aliases,
+        Slots(config.replacements).as_aliases(config.aliases),
         near_distance=config.votes.near_match_distance,
         near_min_length=config.votes.near_match_min_length,
     )
