@@ -339,16 +339,21 @@ class HttpClient:
         headers: Mapping[str, str] | None = None,
         retry_unsafe: bool = True,
         follow_redirects: bool = True,
+        content: bytes | None = None,
     ) -> httpx.Response:
         """Send one logical request, following same-site redirects by hand.
 
         A redirect to another site is followed only without cookies and only when we hold
         no session; with a session it is refused (:class:`ForumError`), because phpBB never
         sends a logged-in reader elsewhere and the redirect may be a trap.
+
+        ``content`` is a body already encoded (a form in the page's own charset, e.g.
+        windows-1251, which ``data`` — always UTF-8 — cannot express).
         """
         target = httpx.URL(url, params=params) if params else httpx.URL(url)
         response = self._send(method, target, data=data, headers=headers,
-                              retry_unsafe=retry_unsafe or method == "GET", cookies=True)
+                              retry_unsafe=retry_unsafe or method == "GET", cookies=True,
+                              content=content)
         for _ in range(self.max_redirects):
             if not response.is_redirect or not follow_redirects:
                 return response
@@ -366,8 +371,9 @@ class HttpClient:
             # 301/302/303 turn a POST into a GET (what browsers and phpBB expect).
             method = "GET" if response.status_code in (301, 302, 303) else method
             data = None if method == "GET" else data
+            content = None if method == "GET" else content
             response = self._send(method, nxt, data=data, headers=headers,
-                                  retry_unsafe=True, cookies=not foreign)
+                                  retry_unsafe=True, cookies=not foreign, content=content)
         raise ForumError(f"the forum redirected more than {self.max_redirects} times",
                          "open the topic in a browser to see where it leads")
 
@@ -387,11 +393,13 @@ class HttpClient:
         headers: Mapping[str, str] | None,
         retry_unsafe: bool,
         cookies: bool,
+        content: bytes | None = None,
     ) -> httpx.Response:
         shown = strip_sid(str(url))
         attempt = 0
         while True:
-            request = self._client.build_request(method, url, data=data, headers=headers)
+            request = self._client.build_request(method, url, data=data, headers=headers,
+                                                 content=content)
             if not cookies:
                 request.headers.pop("Cookie", None)
             self._pace()

@@ -1,0 +1,232 @@
+"""The board's JSON API (``/api.php?method=…``) read into kernel types: pure, no HTTP.
+
+Facts (README.md, with their sources): an answer is ``{"response": …}`` or
+``{"error": {"message": …}}``; numbers come as strings (``"52301"``); times are unix
+seconds (``posted``, ``edited``); ``post.get`` gives each post's rendered ``message`` HTML;
+``topic.get`` answers ``init_post`` as ``init_id`` and counts ``num_replies`` without the
+first post; ``message.get`` marks the host's own messages ``status = "1"``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from adapters.mybbru.body import normalise_body
+from referee.errors import ForumError, MalformedPage
+from referee.kernel import EditNotice, PmListEntry, Post, PrivateMessage
+
+PER_PAGE = 100
+"""Posts per ``post.get`` call: the maximum every client of the API uses."""
+GUEST_ID = 1
+"""PunBB's guest account: a post with this user id has no member behind it."""
+
+
+class ApiUnavailable(ForumError):
+    """``api.php`` did not answer as the API (a 404, an HTML page): closed on this board."""
+
+
+class ApiRefused(ForumError):
+    """The API answered ``{"error": …}``; ``api_message`` is its own words."""
+
+    def __init__(self, method: str, api_message: str) -> None:
+        super().__init__(f"API форума не выполнил {method}: «{api_message}»",
+                         "проверьте ссылку на тему и права учётной записи ведущего")
+        self.method = method
+        self.api_message = api_message
+
+
+def response_of(content: bytes, method: str) -> Any:
+    """The ``response`` of one API answer; :class:`ApiRefused` for an ``error`` answer,
+    :class:`ApiUnavailable` when the bytes are not the API's JSON at all."""
+    try:
+        payload = json.loads(content.decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError):
+        raise ApiUnavailable(f"api.php ответил не JSON на {method}") from None
+    if not isinstance(payload, Mapping):
+        raise ApiUnavailable(f"api.php ответил на {method} не объектом JSON")
+    if "error" in payload:
+        error = payload["error"]
+        text = error.get("message") or error.get("code") if isinstance(error, Mapping) \
+            else error
+        raise ApiRefused(method, " ".join(str(text or "без описания").split()))
+    if "response" not in payload:
+        raise ApiUnavailable(f"в ответе api.php на {method} нет поля response")
+    return payload["response"]
+
+
+def number(row: Mapping[str, Any], key: str, *, default: int | None = None) -> int | None:
+    """An API number (a string like ``"52301"``; an int is taken too); ``default`` when
+    absent or empty."""
+    value = row.get(key)
+    if value is None or value == "":
+        return default
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        raise MalformedPage(f"API: поле {key} = {value!r} — не число",
+                            "форум отвечает не так, как ожидает referee") from None
+
+
+def unix_time(row: Mapping[str, Any], key: str) -> datetime | None:
+    """A unix-seconds field as an aware UTC time; None when absent or 0."""
+    seconds = number(row, key, default=0)
+    return datetime.fromtimestamp(seconds, UTC) if seconds else None
+
+
+def _required(row: Mapping[str, Any], key: str, what: str) -> int:
+    value = number(row, key)
+    if value is None:
+        raise MalformedPage(f"API: в {what} нет поля {key}",
+                            "форум отвечает не так, как ожидает referee")
+    return value
+
+
+def rows_of(response: Any, method: str) -> list[Mapping[str, Any]]:
+    """A list answer (``post.get``, ``topic.get``, ``message.get``)."""
+    if isinstance(response, Mapping):  # a board that wraps lists like users.get does
+        inner = next((v for v in response.values() if isinstance(v, list)), None)
+        response = inner if inner is not None else []
+    if not isinstance(response, list) or not all(isinstance(r, Mapping) for r in response):
+        raise MalformedPage(f"API: ответ на {method} — не список записей",
+                            "форум отвечает не так, как ожидает referee")
+    return list(response)
+
+
+# --------------------------------------------------------------------------- topics
+
+@dataclass(frozen=True, slots=True)
+class TopicInfo:
+    """``topic.get`` of the game topic."""
+
+    topic_id: int
+    subject: str
+    posts: int
+    """Posts in the topic, the first one included (``num_replies`` + 1)."""
+    first_post_id: int | None
+    last_post_id: int | None
+    closed: bool
+
+
+def topic_info(response: Any, topic_id: int) -> TopicInfo | None:
+    """The topic's row in a ``topic.get`` answer; None when the board did not list it
+    (no such topic, or one the reader may not see)."""
+    for row in rows_of(response, "topic.get"):
+        if number(row, "id") == topic_id:
+            return TopicInfo(
+                topic_id=topic_id,
+                subject=str(row.get("subject") or ""),
+                posts=(number(row, "num_replies", default=0) or 0) + 1,
+                first_post_id=number(row, "init_id") or number(row, "init_post")
+                or number(row, "first_post"),
+                last_post_id=number(row, "last_post_id"),
+                closed=bool(number(row, "closed", default=0)),
+            )
+    return None
+
+
+# --------------------------------------------------------------------------- posts
+
+def post_of(row: Mapping[str, Any], *, page: int, position: int,
+            topic_id: int | None) -> Post:
+    """One ``post.get`` row. ``edited`` (unix seconds of the last edit, 0 = never) and
+    ``edited_by`` become the post's edit notice; PunBB keeps no edit count, so an edited
+    post counts one edit."""
+    post_id = _required(row, "id", "сообщении")
+    posted = unix_time(row, "posted")
+    if posted is None:
+        raise MalformedPage(f"API: у сообщения {post_id} нет времени (posted)",
+                            "форум отвечает не так, как ожидает referee")
+    user_id = number(row, "user_id")
+    body_html, body_text = normalise_body(str(row.get("message") or ""))
+    edited = unix_time(row, "edited")
+    edit = EditNotice(str(row.get("edited_by") or ""), edited, 1) if edited else None
+    return Post(
+        post_id=post_id,
+        author=str(row.get("username") or ""),
+        author_id=user_id if user_id is not None and user_id > GUEST_ID else None,
+        posted_at=posted,
+        body_html=body_html,
+        body_text=body_text,
+        page=page,
+        position=position,
+        topic_id=number(row, "topic_id") or topic_id,
+        edit=edit,
+    )
+
+
+def posts_of(response: Any, *, page: int, topic_id: int) -> list[Post]:
+    """One ``post.get`` page, oldest first. A row of another topic means the board ignored
+    the ``topic_id`` filter: an error, never a silent mix of topics."""
+    rows = rows_of(response, "post.get")
+    for row in rows:
+        other = number(row, "topic_id")
+        if other is not None and other != topic_id:
+            raise MalformedPage(
+                f"API post.get вернул сообщение темы {other} вместо темы {topic_id}",
+                "форум не понял фильтр topic_id; referee не смешивает темы",
+            )
+    rows.sort(key=lambda r: _required(r, "id", "сообщении"))
+    return [post_of(r, page=page, position=i, topic_id=topic_id)
+            for i, r in enumerate(rows, start=1)]
+
+
+# --------------------------------------------------------------------------- messages
+
+def partners_of(response: Any) -> list[tuple[int, str]]:
+    """``message.getRecent``: the host's dialogs as ``(user_id, username)``, newest first."""
+    out: list[tuple[int, str]] = []
+    for row in rows_of(response, "message.getRecent"):
+        uid = number(row, "user_id")
+        if uid is not None and all(uid != u for u, _ in out):
+            out.append((uid, str(row.get("username") or "")))
+    return out
+
+
+def message_of(row: Mapping[str, Any], host: str) -> PrivateMessage:
+    """One ``message.get`` row of a dialog: ``user_id``/``username`` name the partner,
+    ``status = "1"`` marks a message the host sent (folder ``sentbox``)."""
+    pm_id = _required(row, "id", "личном сообщении")
+    sent_at = unix_time(row, "posted")
+    if sent_at is None:
+        raise MalformedPage(f"API: у личного сообщения {pm_id} нет времени (posted)",
+                            "форум отвечает не так, как ожидает referee")
+    partner = str(row.get("username") or "")
+    partner_id = number(row, "user_id")
+    mine = number(row, "status", default=0) == 1
+    body_html, body_text = normalise_body(str(row.get("message") or ""))
+    return PrivateMessage(
+        pm_id=pm_id,
+        sender=host if mine else partner,
+        sender_id=None if mine else partner_id,
+        recipients=(partner,) if mine else (host,),
+        sent_at=sent_at,
+        subject=str(row.get("subject") or ""),
+        body_html=body_html,
+        body_text=body_text,
+        folder="sentbox" if mine else "inbox",
+    )
+
+
+def listing_of(messages: Sequence[PrivateMessage], folder: str,
+               url: str) -> tuple[PmListEntry, ...]:
+    """Folder rows, newest first, for the messages of ``folder``."""
+    chosen = sorted((m for m in messages if m.folder == folder),
+                    key=lambda m: (m.sent_at, m.pm_id), reverse=True)
+    return tuple(
+        PmListEntry(pm_id=m.pm_id, subject=m.subject, sender=m.sender, sent_at=m.sent_at,
+                    url=f"{url}{m.pm_id}", recipients=m.recipients if folder != "inbox" else ())
+        for m in chosen
+    )
+
+
+def auth_hash(response: Any) -> str | None:
+    """``board.auth``'s session hash (sent back as the ``mybb_ru`` cookie)."""
+    if isinstance(response, Mapping):
+        value = response.get("hash")
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None

@@ -1,0 +1,502 @@
+"""A MyBB.ru-family board over HTTP (mybb.ru, rusff.me, rolka.me, hutt.ru, …): the game
+topic and the host's private messages through the board's JSON API, the topic's HTML pages
+when a board has closed its API.
+
+Paging: the store counts topic pages; here a page is 100 posts in id order, whatever the
+board shows per HTML page — page K is ``post.get&skip=(K-1)*100&limit=100`` — so one
+numbering serves the API and the HTML fallback alike (the fallback regroups the board's
+pages into pages of 100). A sync resumes on the last stored page: one request when nothing
+is new (the page holds fewer than 100 posts, so it is the last); when it holds exactly 100
+the next page is asked too, to know the topic ends there. ``topic.get`` (title, size) is
+asked only on a topic's first read. Facts and their sources: README.md.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterator
+from dataclasses import replace
+from typing import Any
+from urllib.parse import parse_qs, urlsplit, urlunsplit
+
+import httpx
+
+from adapters.base import ForumSettings, HttpClient, Secret, get_password, strip_sid
+from adapters.mybbru import api, pages
+from adapters.mybbru.api import PER_PAGE, ApiRefused, ApiUnavailable, TopicInfo
+from referee.errors import (
+    AccessDenied,
+    ConfigError,
+    ForumError,
+    LoginFailed,
+    LoginRequired,
+    MalformedPage,
+    PmRemoved,
+    TopicNotFound,
+)
+from referee.kernel import (
+    FIRST_PAGE,
+    PageCursor,
+    PmFolderPage,
+    PmListEntry,
+    Post,
+    PrivateMessage,
+    TopicPage,
+)
+
+log = logging.getLogger("referee.mybbru")
+
+SESSION_COOKIE = "mybb_ru"
+"""Where ``board.auth``'s hash travels, to the API and to the pages alike."""
+PM_BATCH = 20
+"""Messages per ``message.get`` call: what the board's own messenger asks for."""
+PM_FIELDS = "id,subject,message,user_id,username,status,showed,received,posted"
+POST_FIELDS = "id,topic_id,user_id,username,posted,edited,edited_by,message"
+TOPIC_FIELDS = "id,subject,forum_id,num_replies,last_post_id,last_post_date,init_post,closed"
+MAX_BATCHES = 10_000
+
+
+def parse_topic_url(url: str) -> tuple[str, int | None]:
+    """``(board_root, topic_id)`` of ``…/viewtopic.php?id=N`` (any ``p=``, ``#pN``); the
+    root ends with ``/``. A bare board address reads only PMs."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"[forum] url {strip_sid(url)!r} — не адрес в интернете",
+                          'пример: "https://mafia.rolka.me/viewtopic.php?id=149"')
+    path = parts.path or "/"
+    root = urlunsplit((parts.scheme, parts.netloc,
+                       path if path.endswith("/") else path.rsplit("/", 1)[0] + "/", "", ""))
+    query = parse_qs(parts.query)
+    if not path.endswith("viewtopic.php"):
+        return root, None
+    if "id" in query:
+        try:
+            return root, int(query["id"][0])
+        except ValueError:
+            raise ConfigError(f"в [forum] url id={query['id'][0]!r} — не номер темы",
+                              'скопируйте ссылку на тему: "…/viewtopic.php?id=149"') from None
+    raise ConfigError("[forum] url ведёт на одно сообщение (pid=…), а не на тему",
+                      "откройте первую страницу темы и скопируйте её адрес (в нём id=…)")
+
+
+def whole_answer(r: httpx.Response) -> bool:
+    """Whether an answer reached its end: JSON that parses, HTML that closes ``</html>``
+    (a cut answer is asked for again, never read as a short page or a closed API)."""
+    head = r.content[:2048].lstrip()
+    if head.startswith((b"{", b"[", b"\xef\xbb\xbf")):
+        try:
+            json.loads(r.content.decode("utf-8-sig"))
+        except ValueError:
+            return False
+        return True
+    if b"<html" in head.lower():
+        return b"</html" in r.content[-65536:].lower()
+    return True
+
+
+class _ApiClosed(Exception):
+    """The board does not answer the API: read its pages instead."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+def punbb_error(host: str) -> ForumError:
+    return ForumError(
+        f"форум {host} — обычный PunBB/FluxBB без API MyBB.ru (api.php не отвечает, у "
+        "страниц нет разметки MyBB.ru): referee читает только форумы семейства MyBB.ru "
+        "(mybb.ru, rusff.me, rolka.me, hutt.ru…) и phpBB",
+        "проверьте [forum] url; движка для PunBB/FluxBB в referee пока нет",
+    )
+
+
+class MybbForum:
+    """A live MyBB.ru board (implements :class:`referee.kernel.Forum`)."""
+
+    engine = "mybbru"
+
+    def __init__(self, forum: ForumSettings, *, http: HttpClient | None = None,
+                 password: Callable[[str], Secret] | None = None) -> None:
+        if not forum.url:
+            raise ConfigError("[forum] url не задан: referee не знает, какой форум читать",
+                              'добавьте в [forum] url = "https://…/viewtopic.php?id=149"')
+        self.forum = forum
+        self.root, self.topic_id = parse_topic_url(forum.url)
+        self.http = http or forum.http_client(self.root)
+        if self.http.complete is None:
+            self.http.complete = whole_answer
+        self._password_source = password or (lambda user: get_password(user))
+        self._password: Secret | None = None
+        self.logins = 0
+        self.mode: str | None = None
+        """``"api"`` once the API answered, ``"html"`` once it proved closed."""
+        self.notes: list[str] = []
+        """What the host should hear once after a sync (the API is closed: pages are read)."""
+        self.topic: TopicInfo | None = None
+        self._first_ids: dict[int, int] = {}
+        self._messages: dict[int, PrivateMessage] | None = None
+
+    # -- lifecycle
+
+    @property
+    def requests(self) -> int:
+        return self.http.requests
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> MybbForum:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- urls
+
+    def _topic(self) -> int:
+        if self.topic_id is None:
+            raise ConfigError("в [forum] url нет номера темы (id=…)",
+                              'укажите ссылку на тему: "https://…/viewtopic.php?id=149"')
+        return self.topic_id
+
+    def api_url(self, method: str) -> str:
+        return f"{self.root}api.php?method={method}"
+
+    def html_page_url(self, page: int) -> str:
+        url = f"{self.root}viewtopic.php?id={self._topic()}"
+        return f"{url}&p={page}" if page > 1 else url
+
+    def topic_page_url(self, page: int) -> str:
+        """Page ``page`` (of 100 posts) as a link: to its first post, which the board opens
+        on the right HTML page whatever its page size."""
+        first = self._first_ids.get(page)
+        if page <= 1 or first is None:
+            return self.html_page_url(1)
+        return f"{self.root}viewtopic.php?pid={first}#p{first}"
+
+    # -- the API
+
+    def call(self, method: str, params: dict[str, str] | None = None, *,
+             form: dict[str, str] | None = None) -> Any:
+        """One API call (a POST when ``form`` is given: the password never goes in a URL)."""
+        url = self.api_url(method)
+        if form is None:
+            # httpx replaces a URL's query by ``params``: the method goes in with them.
+            r = self.http.get(f"{self.root}api.php", params={"method": method, **(params or {})})
+        else:
+            r = self.http.post(url, data=form, retry=True)
+        if r.status_code >= 400:
+            raise ApiUnavailable(f"api.php ответил HTTP {r.status_code}")
+        response = api.response_of(r.content, method)
+        self.mode = self.mode or "api"
+        return response
+
+    def _api(self, method: str, params: dict[str, str]) -> Any:
+        """A topic or PM call. The run's first one decides whether the API is open (an
+        error answer counts as «closed» only when ``board.get`` fails too); a refusal
+        leads to one login when the host's name is set."""
+        try:
+            return self._decided(method, params)
+        except ApiRefused:
+            if not self._may_login():
+                raise
+        self.login()
+        return self._decided(method, params)
+
+    def _decided(self, method: str, params: dict[str, str]) -> Any:
+        decided = self.mode == "api"
+        try:
+            return self.call(method, params)
+        except ApiUnavailable as e:
+            if decided:
+                raise
+            raise _ApiClosed(e.message) from None
+        except ApiRefused as e:
+            if decided or self._board_answers():
+                raise
+            raise _ApiClosed(f"на {method}: «{e.api_message}»") from None
+
+    def _board_answers(self) -> bool:
+        try:
+            self.call("board.get", {"fields": "board_id"})
+        except (ApiUnavailable, ApiRefused):
+            return False
+        return True
+
+    def _may_login(self) -> bool:
+        return bool(self.forum.username) and self.logins == 0
+
+    # -- login
+
+    def logged_in(self) -> bool:
+        return self.http.cookie_value(SESSION_COOKIE) is not None
+
+    def login(self) -> None:
+        """``board.auth`` as ``[forum] username``; its hash becomes the ``mybb_ru`` cookie of
+        this board only (kept in the 0600 cookie file)."""
+        username = self.forum.username
+        if not username:
+            raise LoginRequired(
+                "форум просит войти, а [forum] username не задан",
+                'добавьте в [forum] username = "Ник ведущего"; пароль спросит referee '
+                "(или возьмёт из REFEREE_PASSWORD)",
+            )
+        if self.logins >= 2:
+            raise LoginFailed(f"форум снова и снова просит войти как «{username}»",
+                              "проверьте в браузере, держится ли вход на этом форуме")
+        self.logins += 1
+        if self._password is None:
+            self._password = self._password_source(username)
+        try:
+            response = self.call("board.auth",
+                                 form={"login": username, "password": self._password.reveal()})
+        except ApiRefused as e:
+            raise LoginFailed(f"форум не пустил «{username}»: «{e.api_message}»",
+                              "проверьте ник и пароль (REFEREE_PASSWORD) — войдите с ними "
+                              "в браузере") from None
+        except ApiUnavailable:
+            raise LoginFailed("API форума закрыт: войти через board.auth нельзя",
+                              "откройте тему гостю или попросите администратора открыть "
+                              "API") from None
+        token = api.auth_hash(response)
+        if token is None:
+            raise LoginFailed(f"форум ответил на вход «{username}» без ключа сессии (hash)",
+                              "войдите в браузере и проверьте, не нужна ли капча")
+        self.http.cookies.set(SESSION_COOKIE, token, domain=self.http.host, path="/")
+        self.http.save_cookies()
+        log.info("logged in as %s", username)
+
+    # -- the topic
+
+    def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE) -> Iterator[TopicPage]:
+        """Pages of 100 posts from ``cursor.page`` on (a cursor kept with another page size
+        is turned into the page holding its first post)."""
+        topic = self._topic()
+        per = cursor.per_page or PER_PAGE
+        start = ((max(1, cursor.page) - 1) * per) // PER_PAGE + 1
+        if self.mode != "html":
+            read = self._api_pages(topic, start, learn=cursor.per_page is None)
+            try:
+                first = next(read)
+            except StopIteration:
+                return
+            except _ApiClosed as e:
+                self._use_pages(e.why)
+            else:
+                yield first
+                yield from read
+                return
+        yield from self._html_pages(topic, start)
+
+    def _use_pages(self, why: str) -> None:
+        self.mode = "html"
+        note = (f"API форума закрыт ({why}): тема читается по HTML-страницам "
+                "viewtopic.php — медленнее, время правок не видно")
+        self.notes.append(note)
+        log.info(note)
+
+    def _topic_info(self, topic: int) -> TopicInfo:
+        info = api.topic_info(self._api("topic.get", {"topic_id": str(topic),
+                                                      "fields": TOPIC_FIELDS}), topic)
+        if info is None and self._may_login():
+            self.login()
+            info = api.topic_info(self._api("topic.get", {"topic_id": str(topic),
+                                                          "fields": TOPIC_FIELDS}), topic)
+        if info is None:
+            raise TopicNotFound(
+                f"тема {topic} не найдена на {self.http.host} (API topic.get её не знает)",
+                "проверьте [forum] url; если тема скрыта от гостей, укажите [forum] username "
+                "ведущего, которому она видна",
+            )
+        self.topic = info
+        return info
+
+    def _post_page(self, topic: int, page: int) -> list[Post]:
+        response = self._api("post.get", {
+            "topic_id": str(topic), "fields": POST_FIELDS, "sort_by": "id", "sort_dir": "asc",
+            "skip": str((page - 1) * PER_PAGE), "limit": str(PER_PAGE)})
+        posts = api.posts_of(response, page=page, topic_id=topic)
+        if posts:
+            self._first_ids[page] = posts[0].post_id
+        return posts
+
+    def _api_pages(self, topic: int, start: int, *, learn: bool) -> Iterator[TopicPage]:
+        if learn and self.topic is None:
+            self._topic_info(topic)
+        page = start
+        posts = self._post_page(topic, page)
+        if not posts:
+            page, posts = self._nothing_at(topic, page)
+        last_id = 0
+        while True:
+            following = self._post_page(topic, page + 1) if len(posts) >= PER_PAGE else []
+            if posts[0].post_id <= last_id:
+                raise MalformedPage(
+                    f"API post.get отдаёт сообщения не по порядку (страница {page})",
+                    "запустите sync ещё раз; если повторится — форум не держит сортировку",
+                )
+            yield self._page(topic, page, posts, last=not following)
+            if not following:
+                return
+            last_id, page, posts = posts[-1].post_id, page + 1, following
+
+    def _nothing_at(self, topic: int, page: int) -> tuple[int, list[Post]]:
+        """``post.get`` has nothing where the store ended: posts were deleted (the topic
+        ends on an earlier page now), the topic is hidden from this reader, or gone."""
+        if page > 1:
+            posts = self._post_page(topic, page - 1)
+            if posts:
+                return page - 1, posts
+        logins = self.logins
+        info = self._topic_info(topic)
+        last = min(page, max(1, -(-info.posts // PER_PAGE)))
+        if self.logins > logins or last < page - 1:
+            posts = self._post_page(topic, last)
+            if posts:
+                return last, posts
+        raise AccessDenied(
+            f"API показывает тему {topic} ({info.posts} сообщ.), но не отдаёт её сообщения",
+            "тема, видимо, скрыта от гостей: укажите [forum] username ведущего, которому "
+            "она видна",
+        )
+
+    def _page(self, topic: int, page: int, posts: list[Post], *, last: bool) -> TopicPage:
+        known = -(-self.topic.posts // PER_PAGE) if self.topic else 0
+        return TopicPage(
+            topic_id=topic, title=self.topic.subject if self.topic else "", page=page,
+            total_pages=page if last else max(page + 1, known), per_page=PER_PAGE,
+            posts=tuple(posts),
+            total_posts=(page - 1) * PER_PAGE + len(posts) if last else None,
+        )
+
+    # -- the topic's HTML pages (the API closed)
+
+    def _html_page(self, topic: int, page: int) -> pages.HtmlTopicPage:
+        r = self.http.get(self.html_page_url(page))
+        html = pages.decode(r.content, r.headers.get("content-type"))
+        if r.status_code == 404:
+            raise TopicNotFound(f"тема {topic} не найдена (HTTP 404 от {self.http.host})",
+                                "проверьте [forum] url")
+        if r.status_code >= 400:
+            raise AccessDenied(f"форум не показывает тему {topic} (HTTP {r.status_code})",
+                               "проверьте в браузере, видна ли тема этой учётной записи")
+        if pages.is_punbb_page(html):
+            raise punbb_error(self.http.host)
+        if not pages.is_mybb_page(html):
+            raise MalformedPage(
+                f"страница {strip_sid(self.html_page_url(page))} не похожа на тему MyBB.ru, "
+                "а API форума не отвечает",
+                "проверьте [forum] url (ссылка на тему форума MyBB.ru)",
+            )
+        return pages.parse_topic_page(html, topic_id=topic)
+
+    def _html_pages(self, topic: int, start: int) -> Iterator[TopicPage]:
+        """The board's own pages regrouped into pages of 100 posts from page ``start``.
+        Page 1 is read first: a full page 1 tells the board's page size."""
+        offset = (start - 1) * PER_PAGE
+        here = self._html_page(topic, 1)
+        size = len(here.posts)
+        if offset and here.last_page > 1:
+            wanted = min(offset // size + 1, here.last_page)
+            here = here if wanted == 1 else self._html_page(topic, wanted)
+        index = (here.page - 1) * size
+        page, held, full = start, [], None
+        while True:
+            for post in here.posts:
+                index += 1
+                if index <= offset:
+                    continue
+                if full is not None:
+                    yield self._html_topic_page(topic, page, full, here.title, last=False)
+                    page, full = page + 1, None
+                held.append(post)
+                if len(held) == PER_PAGE:
+                    full, held = held, []
+            if here.page >= here.last_page:
+                break
+            here = self._html_page(topic, here.page + 1)
+        if full is not None or held or page == 1:
+            yield self._html_topic_page(topic, page, full or held, here.title, last=True)
+        elif start > 1 and index:
+            # Posts were deleted: the topic no longer reaches page ``start``.
+            yield from self._html_pages(topic, min(start - 1, -(-index // PER_PAGE)))
+
+    def _html_topic_page(self, topic: int, page: int, posts: list[Post], title: str,
+                         *, last: bool) -> TopicPage:
+        numbered = tuple(replace(p, page=page, position=i) for i, p in enumerate(posts, 1))
+        if numbered:
+            self._first_ids[page] = numbered[0].post_id
+        return TopicPage(topic_id=topic, title=title, page=page,
+                         total_pages=page if last else page + 1, per_page=PER_PAGE,
+                         posts=numbered,
+                         total_posts=(page - 1) * PER_PAGE + len(posts) if last else None)
+
+    # -- private messages
+
+    def _pm_call(self, method: str, params: dict[str, str]) -> Any:
+        if not self.logged_in():
+            self.login()
+        try:
+            return self._api(method, params)
+        except _ApiClosed as e:
+            raise ForumError(f"API форума закрыт ({e.why}): личные сообщения referee читает "
+                             "только через API", "перешлите заявки ведущему в тему или "
+                             "попросите администратора открыть API") from None
+
+    def _batches(self, method: str, params: dict[str, str]) -> Iterator[list[Any]]:
+        for n in range(MAX_BATCHES):
+            rows = api.rows_of(self._pm_call(method, {
+                **params, "skip": str(n * PM_BATCH), "limit": str(PM_BATCH)}), method)
+            if rows:
+                yield rows
+            if len(rows) < PM_BATCH:
+                return
+
+    def _all_messages(self) -> dict[int, PrivateMessage]:
+        """Every message of the host's dialogs (``message.getRecent``, then
+        ``message.get`` per partner), read once per run."""
+        if self._messages is None:
+            host = self.forum.username or ""
+            found: dict[int, PrivateMessage] = {}
+            partners: list[tuple[int, str]] = []
+            for rows in self._batches("message.getRecent", {"sort_dir": "desc"}):
+                partners += [p for p in api.partners_of(rows) if p not in partners]
+            for uid, _ in partners:
+                for rows in self._batches("message.get", {"user_id": str(uid),
+                                                          "fields": PM_FIELDS,
+                                                          "sort_dir": "desc"}):
+                    for row in rows:
+                        pm = api.message_of(row, host)
+                        found.setdefault(pm.pm_id, pm)
+            self._messages = found
+        return self._messages
+
+    def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
+        """``inbox``: what players wrote to the host; ``sentbox``: what the host wrote (the
+        dialogs hold both). The API has no outbox; one listing page holds everything."""
+        if folder not in ("inbox", "sentbox", "outbox"):
+            raise ForumError(f"нет такой папки ЛС: {folder!r}", "inbox, sentbox или outbox")
+        if folder == "outbox" or page > 1:
+            return PmFolderPage(folder, page, 1)
+        entries = api.listing_of(list(self._all_messages().values()), folder,
+                                 f"{self.root}messages.php?id=")
+        return PmFolderPage(folder, 1, 1, entries)
+
+    def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
+        pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
+        known = self._messages.get(pm_id) if self._messages is not None else None
+        if known is not None:
+            return known
+        rows = api.rows_of(self._pm_call("message.get", {"id": str(pm_id),
+                                                         "fields": PM_FIELDS}), "message.get")
+        for row in rows:
+            pm = api.message_of(row, self.forum.username or "")
+            if pm.pm_id == pm_id:
+                return pm
+        raise PmRemoved(f"личного сообщения {pm_id} больше нет",
+                        "его удалили до того, как referee его прочёл")
+
+
+__all__ = ["MybbForum", "parse_topic_url", "punbb_error"]

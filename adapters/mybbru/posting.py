@@ -1,0 +1,220 @@
+"""Posting as the host on a MyBB.ru board: a reply through ``post.php?tid=N`` and a private
+message through ``messages.php?action=new`` — the board's own forms, as a browser sends them.
+
+What this follows (README.md): the reply form is ``form#post`` (action ``post.php?…``) with
+the textarea ``#main-reply`` named ``req_message``; scripts that post without a browser GET
+the form, copy every hidden field, set ``form_sent=1`` when missing, add the submit button
+and POST it with the session cookie and a ``Referer``. The page is windows-1251, so the form
+goes in windows-1251 too; a character that code page lacks goes as ``&#NNNN;``, which is what
+a browser sends. The PM form takes ``req_username`` (the addressee) and ``req_subject``; its
+action answers JSON (``{"response": {"id": …}}``) when ``&format=json`` is added, as the
+board's messenger does. A reply is stored when the board sends the reader to
+``viewtopic.php?pid=N`` (a redirect or a refresh page).
+
+Each call sends once and never retries the POST after it may have reached the board
+(referee.publish records every send; an answer that leaves it open raises
+:class:`PostingError` with ``maybe_sent``, so the host looks before sending again).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from urllib.parse import urlencode
+
+import httpx
+
+from adapters.base import same_site
+from adapters.mybbru import pages
+from adapters.mybbru.client import MybbForum
+from referee.errors import ForumError
+
+log = logging.getLogger("referee.mybbru.posting")
+
+_STORED_POST = re.compile(r"viewtopic\.php\?pid=(\d+)")
+_STORED_PM = re.compile(r"messages\.php\?(?:[^\"'>]*&(?:amp;)?)?(?:id|pid)=(\d+)")
+_REFRESH = re.compile(r"<meta[^>]+http-equiv=[\"']?refresh[^>]+>", re.IGNORECASE)
+_GROWL = re.compile(r"jGrowl[^<]*<a[^>]+href=[\"']([^\"']+)", re.IGNORECASE)
+
+
+class PostingError(ForumError):
+    """The board did not store the message. ``maybe_sent``: the answer leaves it open."""
+
+    def __init__(self, message: str, hint: str | None = None, *,
+                 maybe_sent: bool = False) -> None:
+        super().__init__(message, hint)
+        self.maybe_sent = maybe_sent
+
+
+def form_body(values: dict[str, str], charset: str) -> bytes:
+    """``application/x-www-form-urlencoded`` in the page's charset; characters it lacks as
+    ``&#NNNN;`` (what a browser sends from a windows-1251 page)."""
+    return urlencode(list(values.items()), encoding=charset,
+                     errors="xmlcharrefreplace").encode("ascii")
+
+
+def stored_id(r: httpx.Response, html: str, pattern: re.Pattern[str]) -> int | None:
+    """The id the board's answer sends the reader to: a redirect, a refresh page or the
+    «сообщение добавлено» notice link."""
+    places = [r.headers.get("location", "")] if r.is_redirect else []
+    places += [m.group(0) for m in _REFRESH.finditer(html)]
+    places += [m.group(1) for m in _GROWL.finditer(html)]
+    for place in places:
+        m = pattern.search(place)
+        if m:
+            return int(m.group(1))
+    return None
+
+
+class MybbPoster:
+    """Sends replies and PMs as the logged-in host over a :class:`MybbForum` session."""
+
+    def __init__(self, forum: MybbForum) -> None:
+        self.forum = forum
+        self.http = forum.http
+
+    def close(self) -> None:
+        self.forum.close()
+
+    def __enter__(self) -> MybbPoster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- urls
+
+    def reply_url(self) -> str:
+        return f"{self.forum.root}post.php?tid={self.forum._topic()}"
+
+    def compose_url(self, user_id: int | None = None) -> str:
+        url = f"{self.forum.root}messages.php?action=new"
+        return f"{url}&uid={user_id}" if user_id else url
+
+    # -- public
+
+    def reply(self, message: str, subject: str | None = None) -> int | None:
+        """Reply in the game topic; the new post's id."""
+        topic = str(self.forum._topic())
+        url = self.reply_url()
+        form, charset = self._form(url, "post.php", "форма ответа", guest_field="req_username")
+        if pages.form_target(form.action, "tid") != topic:
+            raise PostingError(
+                f"форма ответа ведёт в тему {pages.form_target(form.action, 'tid') or '?'}, "
+                f"а не в тему игры {topic}; ничего не отправлено",
+                "проверьте [forum] url и откройте форму ответа в браузере",
+            )
+        data = self._fields(form, message)
+        if subject and "req_subject" in form.fields:
+            data["req_subject"] = subject
+        r, html = self._post(form.action, data, charset, referer=url)
+        post_id = stored_id(r, html, _STORED_POST)
+        if post_id is not None:
+            log.info("reply stored as post %s", post_id)
+            return post_id
+        raise self._not_stored(r, html, f"ответ в теме {topic}")
+
+    def send_pm(self, to: str, message: str, subject: str,
+                user_id: int | None = None) -> int | None:
+        """A private message to ``to``; the board's id for it when it says."""
+        url = self.compose_url(user_id)
+        form, charset = self._form(url, "messages.php", "форма личного сообщения")
+        data = self._fields(form, message)
+        data["req_username"] = to
+        data["req_subject"] = subject
+        action = form.action + ("&" if "?" in form.action else "?") + "format=json"
+        r, html = self._post(action, data, charset, referer=url)
+        if r.content.lstrip()[:1] == b"{":
+            return self._pm_json(r.content, to)
+        pm_id = stored_id(r, html, _STORED_PM)
+        if pm_id is not None or (r.is_redirect and "messages.php" in
+                                 r.headers.get("location", "")):
+            return pm_id
+        raise self._not_stored(r, html, f"ЛС для «{to}»")
+
+    # -- steps
+
+    def _form(self, url: str, action_has: str, what: str,
+              guest_field: str | None = None) -> tuple[pages.PostForm, str]:
+        """The form as the logged-in host sees it (one login when the board shows a login
+        page or a guest's form: the host's messages never go out as a guest)."""
+        if not self.forum.logged_in():
+            self.forum.login()
+        for attempt in range(2):
+            r = self.http.get(url)
+            html = pages.decode(r.content, r.headers.get("content-type"))
+            form = pages.parse_post_form(html, url=url, action_has=action_has)
+            guest = form is not None and guest_field is not None and guest_field in form.fields
+            if form is not None and not guest:
+                return form, pages.page_charset(r.content, r.headers.get("content-type"))
+            if attempt == 0 and (guest or pages.has_login_form(html)) \
+                    and self.forum.logins == 0:
+                self.forum.login()
+                continue
+            said = pages.page_message(html)
+            raise PostingError(
+                f"форум не показал {what} (HTTP {r.status_code})"
+                + (f": «{said}»" if said else ""),
+                "откройте её в браузере под учётной записью ведущего",
+            )
+        raise PostingError(f"форум не показал {what}")  # pragma: no cover - loop returns
+
+    @staticmethod
+    def _fields(form: pages.PostForm, message: str) -> dict[str, str]:
+        data = {**form.values, **form.checked}
+        data.setdefault("form_sent", "1")
+        data[form.message_field] = message
+        name, value = form.submit or ("submit", "")
+        data[name or "submit"] = value or "Отправить"
+        return data
+
+    def _post(self, action: str, data: dict[str, str], charset: str,
+              *, referer: str) -> tuple[httpx.Response, str]:
+        if not self._same_board(action):
+            raise PostingError(f"форма отправляется на другой сайт ({httpx.URL(action).host}); "
+                               "referee её не отправит", "проверьте [forum] url")
+        try:
+            r = self.http.request(
+                "POST", action, content=form_body(data, charset),
+                headers={"Content-Type": "application/x-www-form-urlencoded",
+                         "Referer": referer},
+                retry_unsafe=False, follow_redirects=False)
+        except ForumError as e:
+            raise PostingError(f"{e.message}; неизвестно, дошло ли сообщение",
+                               "проверьте на форуме, прежде чем отправлять снова",
+                               maybe_sent=True) from None
+        return r, pages.decode(r.content, r.headers.get("content-type"))
+
+    def _same_board(self, action: str) -> bool:
+        return same_site(httpx.URL(action).host, self.http.host)
+
+    @staticmethod
+    def _pm_json(content: bytes, to: str) -> int | None:
+        try:
+            payload = json.loads(content.decode("utf-8-sig"))
+        except ValueError:
+            raise PostingError(f"форум ответил на ЛС для «{to}» непонятно",
+                               "проверьте папку отправленных на форуме",
+                               maybe_sent=True) from None
+        error = payload.get("error") if isinstance(payload, dict) else None
+        if error:
+            text = error.get("message") if isinstance(error, dict) else error
+            raise PostingError(f"форум не отправил ЛС для «{to}»: «{text}»",
+                               "проверьте ник получателя")
+        response = payload.get("response") if isinstance(payload, dict) else None
+        pm_id = response.get("id") if isinstance(response, dict) else None
+        return int(pm_id) if str(pm_id or "").isdigit() else None
+
+    def _not_stored(self, r: httpx.Response, html: str, what: str) -> PostingError:
+        said = pages.page_message(html)
+        if r.status_code < 500 and pages.parse_post_form(html, url=str(r.url),
+                                                          action_has=".php") is not None:
+            return PostingError(f"форум не принял {what}" + (f": «{said}»" if said else ""),
+                                "исправьте причину и запустите команду снова")
+        return PostingError(
+            f"форум ответил на {what} непонятно (HTTP {r.status_code})"
+            + (f": «{said}»" if said else ""),
+            "проверьте на форуме, дошло ли сообщение, прежде чем отправлять снова",
+            maybe_sent=True,
+        )
