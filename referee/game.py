@@ -788,8 +788,9 @@ class Game:
 
 def _sync_warnings(adapter: object, report: object) -> list[str]:
     """What a host must know after a sync: pages of the topic that were not read (a
-    snapshot folder without them), saved files that could not be used, and why."""
-    out: list[str] = []
+    snapshot folder without them), saved files that could not be used, and why, and what
+    the engine says once (``notes``: e.g. a board's API closed, its pages read instead)."""
+    out: list[str] = [f"! {note}" for note in getattr(adapter, "notes", ())]
     last, total = getattr(report, "last_page", 0), getattr(report, "total_pages", 0)
     if total and last < total:
         out.append(f"! pages {last + 1}–{total} of the topic were not read: "

@@ -73,6 +73,8 @@ class MybbBoard:
     hidden: bool = False
     """Guests see no topic (``topic.get`` and ``post.get`` answer ``[]``)."""
     per_page: int = 25
+    refuse: dict[str, str] = field(default_factory=dict)
+    """API methods answered with ``{"error": {"message": …}}`` (method → message)."""
     seen: list[Seen] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -108,6 +110,8 @@ class MybbBoard:
             return _json({"error": {"message": "API отключено администратором форума."}})
         form = {k: v[0] for k, v in parse_qs(body.decode("utf-8")).items()} if body else {}
         name = query.get("method", "")
+        if name in self.refuse:
+            return _json({"error": {"message": self.refuse[name]}})
         handler = {
             "board.get": lambda: {"board_id": "1700", "title": "Мафия на Рольке"},
             "board.auth": lambda: self._auth(form),
