@@ -112,6 +112,19 @@ def punbb_error(host: str) -> ForumError:
     )
 
 
+def _closed_login(why: str) -> LoginFailed:
+    return LoginFailed(f"API форума закрыт ({why}): войти через board.auth нельзя",
+                       "откройте тему гостю или попросите администратора открыть API")
+
+
+def _no_pms(why: str) -> ForumError:
+    return ForumError(
+        f"личные сообщения referee читает только через API, а API форума закрыт ({why})",
+        "внесите ночные заявки файлом заявок ведущего или уберите [forum] username, "
+        "чтобы sync читал только тему; либо попросите администратора открыть API",
+    )
+
+
 class MybbForum:
     """A live MyBB.ru board (implements :class:`referee.kernel.Forum`)."""
 
@@ -134,6 +147,7 @@ class MybbForum:
         """``"api"`` once the API answered, ``"html"`` once it proved closed."""
         self.notes: list[str] = []
         """What the host should hear once after a sync (the API is closed: pages are read)."""
+        self.closed_because: str | None = None
         self.topic: TopicInfo | None = None
         self._first_ids: dict[int, int] = {}
         self._messages: dict[int, PrivateMessage] | None = None
@@ -253,13 +267,13 @@ class MybbForum:
             response = self.call("board.auth",
                                  form={"login": username, "password": self._password.reveal()})
         except ApiRefused as e:
-            raise LoginFailed(f"форум не пустил «{username}»: «{e.api_message}»",
-                              "проверьте ник и пароль (REFEREE_PASSWORD) — войдите с ними "
-                              "в браузере") from None
-        except ApiUnavailable:
-            raise LoginFailed("API форума закрыт: войти через board.auth нельзя",
-                              "откройте тему гостю или попросите администратора открыть "
-                              "API") from None
+            if self.mode == "api" or self._board_answers():
+                raise LoginFailed(f"форум не пустил «{username}»: «{e.api_message}»",
+                                  "проверьте ник и пароль (REFEREE_PASSWORD) — войдите с ними "
+                                  "в браузере") from None
+            raise _closed_login(e.api_message) from None
+        except ApiUnavailable as e:
+            raise _closed_login(e.message) from None
         token = api.auth_hash(response)
         if token is None:
             raise LoginFailed(f"форум ответил на вход «{username}» без ключа сессии (hash)",
@@ -291,7 +305,7 @@ class MybbForum:
         yield from self._html_pages(topic, start)
 
     def _use_pages(self, why: str) -> None:
-        self.mode = "html"
+        self.mode, self.closed_because = "html", why
         note = (f"API форума закрыт ({why}): тема читается по HTML-страницам "
                 "viewtopic.php — медленнее, время правок не видно")
         self.notes.append(note)
@@ -436,14 +450,14 @@ class MybbForum:
     # -- private messages
 
     def _pm_call(self, method: str, params: dict[str, str]) -> Any:
+        if self.mode == "html":
+            raise _no_pms(self.closed_because or "")
         if not self.logged_in():
             self.login()
         try:
             return self._api(method, params)
         except _ApiClosed as e:
-            raise ForumError(f"API форума закрыт ({e.why}): личные сообщения referee читает "
-                             "только через API", "перешлите заявки ведущему в тему или "
-                             "попросите администратора открыть API") from None
+            raise _no_pms(e.why) from None
 
     def _batches(self, method: str, params: dict[str, str]) -> Iterator[list[Any]]:
         for n in range(MAX_BATCHES):

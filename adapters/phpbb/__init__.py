@@ -26,7 +26,8 @@ def claims_url(url: str) -> bool:
     name = parts.path.rsplit("/", 1)[-1]
     query = parse_qs(parts.query)
     if name == "viewtopic.php":
-        return "t" in query or "p" in query or "id" not in query  # ?id= is PunBB's
+        # ?id= is PunBB's (MyBB.ru's), whose p= is a page number, not a phpBB post.
+        return "t" in query or "id" not in query
     return name in _BOARD_PAGES and not (_OTHER_ENGINES_TOPIC & set(query))
 
 

@@ -115,3 +115,32 @@ def test_the_hosts_nightly_mail_comes_from_the_dialogs(played: tuple[MybbBoard, 
         assert pms[9010].body_text == "Стреляем в Nika-77, исполнитель Тень_Ночи."
     finally:
         game.close()
+
+
+def test_a_board_with_its_api_closed_is_read_from_its_pages_and_said_once(
+        played: tuple[MybbBoard, Path]) -> None:
+    board, config = played
+    board.api, board.posts = "404", board_posts()
+    config.write_text(config.read_text(encoding="utf-8").replace(
+        'username = "Ведущий_Макс"\n', ""), encoding="utf-8")  # the topic only
+    game = Game.open(config, config.with_suffix(".db"), clock=lambda: msk("2026-11-21 23:00"))
+    try:
+        lines = game.sync(progress=False)
+        assert sum("API форума закрыт" in line for line in lines) == 1
+        assert lines[0].startswith("topic 317: read pages 1–2 of 2")
+        day1 = game.tally_day(1).tally
+        assert {c.target: c.votes for c in day1.counts} == {
+            "Лиса": 4, "Шерлок": 2, "Kotik": 1, "Nika-77": 1}
+        assert day1.hanged == "Лиса"
+    finally:
+        game.close()
+
+
+def test_the_nights_mail_cannot_be_read_without_the_api(played: tuple[MybbBoard, Path]) -> None:
+    board, config = played
+    board.api = "error"
+    res = CliRunner().invoke(app, ["--config", str(config), "--db",
+                                   str(config.with_suffix(".db")), "sync"])
+    assert res.exit_code != 0
+    assert "личные сообщения referee читает только через API" in str(res.exception)
+    assert board.count("post.get") == 0 and board.count("board.get") == 1
