@@ -91,12 +91,12 @@ def test_a_resync_with_nothing_new_is_one_request(played: tuple[MybbBoard, Path]
     game = Game.open(config, config.with_suffix(".db"), clock=lambda: msk("2026-11-25 23:00"))
     try:
         with open_adapter(game.config, db_path=game.store.path) as forum:
-            first = sync_topic(game.config, game.store, forum, progress=False)
+            first = sync_topic(game.config, game.store, forum, progress=None)
         assert (first.new_posts, first.pages_fetched, first.total_pages) == (len(board.posts), 2, 2)
         assert first.requests == 3  # topic.get and two post.get pages of 100
         before = len(board.seen)
         with open_adapter(game.config, db_path=game.store.path) as forum:
-            again = sync_topic(game.config, game.store, forum, progress=False)
+            again = sync_topic(game.config, game.store, forum, progress=None)
         assert again.requests == 1 and len(board.seen) - before == 1
         assert board.seen[-1].api == "post.get" and board.seen[-1].query["skip"] == "100"
         assert not again.changed
@@ -108,7 +108,7 @@ def test_the_hosts_nightly_mail_comes_from_the_dialogs(played: tuple[MybbBoard, 
     board, config = played
     game = Game.open(config, config.with_suffix(".db"), clock=lambda: msk("2026-11-22 11:00"))
     try:
-        game.sync(progress=False)
+        game.sync(progress=None)
         pms = {pm.pm_id: pm for pm in game.store.pms()}
         assert set(pms) == {9010, 9011, 9012, 9020, 9021, 9022}  # received; sent ones not read
         assert pms[9010].sender == "Kotik" and pms[9010].recipients == ("Ведущий_Макс",)
@@ -125,7 +125,7 @@ def test_a_board_with_its_api_closed_is_read_from_its_pages_and_said_once(
         'username = "Ведущий_Макс"\n', ""), encoding="utf-8")  # the topic only
     game = Game.open(config, config.with_suffix(".db"), clock=lambda: msk("2026-11-21 23:00"))
     try:
-        lines = game.sync(progress=False)
+        lines = game.sync(progress=None)
         assert sum("API форума закрыт" in line for line in lines) == 1
         assert lines[0].startswith("topic 317: read pages 1–2 of 2")
         day1 = game.tally_day(1).tally
