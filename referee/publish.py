@@ -142,7 +142,7 @@ def night_messages(config: Config, result: NightResult, *, post: bool, send: boo
 
     Only a night that is over is sent: before the night deadline the result is provisional
     (requests may still arrive)."""
-    from referee.night import morning_report, private_results
+    from referee.render.morning import morning_report, private_results
 
     n = result.night
     if not result.final:
