@@ -118,6 +118,12 @@ def test_morning_report_says_when_the_game_is_over() -> None:
     assert "Игра окончена: победа — мафиозный клан «A»." in text
 
 
+def test_n15_14_morning_report_says_a_draw() -> None:
+    out = night("Bob, Kami=kamikaze/A", ["Kami blow Bob"])
+    text = morning_report(out, out.state, RULES)
+    assert text.endswith("[b]Игра окончена: ничья — в живых не осталось никого.[/b]")
+
+
 def test_morning_report_promoted_sergeant_revealed_with_his_badge() -> None:
     g = Game("Kom=commissar, Ser=sergeant, Bob, Ann, Don=mafia/A, Jack=maniac")
     g.day(1, hanged="Kom", voters=["Bob"])
