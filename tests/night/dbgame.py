@@ -21,7 +21,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.models import Post, PrivateMessage, TopicPage
+from referee.kernel import Post, PrivateMessage, TopicPage
 from referee.store import Store
 
 HOST = "Ведущий"
