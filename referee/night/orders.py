@@ -64,6 +64,10 @@ def validate(
 ) -> Rejection | None:
     """N14: why this request cannot be carried out, or ``None`` when it can.
 
+    N15.13: a request aimed at a player dead before the night is rejected. N15.9: «not
+    twice in a row» compares with the last target that stood (an accepted request, carried
+    out or not; :attr:`GameState.last_targets`), so a rejected one never counts.
+
     ``turn`` is the night's number (or the day's, for a necromancer naming by day)."""
     actor, action = request.actor, request.action
     if not state.has(actor):

@@ -142,10 +142,12 @@ def visit(
     """Carry one targeted action to its target, applying the rules every action shares.
 
     - N3/N4: a taken or beaten actor does nothing;
-    - N3: an action aimed at the priest's guest fails; aimed at the priest, it reaches the
-      priest and his guest;
+    - N3: an action aimed at the priest's guest fails (N15.3: and is not used up, a ninja
+      kill at the guest is no miss); aimed at the priest, it reaches the priest and his
+      guest;
     - N6: a visitor of the maniac in ambush whose role is in ``ambush_kills`` dies and his
-      action fails (the commissar's check is not a visit, ``is_visit=False``).
+      action fails (the commissar's check is not a visit, ``is_visit=False``); N15.4: a
+      priest who dies there has taken nobody.
     """
     target = order.target
     assert target is not None
@@ -207,7 +209,6 @@ def thug_beats(night: Night, log: Log) -> list[Event]:
     orders = night.orders_for("beat")
     reach = {o: visit(night, log, o, role="thug") for o in orders}
     landed, loop = beatings_that_land([o for o in orders if reach[o].victims], reach)
-    in_loop = tuple(o.actor for o in orders if o in loop)
     out: list[Event] = []
     beaten: dict[str, Beaten] = {}
     for o in orders:
@@ -219,7 +220,7 @@ def thug_beats(night: Night, log: Log) -> list[Event]:
             with_guest = victim == v.via_priest
             rule = "N15.1" if o in loop else "N15.2" if with_guest else "N4"
             e = Beaten(o.actor, victim, o.request, via, with_guest, rule,
-                       in_loop if o in loop else ())
+                       _circle(o, loop, reach) if o in loop else ())
             out.append(e)
             beaten.setdefault(victim, e)
     for o in orders:
@@ -259,6 +260,18 @@ def beatings_that_land(able: Sequence[Order], reach: dict[Order, Visit]) -> tupl
             changed = True
     loop = {o for o in able if o not in lands}
     return {o for o in able if lands.get(o, True)}, loop
+
+
+def _circle(start: Order, loop: set[Order], reach: dict[Order, Visit]) -> tuple[str, ...]:
+    """N15.1: the thugs of ``start``'s loop, in beating order from ``start``'s thug."""
+    thugs = [start.actor]
+    o: Order | None = start
+    while o is not None:
+        o = next((p for p in loop if p.actor in reach[o].victims), None)
+        if o is None or o.actor in thugs:
+            break
+        thugs.append(o.actor)
+    return tuple(thugs)
 
 
 def strikes(night: Night, log: Log) -> list[Event]:

@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.config import NightRules
+from referee.errors import GameError
 from referee.replay import replay, replay_text
 
 CASES: tuple[Case, ...] = (
@@ -364,3 +365,13 @@ def test_every_audit_game_gives_the_same_nights_on_a_database(
     played = play_in_database(game, tmp_path)
     assert host_reads(played["phases"]) == want, game["_why"]
     assert played["winner"] == replayed["winner"], game["_why"]
+
+
+def test_no_phase_after_a_draw() -> None:
+    """N15.14: the game is over when nobody lives; a replay cannot play on."""
+    (case,) = [c for c in CASES if c.winner == "draw"]
+    game = replay_game(case)
+    game["phases"].append({"day": 2, "votes": []})
+    with pytest.raises(GameError) as info:
+        replay(game, NightRules())
+    assert "already over after night 1 (winner: draw)" in str(info.value)
