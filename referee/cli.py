@@ -402,8 +402,13 @@ def resolve_night(
     _emit(render_night(result, game.config, fmt.value))
     if post or send:
         from referee.publish import night_messages
+        from referee.render.morning import morning_report, private_results
 
-        messages = night_messages(game.config, result, post=post, send=send, now=game.now)
+        outcome = result.outcome
+        messages = night_messages(
+            game.config, result, post=post, send=send, now=game.now,
+            report=morning_report(outcome, outcome.state, game.config.night),
+            private=private_results(outcome))
         _publish(game, messages, yes, dry_run)
 
 

@@ -35,6 +35,7 @@ from referee.kernel import Post, PrivateMessage
 from referee.nicks import Roster
 from referee.night import GameState, NightOutcome, apply_day, remove_player, resolve_night
 from referee.night import winner as game_winner
+from referee.night.win import GameResult
 from referee.slots import Slots
 from referee.store import Store
 from referee.sync import ProgressCallback
@@ -59,8 +60,8 @@ class DayResult:
     """Host-facing notes: provisional nights, recorded result that differs, ..."""
     day: int = 0
     window: DaySchedule | None = None
-    winner: str | None = None
-    """W2: the game is over after this day (``town``, ``clan:<name>``, ``maniac``)."""
+    winner: GameResult | None = None
+    """W2, N15.14: the game is over after this day (who won, or a draw)."""
     removals: tuple[dict[str, Any], ...] = ()
     """A3: players leaving the game at the end of this day, after the tally (recorded
     activity checks and the host's ``remove``): ``nick``, ``rule``, ``explanation``."""
@@ -78,7 +79,7 @@ class NightResult:
     already_recorded: bool
     final: bool
     notes: tuple[str, ...] = ()
-    winner: str | None = None
+    winner: GameResult | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,7 +366,8 @@ class Game:
         if stored is not None:
             # A recorded night is replayed from its recorded requests: no PM is read again.
             requests = tuple(_request_from(d) for d in stored.payload["requests"])
-            return play_night(state, NightPlay(night, requests), self.config.night).state, ()
+            return play_night(state, NightPlay(night, requests, start),
+                              self.config.night).state, ()
         result = self.resolve_night(night, record=False, _state=state)
         notes: tuple[str, ...] = ()
         if not result.already_recorded:
@@ -482,7 +484,7 @@ class Game:
                 f"пересчёт сейчас даёт: {t.hanged or 'никто'}. Записанный итог остаётся в силе; "
                 "решения ведущего по голосам пересчитывают день заново."
             )
-        winner = None
+        winner: GameResult | None = None
         removals: list[dict[str, Any]] = []
         if t.closed and as_of is None:
             hanged = stored.payload.get("hanged") if stored else t.hanged
@@ -702,7 +704,8 @@ class Game:
                 intake.requests, self.host_edits(night), night=night, clans=clans
             )
             host_log = list(edit_log)
-        outcome = resolve_night(state, night, requests, self.config.night)
+        # The night's start tells a naming sent by day (N9) from one sent at night (N15.5).
+        outcome = resolve_night(state, night, requests, self.config.night, night_start=start)
         final = self.now >= end
         recorded = False
         if record and stored is None:
@@ -749,7 +752,8 @@ class Game:
         window = self.night_window(night)
         state, _ = self.state_before_night(night)
         requests = tuple(_request_from(d) for d in stored.payload["requests"])
-        return window, resolve_night(state, night, requests, self.config.night)
+        return window, resolve_night(state, night, requests, self.config.night,
+                                     night_start=window[0])
 
     def add_action(self, night: int, actor: str, action: str, *, target: str | None = None,
                    targets: Sequence[str] = (), executor: str | None = None,
@@ -780,7 +784,7 @@ class Game:
         self.store.forget_result("night", night)
         self._nights.clear()
 
-    def winner(self, state: GameState) -> str | None:
+    def winner(self, state: GameState) -> GameResult | None:
         return game_winner(state, self.config.night)
 
 

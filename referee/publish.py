@@ -136,14 +136,14 @@ def activity_post(config: Config, turn: int, report: ActivityReport) -> Outgoing
                     label=f"проверка активности, ход {turn}")
 
 
-def night_messages(config: Config, result: NightResult, *, post: bool, send: bool,
+def night_messages(config: Config, result: NightResult, *, report: str,
+                   private: Sequence[tuple[str, str]], post: bool, send: bool,
                    now: datetime | None = None) -> list[Outgoing]:
-    """N2: the morning report for the topic; N9/N10/N12: the private results by PM.
+    """N2: the morning report for the topic; N9/N10/N12: the private results by PM — both
+    as :mod:`referee.render.morning` wrote them (``report``; ``private``: recipient, text).
 
     Only a night that is over is sent: before the night deadline the result is provisional
     (requests may still arrive)."""
-    from referee.night import morning_report, private_results
-
     n = result.night
     if not result.final:
         end = result.window[1].astimezone(config.tz)
@@ -155,12 +155,10 @@ def night_messages(config: Config, result: NightResult, *, post: bool, send: boo
     out: list[Outgoing] = []
     game = game_ref(config)
     if post:
-        outcome = result.outcome
         out.append(Outgoing("post", game, f"night:{n}:report", topic_ref(config),
-                            morning_report(outcome, outcome.state, config.night).rstrip() + "\n",
-                            label=f"утро после ночи {n}"))
+                            report.rstrip() + "\n", label=f"утро после ночи {n}"))
     if send:
-        for nick, text in private_results(result.outcome):
+        for nick, text in private:
             to = current_holder(config, nick, now)
             out.append(Outgoing("pm", game, f"night:{n}:private", to, text.rstrip() + "\n",
                                 subject=f"Ночь {n}: результат",

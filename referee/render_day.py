@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING
 
 from referee.bbcode import b, escape
 from referee.config import Config
-from referee.night.report import winner_ru
 from referee.render_tally import HOST_ONLY_RULE, render_json, render_parts
 from referee.roles import role_name_ru
 
@@ -24,7 +23,7 @@ if TYPE_CHECKING:
 def _game_over(result: DayResult, bb: bool) -> str:
     if result.winner is None:
         return ""
-    line = f"Игра окончена: победа — {winner_ru(result.winner)}."
+    line = result.winner.explain()
     return "\n" + (b(line) if bb else line)
 
 
@@ -61,7 +60,7 @@ def render_day(result: DayResult, config: Config, fmt: str = "bbcode") -> str:
         doc = json.loads(render_json(result.tally, config.forum.url, tz,
                                      config.roles_revealed_on_hanging))
         doc["recorded"] = result.recorded_at is not None
-        doc["winner"] = result.winner
+        doc["winner"] = result.winner.token if result.winner is not None else None
         doc["removed"] = [{"nick": r["nick"], "rule": r.get("rule")} for r in result.removals]
         doc["notes"] = list(result.notes)
         return json.dumps(doc, ensure_ascii=False, indent=2)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee import bbcode
 from referee.config import Config
-from referee.night import morning_report, private_results
+from referee.render.morning import morning_report, private_results
 from referee.render_tally import HOST_ONLY_RULE
 from referee.roles import ACTION_NAMES_RU
 
@@ -110,7 +110,7 @@ def night_json(result: NightResult) -> dict[str, Any]:
         "rejected": [{"actor": a, "action": act, "reason": r} for a, act, r in o.rejected],
         "private": [{"to": n, "text": t} for n, t in private_results(o)],
         "log": list(o.lines()),
-        "winner": result.winner,
+        "winner": result.winner.token if result.winner is not None else None,
         "notes": list(result.notes),
     }
 

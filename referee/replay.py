@@ -19,7 +19,10 @@ removals, A3). Output::
                 {"night": N, "deaths": [{"player", "causes"}], "saved": [{"player", "by"}],
                  "checks": [{"by", "target", "result"}],
                  "rejected": [{"actor", "action", "reason"}]}],
-     "winner": None | "town" | "clan:<name>" | "maniac"}
+     "winner": None | "town" | "clan:<name>" | "maniac" | "draw"}
+
+``winner`` is ``None`` while the game goes on and ``"draw"`` when nobody is left alive
+(N15.14).
 
 Bad input (unknown role, unknown nick, missing keys) raises :class:`GameError`.
 """
@@ -33,9 +36,8 @@ from typing import Any
 from referee.actions import Request
 from referee.config import NightRules, Player
 from referee.errors import ConfigError, GameError
-from referee.night import GameState, NightOutcome, winner
+from referee.night import GameResult, GameState, NightOutcome, winner
 from referee.night.events import ChangeIgnored, Event, RequestRejected
-from referee.night.report import winner_ru
 from referee.night.state import Death
 from referee.roles import ACTIONS, normalise_role
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
@@ -61,7 +63,11 @@ class _Night:
 def replay(data: Mapping[str, Any], rules: NightRules) -> dict[str, Any]:
     """Replay the game; one output entry per input phase, in order, and the winner (W2)."""
     phases, state = _run(data, rules)
-    return {"phases": [_phase_json(p) for p in phases], "winner": winner(state, rules)}
+    return {"phases": [_phase_json(p) for p in phases], "winner": _token(winner(state, rules))}
+
+
+def _token(result: GameResult | None) -> str | None:
+    return None if result is None else result.token
 
 
 def replay_text(data: Mapping[str, Any], rules: NightRules) -> str:
@@ -75,9 +81,7 @@ def replay_text(data: Mapping[str, Any], rules: NightRules) -> str:
             lines.append(_day_text(p))
         lines.append("")
     result = winner(state, rules)
-    lines.append(
-        f"Игра окончена: победа — {winner_ru(result)}." if result else "Игра продолжается."
-    )
+    lines.append(result.explain() if result is not None else "Игра продолжается.")
     return "\n".join(lines)
 
 
@@ -101,7 +105,7 @@ def _run(data: Mapping[str, Any], rules: NightRules) -> tuple[list[_Day | _Night
             # winner of a position nobody should have reached.
             raise GameError(
                 f"{where}: the game was already over after {_phase_name(previous)} "
-                f"(winner: {won})",
+                f"(winner: {won.token})",
                 "remove the phases after the end, or check the [rules] settings "
                 "(clan_wins_at_parity) the game was played with",
             )

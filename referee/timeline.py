@@ -9,6 +9,7 @@ Pure: a state and what a phase decided in, the next state and its events out. Th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from referee.actions import Request
 from referee.config import NightRules
@@ -31,10 +32,13 @@ class DayPlay:
 
 @dataclass(frozen=True, slots=True)
 class NightPlay:
-    """Night ``night``'s requests, as read from the PMs with the host's edits (N1)."""
+    """Night ``night``'s requests, as read from the PMs with the host's edits (N1).
+    ``night_start``: when the night began — a necromancer's naming sent before it was
+    sent by day and covers this night (N9), one sent during it the next (N15.5)."""
 
     night: int
     requests: tuple[Request, ...] = ()
+    night_start: datetime | None = None
 
 
 def play_day(state: GameState, play: DayPlay, rules: NightRules, *,
@@ -64,4 +68,5 @@ def play_day(state: GameState, play: DayPlay, rules: NightRules, *,
 
 def play_night(state: GameState, play: NightPlay, rules: NightRules) -> NightOutcome:
     """Night ``play.night`` resolved in N2 order."""
-    return resolve_night(state, play.night, play.requests, rules)
+    return resolve_night(state, play.night, play.requests, rules,
+                         night_start=play.night_start)

@@ -126,10 +126,13 @@ class ProtectionNamed(Event):
     rule: str = "N9"
 
     def explain(self) -> str:
-        return (
+        text = (
             f"Некромант {self.necromancer} защищает {names(self.targets)}: "
-            f"одно воскрешение на двоих, действует с ночи {self.from_night}."
+            f"одно воскрешение на двоих, действует с ночи {self.from_night}"
         )
+        if self.rule == "N15.5":
+            text += " (названо ночью — действует со следующей ночи)"
+        return text + "."
 
 
 # ------------------------------------------------------------------ night steps
@@ -170,7 +173,8 @@ class Took(Event):
 @dataclass(frozen=True)
 class Beaten(Event):
     """N2 step 3, N4: a thug beats a player (the priest's guest too when he beats the
-    priest, ``via_priest``)."""
+    priest, ``via_priest``). ``loop``: thugs who beat each other in a circle, all beaten
+    (N15.1); ``priest_with_guest``: the beaten priest keeps his guest (N15.2)."""
 
     thug: str
     target: str
@@ -178,19 +182,25 @@ class Beaten(Event):
     via_priest: str | None = None
     priest_with_guest: bool = False
     rule: str = "N4"
+    loop: tuple[str, ...] = ()
 
     def explain(self) -> str:
         if self.priest_with_guest:
-            return (
+            text = (
                 f"Громила {self.thug} избивает священника {self.target}; гостя он уже забрал "
-                "(священник ходит первым)."
+                "(священник ходит первым)"
             )
-        if self.via_priest:
-            return (
+        elif self.via_priest:
+            text = (
                 f"Громила {self.thug} избивает священника {self.via_priest}, а с ним и его "
-                f"гостя {self.target}: ход {self.target} этой ночью не исполняется."
+                f"гостя {self.target}: ход {self.target} этой ночью не исполняется"
             )
-        return f"Громила {self.thug} избивает {self.target}: его ход этой ночью не исполняется."
+        else:
+            text = f"Громила {self.thug} избивает {self.target}: его ход этой ночью не исполняется"
+        if self.loop:
+            text += (f" (громилы {names(self.loop)} избивают друг друга по кругу — "
+                     "избиты все)")
+        return text + "."
 
 
 @dataclass(frozen=True)
@@ -264,7 +274,8 @@ class Attack(Event):
         if self.kind == "harakiri":
             return f"Ниндзя {by}: {NINJA_MISS_LIMIT}-й промах — харакири, он погибает этой ночью."
         if self.kind == "testament":
-            return f"Завещание ниндзя {by}: погибает {t}."
+            guest = f" (гость священника {self.via_priest})" if self.via_priest else ""
+            return f"Завещание ниндзя {by}: погибает {t}{guest}."
         return f"{CAUSE_NAMES_RU.get(self.kind, self.kind)}: {t}."
 
 
@@ -319,6 +330,23 @@ class HealFailed(Event):
 
 
 @dataclass(frozen=True)
+class HealNotAShot(Event):
+    """N8, N15.12: the healed player dies in the maniac's ambush — an ambush death is not
+    a shot, and the heal does not stop it."""
+
+    player: str
+    doctor: str
+    attacks: tuple[Attack, ...]
+    rule: str = "N15.12"
+
+    def explain(self) -> str:
+        return (
+            f"Лечение реаниматора {self.doctor} не спасает {self.player} от засады маньяка: "
+            "засада — не выстрел."
+        )
+
+
+@dataclass(frozen=True)
 class NinjaMiss(Event):
     """N10: the ninja killed a town player (priest + town guest = one miss)."""
 
@@ -332,6 +360,23 @@ class NinjaMiss(Event):
         return (
             f"Ниндзя {self.ninja} убил мирного ({names(self.victims)}): "
             f"промах {self.misses} из {NINJA_MISS_LIMIT}."
+        )
+
+
+@dataclass(frozen=True)
+class NinjaKillPrevented(Event):
+    """N15.7: the necromancer prevented the ninja's kill of a town player — nobody died,
+    so it is no miss."""
+
+    ninja: str
+    saved: tuple[str, ...]
+    request: Request | None = None
+    rule: str = "N15.7"
+
+    def explain(self) -> str:
+        return (
+            f"Ниндзя {self.ninja}: {names(self.saved)} спасён(ы) некромантом — "
+            "убийства не было, промах не засчитан."
         )
 
 
@@ -351,19 +396,35 @@ class NinjaTargetGone(Event):
         )
 
 
+def _passed_over(skipped: tuple[str, ...], out_of_reach: tuple[str, ...]) -> list[str]:
+    parts: list[str] = []
+    if skipped:
+        parts.append(f"{names(skipped)} уже мертв{'ы' if len(skipped) > 1 else ''}")
+    if out_of_reach:
+        parts.append(f"{names(out_of_reach)} у священника — вне досягаемости")
+    return parts
+
+
 @dataclass(frozen=True)
 class TestamentCarried(Event):
-    """N11: the hanged ninja's testament picks the first voter not yet dead."""
+    """N11: the hanged ninja's testament picks the first voter not yet dead. N15.8: a voter
+    doomed this night counts as dead, the priest's guest is out of reach (``out_of_reach``);
+    N15.15: a voter who is the priest takes his guest with him (``guest``)."""
 
     ninja: str
     voter: str
     skipped: tuple[str, ...]
     rule: str = "N11"
+    out_of_reach: tuple[str, ...] = ()
+    guest: str | None = None
 
     def explain(self) -> str:
         text = f"Завещание повешенного ниндзя {self.ninja}: умирает {self.voter}"
-        if self.skipped:
-            text += f" ({names(self.skipped)} уже мертв{'ы' if len(self.skipped) > 1 else ''})"
+        if self.guest:
+            text += f", священник, а с ним и его гость {self.guest}"
+        passed = _passed_over(self.skipped, self.out_of_reach)
+        if passed:
+            text += f" ({'; '.join(passed)})"
         else:
             text += ", первым проголосовавший за повешение"
         return text + "."
@@ -371,12 +432,19 @@ class TestamentCarried(Event):
 
 @dataclass(frozen=True)
 class TestamentVoid(Event):
-    """N11: nobody who voted for the hanged ninja is still alive."""
+    """N11: nobody who voted for the hanged ninja is still alive (or within reach, N15.8)."""
 
     ninja: str
     rule: str = "N11"
+    out_of_reach: tuple[str, ...] = ()
 
     def explain(self) -> str:
+        if self.out_of_reach:
+            return (
+                f"Завещание ниндзя {self.ninja}: из голосовавших за него живы только "
+                f"{names(self.out_of_reach)}, но у священника — вне досягаемости; "
+                "исполнять некому."
+            )
         return (
             f"Завещание ниндзя {self.ninja}: никого из голосовавших за него не осталось "
             "в живых — исполнять некому."
@@ -385,24 +453,28 @@ class TestamentVoid(Event):
 
 @dataclass(frozen=True)
 class Protected(Event):
-    """N2 step 7, N9: the necromancer's protection prevents a death; it is spent."""
+    """N2 step 7, N9: the necromancer's protection prevents a death; it is spent.
+    ``why`` says which open interaction decided it (N15.5, N15.15), with ``rule`` set."""
 
     necromancer: str
     player: str
     attacks: tuple[Attack, ...]
     rule: str = "N9"
+    why: str = ""
 
     def explain(self) -> str:
         what = ", ".join(CAUSE_NAMES_RU[a.kind] for a in self.attacks)
+        why = f"; {self.why}" if self.why else ""
         return (
             f"Защита некроманта {self.necromancer} спасает {self.player} ({what}): "
-            "воскрешение израсходовано."
+            f"воскрешение израсходовано{why}."
         )
 
 
 @dataclass(frozen=True)
 class CheckResult(Event):
-    """N2 step 8, N12: the commissar learns a role (ninja shows as «Мирный житель»)."""
+    """N2 step 8, N12: the commissar learns a role (ninja shows as «Мирный житель»).
+    ``rule`` N15.6: he was attacked this night and survived, so the result stands."""
 
     by: str
     target: str
@@ -413,7 +485,9 @@ class CheckResult(Event):
 
     def explain(self) -> str:
         via = f" (гость священника {self.via_priest})" if self.via_priest else ""
-        return f"Комиссар {self.by} проверяет {self.target}{via}: {role_ru(self.result)}."
+        alive = " (комиссар выжил этой ночью — результат остаётся)" if self.rule == "N15.6" else ""
+        return (f"Комиссар {self.by} проверяет {self.target}{via}: "
+                f"{role_ru(self.result)}{alive}.")
 
 
 @dataclass(frozen=True)

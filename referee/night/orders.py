@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from referee.actions import Request
 from referee.config import NightRules
@@ -63,6 +64,10 @@ def validate(
 ) -> Rejection | None:
     """N14: why this request cannot be carried out, or ``None`` when it can.
 
+    N15.13: a request aimed at a player dead before the night is rejected. N15.9: «not
+    twice in a row» compares with the last target that stood (an accepted request, carried
+    out or not; :attr:`GameState.last_targets`), so a rejected one never counts.
+
     ``turn`` is the night's number (or the day's, for a necromancer naming by day)."""
     actor, action = request.actor, request.action
     if not state.has(actor):
@@ -81,7 +86,8 @@ def validate(
         if not state.has(t):
             return Rejection(f"«{t}» — нет такого игрока")
         if not state.is_alive(t):
-            return Rejection(f"{t} уже мёртв")
+            # N15.13 (N15.5 for a naming): a player dead before the night is out of play.
+            return Rejection(f"{t} уже мёртв", "N15.5" if action == "protect" else "N15.13")
     if action == "protect":
         return _validate_protect(state, request, turn, rules)
     if action == "ambush":
@@ -104,7 +110,9 @@ def validate(
 
 
 def _validate_shoot(state: GameState, request: Request, target: str) -> Rejection | None:
-    """N5: a clan cannot shoot its own ВСБ; the executor is a living member of the clan."""
+    """N5: a clan cannot shoot its own ВСБ. N15.11: the executor is a living Мафия of the
+    ordering clan (the sender, who is one, by default); a thug, a kamikaze, a ВСБ or
+    another clan's member named as executor — the order is rejected (N14)."""
     clan = state.clan_of(request.actor)
     if state.role_of(target) == "boss_son" and state.clan_of(target) == clan:
         return Rejection(f"{target} — ВСБ этого клана, его клан стрелять в него не может", "N5")
@@ -113,9 +121,13 @@ def _validate_shoot(state: GameState, request: Request, target: str) -> Rejectio
         if not state.has(ex):
             return Rejection(f"исполнитель «{ex}» — нет такого игрока")
         if not state.is_alive(ex):
-            return Rejection(f"исполнитель {ex} мёртв", "N5")
+            return Rejection(f"исполнитель {ex} мёртв", "N15.11")
         if state.role_of(ex) not in CLAN_ROLES or state.clan_of(ex) != clan:
-            return Rejection(f"исполнитель {ex} не член клана {clan}", "N5")
+            return Rejection(f"исполнитель {ex} не член клана {clan}", "N15.11")
+        if state.role_of(ex) != "mafia":
+            return Rejection(
+                f"исполнитель {ex} — {role_ru(state.role_of(ex))}: стреляет только Мафия "
+                f"клана {clan}", "N15.11")
     return None
 
 
@@ -133,7 +145,8 @@ def _validate_ambush(
 def _validate_protect(
     state: GameState, request: Request, turn: int, rules: NightRules
 ) -> Rejection | None:
-    """N9: turns 1–3, two different living players other than himself, once per game."""
+    """N9: turns 1–3, two different living players other than himself, once per game
+    (N15.5: naming himself or a dead player is rejected)."""
     targets = request.all_targets()
     if turn > rules.necromancer_turns:
         return Rejection(
@@ -144,7 +157,7 @@ def _validate_protect(
     if len(targets) != 2 or targets[0] == targets[1]:
         return Rejection("нужно назвать двух разных игроков", "N9")
     if request.actor in targets:
-        return Rejection("себя воскрешать нельзя", "N9")
+        return Rejection("себя воскрешать нельзя", "N15.5")
     return None
 
 
@@ -170,6 +183,7 @@ def settle(
     rules: NightRules,
     *,
     at_night: bool = True,
+    night_start: datetime | None = None,
 ) -> Intake:
     """N14 then N1 for one phase's requests.
 
@@ -181,7 +195,13 @@ def settle(
     limited; a take, a beating, an ambush or a naming may be changed freely. A repeat of
     the current target is not a change (a clan member confirming the clan's shot may name
     the executor). Invalid requests are rejected before this and never count as the
-    request or as a change."""
+    request or as a change (N15.10: a request after a rejected one is no change; replacing
+    a change-limited request by another action of the same player is one).
+
+    A necromancer's naming (N9) works from the night of its turn when it was sent by day:
+    in a day phase (``at_night=False``), or, with the night's requests, sent before
+    ``night_start``. N15.5: a naming sent during the night (or with no sending time)
+    counts from the next night."""
     events: list[Event] = []
     valid: list[Request] = []
     ordered = sorted(enumerate(requests), key=lambda ir: (ir[1].order, ir[0]))
@@ -217,7 +237,9 @@ def settle(
                 current, executor = later, later.executor
             elif used.get(requester, 0) < limit:
                 used[requester] = used.get(requester, 0) + 1
-                events.append(RequestChanged(requester, current, later, used[requester], limit))
+                rule = "N15.10" if later.action != current.action else "N1"
+                events.append(RequestChanged(requester, current, later, used[requester], limit,
+                                             rule))
                 current, executor = later, later.executor
             else:
                 events.append(ChangeIgnored(requester, later, current))
@@ -225,11 +247,16 @@ def settle(
         actor = (executor or current.actor) if current.action == "shoot" else current.actor
         order = Order(requester, actor, current.action, current.all_targets(), current, clan)
         if order.action == "protect":
-            # Turn N's naming covers Night N whether it came by day or with the night's
-            # requests: the seed says it is sent «не ночью», so it precedes the night.
             a, b = order.targets
-            protections.append(Protection(order.actor, (a, b), turn))
-            events.append(ProtectionNamed(order.actor, (a, b), turn, current))
+            by_day = not at_night or _sent_before(current, night_start)
+            start = turn if by_day else turn + 1
+            protections.append(Protection(order.actor, (a, b), start))
+            events.append(ProtectionNamed(order.actor, (a, b), start, current,
+                                          "N9" if by_day else "N15.5"))
         else:
             orders.append(order)
     return Intake(tuple(events), tuple(orders), tuple(protections), used)
+
+
+def _sent_before(request: Request, moment: datetime | None) -> bool:
+    return moment is not None and request.sent_at is not None and request.sent_at < moment

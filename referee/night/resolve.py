@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from referee.actions import Request
 from referee.config import NightRules
@@ -73,13 +74,22 @@ class NightOutcome:
 
 
 def resolve_night(
-    state: GameState, night: int, requests: Sequence[Request], rules: NightRules
+    state: GameState,
+    night: int,
+    requests: Sequence[Request],
+    rules: NightRules,
+    *,
+    night_start: datetime | None = None,
 ) -> NightOutcome:
     """Resolve Night ``night`` (RULES.md N2): read the requests (N14, N1), run
     :data:`~referee.night.steps.STEPS` in order, apply deaths all at once, derive the next
-    state."""
-    intake = settle(state, requests, night, rules, at_night=True)
-    # A necromancer's naming that came with this night's requests works tonight (N9).
+    state.
+
+    ``requests`` are the night's; a necromancer's naming among them sent before
+    ``night_start`` (``Request.sent_at``) was sent by day and covers this night (N9), any
+    other counts from the next night (N15.5). Without ``night_start`` every request is
+    taken as sent during the night."""
+    intake = settle(state, requests, night, rules, at_night=True, night_start=night_start)
     state = state.evolve(protections=state.protections + intake.protections)
     ctx = Night(state, night, rules, intake.orders)
     log: list[Event] = list(intake.events)
@@ -99,7 +109,9 @@ def next_state(state: GameState, night: int, intake: Intake, log: Sequence[Event
     """The state after the night, read off the log:
 
     - deaths (N2) — and the sergeant's promotion (N12);
-    - last heal/take/beat targets (N3, N4, N8: the choice counts, even if it failed);
+    - last heal/take/beat targets (N3, N4, N8; N15.9: the last request that stood counts,
+      carried out or failed through another's action — N15.15: a heal or beating aimed at
+      the priest's guest too; a request rejected as invalid is no order and does not);
     - the maniac's ambush night (N6); kamikazes who blew up (N7);
     - ninja misses (N10); request changes used (N1);
     - protections named (N9) and spent; the testament is consumed by its night (N11)."""

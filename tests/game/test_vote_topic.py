@@ -9,6 +9,7 @@ from pathlib import Path
 from referee.game import Game
 from referee.kernel import Post, TopicPage
 from referee.markup import plain_text
+from referee.night import TOWN_WINS
 
 CONFIG = """
 [game]
@@ -62,7 +63,7 @@ def test_the_tally_says_when_the_hanging_ends_the_game(tmp_path: Path) -> None:
     game.store.save_topic_page(TopicPage(10, "Игра", 1, 1, 20, (
         vote(1, "Ann", "Cid", 10, 11), vote(2, "Bob", "Cid", 10, 12))))
     result = game.tally_day(1)
-    assert result.tally.hanged == "Cid" and result.winner == "town"
+    assert result.tally.hanged == "Cid" and result.winner == TOWN_WINS
     from referee.render_day import day_paste
 
     assert "Игра окончена: победа — мирные жители." in day_paste(result, game.config)

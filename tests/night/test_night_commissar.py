@@ -2,7 +2,7 @@
 
 from nighttable import Game, checks, dead, night, rejected
 
-from referee.night import private_results
+from referee.render.morning import private_results
 
 PLAYERS = (
     "Pr=priest, Kom=commissar, Ser=sergeant, Doc=doctor, Nin=ninja, Bob, Ann, "

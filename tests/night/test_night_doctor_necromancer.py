@@ -3,8 +3,8 @@
 import pytest
 from nighttable import Game, causes, dead, night, rejected, said
 
-from referee.night import private_results
 from referee.night.events import HealFailed, Protected
+from referee.render.morning import private_results
 
 PLAYERS = (
     "Pr=priest, Kom=commissar, Doc=doctor, Nin=ninja, Necro=necromancer, Bob, Ann, Cid, "
@@ -193,13 +193,15 @@ def test_n9_names_once_per_game() -> None:
     )
 
 
-def test_n9_named_with_the_nights_requests_counts_that_night() -> None:
-    """Seed: «Заявка некроманта отправляется не ночью»: a naming that reaches the host with
-    the night's requests was made before that night, so it covers it."""
+def test_n15_5_named_during_the_night_counts_from_the_next_night() -> None:
+    """N15.5 (seed: «Заявка некроманта отправляется не ночью»): a naming sent during a
+    night does not cover that night; it counts from the next one."""
     g = Game(PLAYERS)
     out = g.night(1, ["Necro protect Bob Ann", "Don shoot Bob"])
-    assert dead(out) == set()
-    assert said(out, "действует с ночи 1")
+    assert dead(out) == {"Bob"}
+    assert said(out, "действует с ночи 2 (названо ночью — действует со следующей ночи)")
+    g.day(2)
+    assert dead(g.night(2, ["Don shoot Ann"])) == set()
 
 
 def test_n9_named_on_night_4_is_too_late() -> None:

@@ -2,8 +2,8 @@
 
 from nighttable import Game, causes, dead, night, said
 
-from referee.night import private_results
 from referee.night.events import NinjaMiss
+from referee.render.morning import private_results
 
 PLAYERS = (
     "Pr=priest, Kom=commissar, Doc=doctor, Nin=ninja, Necro=necromancer, "
@@ -163,3 +163,36 @@ def test_n11_hanging_someone_else_leaves_no_testament() -> None:
     g = Game(PLAYERS)
     g.day(1, hanged="Don", voters=["Bob"])
     assert dead(g.night(1, [])) == set()
+
+
+# --- N15.7 a miss is a town player the ninja actually kills
+
+
+def test_n15_7_a_kill_the_necromancer_prevents_is_no_miss_and_no_pm() -> None:
+    g = Game(PLAYERS)
+    g.day(1, lines=["Necro protect Bob Dan"])
+    out = g.night(1, ["Nin kill Bob"])
+    assert dead(out) == set() and misses(out) == []
+    assert not [to for to, _ in private_results(out) if to == "Nin"]
+    assert said(out, "Bob спасён(ы) некромантом — убийства не было, промах не засчитан")
+
+
+def test_n15_7_priest_saved_but_town_guest_killed_is_one_miss() -> None:
+    g = Game(PLAYERS)
+    g.day(1, lines=["Necro protect Pr Dan"])
+    out = g.night(1, ["Pr take Ann", "Nin kill Pr"])
+    assert dead(out) == {"Ann"}
+    assert misses(out) == [1]
+
+
+def test_n15_7_harakiri_is_a_death_the_necromancer_prevents() -> None:
+    """N9: the second miss brings harakiri the same night; the ninja, named by the
+    necromancer, is saved from it (the miss is counted after the necromancer's step, so
+    his protection is still there)."""
+    g = Game(PLAYERS)
+    g.night(1, ["Nin kill Bob"])
+    g.day(2, lines=["Necro protect Nin Dan"])
+    out = g.night(2, ["Nin kill Ann"])
+    assert dead(out) == {"Ann"}
+    assert misses(out) == [2]
+    assert [(p, by) for p, by in out.saved] == [("Nin", "Necro")]

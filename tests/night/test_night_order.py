@@ -14,7 +14,7 @@ PLAYERS = (
 def test_n2_steps_follow_the_rules_order() -> None:
     assert [s.__name__ for s in STEPS] == [
         "declare_ambush", "priest_takes", "thug_beats", "strikes", "doctor_heals",
-        "ninja_turn", "necromancer_saves", "checks", "deaths",
+        "ninja_turn", "necromancer_saves", "ninja_misses", "checks", "deaths",
     ]
 
 

@@ -119,3 +119,32 @@ def test_n5_only_mafia_send_the_shot() -> None:
 def test_n5_commissar_sees_clan_roles() -> None:
     out = night(PLAYERS, ["Kom check ThugB"])
     assert checks(out) == {("ThugB", "thug")}
+
+
+# --- N15.1 beatings resolve as a chain
+
+THREE_CLANS = "Doc=doctor, Bob, ThugA=thug/A, ThugB=thug/B, ThugC=thug/C, Don=mafia/A"
+
+
+def test_n15_1_a_beating_into_a_loop_breaks_it() -> None:
+    """ThugA and ThugB beat each other, but ThugC, whom nobody beats, beats ThugB first:
+    ThugB's beating of ThugA never happens, so ThugA's beating of ThugB lands."""
+    out = night(THREE_CLANS, ["ThugA beat ThugB", "ThugB beat ThugA", "ThugC beat ThugB"])
+    beaten = {(e.thug, e.target) for e in out.events if isinstance(e, Beaten)}
+    assert beaten == {("ThugA", "ThugB"), ("ThugC", "ThugB")}
+    assert said(out, "Громила ThugB: избиение → ThugA не исполнено — его избил громила ThugA")
+
+
+def test_n15_1_a_loop_of_three_are_all_beaten() -> None:
+    out = night(THREE_CLANS, ["ThugA beat ThugB", "ThugB beat ThugC", "ThugC beat ThugA"])
+    beatings = [e for e in out.events if isinstance(e, Beaten)]
+    assert {e.target for e in beatings} == {"ThugA", "ThugB", "ThugC"}
+    assert all(e.rule == "N15.1" for e in beatings)
+
+
+def test_n15_1_a_chain_of_three_beats_only_the_second() -> None:
+    """A beats B, B beats C, C beats the doctor: only B is beaten; C is free and beats Doc."""
+    out = night(THREE_CLANS, ["ThugA beat ThugB", "ThugB beat ThugC", "ThugC beat Doc",
+                              "Doc heal Bob", "Don shoot Bob"])
+    assert {e.target for e in out.events if isinstance(e, Beaten)} == {"ThugB", "Doc"}
+    assert dead(out) == {"Bob"}

@@ -5,8 +5,9 @@ from nighttable import Game, night, roster
 from referee.bbcode import ZWSP
 from referee.config import NightRules
 from referee.errors import GameError
-from referee.night import GameState, apply_day, morning_report, winner
+from referee.night import DRAW, MANIAC_WINS, TOWN_WINS, GameState, apply_day, clan_wins, winner
 from referee.night.state import Death
+from referee.render.morning import morning_report
 
 RULES = NightRules()
 
@@ -35,7 +36,7 @@ def test_w2_game_goes_on() -> None:
 
 def test_w2_town_wins_when_clans_and_maniac_are_dead() -> None:
     s = after_deaths(TWO_CLANS, "Don", "Thug", "Carlo", "Jack")
-    assert winner(s, RULES) == "town"
+    assert winner(s, RULES) == TOWN_WINS
 
 
 def test_w2_no_town_win_while_the_maniac_lives() -> None:
@@ -44,7 +45,7 @@ def test_w2_no_town_win_while_the_maniac_lives() -> None:
 
 def test_w2_clan_wins_when_only_its_members_and_its_boss_son_live() -> None:
     s = after_deaths(TWO_CLANS, "Kom", "Bob", "Ann", "Carlo", "SonB", "Jack")
-    assert winner(s, RULES) == "clan:A"
+    assert winner(s, RULES) == clan_wins("A")
 
 
 def test_w2_another_clans_boss_son_alive_no_clan_win() -> None:
@@ -56,7 +57,7 @@ def test_w2_clan_wins_at_parity_when_the_setting_says_so() -> None:
     s = after_deaths(TWO_CLANS, "Kom", "Bob", "Carlo", "SonB", "Jack", "SonA")
     # Don + Thug against Ann: parity reached.
     assert winner(s, RULES) is None
-    assert winner(s, NightRules(clan_wins_at_parity=True)) == "clan:A"
+    assert winner(s, NightRules(clan_wins_at_parity=True)) == clan_wins("A")
 
 
 def test_w2_no_parity_win_while_another_clan_lives() -> None:
@@ -66,17 +67,19 @@ def test_w2_no_parity_win_while_another_clan_lives() -> None:
 
 def test_w2_maniac_alone_wins() -> None:
     s = after_deaths(TWO_CLANS, "Kom", "Bob", "Ann", "Don", "Thug", "SonA", "Carlo", "SonB")
-    assert winner(s, RULES) == "maniac"
+    assert winner(s, RULES) == MANIAC_WINS
 
 
 def test_w2_maniac_with_one_other_player_wins() -> None:
     s = after_deaths(TWO_CLANS, "Kom", "Bob", "Don", "Thug", "SonA", "Carlo", "SonB")
-    assert winner(s, RULES) == "maniac"
+    assert winner(s, RULES) == MANIAC_WINS
 
 
-def test_w2_nobody_left_nobody_wins() -> None:
+def test_n15_14_nobody_left_is_a_draw() -> None:
+    """N15.14: nobody alive — the game is over, and nobody won («ничья»)."""
     s = after_deaths("Bob, Don=mafia/A", "Bob", "Don")
-    assert winner(s, RULES) is None
+    assert winner(s, RULES) == DRAW
+    assert DRAW.token == "draw" and DRAW.is_draw
 
 
 # --- the morning report
@@ -113,6 +116,12 @@ def test_morning_report_says_when_the_game_is_over() -> None:
     out = night("Bob, SonA=boss_son/A, Don=mafia/A", ["Don shoot Bob"])
     text = morning_report(out, out.state, RULES)
     assert "Игра окончена: победа — мафиозный клан «A»." in text
+
+
+def test_n15_14_morning_report_says_a_draw() -> None:
+    out = night("Bob, Kami=kamikaze/A", ["Kami blow Bob"])
+    text = morning_report(out, out.state, RULES)
+    assert text.endswith("[b]Игра окончена: ничья — в живых не осталось никого.[/b]")
 
 
 def test_morning_report_promoted_sergeant_revealed_with_his_badge() -> None:

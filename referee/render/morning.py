@@ -2,26 +2,17 @@
 PMs (the commissar's and sergeant's results, the ninja's and necromancer's notices).
 
 The public report says who died and, if the setting says so, their role — never how they
-died, who was saved or who visited whom: that is for the host's log only.
+died, who was saved or who visited whom: that is for the host's log only. It says when the
+game is over: who won, or that nobody is left (N15.14, a draw).
 """
 
 from __future__ import annotations
 
 from referee import bbcode
 from referee.config import NightRules
+from referee.night import GameState, NightOutcome, winner
 from referee.night.events import NINJA_MISS_LIMIT, NinjaMiss, Protected
-from referee.night.resolve import NightOutcome
-from referee.night.state import GameState
-from referee.night.win import winner
 from referee.roles import role_ru
-
-WINNER_RU = {"town": "мирные жители", "maniac": "маньяк"}
-
-
-def winner_ru(result: str) -> str:
-    if result.startswith("clan:"):
-        return f"мафиозный клан «{result[5:]}»"
-    return WINNER_RU.get(result, result)
 
 
 def role_title(state: GameState, nick: str) -> str:
@@ -47,7 +38,7 @@ def morning_report(outcome: NightOutcome, state: GameState, rules: NightRules) -
         lines.append("Этой ночью никто не погиб.")
     result = winner(state, rules)
     if result is not None:
-        lines.append(bbcode.b(f"Игра окончена: победа — {winner_ru(result)}."))
+        lines.append(bbcode.b(result.explain()))
     return "\n".join(lines)
 
 
