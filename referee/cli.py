@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from referee.errors import GameError, RefereeError
 
@@ -128,6 +127,12 @@ def _progress_bar(*, enabled: bool) -> Iterator[Callable[[SyncProgress], None] |
         yield show
 
 
+def _context(game):  # noqa: ANN001, ANN202 - a Game in, a render Context out
+    from referee.render.context import Context
+
+    return Context.of(game.config)
+
+
 def _emit(text: str) -> None:
     # Plain print: rich markup must never interpret BBCode brackets from the output.
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
@@ -221,11 +226,12 @@ def tally(
         point = int(as_of) if as_of.isdigit() else _parse_when(as_of, game)
     result = game.tally_day(n, as_of=point, record=not dry_run)
     from referee.publish import tally_post
-    from referee.render_day import render_day
+    from referee.render.day import day_paste, render_day
 
-    _emit(render_day(result, game.config, fmt.value))
+    ctx = _context(game)
+    _emit(render_day(result, ctx, fmt.value))
     if post:
-        _publish(game, [tally_post(game.config, result)], yes, dry_run)
+        _publish(game, [tally_post(game.config, n, day_paste(result, ctx))], yes, dry_run)
 
 
 @app.command()
@@ -233,21 +239,12 @@ def votes(
     day: Annotated[int | None, typer.Option(help="Day number (default: the current day).")] = None,
 ) -> None:
     """Every vote event of the day (counted, ignored, rejected) with links."""
-    from referee.render_tally import post_link
+    from referee.render.host import votes_list
 
     game = _game()
     n = day or game.current_day()
     t = game.tally_day(n, record=False).tally
-    tz = game.config.tz
-    rows = [(v.at, v.post_id, v.voter, f"→ {v.target}", f"засчитан ({v.accepted_by})")
-            for v in t.votes]
-    rows += [(r.at, r.post_id, r.voter, f"«{r.typed}»" if r.typed else "", r.label)
-             for r in t.rejected]
-    # Plain lines, not a table: the links must stay whole for the host to click or copy.
-    _emit(f"Голоса дня {n} ({len(rows)}):")
-    for at, pid, voter, what, verdict in sorted(rows):
-        _emit(f"{at.astimezone(tz):%d.%m %H:%M:%S}  #{pid}  {voter} {what} — {verdict}  "
-              f"{post_link(pid, game.config.forum.url)}")
+    _emit(votes_list(n, t, game.config.tz, game.config.forum.url))
 
 
 def _vote_override(action: str, post: int, reason: str = "", target: str | None = None) -> None:
@@ -319,22 +316,26 @@ def check_activity(
     """Who is missing (A1: no post this turn; A2: missed votes). Before the turn ends it is a
     reminder list; after it the removals are recorded (A3). --post replies with the public
     part, once."""
-    from referee.render_activity import render_activity
+    from referee.render.activity import render_activity
 
     game = _game()
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
     n = turn or game.activity_turn()
     result = game.check_activity(n, record=not dry_run)
-    roles = {p.nick: p.role for p in game.config.players}
-    _emit(render_activity(result.report, fmt.value, roles,
-                          game.config.activity.reveal_role_on_removal, game.config.tz))
+    ctx = _context(game)
+    _emit(render_activity(result.report, fmt.value, ctx.roles, ctx.reveal_role_on_removal,
+                          ctx.tz))
     if result.notes and fmt != Fmt.json:
         _emit(_host_notes(result.notes))
     if post:
-        from referee.publish import activity_post
+        from referee.publish import activity_post, public_part
+        from referee.render.activity import HOST_ONLY_HEADER
 
-        _publish(game, [activity_post(game.config, n, result.report)], yes, dry_run)
+        public = public_part(render_activity(result.report, "bbcode", ctx.roles,
+                                             ctx.reveal_role_on_removal, ctx.tz),
+                             HOST_ONLY_HEADER)
+        _publish(game, [activity_post(game.config, n, public)], yes, dry_run)
 
 
 @app.command()
@@ -366,15 +367,9 @@ def pms(
         start, end = game.night_window(night)
         items = [p for p in items if start <= p.sent_at < end]
         title += f", ночь {night}"
-    tz = game.config.tz
-    table = Table(title=title)
-    for col in ("#", "от", "время", "тема", "первая строка"):
-        table.add_column(col)
-    for p in items:
-        first = next((ln for ln in p.body_text.splitlines() if ln.strip()), "")
-        table.add_row(str(p.pm_id), p.sender, f"{p.sent_at.astimezone(tz):%d.%m %H:%M}",
-                      p.subject, first[:80])
-    out.print(table, markup=False)
+    from referee.render.host import pms_table
+
+    out.print(pms_table(items, title, game.config.tz), markup=False)
 
 
 @app.command("resolve-night")
@@ -392,14 +387,14 @@ def resolve_night(
     """Read the night's requests from the PMs, resolve them (N1–N14) and print the morning
     report, the private results to send and the step-by-step explanation. --post replies
     with the morning report, --send sends the private results by PM; each once."""
-    from referee.render_night import render_night
+    from referee.render.night import render_night
 
     game = _game()
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
     n = night or game.current_night()
     result = game.resolve_night(n, record=not dry_run)
-    _emit(render_night(result, game.config, fmt.value))
+    _emit(render_night(result, _context(game), fmt.value))
     if post or send:
         from referee.publish import night_messages
         from referee.render.morning import morning_report, private_results
@@ -509,24 +504,15 @@ def deal(
     role PM texts. --send sends them (once; a second deal with another seed is refused)."""
     from referee.config import load_config
     from referee.deal import deal as run_deal
-    from referee.deal import role_pm_texts
+    from referee.render.deal import role_pm_texts
+    from referee.render.host import deal_listing
 
     config = load_config(opts.config)
     players = run_deal([p.nick for p in config.players], config.setup or None, seed)
-    if fmt == Fmt.json:
-        _emit(json.dumps({
-            "players": [{"nick": p.nick, "role": p.role, "clan": p.clan} for p in players],
-            "pms": [{"to": n, "subject": s, "text": t} for n, s, t in role_pm_texts(players)],
-        }, ensure_ascii=False, indent=2))
-        if send:
-            _send_deal(config, seed, role_pm_texts(players), yes, dry_run)
-        return
-    for p in players:
-        _emit(f"{p.nick}: {p.role}" + (f" ({p.clan})" if p.clan else ""))
-    for nick, subject, text in role_pm_texts(players):
-        _emit(f"\n── ЛС для {nick}: {subject}\n{text}")
+    texts = role_pm_texts(players)
+    _emit(deal_listing(players, texts, "json" if fmt == Fmt.json else "text"))
     if send:
-        _send_deal(config, seed, role_pm_texts(players), yes, dry_run)
+        _send_deal(config, seed, texts, yes, dry_run)
 
 
 def _send_deal(config, seed: int, texts, yes: bool, dry_run: bool) -> None:  # noqa: ANN001

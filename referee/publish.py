@@ -2,12 +2,12 @@
 
 What the commands can send:
 
-- ``tally --post``: the day's count (the paste part of :mod:`referee.render_tally`);
+- ``tally --post``: the day's count (the paste part of :mod:`referee.render.tally`);
 - ``check-activity --post``: who leaves the game for inactivity (the public part of
-  :mod:`referee.render_activity`);
+  :mod:`referee.render.activity`);
 - ``resolve-night --post``: the morning report (N2) — ``--send``: the private results (N9,
   N10, N12) by PM to each living recipient;
-- ``deal --send``: the role PMs (:func:`referee.deal.role_pm_texts`).
+- ``deal --send``: the role PMs (:func:`referee.render.deal.role_pm_texts`).
 
 Only the part meant for the players is ever sent; the host-only part stays on the screen.
 Every message is shown exactly as it will go out and sent only after the host confirms
@@ -45,8 +45,7 @@ from referee.slots import Slots
 from referee.store import SentRecord, Store
 
 if TYPE_CHECKING:
-    from referee.activity import ActivityReport
-    from referee.game import DayResult, NightResult
+    from referee.game import NightResult
 
 Kind = Literal["post", "pm"]
 
@@ -113,27 +112,18 @@ def public_part(rendered: str, separator: str) -> str:
     return head.rstrip() + "\n"
 
 
-def tally_post(config: Config, result: DayResult) -> Outgoing:
-    """V1–V6: the day's count as pasted (with the end of the game, W2), never the host-only
-    part."""
-    from referee.render_day import day_paste
-
-    day = result.day
+def tally_post(config: Config, day: int, paste: str) -> Outgoing:
+    """V1–V6: the day's count as pasted (with the end of the game, W2): ``paste`` is the
+    rendered public part, never the host-only part."""
     return Outgoing("post", game_ref(config), f"day:{day}:tally", topic_ref(config),
-                    day_paste(result, config).rstrip() + "\n",
-                    label=f"подсчёт голосов, день {day}")
+                    paste.rstrip() + "\n", label=f"подсчёт голосов, день {day}")
 
 
-def activity_post(config: Config, turn: int, report: ActivityReport) -> Outgoing:
-    """A1–A3: who leaves the game (or the reminder), never the host's table."""
-    from referee.render_activity import HOST_ONLY_HEADER, render_activity
-
-    roles = {p.nick: p.role for p in config.players}
-    rendered = render_activity(report, "bbcode", roles, config.activity.reveal_role_on_removal,
-                               config.tz)
+def activity_post(config: Config, turn: int, public: str) -> Outgoing:
+    """A1–A3: who leaves the game (or the reminder): ``public`` is the rendered public part
+    (:func:`public_part` of the output), never the host's table."""
     return Outgoing("post", game_ref(config), f"turn:{turn}:activity", topic_ref(config),
-                    public_part(rendered, HOST_ONLY_HEADER),
-                    label=f"проверка активности, ход {turn}")
+                    public, label=f"проверка активности, ход {turn}")
 
 
 def night_messages(config: Config, result: NightResult, *, report: str,

@@ -11,7 +11,7 @@ from activity_scenario import MSK, msk, posts, run
 
 from referee.activity import ActivityReport, Excuse, TurnDeath
 from referee.bbcode import escape
-from referee.render_activity import HOST_ONLY_HEADER, render_activity
+from referee.render.activity import HOST_ONLY_HEADER, render_activity
 from referee.roles import ROLE_IDS, ROLE_NAMES_RU, role_name_ru
 
 EVIL_NICK = "[/b][url=http://evil.example]Злой[/url]"

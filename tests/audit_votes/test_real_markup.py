@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 from adapters.phpbb.parse import decode_page, parse_topic_page
 from referee.bbcode import escape
 from referee.nicks import Roster, normalise
-from referee.render_tally import render_json, render_parts
+from referee.render.tally import render_json, render_parts
 from referee.votes import HostOverride, VoteReading, _separated, find_vote, tally
 
 NOT_A_VOTE = "не голос"

@@ -273,9 +273,10 @@ def test_the_days_summary_lists_who_leaves_at_its_end(game: Game) -> None:
     at(game, "2026-11-24 10:00").check_activity(2)
     result = at(game, "2026-11-24 10:05").tally_day(2)
     assert [r["nick"] for r in result.removals] == ["Мотылёк"]
-    from referee.render_day import day_paste
+    from referee.render.context import Context
+    from referee.render.day import day_paste
 
-    paste = day_paste(result, game.config)
+    paste = day_paste(result, Context.of(game.config))
     assert "Покидают игру в конце дня (A3):" in paste
     assert ("[b]Мотылёк[/b] — пропал(а) без вести, пропустил(а) голосования; роль: Мирный житель"
             in paste)

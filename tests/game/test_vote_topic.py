@@ -64,6 +64,7 @@ def test_the_tally_says_when_the_hanging_ends_the_game(tmp_path: Path) -> None:
         vote(1, "Ann", "Cid", 10, 11), vote(2, "Bob", "Cid", 10, 12))))
     result = game.tally_day(1)
     assert result.tally.hanged == "Cid" and result.winner == TOWN_WINS
-    from referee.render_day import day_paste
+    from referee.render.context import Context
+    from referee.render.day import day_paste
 
-    assert "Игра окончена: победа — мирные жители." in day_paste(result, game.config)
+    assert "Игра окончена: победа — мирные жители." in day_paste(result, Context.of(game.config))

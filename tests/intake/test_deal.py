@@ -9,11 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.deal import RULES_SETUP, deal, default_setup, role_pm_texts, setup_roles
+from referee.deal import RULES_SETUP, deal, default_setup, setup_roles
 from referee.errors import ConfigError, GameError
 from referee.intake import read_requests
 from referee.kernel import PrivateMessage
 from referee.nicks import Roster
+from referee.render.deal import role_pm_texts
 from referee.roles import EXAMPLE_OF_ROLE
 
 NICKS_30 = [f"Игрок{i:02d}" for i in range(1, 31)]

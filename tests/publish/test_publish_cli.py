@@ -18,7 +18,7 @@ from typer.testing import CliRunner, Result
 import referee.publish as publish_module
 from referee.cli import app
 from referee.errors import RefereeError
-from referee.render_tally import HOST_ONLY_RULE
+from referee.render.tally import HOST_ONLY_RULE
 from referee.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,7 +14,7 @@ from dataclasses import replace
 from votes_scenario import PLAYERS, post, posts, run
 
 from referee.bbcode import ZWSP
-from referee.render_tally import HOST_ONLY_RULE, post_link, render_parts, render_tally
+from referee.render.tally import HOST_ONLY_RULE, post_link, render_parts, render_tally
 
 REASON = "Весь день уходит от прямых вопросов."
 TOPIC = "https://forum.example/viewtopic.php?t=3"

@@ -24,7 +24,7 @@ from adapters.phpbb.parse import parse_topic_page
 from referee.config import DaySchedule
 from referee.kernel import Post
 from referee.nicks import Roster
-from referee.render_tally import render_parts
+from referee.render.tally import render_parts
 from referee.votes import Tally, find_vote, tally
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"

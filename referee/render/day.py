@@ -1,4 +1,4 @@
-"""``referee tally`` output for a day of the game: the count (:mod:`referee.render_tally`)
+"""``referee tally`` output for a day of the game: the count (:mod:`referee.render.tally`)
 plus what the game knows around it — the day's window and deadline, whether the result is
 recorded, the host-facing notes, and the end of the game (W2) when the hanging ends it.
 
@@ -12,8 +12,8 @@ import json
 from typing import TYPE_CHECKING
 
 from referee.bbcode import b, escape
-from referee.config import Config
-from referee.render_tally import HOST_ONLY_RULE, render_json, render_parts
+from referee.render.context import Context
+from referee.render.tally import HOST_ONLY_RULE, render_json, render_parts
 from referee.roles import role_name_ru
 
 if TYPE_CHECKING:
@@ -27,13 +27,13 @@ def _game_over(result: DayResult, bb: bool) -> str:
     return "\n" + (b(line) if bb else line)
 
 
-def _leaving(result: DayResult, config: Config, bb: bool) -> str:
+def _leaving(result: DayResult, ctx: Context, bb: bool) -> str:
     """A3: who leaves the game at the end of the day, after the tally."""
     if not result.removals:
         return ""
     esc = escape if bb else (lambda s: s)
-    reveal = config.activity.reveal_role_on_removal
-    roles = {p.nick: p.role for p in config.players}
+    reveal = ctx.reveal_role_on_removal
+    roles = ctx.roles
     lines = ["", "Покидают игру в конце дня (A3):"]
     for r in result.removals:
         nick = r["nick"]
@@ -47,30 +47,30 @@ def _leaving(result: DayResult, config: Config, bb: bool) -> str:
     return "\n".join(lines)
 
 
-def day_paste(result: DayResult, config: Config, fmt: str = "bbcode") -> str:
+def day_paste(result: DayResult, ctx: Context, fmt: str = "bbcode") -> str:
     """The part of the day's output meant for the game topic."""
     paste, _ = render_parts(result.tally, "bbcode" if fmt == "bbcode" else "text",
-                            config.forum.url, config.tz, config.roles_revealed_on_hanging)
-    return paste + _leaving(result, config, fmt == "bbcode") + _game_over(result, fmt == "bbcode")
+                            ctx.topic_url, ctx.tz, ctx.roles_revealed_on_hanging)
+    return paste + _leaving(result, ctx, fmt == "bbcode") + _game_over(result, fmt == "bbcode")
 
 
-def render_day(result: DayResult, config: Config, fmt: str = "bbcode") -> str:
-    tz = config.tz
+def render_day(result: DayResult, ctx: Context, fmt: str = "bbcode") -> str:
+    tz = ctx.tz
     if fmt == "json":
-        doc = json.loads(render_json(result.tally, config.forum.url, tz,
-                                     config.roles_revealed_on_hanging))
+        doc = json.loads(render_json(result.tally, ctx.topic_url, tz,
+                                     ctx.roles_revealed_on_hanging))
         doc["recorded"] = result.recorded_at is not None
         doc["winner"] = result.winner.token if result.winner is not None else None
         doc["removed"] = [{"nick": r["nick"], "rule": r.get("rule")} for r in result.removals]
         doc["notes"] = list(result.notes)
         return json.dumps(doc, ensure_ascii=False, indent=2)
     _, host = render_parts(result.tally, "bbcode" if fmt == "bbcode" else "text",
-                           config.forum.url, tz, config.roles_revealed_on_hanging)
-    lines = [day_paste(result, config, fmt), "", HOST_ONLY_RULE]
+                           ctx.topic_url, tz, ctx.roles_revealed_on_hanging)
+    lines = [day_paste(result, ctx, fmt), "", HOST_ONLY_RULE]
     w = result.window
     if w is not None:
         lines.append(f"День {result.day}: {w.start.astimezone(tz):%d.%m %H:%M} – дедлайн "
-                     f"{w.deadline.astimezone(tz):%d.%m %H:%M} ({config.forum.timezone})")
+                     f"{w.deadline.astimezone(tz):%d.%m %H:%M} ({ctx.tz_name})")
     if result.recorded:
         lines.append("Итог записан.")
     elif result.recorded_at is not None:

@@ -9,9 +9,9 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from referee import bbcode
-from referee.config import Config
+from referee.render.context import Context
 from referee.render.morning import morning_report, private_results
-from referee.render_tally import HOST_ONLY_RULE
+from referee.render.tally import HOST_ONLY_RULE
 from referee.roles import ACTION_NAMES_RU
 
 if TYPE_CHECKING:
@@ -31,21 +31,21 @@ def _request_line(r: Any, esc: Any) -> str:
     return line
 
 
-def render_night(result: NightResult, config: Config, fmt: str = "bbcode") -> str:
+def render_night(result: NightResult, ctx: Context, fmt: str = "bbcode") -> str:
     if fmt == "json":
         return json.dumps(night_json(result), ensure_ascii=False, indent=2)
     bb = fmt == "bbcode"
     esc = bbcode.escape if bb else (lambda s: s)
     outcome = result.outcome
-    paste = morning_report(outcome, outcome.state, config.night)
+    paste = morning_report(outcome, outcome.state, ctx.night)
     if not bb:
         paste = _strip_bbcode(paste)
-    tz = config.tz
+    tz = ctx.tz
     host: list[str] = []
     start, end = result.window
     host.append(
         f"Ночь {result.night}: {start.astimezone(tz):%d.%m %H:%M} – "
-        f"{end.astimezone(tz):%d.%m %H:%M} ({config.forum.timezone})"
+        f"{end.astimezone(tz):%d.%m %H:%M} ({ctx.tz_name})"
     )
     if result.recorded:
         host.append("Итог ночи записан.")
