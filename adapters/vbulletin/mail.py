@@ -130,7 +130,7 @@ def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: d
                             f"«{shown}».", error.hint) from None
     title = box.css_first("h2.title") or tree.css_first("h2.title") or box.css_first(
         "div.smallfont strong")
-    body = render_body(content)
+    body = render_body(content).strip()
     return PrivateMessage(
         pm_id=pm_id, sender=sender, sender_id=sender_id, recipients=recipients,
         sent_at=sent_at, subject=_norm(title.text()) if title is not None else "",

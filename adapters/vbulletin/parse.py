@@ -440,7 +440,7 @@ def read_topic_page(html: str, *, url: str, tz: tzinfo, now: datetime,
         Post(
             post_id=r.post_id, author=r.author, author_id=r.author_id,
             posted_at=post_time(r, url, tz=zone, now=now, order=order),
-            body_html=(body := render_body(r.content)), body_text=plain_text(body),
+            body_html=(body := render_body(r.content).strip()), body_text=plain_text(body),
             page=pages.page, position=index, topic_id=tid,
             edit=edit_notice(r.edit_text, tz=zone, now=now, order=order) if r.edit_text
             else None,
