@@ -110,7 +110,8 @@ def posting_form(html: str, url: str, action_word: str) -> Form | None:
     tree = LexborHTMLParser(html)
     for form in tree.css("form"):
         action = form.attributes.get("action") or ""
-        box = form.css_first("textarea[name]")
+        # The PM form has a textarea for the recipients too: the text box is «message».
+        box = form.css_first('textarea[name="message"]') or form.css_first("textarea[name]")
         if action_word in action and box is not None:
             captcha = form.css_first('input[name*="humanverify"], '
                                      'input[name="recaptcha_response_field"], '

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, quote, urlsplit
 
 import vb_pages as pages
 from vb_pages import VbPm, VbPost, encode
@@ -133,7 +133,9 @@ class VbBoard:
         if self.canonical == "threads" and not path.startswith("/forum/threads/"):
             self.hits.append(f"redirect:{page}")
             suffix = f"/page{page}" if page > 1 else ""
-            return 301, [("Location", f"/forum/threads/{topic}-{SLUG}{suffix}")], ""
+            # A windows-1251 board's slug, percent-encoded in its own bytes.
+            slug = quote(SLUG.encode("cp1251"))
+            return 301, [("Location", f"/forum/threads/{topic}-{slug}{suffix}")], ""
         self.hits.append(f"thread:{page}")
         if topic != TOPIC:
             return 200, [], pages.message_page(

@@ -59,7 +59,9 @@ def shown(when: datetime, now: datetime, *, joiner: str = ",&nbsp;",
     else:
         day = f"{local:%d.%m.%Y}"
     clock = f"{local:%H:%M}"
-    return f'{day}{joiner}<span class="time">{clock}</span>' if time_span else f"{day}{joiner}{clock}"
+    if not time_span:
+        return f"{day}{joiner}{clock}"
+    return f'{day}{joiner}<span class="time">{clock}</span>'
 
 
 # --------------------------------------------------------------------------- post bodies
@@ -166,17 +168,23 @@ def post_block(post: VbPost, number: int, now: datetime) -> str:
 					<span class="date">{shown(post.posted_at, now)}</span>
 			</span>
 			<span class="nodecontrols">
-					<a name="post{post.post_id}" href="showthread.php?p={post.post_id}&amp;viewfull=1#post{post.post_id}" class="postcounter">#{number}</a><a id="postcount{post.post_id}" name="{number}"></a>
+					<a name="post{post.post_id}"
+						href="showthread.php?p={post.post_id}&amp;viewfull=1#post{post.post_id}"
+						class="postcounter">#{number}</a><a id="postcount{post.post_id}"
+						name="{number}"></a>
 			</span>
 	</div>
 	<div class="postdetails">
 		<div class="userinfo">
 			<div class="username_container">
 				<div class="popupmenu memberaction">
-	<a class="username offline popupctrl" href="member.php?u={post.author_id}" title="{name} вне форума"><strong>{name}</strong></a>
+	<a class="username offline popupctrl" href="member.php?u={post.author_id}"
+		title="{name} вне форума"><strong>{name}</strong></a>
 	<ul class="popupbody popuphover memberaction_body">
-		<li class="left"><a href="member.php?u={post.author_id}" class="siteicon_profile">Просмотр профиля</a></li>
-		<li class="left"><a href="private.php?do=newpm&amp;u={post.author_id}" class="siteicon_message" rel="nofollow">Личное сообщение</a></li>
+		<li class="left"><a href="member.php?u={post.author_id}"
+			class="siteicon_profile">Просмотр профиля</a></li>
+		<li class="left"><a href="private.php?do=newpm&amp;u={post.author_id}"
+			class="siteicon_message" rel="nofollow">Личное сообщение</a></li>
 	</ul>
 </div>
 			</div>
@@ -198,7 +206,10 @@ def post_block(post: VbPost, number: int, now: datetime) -> str:
 		<div class="postfoot">
 			<div class="textcontrols floatcontainer">
 				<span class="postcontrols">
-						<a id="qrwq_{post.post_id}" class="newreply" href="newreply.php?do=newreply&amp;p={post.post_id}" rel="nofollow" title="Ответить с цитированием"><img src="clear.gif" alt="Ответить с цитированием" />  Ответить с цитированием</a>
+						<a id="qrwq_{post.post_id}" class="newreply"
+							href="newreply.php?do=newreply&amp;p={post.post_id}" rel="nofollow"
+							title="Ответить с цитированием"><img src="clear.gif"
+							alt="Ответить с цитированием" />  Ответить с цитированием</a>
 				</span>
 			</div>
 		</div>
@@ -294,12 +305,15 @@ def pm_folder_page(pms: list[VbPm], *, now: datetime, user: tuple[str, int],
 def pm_page(pm: VbPm, *, now: datetime, user: tuple[str, int]) -> str:
     body = f'''<div id="showpm"><ol id="posts">
 <li class="postbitlegacy postbitim postcontainer" id="post_">
-<div class="posthead"><span class="postdate"><span class="date">{shown(pm.sent_at, now)}</span></span></div>
+<div class="posthead"><span class="postdate"><span class="date">{shown(pm.sent_at, now)}</span>
+</span></div>
 <div class="postdetails"><div class="userinfo"><div class="username_container">
-<a class="username offline popupctrl" href="member.php?u={pm.sender_id}"><strong>{esc(pm.sender)}</strong></a>
+<a class="username offline popupctrl" href="member.php?u={pm.sender_id}"
+ ><strong>{esc(pm.sender)}</strong></a>
 </div></div>
 <div class="postbody"><div class="postrow"><h2 class="title icon">{esc(pm.subject)}</h2>
-<div class="content"><div id="post_message_"><blockquote class="postcontent restore">{pm.body}</blockquote></div></div>
+<div class="content"><div id="post_message_"><blockquote class="postcontent restore"
+ >{pm.body}</blockquote></div></div>
 </div></div></div></li></ol></div>'''
     return page_shell(pm.subject, body, now=now, user=user, token="1764-tok")
 
@@ -365,24 +379,29 @@ def vb3_post(post: VbPost, number: int, now: datetime) -> str:
                 f'редактировалось {esc(post.edited_by)}; '
                 f'{shown(post.edited_at, now, joiner=" в ")}.\n\t\t\t\t</em>\n'
                 '\t\t\t</div>\n\t\t<!-- / edit note -->')
-    return f'''<table id="post{post.post_id}" class="tborder" cellpadding="6" cellspacing="0" border="0" width="100%" align="center">
+    return f'''<table id="post{post.post_id}" class="tborder" cellpadding="6" cellspacing="0"
+ border="0" width="100%" align="center">
 <tr>
 		<td class="thead" style="font-weight:normal" >
 			<!-- status icon and date -->
-			<a name="post{post.post_id}"><img class="inlineimg" src="images/statusicon/post_old.gif" alt="Старое" border="0" /></a>
+			<a name="post{post.post_id}"><img class="inlineimg"
+				src="images/statusicon/post_old.gif" alt="Старое" border="0" /></a>
 			{shown(post.posted_at, now, time_span=False)}
 			<!-- / status icon and date -->
 		</td>
 		<td class="thead" style="font-weight:normal" align="right">
 			&nbsp;
-			#<a href="showpost.php?p={post.post_id}&amp;postcount={number}" target="new" rel="nofollow" id="postcount{post.post_id}" name="{number}"><strong>{number}</strong></a>
+			#<a href="showpost.php?p={post.post_id}&amp;postcount={number}" target="new"
+				rel="nofollow" id="postcount{post.post_id}" name="{number}"
+				><strong>{number}</strong></a>
 		</td>
 </tr>
 <tr valign="top">
 	<td class="alt2" width="175">
 			<div id="postmenu_{post.post_id}">
 				<a class="bigusername" href="member.php?u={post.author_id}">{esc(post.author)}</a>
-				<script type="text/javascript"> vbmenu_register("postmenu_{post.post_id}", true); </script>
+				<script type="text/javascript">
+				vbmenu_register("postmenu_{post.post_id}", true); </script>
 			</div>
 			<div class="smallfont">Игрок</div>
 	</td>
