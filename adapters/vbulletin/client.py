@@ -265,6 +265,9 @@ class VbulletinForum:
             raise LoginFailed(f"форум снова и снова просит войти под «{username}» "
                               f"({self.logins} входа за запуск)",
                               "сессии сбрасываются; проверьте форум в браузере")
+        if self.address.form == "vb5":
+            raise LoginFailed("vBulletin 5: вход referee пока не умеет (у vB 5 нет login.php)",
+                              "откройте тему для гостей или читайте её с vB 3/4")
         self.logins += 1
         form = forms.login_form(form_html, form_url or self.root) if form_html else None
         action = form.action if form is not None else f"{self.root}login.php?do=login"
@@ -313,6 +316,9 @@ class VbulletinForum:
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
         if folder == "outbox":
             return PmFolderPage(folder=folder, page=1, total_pages=1)
+        if self.address.form == "vb5":
+            raise ForumError("vBulletin 5: личные сообщения referee пока не читает",
+                             "ночные ходы можно внести файлом заявок (requests.toml)")
         url = self.pm_folder_url(folder, page)
         return self.read(url, lambda html: self._folder_page(html, url, folder),
                          what=f"папка личных сообщений «{folder}»")

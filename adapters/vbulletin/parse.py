@@ -260,7 +260,21 @@ def vb3_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
             _norm(head.text()) if head is not None else "", _message(box, pid) or message,
             number=_number(counter.attributes.get("name")) if counter is not None else None,
             edit_text=_edit_text(cell, "div.smallfont em")))
+    _check_vb3_hidden(tree, {r.post_id for r in found}, url)
     return found
+
+
+_IGNORED = ("ignore list", "списке игнорирования", "в игнор")
+
+
+def _check_vb3_hidden(tree: LexborHTMLParser, read: set[int], url: str) -> None:
+    """A vB 3 post of a user on the host's ignore list is a ``table#postP`` without its
+    message: a vote must not vanish silently. (A deleted post's stub is skipped.)"""
+    for box in tree.css('table[id^="post"]'):
+        pid = _number((box.attributes.get("id") or "")[4:])
+        if pid is not None and pid not in read and any(
+                w in _norm(box.text()).lower() for w in _IGNORED):
+            raise _hidden(pid, url)
 
 
 def vb5_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:

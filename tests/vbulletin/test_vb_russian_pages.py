@@ -194,3 +194,26 @@ def test_a_page_asking_to_log_in_and_a_missing_thread() -> None:
                           "пожалуйста, сообщите администратору.", now=NOW, user=None))
     with pytest.raises(MalformedPage, match="не тема vBulletin"):
         read("<html><body><p>Просто страница</p></body></html>")
+
+
+def test_a_post_hidden_by_the_hosts_ignore_list_is_an_error_a_deleted_stub_is_skipped() -> None:
+    posts = _many(3)
+    html = thread_page(63, "Мафия №63", posts, 1, 10, now=NOW)
+    stub = ('<li class="postbitlegacy postbitdeleted postcontainer" id="post_2001">'
+            "Сообщение удалено модератором.</li>")
+    start, end = html.index('<li class="postbitlegacy postbitim postcontainer old" '
+                            'id="post_2001">'), html.index('<li class="postbitlegacy postbitim '
+                                                           'postcontainer old" id="post_2002">')
+    deleted = html[:start] + stub + html[end:]
+    assert [p.post_id for p in read(deleted).posts] == [2000, 2002]
+    ignored = deleted.replace("postbitdeleted", "postbitignored").replace(
+        "Сообщение удалено модератором.", "Это сообщение скрыто, так как Лиса в вашем "
+        "списке игнорирования.")
+    with pytest.raises(MalformedPage, match="списке игнорирования"):
+        read(ignored)
+    vb3 = vb3_thread_page(63, "Мафия №63", posts, now=NOW)
+    cut = vb3.index('<div id="post_message_2001">')
+    hidden = vb3[:cut] + "Это сообщение скрыто, так как Лиса в вашем списке игнорирования." + \
+        vb3[vb3.index("<!-- / message -->", cut):]
+    with pytest.raises(MalformedPage, match="списке игнорирования"):
+        read_topic_page(decode_page(encode(hidden)), url="u", tz=UTC_ZONE, now=NOW)
