@@ -62,7 +62,7 @@ def rejected(result: DayResult) -> set[int]:
 
 
 def test_three_days_synced_and_counted_as_a_host_counts(game: Game, board: VbBoard) -> None:
-    lines = at(game, "2026-11-21 23:00").sync(progress=False)
+    lines = at(game, "2026-11-21 23:00").sync()
     assert lines[0].startswith("topic 63: read pages 1–2 of 2, 11 new posts")
     day1 = game.tally_day(1)
     assert counts(day1) == {"Kotik": ["Лиса", "Тень_Ночи", "Мисс Марпл", "Полковник"],
@@ -73,7 +73,7 @@ def test_three_days_synced_and_counted_as_a_host_counts(game: Game, board: VbBoa
 
     board.pms += NIGHT1
     board.posts += DAY2
-    at(game, "2026-11-23 22:30").sync(progress=False)
+    at(game, "2026-11-23 22:30").sync()
     night1 = game.resolve_night(1)
     assert [d.player for d in night1.outcome.deaths] == ["Мисс Марпл"]
     day2 = game.tally_day(2)
@@ -84,7 +84,7 @@ def test_three_days_synced_and_counted_as_a_host_counts(game: Game, board: VbBoa
 
     board.pms += NIGHT2
     board.posts += DAY3
-    at(game, "2026-11-25 22:30").sync(progress=False)
+    at(game, "2026-11-25 22:30").sync()
     assert game.resolve_night(2).outcome.deaths == ()
     day3 = game.tally_day(3)
     assert counts(day3) == {"Тень_Ночи": ["Шерлок", "Ёжик", "Гроза", "Полковник"],
@@ -94,7 +94,7 @@ def test_three_days_synced_and_counted_as_a_host_counts(game: Game, board: VbBoa
     # Nothing new: one request for the thread (its last page) and one for the inbox.
     adapter = open_adapter(game.config, db_path=game.store.path)
     with adapter:
-        assert sync_topic(game.config, game.store, adapter, progress=False).requests == 1
+        assert sync_topic(game.config, game.store, adapter).requests == 1
         assert sync_pms(game.config, game.store, adapter).requests == 1
     assert board.hit_count("login") == 1  # the session was kept between runs
 
@@ -112,7 +112,7 @@ def test_the_boards_relative_dates_land_where_the_posts_were_written(
         forum = VbulletinForum(config.forum.settings(tmp_path / "game.cookies"),
                                password=lambda user: Secret(PASSWORD), now=lambda: now)
         with forum:
-            report = sync_topic(config, store, forum, progress=False)
+            report = sync_topic(config, store, forum)
         assert report.new_posts == 27
         stored = {p.post_id: p.posted_at for p in store.posts()}
     assert stored == {p.post_id: p.posted_at for p in board.posts}
