@@ -156,7 +156,7 @@ class VbulletinForum:
         if thread:
             self._adopt(r, url)
         try:
-            return read(html)
+            return self._parsed(r, html, read, what)
         except LoginRequired:
             if not self.forum.username:
                 raise
@@ -164,11 +164,21 @@ class VbulletinForum:
         r, html = self.fetch(url)
         self._check_status(r, what=what)
         try:
-            return read(html)
+            return self._parsed(r, html, read, what)
         except LoginRequired:
             raise LoginRequired(
                 f"форум и после входа под «{self.forum.username}» не показывает {what}",
                 "проверьте в браузере, что эта учётная запись может открыть страницу") from None
+
+    @staticmethod
+    def _parsed(r: httpx.Response, html: str, read: Callable[[str], T], what: str) -> T:
+        try:
+            return read(html)
+        except MalformedPage:
+            if r.status_code == 404:  # a web server's own «Not Found», not vBulletin's
+                raise TopicNotFound(f"{what}: форум ответил HTTP 404",
+                                    "проверьте [forum] url: откройте его в браузере") from None
+            raise
 
     def _check_status(self, r: httpx.Response, *, what: str) -> None:
         # vBulletin's own error pages (403/404 included) are read by the parser, which
