@@ -89,7 +89,8 @@ def test_three_days_synced_and_counted_as_a_host_counts(game: Game, board: VbBoa
     day3 = game.tally_day(3)
     assert counts(day3) == {"Тень_Ночи": ["Шерлок", "Ёжик", "Гроза", "Полковник"],
                             "Гроза": ["Тень_Ночи"]}
-    assert day3.tally.hanged == "Тень_Ночи" and day3.winner == "town"
+    assert day3.tally.hanged == "Тень_Ночи" and day3.winner is not None
+    assert day3.winner.side == "town"
 
     # Nothing new: one request for the thread (its last page) and one for the inbox.
     adapter = open_adapter(game.config, db_path=game.store.path)
