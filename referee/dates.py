@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import re
 import warnings
-from datetime import UTC, datetime, time, timedelta
+from datetime import UTC, datetime, time, timedelta, tzinfo
 from functools import lru_cache
-from zoneinfo import ZoneInfo
 
 from dateutil import parser as _du
 
@@ -64,6 +63,9 @@ _SPACES = re.compile(r"[\s\u00a0\u202f]+")
 # «2007 г.» / «2007 года»: dateutil cannot skip the abbreviation (research §4.2).
 _YEAR_WORD = re.compile(r"(\d{4})\s*(?:г\.|года\b|г\b)", re.IGNORECASE)
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}")
+# «2016-02-01, 02:21» (vBulletin's Y-m-d): a date that starts with its year is year, month,
+# day; dateutil's dayfirst would read it year, day, month.
+_YEAR_FIRST = re.compile(r"^\d{4}[-./]\d{1,2}[-./]\d{1,2}\b")
 # A date without a year is ambiguous across New Year; phpBB's offered formats all carry one.
 _HAS_YEAR = re.compile(r"\d{4}|'\d{2}\b|\b\d{1,2}[./-]\d{1,2}[./-]\d{2}\b")
 
@@ -84,10 +86,11 @@ _AGO = re.compile(
 )
 
 
-def parse_forum_date(text: str, *, tz: ZoneInfo, now: datetime) -> datetime:
+def parse_forum_date(text: str, *, tz: tzinfo, now: datetime) -> datetime:
     """The UTC instant a forum date string denotes (RULES.md T2).
 
-    ``tz`` is the timezone the page was rendered in (the account's phpBB setting);
+    ``tz`` is the timezone the page was rendered in (the account's phpBB setting, or a
+    fixed offset a board prints in its footer, as vBulletin does);
     ``now`` is when the page was fetched (aware, any zone) and anchors «Сегодня» and
     «N минут назад». «N минут назад» means *at most* N whole minutes before ``now``
     (phpBB floors); the latest possible instant, ``now - N min``, is returned.
@@ -104,7 +107,7 @@ def parse_forum_date(text: str, *, tz: ZoneInfo, now: datetime) -> datetime:
         raise DateParseError(f"Не удалось разобрать дату «{text}».", _HINT) from None
 
 
-def _parse(text: str, tz: ZoneInfo, now: datetime) -> datetime:
+def _parse(text: str, tz: tzinfo, now: datetime) -> datetime:
     clean = _SPACES.sub(" ", text).strip().rstrip(".,;").strip()
     if not clean:
         raise DateParseError("Пустая дата на странице форума.", _HINT)
@@ -144,7 +147,7 @@ _HINT = ("Проверьте формат даты в настройках уч�
          "(Личный раздел → Настройки форума); поддерживаются форматы phpBB по умолчанию.")
 
 
-def _to_utc(value: datetime, tz: ZoneInfo) -> datetime:
+def _to_utc(value: datetime, tz: tzinfo) -> datetime:
     if value.tzinfo is None:
         # fold=0: an ambiguous wall time in a DST change is read as its first occurrence.
         value = value.replace(tzinfo=tz)
@@ -160,7 +163,8 @@ def _parse_absolute(clean: str, default_year: int, original: str) -> datetime:
             # date in the viewer's zone, which is ``tz``; the abbreviation adds nothing, and
             # dateutil's warning about it would only reach the host's terminal.
             warnings.simplefilter("ignore", _du.UnknownTimezoneWarning)
-            return _PARSER.parse(clean, default=datetime(default_year, 1, 1), dayfirst=True)
+            return _PARSER.parse(clean, default=datetime(default_year, 1, 1),
+                                 dayfirst=not _YEAR_FIRST.match(clean))
     except (ValueError, OverflowError):
         raise DateParseError(f"Не удалось разобрать дату «{original}».", _HINT) from None
 

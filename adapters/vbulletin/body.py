@@ -1,0 +1,155 @@
+"""A vBulletin post's content → the body every engine hands the core (engine_guide.md):
+quotes as ``<blockquote>`` with the quoted author in a ``<cite>``, code boxes as
+``<div class="codebox"><code>…</code></div>``, everything else (colours, spoilers, smilies)
+as vBulletin rendered it.
+
+vBulletin's quote and code boxes (README.md, «Post body»):
+
+- vB 4 and vB 5 (verified: vBulletin4.html, vBulletin5.html): ``div.bbcode_container >
+  div.bbcode_quote > div.quote_container``, the author in ``div.bbcode_postedby``
+  («Originally Posted by <strong>NAME</strong>», Russian «Сообщение от»), the quoted text in
+  ``div.message``; a quote without an author has its text right in ``div.quote_container``.
+  Code: ``div.bbcode_container`` with ``div.bbcode_description`` («Code:», «Код:») and
+  ``pre.bbcode_code`` (vB 4 templates ``bbcode_code``; not on the saved pages).
+- vB 3 (verified: vBulletin3.html; Russian words from forumscraper's mafia-game.ru
+  extraction): a ``div`` whose first child is ``div.smallfont`` «Quote:» / «Цитата:», then a
+  ``table`` whose ``td.alt2`` holds «Originally Posted by <strong>NAME</strong>» / «Сообщение
+  от» and the text in ``div[style=font-style:italic]`` — or the text alone. Code: the same
+  title «Code:» / «Код:» and ``pre.alt2`` (vB 3 template ``bbcode_code``; not on the pages).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+from selectolax.lexbor import LexborNode as Node
+
+_VOID = frozenset({"br", "img", "hr", "input", "wbr", "area", "col", "embed", "source",
+                   "track", "param", "meta", "link"})
+_DROP = frozenset({"script", "style", "noscript", "iframe", "object"})
+_VB3_QUOTE = re.compile(r"^(?:quote|цитата)\s*:?$", re.IGNORECASE)
+_VB3_CODE = re.compile(r"^(?:php |html )?(?:code|код)\s*:?$", re.IGNORECASE)
+_POSTED_BY = re.compile(r"^(?:originally posted by|сообщение от)\b", re.IGNORECASE)
+
+
+def render_body(content: Node) -> str:
+    """The normalised HTML of ``content``'s children (the post's own node is not kept)."""
+    return "".join(_render(child) for child in content.iter(include_text=True))
+
+
+def _classes(node: Node) -> set[str]:
+    return set((node.attributes.get("class") or "").split())
+
+
+def _render(node: Node) -> str:
+    tag = node.tag
+    if tag == "-text":
+        return html.escape(node.text_content or "", quote=False)
+    if tag is None or tag.startswith("-") or tag in _DROP:
+        return ""
+    if tag == "div":
+        if "bbcode_container" in _classes(node):
+            box = _vb4_box(node)
+            if box is not None:
+                return box
+        else:
+            box = _vb3_box(node)
+            if box is not None:
+                return box
+    return _element(node)
+
+
+def _element(node: Node) -> str:
+    tag = node.tag or "span"
+    attrs = "".join(
+        f" {name}" if value is None else f' {name}="{html.escape(value, quote=True)}"'
+        for name, value in node.attributes.items()
+    )
+    if tag in _VOID:
+        return f"<{tag}{attrs}>"
+    return f"<{tag}{attrs}>{render_body(node)}</{tag}>"
+
+
+def _blockquote(header: str, inner: str) -> str:
+    cite = f"<cite>{html.escape(header, quote=False)}</cite>" if header else ""
+    return f"<blockquote>{cite}{inner}</blockquote>"
+
+
+def _codebox(code: Node) -> str:
+    return f'<div class="codebox"><code>{html.escape(_text_lines(code), quote=False)}</code></div>'
+
+
+def _text_lines(node: Node) -> str:
+    """Text with ``<br>`` as line breaks (vB's highlighted [PHP] boxes break lines so)."""
+    parts: list[str] = []
+    for child in node.iter(include_text=True):
+        if child.tag == "-text":
+            parts.append(child.text_content or "")
+        elif child.tag == "br":
+            parts.append("\n")
+        elif child.tag and not child.tag.startswith("-"):
+            parts.append(_text_lines(child))
+    return "".join(parts)
+
+
+def _header(node: Node) -> str:
+    """«Сообщение от NAME»: the box's words without its links («View Post») and icons."""
+    parts: list[str] = []
+    for child in node.iter(include_text=True):
+        if child.tag == "-text":
+            parts.append(child.text_content or "")
+        elif child.tag not in ("a", "img") and child.tag and not child.tag.startswith("-"):
+            parts.append(_header(child))
+    return " ".join(" ".join(parts).split())
+
+
+def _child(node: Node, tag: str, cls: str) -> Node | None:
+    """A direct child ``tag.cls``: a nested quote's parts must not be taken for these."""
+    return next((c for c in node.iter() if c.tag == tag and cls in _classes(c)), None)
+
+
+def _vb4_box(box: Node) -> str | None:
+    quote = _child(box, "div", "bbcode_quote")
+    if quote is not None:
+        holder = _child(quote, "div", "quote_container") or quote
+        posted_by = _child(holder, "div", "bbcode_postedby")
+        message = _child(holder, "div", "message") if posted_by is not None else None
+        if message is not None:
+            inner = render_body(message)
+        else:
+            inner = "".join(
+                _render(child) for child in holder.iter(include_text=True)
+                if not (child.tag == "div" and _classes(child) & {"bbcode_quote_container",
+                                                                   "bbcode_postedby"}))
+        return _blockquote(_header(posted_by) if posted_by is not None else "", inner)
+    code = box.css_first("pre.bbcode_code, div.bbcode_code, code")
+    return _codebox(code) if code is not None else None
+
+
+def _first_element(node: Node) -> Node | None:
+    return next(iter(node.iter()), None)
+
+
+def _vb3_box(box: Node) -> str | None:
+    title = _first_element(box)
+    if title is None or title.tag != "div" or "smallfont" not in _classes(title):
+        return None
+    words = " ".join(title.text().split())
+    if _VB3_QUOTE.match(words):
+        cell = box.css_first("td.alt2") or box.css_first("td")
+        return _vb3_quote(cell) if cell is not None else None
+    if _VB3_CODE.match(words):
+        code = box.css_first("pre") or box.css_first("code")
+        return _codebox(code) if code is not None else None
+    return None
+
+
+def _vb3_quote(cell: Node) -> str:
+    children = [c for c in cell.iter() if c.tag == "div"]
+    if len(children) >= 2 and _POSTED_BY.match(" ".join(children[0].text().split())):
+        return _blockquote(_header(children[0]), render_body(children[1]))
+    return _blockquote("", render_body(cell))
+
+
+__all__ = ["render_body"]

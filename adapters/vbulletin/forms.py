@@ -1,0 +1,201 @@
+"""vBulletin's forms and what the board answers to them: login, a reply, a PM. Pure.
+
+Sources (README.md, «Login and posting»): the navbar login form is verified on
+vBulletin4.html (``login.php?do=login``, ``vb_login_username``, ``vb_login_password``,
+hidden ``s``, ``securitytoken=guest``, ``do=login``, ``vb_login_md5password``,
+``vb_login_md5password_utf``, ``cookieuser``); the md5 fields are what vBulletin's
+``vbulletin_md5.js`` ``md5hash()`` fills in (a copy of it is in the code corpus); the reply
+and PM forms (``newreply.php?do=postreply``, ``private.php?do=insertpm``) and the answers
+are vBulletin's documented forms as public vB clients post them — **unverified** on a live
+board.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from typing import Literal
+from urllib.parse import urlencode, urljoin
+
+from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborNode as Node
+
+from adapters.vbulletin.parse import is_logged_in, message_text
+
+_POST_ID = re.compile(r"[?&;]p=(\d+)|#post(\d+)")
+_REFRESH_URL = re.compile(r"url\s*=\s*['\"]?([^'\">]+)", re.IGNORECASE)
+_WAIT = re.compile(r"(?:in|через)\s+(\d+)\s*(?:seconds?|сек)", re.IGNORECASE)
+
+LoginOutcome = Literal["ok", "wrong_password", "strikes", "unknown"]
+AnswerKind = Literal["stored", "token", "flood", "refused", "login", "unknown"]
+
+
+# --------------------------------------------------------------------------- the password
+
+def _utf16_units(text: str) -> list[int]:
+    raw = text.encode("utf-16-le", "surrogatepass")
+    return [int.from_bytes(raw[i:i + 2], "little") for i in range(0, len(raw), 2)]
+
+
+def md5_fields(password: str) -> tuple[str, str]:
+    """``vb_login_md5password`` and ``vb_login_md5password_utf`` as a browser's
+    ``md5hash()`` fills them: the password trimmed of spaces; characters above U+00FF
+    written as ``&#N;`` for the first (``str_to_ent``), the low byte of each UTF-16 unit for
+    the second (``hex_md5`` with ``chrsz = 8``)."""
+    units = _utf16_units(password.strip(" "))
+    ent = "".join(chr(u) if u <= 255 else f"&#{u};" for u in units)
+    first = hashlib.md5(ent.encode("latin-1")).hexdigest()
+    second = hashlib.md5(bytes(u & 0xFF for u in units)).hexdigest()
+    return first, second
+
+
+# --------------------------------------------------------------------------- forms
+
+FORM_TYPE = {"Content-Type": "application/x-www-form-urlencoded"}
+
+
+def form_body(values: dict[str, str], charset: str) -> bytes:
+    """A form in the page's own encoding, as a browser sends it from a ``windows-1251``
+    page: characters the encoding lacks as ``&#N;`` (vB stores and shows them so). The
+    login name must match the board's bytes, or vBulletin does not find the user."""
+    return urlencode(list(values.items()), encoding=charset,
+                     errors="xmlcharrefreplace").encode("ascii")
+
+@dataclass(frozen=True, slots=True)
+class Form:
+    """A form as a browser would send it: its address and its fields' values."""
+
+    action: str
+    fields: dict[str, str] = field(default_factory=dict)
+    textarea: str = "message"
+    has_captcha: bool = False
+
+
+def _inputs(form: Node) -> dict[str, str]:
+    """Hidden and text fields, checked boxes, selected options, and ``sbutton`` (vB's
+    submit) — never «Preview» or other buttons."""
+    values: dict[str, str] = {}
+    for node in form.css("input[name]"):
+        name = node.attributes.get("name") or ""
+        kind = (node.attributes.get("type") or "text").lower()
+        value = node.attributes.get("value") or ""
+        if kind in ("submit", "button", "image", "reset"):
+            if name == "sbutton":
+                values[name] = value
+        elif kind in ("checkbox", "radio"):
+            if "checked" in node.attributes:
+                values[name] = value or "1"
+        elif kind != "file":
+            values.setdefault(name, value)
+    for select in form.css("select[name]"):
+        chosen = select.css_first("option[selected]") or select.css_first("option")
+        if chosen is not None:
+            values[select.attributes.get("name") or ""] = chosen.attributes.get("value") or ""
+    return values
+
+
+def login_form(html: str, url: str) -> Form | None:
+    """The page's login form (the navbar's on a guest's page, or the no-permission page's)."""
+    tree = LexborHTMLParser(html)
+    for form in tree.css("form"):
+        if form.css_first('input[name="vb_login_username"]') is not None:
+            action = urljoin(url, form.attributes.get("action") or "login.php?do=login")
+            return Form(action, _inputs(form))
+    return None
+
+
+def posting_form(html: str, url: str, action_word: str) -> Form | None:
+    """The reply (``newreply.php``) or PM (``private.php``) form with a ``message`` box."""
+    tree = LexborHTMLParser(html)
+    for form in tree.css("form"):
+        action = form.attributes.get("action") or ""
+        # The PM form has a textarea for the recipients too: the text box is «message».
+        box = form.css_first('textarea[name="message"]') or form.css_first("textarea[name]")
+        if action_word in action and box is not None:
+            captcha = form.css_first('input[name*="humanverify"], '
+                                     'input[name="recaptcha_response_field"], '
+                                     "div.g-recaptcha") is not None
+            fields = _inputs(form)
+            return Form(urljoin(url, action), fields, box.attributes.get("name") or "message",
+                        captcha)
+    return None
+
+
+# --------------------------------------------------------------------------- answers
+
+def login_outcome(html: str) -> LoginOutcome:
+    """What the answer page to a login POST says (the cookie is checked first)."""
+    tree = LexborHTMLParser(html)
+    text = (message_text(tree) or " ".join(tree.text().split()))[:2000].lower()
+    if "quota" in text or "исчерпали" in text or "15 минут" in text:
+        return "strikes"
+    if ("invalid username or password" in text or "неправильн" in text or "неверн" in text
+            or "incorrect" in text):
+        return "wrong_password"
+    if ("thank you for logging in" in text or "спасибо, что зашли" in text
+            or is_logged_in(tree)):
+        return "ok"
+    return "unknown"
+
+
+def post_id_in(url: str) -> int | None:
+    match = _POST_ID.search(url)
+    return int(match.group(1) or match.group(2)) if match else None
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    kind: AnswerKind
+    post_id: int | None = None
+    text: str = ""
+    wait: float | None = None
+
+
+def classify_answer(html: str, *, pm: bool) -> Answer:
+    """The board's answer page (HTTP 200) to a reply or PM POST.
+
+    Stored: vBulletin's redirect page («Thank you for posting…», a refresh or a link to
+    ``showthread.php?p=N#postN``; for a PM, back to ``private.php``). Refused: the form again
+    with an error list, or vBulletin's message box (security token, flood control)."""
+    tree = LexborHTMLParser(html)
+    refresh = tree.css_first('meta[http-equiv="Refresh"], meta[http-equiv="refresh"]')
+    target = ""
+    if refresh is not None and (m := _REFRESH_URL.search(refresh.attributes.get("content")
+                                                          or "")):
+        target = m.group(1)
+    errors = [" ".join(li.text().split()) for li in tree.css(
+        "div.blockrow.error li, div.errorblock li, td.panelsurround ol li, ol.errors li")]
+    said = "; ".join(e for e in errors if e) or message_text(tree)
+    low = said.lower()
+    if target and not errors:
+        stored = post_id_in(target)
+        if pm and "private.php" in target:
+            return Answer("stored", None, said)
+        if not pm and stored is not None:
+            return Answer("stored", stored, said)
+    if "security token" in low or "маркер безопасности" in low or "ключ безопасности" in low:
+        return Answer("token", text=said)
+    if "between posts" in low or "flood" in low or "между сообщениями" in low or \
+            "подождать" in low and "сообщени" in low:
+        wait = _WAIT.search(said)
+        return Answer("flood", text=said, wait=float(wait.group(1)) if wait else None)
+    if not is_logged_in(tree) and tree.css_first('input[name="vb_login_username"]') is not None:
+        return Answer("login", text=said)
+    if said:
+        return Answer("refused", text=said)
+    return Answer("unknown")
+
+
+__all__ = [
+    "Answer",
+    "Form",
+    "FORM_TYPE",
+    "classify_answer",
+    "form_body",
+    "login_form",
+    "login_outcome",
+    "md5_fields",
+    "post_id_in",
+    "posting_form",
+]

@@ -1,0 +1,140 @@
+"""vBulletin private messages (``private.php``) → referee value types. Pure.
+
+No saved PM page of a real board is in the fixtures: the shapes here are vBulletin 4's
+templates as a MafiaUniverse (vB 4) PM monitor's tests show them — ``ol.pmlist >
+li.blockrow.pmbit#pm_N`` with ``a.title[href*="do=showpm&pmid=N"]``, ``span.unread`` around
+an unread title, the sender in ``ol.commalist a.username``; the message page ``div#showpm``
+with the postbit (``.username``, ``h2.title``, ``div#post_message_ blockquote.postcontent``)
+— and, for vB 3, any row that links ``private.php?do=showpm&pmid=N``. All of it is
+**unverified** on a live board (README.md says so).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, tzinfo
+from urllib.parse import urljoin
+
+from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborNode as Node
+
+from adapters.vbulletin.body import render_body
+from adapters.vbulletin.parse import pagination, raise_for_page, user_id
+from adapters.vbulletin.when import date_order, footer_zone, vb_date
+from referee.errors import DateParseError, MalformedPage, PmRemoved
+from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage
+from referee.markup import plain_text
+
+_PM_ID = re.compile(r"[?&;]pmid=(\d+)")
+_REMOVED = ("invalid message", "неверно указано сообщение", "сообщение не найдено",
+            "message does not exist")
+
+
+def _norm(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def _container(link: Node) -> Node:
+    node = link.parent
+    while node is not None and node.tag not in ("li", "tr"):
+        node = node.parent
+    return node if node is not None else link
+
+
+def _sender(box: Node) -> tuple[str, int | None]:
+    for selector in ("a.username", ".username", 'a[href*="member.php"]',
+                     'span[onclick*="member.php"]'):
+        node = box.css_first(selector)
+        if node is not None and _norm(node.text()):
+            href = node.attributes.get("href") or node.attributes.get("onclick")
+            return _norm(node.text()), user_id(href)
+    return "", None
+
+
+def _unread(box: Node, link: Node) -> bool:
+    if box.css_first("span.unread") is not None:
+        return True
+    icons = " ".join(img.attributes.get("src") or "" for img in box.css("img"))
+    return "pm_new" in icons or (link.parent is not None and link.parent.tag == "strong")
+
+
+def _when(box: Node, *, tz: tzinfo, now: datetime) -> datetime | None:
+    date = box.css_first("span.date")
+    clock = box.css_first("span.time")
+    text = _norm(date.text()) if date is not None else ""
+    if clock is not None and _norm(clock.text()) not in text:
+        text = f"{text} {_norm(clock.text())}".strip()
+    if not text:
+        return None
+    try:
+        return vb_date(text, tz=tz, now=now, order=date_order([text]))
+    except DateParseError:
+        return None
+
+
+def parse_pm_folder(html: str, *, url: str, folder: str, tz: tzinfo, now: datetime
+                    ) -> PmFolderPage:
+    """One page of a PM folder listing (``private.php?folderid=0``), as the board orders
+    it (referee asks for newest first)."""
+    tree = LexborHTMLParser(html)
+    zone = footer_zone(html) or tz
+    entries: list[PmListEntry] = []
+    seen: set[int] = set()
+    for link in tree.css('a[href*="do=showpm"]'):
+        match = _PM_ID.search(link.attributes.get("href") or "")
+        if match is None or int(match.group(1)) in seen:
+            continue
+        pm_id = int(match.group(1))
+        seen.add(pm_id)
+        box = _container(link)
+        sender, _ = _sender(box)
+        entries.append(PmListEntry(
+            pm_id=pm_id, subject=_norm(link.text()), sender=sender,
+            sent_at=_when(box, tz=zone, now=now), url=urljoin(url, link.attributes["href"] or ""),
+            unread=_unread(box, link), recipients=(sender,) if folder != "inbox" else ()))
+    if not entries and tree.css_first("form#pmform, ol.pmlist, #pmlist_0") is None:
+        if tree.css_first('input[name="vb_login_username"]') is not None or \
+                tree.css_first("div.standard_error, td.panelsurround") is not None:
+            raise_for_page(tree, url, "папка личных сообщений")
+    pages = pagination(tree)
+    return PmFolderPage(folder=folder, page=pages.page, total_pages=pages.total_pages,
+                        entries=tuple(entries))
+
+
+def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: datetime,
+             recipients: tuple[str, ...] = ()) -> PrivateMessage:
+    """One opened PM (``private.php?do=showpm&pmid=N``); opening it marks it read."""
+    tree = LexborHTMLParser(html)
+    message = tree.css_first('div[id^="post_message_"]')
+    if message is None:
+        text = _norm(tree.css_first("div.standard_error, td.panelsurround").text()) if \
+            tree.css_first("div.standard_error, td.panelsurround") is not None else ""
+        if any(w in text.lower() for w in _REMOVED):
+            raise PmRemoved(f"Личное сообщение {pm_id} удалено или отозвано отправителем "
+                            f"({url}).", "Попросите игрока прислать ход заново.")
+        raise_for_page(tree, url, "личное сообщение")
+    box = _container(message)
+    sender, sender_id = _sender(box)
+    if not sender:
+        raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не найден отправитель.")
+    inner = [c for c in message.iter() if c.tag == "blockquote"]
+    content = inner[0] if len(inner) == 1 and "postcontent" in (
+        inner[0].attributes.get("class") or "") else message
+    date = box.css_first("span.date") or box.css_first("td.thead")
+    shown = _norm(date.text()) if date is not None else ""
+    zone = footer_zone(html) or tz
+    try:
+        sent_at = vb_date(shown, tz=zone, now=now, order=date_order([shown]))
+    except DateParseError as error:
+        raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не удалось разобрать дату "
+                            f"«{shown}».", error.hint) from None
+    title = box.css_first("h2.title") or tree.css_first("h2.title") or box.css_first(
+        "div.smallfont strong")
+    body = render_body(content).strip()
+    return PrivateMessage(
+        pm_id=pm_id, sender=sender, sender_id=sender_id, recipients=recipients,
+        sent_at=sent_at, subject=_norm(title.text()) if title is not None else "",
+        body_html=body, body_text=plain_text(body), folder=folder)
+
+
+__all__ = ["parse_pm", "parse_pm_folder"]

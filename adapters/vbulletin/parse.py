@@ -1,0 +1,489 @@
+"""vBulletin thread pages → referee value types. Pure: HTML text in, dataclasses out.
+
+Three layouts, each verified on a real saved page (README.md has every fact and its
+source): vB 4 ``li.postcontainer#post_P`` (vBulletin4.html), vB 3 ``table#postP`` with
+``div#post_message_P`` (vBulletin3.html), vB 5 ``li.b-post[data-node-id]`` with the exact
+time in ``data-node-publishdate`` (vBulletin5.html). Dates are read in the zone the footer
+names, else the host's ``[forum] timezone`` (:mod:`.when`); bodies are normalised by
+:mod:`.body`. Page kinds are told by the DOM, never by the HTTP status: a guest sees the
+navbar login form on every vB 4 page, so a login form alone proves nothing.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, tzinfo
+from typing import NoReturn
+
+from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborNode as Node
+
+from adapters.vbulletin.body import render_body
+from adapters.vbulletin.when import Order, date_order, footer_zone, vb_date
+from referee.errors import (
+    AccessDenied,
+    DateParseError,
+    ForumError,
+    LoginRequired,
+    MalformedPage,
+    TopicNotFound,
+)
+from referee.kernel import EditNotice, Post, TopicPage
+from referee.markup import plain_text
+
+_USER_ID = re.compile(r"(?:[?&;]u=|member\.php/|members?/)(\d+)")
+_DIGITS = re.compile(r"\d+")
+_PAGE_OF = re.compile(r"(?:Page|Страница)\s+(\d+)\s+(?:of|из)\s+(\d+)", re.IGNORECASE)
+_RESULTS = re.compile(
+    r"(\d[\d,.\s\u00a0]*?)\s+(?:to|по)\s+(\d[\d,.\s\u00a0]*?)\s+(?:of|из)\s+(\d[\d,.\u00a0]*)",
+    re.IGNORECASE)
+_EDIT = re.compile(r"(?:Last edited by|Последний раз редактировалось)\s+(?P<rest>.+)",
+                   re.IGNORECASE | re.S)
+_REASON = re.compile(r"\s*(?:Reason|Причина)\s*:.*$", re.IGNORECASE | re.S)
+_THREAD_WORD = re.compile(r"^(?:Thread|Тема)\s*:\s*", re.IGNORECASE)
+_HINT_URL = ("Проверьте [forum] url (ссылка на тему) и что форум на vBulletin; если форум "
+             "сильно изменён, сохраните страницу и передайте разработчикам.")
+_HINT_LOGIN = ("Проверьте [forum] username и пароль (REFEREE_PASSWORD) и что у учётной "
+               "записи ведущего есть доступ к разделу с игрой.")
+
+
+def _norm(text: str | None) -> str:
+    return " ".join((text or "").split())
+
+
+def _classes(node: Node) -> set[str]:
+    return set((node.attributes.get("class") or "").split())
+
+
+# ---------------------------------------------------------------------------------------
+# Bytes → text
+# ---------------------------------------------------------------------------------------
+
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+_META_CHARSET = re.compile(rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+
+
+def page_charset(content: bytes, content_type: str | None = None) -> str:
+    """The page's encoding: the HTTP ``charset``, then ``<meta>``, else UTF-8. Russian vB
+    boards serve ``windows-1251``; ISO-8859-1 is read as windows-1252, as browsers do."""
+    if content.startswith(b"\xef\xbb\xbf"):
+        return "utf-8"
+    labels: list[str] = []
+    if content_type and (match := _HEADER_CHARSET.search(content_type)):
+        labels.append(match.group(1))
+    if meta := _META_CHARSET.search(content[:4096]):
+        labels.append(meta.group(1).decode("ascii", "replace"))
+    for label in labels:
+        try:
+            info = codecs.lookup(label.strip())
+        except LookupError:
+            continue
+        if getattr(info, "_is_text_encoding", True):
+            return "cp1252" if info.name in {"latin-1", "iso8859-1", "ascii"} else info.name
+    return "utf-8"
+
+
+def decode_page(content: bytes, content_type: str | None = None) -> str:
+    charset = page_charset(content, content_type)
+    body = content[3:] if content.startswith(b"\xef\xbb\xbf") else content
+    return body.decode(charset, "replace")
+
+
+# ---------------------------------------------------------------------------------------
+# What kind of page
+# ---------------------------------------------------------------------------------------
+
+
+def is_logged_in(tree: LexborHTMLParser) -> bool:
+    """A logged-in page has the «Log Out» link ``login.php?do=logout&logouthash=…``
+    (verified: vBulletin3.html); a guest's has the navbar login form instead."""
+    return tree.css_first('a[href*="do=logout"]') is not None
+
+
+def security_token(html: str) -> str | None:
+    """``var SECURITYTOKEN = "…"`` (verified: vBulletin4.html, ``guest`` for guests)."""
+    match = re.search(r"SECURITYTOKEN\s*=\s*[\"']([^\"']+)[\"']", html) or re.search(
+        r"name=[\"']securitytoken[\"']\s+value=[\"']([^\"']*)[\"']", html)
+    return match.group(1) if match else None
+
+
+def message_text(tree: LexborHTMLParser) -> str:
+    """The words of vBulletin's message/error box (vB 4 ``div.standard_error`` /
+    ``div.blockrow``, vB 3 ``td.panelsurround div.panel``), empty when there is none."""
+    for selector in ("div.standard_error div.blockrow", "div.standard_error",
+                     "form.vbform div.blockrow.restore", "td.panelsurround div.panel",
+                     "div.panel div"):
+        node = tree.css_first(selector)
+        if node is not None and _norm(node.text()):
+            return _norm(node.text())[:300]
+    return ""
+
+
+def raise_for_page(tree: LexborHTMLParser, url: str, expected: str) -> NoReturn:
+    """The error that says why ``tree`` is not the ``expected`` page."""
+    text = message_text(tree)
+    low = text.lower()
+    guest = not is_logged_in(tree)
+    if any(w in low for w in ("not logged in", "do not have permission", "не зарегистрир",
+                              "нет доступа", "нет прав", "не имеете прав", "войдите")):
+        if guest:
+            raise LoginRequired(f"Форум просит войти, чтобы показать {expected}: {url}.",
+                                _HINT_LOGIN)
+        raise AccessDenied(f"Форум не даёт учётной записи ведущего открыть {expected}: "
+                           f"«{text}» ({url}).", _HINT_LOGIN)
+    if any(w in low for w in ("invalid thread", "no thread specified", "invalid message",
+                              "тема не указана", "неверно указана", "не существует",
+                              "invalid post specified")):
+        raise TopicNotFound(f"Форум ответил: «{text}» ({url}).", _HINT_URL)
+    if "banned" in low or "заблокирован" in low or "забанен" in low:
+        raise AccessDenied(f"Учётная запись ведущего заблокирована: «{text}» ({url}).",
+                           "Обратитесь к администрации форума.")
+    if text:
+        raise ForumError(f"Форум ответил сообщением вместо страницы: «{text}» ({url}).")
+    if guest and tree.css_first('input[name="vb_login_username"]') is not None:
+        raise LoginRequired(f"Форум показал форму входа вместо страницы ({expected}): {url}.",
+                            _HINT_LOGIN)
+    raise MalformedPage(f"Страница {url} — не {expected} vBulletin: на ней нет сообщений.",
+                        _HINT_URL)
+
+
+# ---------------------------------------------------------------------------------------
+# Posts
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RawPost:
+    """One post as the page shows it, before its dates are read."""
+
+    post_id: int
+    author: str
+    author_id: int | None
+    when_text: str
+    content: Node
+    number: int | None = None
+    when: datetime | None = None
+    edit_text: str = ""
+
+
+def user_id(href: str | None) -> int | None:
+    match = _USER_ID.search(href or "")
+    return int(match.group(1)) if match else None
+
+
+def _number(text: str | None) -> int | None:
+    match = _DIGITS.search((text or "").replace(",", "").replace(".", ""))
+    return int(match.group(0)) if match else None
+
+
+def _message(node: Node, pid: int) -> Node | None:
+    """``div#post_message_P``, or the ``blockquote.postcontent`` it wraps (vB 4: the whole
+    text is that blockquote; it must not be read as a quote)."""
+    message = node.css_first(f'div[id="post_message_{pid}"]')
+    if message is None:
+        return None
+    inner = [c for c in message.iter() if c.tag is not None and not c.tag.startswith("-")]
+    if len(inner) == 1 and inner[0].tag == "blockquote" and "postcontent" in _classes(inner[0]):
+        return inner[0]
+    return message
+
+
+def _edit_text(node: Node | None, selector: str) -> str:
+    for notice in node.css(selector) if node is not None else []:
+        text = _norm(notice.text())
+        if _EDIT.search(text):
+            return text
+    return ""
+
+
+def _hidden(pid: int, url: str) -> MalformedPage:
+    return MalformedPage(
+        f"Сообщение {pid} на странице {url} скрыто: его автор в списке игнорирования "
+        "учётной записи ведущего, и vBulletin не показывает текст.",
+        "Уберите всех из списка игнорирования ведущего (Мой кабинет → Контакты и друзья).")
+
+
+def vb4_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
+    """vB 4 (and styles built on it): ``li.postcontainer#post_P``."""
+    found: list[RawPost] = []
+    for li in tree.css('li[id^="post_"]'):
+        pid = _number((li.attributes.get("id") or "")[5:])
+        classes = _classes(li)
+        if pid is None or not classes & {"postcontainer", "postbitlegacy", "postbit"}:
+            continue
+        content = _message(li, pid)
+        if content is None:
+            if "postbitignored" in classes:
+                raise _hidden(pid, url)
+            continue  # a deleted post's stub (shown to moderators), not a post any more
+        who = (li.css_first("div.username_container a.username")
+               or li.css_first("div.username_container .username")
+               or li.css_first(".userinfo .username") or li.css_first(".username"))
+        if who is None or not _norm(who.text()):
+            raise MalformedPage(f"Сообщение {pid} на странице {url}: не найден автор "
+                                "(div.username_container .username).", _HINT_URL)
+        date = li.css_first("div.posthead span.date") or li.css_first("span.date")
+        counter = li.css_first("a.postcounter")
+        found.append(RawPost(
+            pid, _norm(who.text()), user_id(who.attributes.get("href")),
+            _norm(date.text()) if date is not None else "", content,
+            number=_number(counter.text()) if counter is not None else None,
+            edit_text=_edit_text(li, "blockquote.lastedited, div.lastedited")))
+    return found
+
+
+def vb3_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
+    """vB 3: ``table#postP`` holding ``td.thead`` (date), ``#postmenu_P a.bigusername``,
+    ``div#post_message_P`` and the edit note ``div.smallfont > em``."""
+    found: list[RawPost] = []
+    for message in tree.css('div[id^="post_message_"]'):
+        pid = _number((message.attributes.get("id") or "")[len("post_message_"):])
+        if pid is None:
+            continue
+        box = tree.css_first(f'[id="post{pid}"]')
+        if box is None:
+            continue
+        menu = box.css_first(f'[id="postmenu_{pid}"]')
+        who = menu.css_first("a.bigusername") if menu is not None else None
+        name = _norm((who or menu).text()) if (who or menu) is not None else ""
+        if not name:
+            raise MalformedPage(f"Сообщение {pid} на странице {url}: не найден автор "
+                                "(#postmenu a.bigusername).", _HINT_URL)
+        head = box.css_first("td.thead")
+        counter = box.css_first(f'a[id="postcount{pid}"]')
+        cell = box.css_first(f'td[id="td_post_{pid}"]') or box
+        found.append(RawPost(
+            pid, name, user_id(who.attributes.get("href")) if who is not None else None,
+            _norm(head.text()) if head is not None else "", _message(box, pid) or message,
+            number=_number(counter.attributes.get("name")) if counter is not None else None,
+            edit_text=_edit_text(cell, "div.smallfont em")))
+    _check_vb3_hidden(tree, {r.post_id for r in found}, url)
+    return found
+
+
+_IGNORED = ("ignore list", "списке игнорирования", "в игнор")
+
+
+def _check_vb3_hidden(tree: LexborHTMLParser, read: set[int], url: str) -> None:
+    """A vB 3 post of a user on the host's ignore list is a ``table#postP`` without its
+    message: a vote must not vanish silently. (A deleted post's stub is skipped.)"""
+    for box in tree.css('table[id^="post"]'):
+        pid = _number((box.attributes.get("id") or "")[4:])
+        if pid is not None and pid not in read and any(
+                w in _norm(box.text()).lower() for w in _IGNORED):
+            raise _hidden(pid, url)
+
+
+def vb5_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
+    """vB 5: ``li.b-post[data-node-id][data-node-publishdate]`` (unix seconds, exact)."""
+    found: list[RawPost] = []
+    for li in tree.css("li.b-post[data-node-id]"):
+        pid = _number(li.attributes.get("data-node-id"))
+        content = li.css_first(".js-post__content-text")
+        if pid is None or content is None:
+            continue
+        who = li.css_first(".b-userinfo__details .author a") or li.css_first(".author")
+        stamp = _number(li.attributes.get("data-node-publishdate"))
+        shown = li.css_first(".b-post__timestamp time")
+        counter = li.css_first("a.b-post__count")
+        found.append(RawPost(
+            pid, _norm(who.text()) if who is not None else "",
+            user_id(who.attributes.get("href")) if who is not None else None,
+            _norm(shown.text()) if shown is not None else "", content,
+            number=_number(counter.text()) if counter is not None else None,
+            when=datetime.fromtimestamp(stamp, UTC) if stamp is not None else None,
+            edit_text=_edit_text(li, ".b-post__edit")))
+    return found
+
+
+def raw_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
+    """The page's posts in page order, whichever vBulletin layout it has."""
+    readers: tuple[Callable[[LexborHTMLParser, str], list[RawPost]], ...] = (
+        vb5_posts, vb4_posts, vb3_posts)
+    for read in readers:
+        found = read(tree, url)
+        if found:
+            return found
+    return []
+
+
+# ---------------------------------------------------------------------------------------
+# Dates and edit notices
+# ---------------------------------------------------------------------------------------
+
+
+def edit_notice(text: str, *, tz: tzinfo, now: datetime, order: Order | None
+                ) -> EditNotice | None:
+    """«Last edited by NAME; 06-15-2016 at 03:31 PM.» / «Последний раз редактировалось NAME;
+    26.11.2026 в 18:00.» (verified: vBulletin3.html; vB 4 form from the code corpus, the
+    Russian one from forumscraper). vB shows no edit count: ``count`` is 1 (edited at least
+    once); the date is best effort."""
+    match = _EDIT.search(text)
+    if match is None:
+        return None
+    rest = _REASON.sub("", match.group("rest")).strip()
+    editor, _, date_text = rest.partition(";")
+    edited_at = None
+    if date_text.strip(" ."):
+        try:
+            edited_at = vb_date(date_text, tz=tz, now=now, order=order)
+        except DateParseError:
+            edited_at = None
+    return EditNotice(editor=editor.strip(), edited_at=edited_at, count=1)
+
+
+def post_time(raw: RawPost, url: str, *, tz: tzinfo, now: datetime, order: Order | None
+              ) -> datetime:
+    if raw.when is not None:
+        return raw.when
+    try:
+        return vb_date(raw.when_text, tz=tz, now=now, order=order)
+    except DateParseError as error:
+        raise MalformedPage(
+            f"Сообщение {raw.post_id} на странице {url}: не удалось разобрать дату "
+            f"«{raw.when_text}».", error.hint) from None
+
+
+# ---------------------------------------------------------------------------------------
+# Pages
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Pages:
+    page: int
+    total_pages: int
+    first: int | None = None
+    last: int | None = None
+    total_posts: int | None = None
+    next_url: str | None = None
+
+
+def _count(text: str) -> int:
+    return int(re.sub(r"\D", "", text) or 0)
+
+
+def pagination(tree: LexborHTMLParser) -> Pages:
+    """Where the page sits: vB 4 «Page 1 of 2» (``#pagination_top a.popupctrl``) and
+    «Results 1 to 10 of 15» (``#postpagestats_above``); vB 3 ``div.pagenav
+    td.vbmenu_control`` «Page 152 of 155» and the current page's title «Showing results
+    3,021 to 3,040 of 3,086»; vB 5 ``input.js-pagenum`` and ``span.pagetotal``. Russian
+    packs: «Страница 1 из 2», «Показано с 1 по 10 из 15»."""
+    page = total = 1
+    for node in tree.css("#pagination_top a.popupctrl, div.pagenav td.vbmenu_control, "
+                         "div.pagination a.popupctrl"):
+        if match := _PAGE_OF.search(_norm(node.text())):
+            page, total = int(match.group(1)), int(match.group(2))
+            break
+    vb5_page = tree.css_first("form.pagenav-form input.js-pagenum")
+    vb5_total = tree.css_first("form.pagenav-form span.pagetotal")
+    if vb5_page is not None and vb5_total is not None:
+        page = _number(vb5_page.attributes.get("value")) or 1
+        total = _number(vb5_total.text()) or page
+    stats = tree.css_first("#postpagestats_above, #postpagestats_below")
+    current = tree.css_first("div.pagenav td.alt2 span[title]")
+    results = None
+    if stats is not None:
+        results = _RESULTS.search(_norm(stats.text()))
+    elif current is not None:
+        results = _RESULTS.search(current.attributes.get("title") or "")
+    link = tree.css_first('a[rel="next"][href]')
+    nxt = link.attributes.get("href") if link is not None else None
+    if results is None:
+        return Pages(page, max(page, total), next_url=nxt)
+    return Pages(page, max(page, total), _count(results.group(1)), _count(results.group(2)),
+                 _count(results.group(3)), nxt)
+
+
+def per_page(pages: Pages, shown: int) -> int:
+    """Posts per page: the span of a full page, or (last page) the posts before it over
+    the pages before it; what the page shows when nothing else tells."""
+    if pages.first is not None and pages.last is not None:
+        if pages.page < pages.total_pages:
+            return pages.last - pages.first + 1
+        if pages.page > 1 and (pages.first - 1) % (pages.page - 1) == 0:
+            return (pages.first - 1) // (pages.page - 1)
+    return shown
+
+
+def thread_title(tree: LexborHTMLParser) -> str:
+    for selector in ("#pagetitle .threadtitle", "#pagetitle h1", "h1.main-title",
+                     "td.navbar strong"):
+        node = tree.css_first(selector)
+        if node is not None and _norm(node.text()):
+            return _THREAD_WORD.sub("", _norm(node.text()))
+    title = tree.css_first("title")
+    return _norm(title.text()) if title is not None else ""
+
+
+def _topic_id_on_page(tree: LexborHTMLParser) -> int | None:
+    for selector in ('form.pagination input[name="t"]', 'input[name="t"]',
+                     'input[name="threadid"]'):
+        node = tree.css_first(selector)
+        if node is not None and (value := _number(node.attributes.get("value"))):
+            return value
+    return None
+
+
+def read_topic_page(html: str, *, url: str, tz: tzinfo, now: datetime,
+                    topic_id: int | None = None, order: Order | None = None
+                    ) -> tuple[TopicPage, Order | None]:
+    """One thread page and the numeric date order it showed (kept for later pages).
+
+    ``tz`` is the host's ``[forum] timezone``, used only when the footer names no zone.
+    Raises :class:`LoginRequired`, :class:`AccessDenied`, :class:`TopicNotFound`,
+    :class:`MalformedPage`."""
+    tree = LexborHTMLParser(html)
+    raw = raw_posts(tree, url)
+    if not raw:
+        raise_for_page(tree, url, "тема")
+    numbers = [r.number for r in raw if r.number is not None]
+    if len(numbers) >= 2 and numbers[0] > numbers[-1]:
+        raise MalformedPage(
+            f"Сообщения на странице {url} идут от новых к старым.",
+            "В настройках учётной записи ведущего (Мой кабинет → Настройки → Параметры "
+            "отображения тем) выберите порядок «сначала старые».")
+    zone = footer_zone(html) or tz
+    order = date_order([r.when_text for r in raw] + [r.edit_text for r in raw], order)
+    pages = pagination(tree)
+    tid = _topic_id_on_page(tree) or topic_id
+    posts = tuple(
+        Post(
+            post_id=r.post_id, author=r.author, author_id=r.author_id,
+            posted_at=post_time(r, url, tz=zone, now=now, order=order),
+            body_html=(body := render_body(r.content).strip()), body_text=plain_text(body),
+            page=pages.page, position=index, topic_id=tid,
+            edit=edit_notice(r.edit_text, tz=zone, now=now, order=order) if r.edit_text
+            else None,
+        )
+        for index, r in enumerate(raw, start=1)
+    )
+    page = TopicPage(
+        topic_id=tid, title=thread_title(tree), page=pages.page,
+        total_pages=pages.total_pages, per_page=per_page(pages, len(posts)), posts=posts,
+        total_posts=pages.total_posts, next_url=pages.next_url)
+    return page, order
+
+
+def parse_topic_page(html: str, *, url: str, tz: tzinfo, now: datetime,
+                     topic_id: int | None = None) -> TopicPage:
+    return read_topic_page(html, url=url, tz=tz, now=now, topic_id=topic_id)[0]
+
+
+__all__ = [
+    "RawPost",
+    "decode_page",
+    "edit_notice",
+    "is_logged_in",
+    "message_text",
+    "page_charset",
+    "parse_topic_page",
+    "raise_for_page",
+    "raw_posts",
+    "read_topic_page",
+    "security_token",
+    "user_id",
+]

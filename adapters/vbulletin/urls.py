@@ -1,0 +1,191 @@
+"""vBulletin thread addresses: which of vBulletin's URL forms a topic link has, the thread
+number in it, and the address of any page in the same form.
+
+The forms (README.md, «Addresses», has the source of each):
+
+- ``showthread.php?t=123&page=2`` — the basic form of vB 3.x and 4.x;
+- ``showthread.php?123-Title/page2`` — vB 4 «standard» friendly URLs;
+- ``showthread.php/123-Title/page2`` — vB 4 «advanced» friendly URLs (verified:
+  ``vBulletin4.html``);
+- ``threads/123-Title/page2`` — vB 4 friendly URLs with rewrite rules (``threads/123`` bare
+  is XenForo's shape too: the first page decides);
+- ``…/channel/123-title/page2`` — vB 5 (verified: ``vBulletin5.html``).
+
+XenForo writes ``threads/title.123/``: a last segment that ends in ``.digits`` is never
+claimed here. A page is asked for in the form the host's link has, so a board that enforces
+its canonical URL form answers without a redirect.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Literal
+from urllib.parse import SplitResult, parse_qs, urlsplit, urlunsplit
+
+from referee.errors import ConfigError
+
+Form = Literal["query", "query_slug", "path", "threads", "vb5"]
+
+_NODE = re.compile(r"^(\d+)(?:-([^/]*))?$")
+_PAGE = re.compile(r"^page(\d+)$")
+_QUERY_SLUG = re.compile(r"^(\d+)(?:-([^/&=]*))?(?:/page(\d+))?(?:&|$)")
+_XENFORO_SLUG = re.compile(r"\.\d+$")
+_NOT_VB5 = frozenset({"topic", "topics", "t", "threads", "thread", "forum.php", "index.php"})
+_UCOZ_STYLE = re.compile(r"^\d+(?:-\d+)+$")
+_BOARD_PAGES = frozenset({"forum.php", "private.php", "member.php", "usercp.php",
+                          "forumdisplay.php"})
+"""vB pages without a thread (PMs only); a bare ``/`` or ``index.php`` is phpBB's, so such a
+board needs ``[forum] engine = "vbulletin"``."""
+
+_HINT = 'скопируйте ссылку на тему с форума: "…/showthread.php?t=123"'
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadAddress:
+    """A vBulletin thread as its link gives it."""
+
+    root: str
+    """The board's folder (ends with ``/``): where ``login.php`` and ``private.php`` live."""
+    topic_id: int | None
+    form: Form
+    slug: str = ""
+    base: str = ""
+    """vB 5: the thread's address without a page suffix."""
+    page: int = 1
+
+    def page_url(self, page: int) -> str:
+        """Page ``page`` of the thread in this address's form."""
+        if self.topic_id is None:
+            raise ConfigError("в [forum] url нет номера темы", _HINT)
+        more = page > 1
+        node = f"{self.topic_id}-{self.slug}" if self.slug else str(self.topic_id)
+        if self.form == "query":
+            return f"{self.root}showthread.php?t={self.topic_id}" + (
+                f"&page={page}" if more else "")
+        if self.form == "query_slug":
+            return f"{self.root}showthread.php?{node}" + (f"/page{page}" if more else "")
+        if self.form == "path":
+            return f"{self.root}showthread.php/{node}" + (f"/page{page}" if more else "")
+        if self.form == "threads":
+            return f"{self.root}threads/{node}" + (f"/page{page}" if more else "")
+        return self.base + (f"/page{page}" if more else "")
+
+    def with_root(self, root: str) -> ThreadAddress:
+        return replace(self, root=root)
+
+
+def parse_thread_url(url: str) -> ThreadAddress:
+    """The address ``url`` names: a thread, or a bare board address (no topic: PMs only).
+
+    Raises :class:`ConfigError` for a link to a single post (``showthread.php?p=…``) and for
+    what is no web address."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"[forum] url {url!r} — не адрес в интернете",
+                          'запишите его как "https://forum.example.com/showthread.php?t=123"')
+    segments = parts.path.split("/")
+    found = _showthread(parts, segments) or _threads(parts, segments) or _vb5(parts, segments)
+    if found is not None:
+        return found
+    folder = parts.path if parts.path.endswith("/") else parts.path.rsplit("/", 1)[0] + "/"
+    return ThreadAddress(root=_root(parts, folder), topic_id=None, form="query")
+
+
+def claims(url: str) -> bool:
+    """Whether ``url`` has one of vBulletin's thread shapes (or is a vB board page)."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:
+        return False
+    segments = parts.path.split("/")
+    name = segments[-1]
+    if "showthread.php" in segments:
+        query = parse_qs(parts.query)
+        return "tid" not in query  # showthread.php?tid= is MyBB's
+    if name in _BOARD_PAGES:
+        return True
+    return _threads(parts, segments) is not None or _vb5(parts, segments) is not None
+
+
+def ambiguous(url: str) -> bool:
+    """``threads/123`` without a title: vBulletin's rewrite form and XenForo's alike."""
+    segments = urlsplit(url.strip()).path.split("/")
+    found = _threads_index(segments)
+    node = _NODE.match(segments[found + 1]) if found is not None else None
+    return node is not None and node.group(2) is None
+
+
+def _root(parts: SplitResult, folder: str) -> str:
+    return urlunsplit((parts.scheme, parts.netloc, folder or "/", "", ""))
+
+
+def _page_after(segments: list[str], index: int) -> int:
+    rest = [s for s in segments[index + 1:] if s]
+    match = _PAGE.match(rest[0]) if rest else None
+    return int(match.group(1)) if match else 1
+
+
+def _showthread(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
+    if "showthread.php" not in segments:
+        return None
+    at = segments.index("showthread.php")
+    root = _root(parts, "/".join(segments[:at]) + "/")
+    query = parse_qs(parts.query)
+    if at + 1 < len(segments) and (node := _NODE.match(segments[at + 1])):
+        return ThreadAddress(root, int(node.group(1)), "path", node.group(2) or "",
+                             page=_page_after(segments, at + 1))
+    if "t" in query:
+        try:
+            topic = int(query["t"][0])
+        except ValueError:
+            raise ConfigError(f"в [forum] url t={query['t'][0]!r} — не номер темы",
+                              _HINT) from None
+        page = query.get("page", ["1"])[0]
+        return ThreadAddress(root, topic, "query", page=int(page) if page.isdigit() else 1)
+    if (friendly := _QUERY_SLUG.match(parts.query)) is not None:
+        return ThreadAddress(root, int(friendly.group(1)), "query_slug", friendly.group(2) or "",
+                             page=int(friendly.group(3) or 1))
+    if "p" in query or "postid" in query:
+        raise ConfigError("[forum] url ведёт на одно сообщение (p=…), а не на тему",
+                          "откройте первую страницу темы и скопируйте её адрес (с t=…)")
+    return ThreadAddress(root, None, "query")
+
+
+def _threads_index(segments: list[str]) -> int | None:
+    for i, seg in enumerate(segments[:-1]):
+        nxt = segments[i + 1]
+        if seg == "threads" and _NODE.match(nxt) and not _XENFORO_SLUG.search(nxt):
+            return i
+    return None
+
+
+def _threads(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
+    at = _threads_index(segments)
+    if at is None:
+        return None
+    node = _NODE.match(segments[at + 1])
+    assert node is not None
+    return ThreadAddress(_root(parts, "/".join(segments[:at]) + "/"), int(node.group(1)),
+                         "threads", node.group(2) or "", page=_page_after(segments, at + 1))
+
+
+def _vb5(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
+    """``/forum/channel/123-title[/page2]``: a node segment with a title, after at least one
+    channel segment; not IPB's ``topic/123-title`` nor uCoz's ``/forum/2-15-1``."""
+    cut = segments[:-1] if segments and _PAGE.match(segments[-1] or "x") else segments
+    while cut and not cut[-1]:
+        cut = cut[:-1]
+    if len(cut) < 3:
+        return None
+    node = _NODE.match(cut[-1])
+    if (node is None or not node.group(2) or "." in cut[-1] or _UCOZ_STYLE.match(cut[-1])
+            or cut[-2].lower() in _NOT_VB5 or not cut[-2]):
+        return None
+    base = urlunsplit((parts.scheme, parts.netloc, "/".join(cut), "", ""))
+    page = _PAGE.match(segments[-1]) if segments[-1] else None
+    return ThreadAddress(_root(parts, "/".join(cut[:2]) + "/"), int(node.group(1)), "vb5",
+                         node.group(2), base=base, page=int(page.group(1)) if page else 1)
+
+
+__all__ = ["ThreadAddress", "ambiguous", "claims", "parse_thread_url"]
