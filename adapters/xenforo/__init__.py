@@ -14,7 +14,7 @@ import re
 
 from adapters.base import ForumSettings
 from adapters.registry import Engine, PasswordSource
-from adapters.xenforo.address import looks_like_xenforo, parse_thread_url
+from adapters.xenforo.address import looks_like_xenforo, parse_thread_url, post_url
 from referee.kernel import Forum, Poster
 
 _MARKUP = re.compile(r'<html[^>]+id="(?:XF|XenForo)"', re.IGNORECASE)
@@ -57,4 +57,5 @@ ENGINE = Engine(
     open_forum=open_forum,
     claims_page=claims_page,
     open_poster=open_poster,
+    post_url=post_url,
 )

@@ -107,7 +107,8 @@ class XfBoard:
 
         server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.origin = f"http://127.0.0.1:{server.server_address[1]}"
-        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
+                                  daemon=True)
         thread.start()
         try:
             yield self
@@ -134,13 +135,15 @@ class XfBoard:
             raw = h.rfile.read(length).decode("utf-8")
             form = {k: v[0] for k, v in parse_qs(raw, keep_blank_values=True).items()}
         with self._lock:
+            fresh = "xf_csrf" not in cookies
+            if fresh:  # the page is rendered with the token of the cookie it sets
+                cookies["xf_csrf"] = self._new_csrf()
             reply = self._answer(method, route, cookies, form)
         status, headers, body = reply
-        csrf = cookies.get("xf_csrf")
         data = body.encode("utf-8")
         h.send_response(status)
-        if not csrf:
-            h.send_header("Set-Cookie", f"xf_csrf={self._new_csrf()}; path=/; HttpOnly")
+        if fresh:
+            h.send_header("Set-Cookie", f"xf_csrf={cookies['xf_csrf']}; path=/; HttpOnly")
         for name, value in headers:
             h.send_header(name, value)
         h.send_header("Content-Type", "text/html; charset=utf-8")
