@@ -67,6 +67,9 @@ class XfBoard:
     prefix: str = "/forum/"
     guests_see_threads: bool = True
     flood_once: bool = False
+    reject_token_once: bool = False
+    drop_next_post: bool = False
+    """Close the connection on the next reply/conversation POST after storing it."""
     now: Callable[[], datetime] = field(default=lambda: datetime.now(UTC))
     log: list[tuple[str, str, int]] = field(default_factory=list)
     origin: str = ""
@@ -134,12 +137,21 @@ class XfBoard:
             length = int(h.headers.get("Content-Length") or 0)
             raw = h.rfile.read(length).decode("utf-8")
             form = {k: v[0] for k, v in parse_qs(raw, keep_blank_values=True).items()}
+        if method == "POST" and self.drop_next_post and route != "login/login":
+            self.drop_next_post = False
+            with self._lock:
+                self._answer(method, route, cookies, form)  # stored, and no answer
+            self.log.append((method, route or h.path, 0))
+            h.close_connection = True
+            return
         with self._lock:
             fresh = "xf_csrf" not in cookies
             if fresh:  # the page is rendered with the token of the cookie it sets
                 cookies["xf_csrf"] = self._new_csrf()
             reply = self._answer(method, route, cookies, form)
         status, headers, body = reply
+        # Logged before answering: the client may look at the log as soon as it has the answer.
+        self.log.append((method, route or h.path, status))
         data = body.encode("utf-8")
         h.send_response(status)
         if fresh:
@@ -150,7 +162,6 @@ class XfBoard:
         h.send_header("Content-Length", str(len(data)))
         h.end_headers()
         h.wfile.write(data)
-        self.log.append((method, route or h.path, status))
 
     def _new_csrf(self) -> str:
         return hashlib.sha1(str(self.next_id()).encode()).hexdigest()[:16]
@@ -187,7 +198,9 @@ class XfBoard:
             return self._error("Страница не найдена.", 404, cookies)
         user = self._user(cookies)
         token = self.token(cookies.get("xf_csrf"))
-        if method == "POST" and form.get("_xfToken") != token:
+        if method == "POST" and (form.get("_xfToken") != token or (
+                self.reject_token_once and route != "login/login")):
+            self.reject_token_once = False
             return self._error(SECURITY, 400, cookies)
         if route == "login/":
             return self._page(login_page(self.prefix, token))
