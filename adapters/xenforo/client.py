@@ -17,6 +17,7 @@ Board facts this relies on (``adapters/xenforo/README.md`` says where each is ve
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -59,6 +60,7 @@ log = logging.getLogger("referee.xenforo")
 T = TypeVar("T")
 
 MAX_PAGES = 100_000
+_TWO_STEP = re.compile(r'<form[^>]+action="[^"]*login/two-step', re.IGNORECASE)
 
 
 def whole_page(r: httpx.Response) -> bool:
@@ -261,7 +263,7 @@ class XenforoForum:
                 return
             html = decode_page(r.content, r.headers.get("content-type")) if r.content else ""
             kind = forms.login_error(html)
-            if "two-step" in r.headers.get("Location", "") or "two-step" in html[:200_000]:
+            if "two-step" in r.headers.get("Location", "") or _TWO_STEP.search(html):
                 kind = "two_step"
             if kind == "form_invalid" and attempt == 0:
                 form_html = form_url = None
