@@ -25,7 +25,7 @@ def counts(game: Game, day: int) -> dict[str, list[str]]:
 def test_three_days_give_the_hosts_counts(
         board: XfBoard, game119: Game119, open_game: Callable[..., Game], clock: Clock) -> None:
     game = open_game()
-    game.sync(progress=False)
+    game.sync(progress=None)
     game.clock = clock
     day1 = game.tally_day(1)
     assert counts(game, 1) == {"Лиса": ["Ёжик", "Марго", "Комиссар Рекс", "Пилот"],
@@ -41,11 +41,11 @@ def test_three_days_give_the_hosts_counts(
 
     game119.day2()
     clock.set("2026-11-23 18:00")
-    game.sync(progress=False)
+    game.sync(progress=None)
     game119.edit_margo_day2()
     game119.night2()
     clock.set("2026-11-24 09:00")
-    game.sync(progress=False)
+    game.sync(progress=None)
     assert counts(game, 2) == {"Бармен": ["Ёжик", "Снежок", "Пилот", "Марго"],
                                "Ёжик": ["Бармен", "Тень"]}
     day2 = game.tally_day(2)
@@ -59,7 +59,7 @@ def test_three_days_give_the_hosts_counts(
 
     game119.day3()
     clock.set("2026-11-26 09:00")
-    game.sync(progress=False)
+    game.sync(progress=None)
     assert counts(game, 3) == {"Тень": ["Ёжик", "Снежок", "Пилот", "Марго"], "Пилот": ["Тень"]}
     day3 = game.tally_day(3)
     assert day3.tally.hanged == "Тень" and day3.winner == "town"
@@ -114,7 +114,7 @@ def test_a_separate_voting_thread_counts_its_votes_only(
     g.post("Снежок", "2026-11-21 21:00", "Уверен, это Тень: она молчит весь день.<br />\n"
            'Мой голос – <span style="color: red">Тень</span>', thread=g.game)
     game = open_game(config_text(board, vote_thread=True))
-    lines = game.sync(progress=False)
+    lines = game.sync(progress=None)
     assert lines[-1].startswith("votes topic 69073")
     assert counts(game, 1) == {"Лиса": ["Ёжик", "Марго", "Комиссар Рекс", "Пилот"],
                                "Ёжик": ["Лиса", "Бармен", "Тень"], "Бармен": ["Снежок"]}

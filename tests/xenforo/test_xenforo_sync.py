@@ -11,7 +11,7 @@ from xf_board import XfBoard
 from xf_conversations import XfConversation, XfMessage
 from xf_game import HOST, PEOPLE, Game119, config_text, msk
 
-from referee.errors import LoginFailed
+from referee.errors import LoginFailed, TopicNotFound
 from referee.game import Game
 from referee.sync import open_adapter, sync_pms, sync_topic
 
@@ -19,7 +19,7 @@ from referee.sync import open_adapter, sync_pms, sync_topic
 def test_first_sync_reads_every_page_and_the_conversations(
         board: XfBoard, game119: Game119, open_game: Callable[..., Game]) -> None:
     game = open_game()
-    lines = game.sync(progress=False)
+    lines = game.sync(progress=None)
     assert lines[0].startswith("topic 69072: read pages 1–2 of 2, 22 new posts, 2 requests")
     assert board.requests() == [
         ("GET", "threads/mafija-119.69072/", 200),
@@ -39,9 +39,9 @@ def test_first_sync_reads_every_page_and_the_conversations(
 def test_a_sync_with_nothing_new_costs_one_request_per_source(
         board: XfBoard, game119: Game119, open_game: Callable[..., Game]) -> None:
     game = open_game()
-    game.sync(progress=False)
+    game.sync(progress=None)
     board.log.clear()
-    lines = game.sync(progress=False)
+    lines = game.sync(progress=None)
     assert "0 new posts, 1 request" in lines[0] and "1 request" in lines[-1]
     assert board.requests() == [("GET", "threads/mafija-119.69072/page-2", 200),
                                 ("GET", "conversations/", 200)]
@@ -50,12 +50,12 @@ def test_a_sync_with_nothing_new_costs_one_request_per_source(
 def test_new_messages_open_only_their_conversations(
         board: XfBoard, game119: Game119, open_game: Callable[..., Game], clock: Clock) -> None:
     game = open_game()
-    game.sync(progress=False)
+    game.sync(progress=None)
     game119.day2()
     game119.night2()
     clock.set("2026-11-24 09:00")
     board.log.clear()
-    game.sync(progress=False)
+    game.sync(progress=None)
     opened = [r for _, r, _ in board.requests() if r.startswith("conversations/hod")]
     assert opened == ["conversations/hod.302/", "conversations/hod.301/"]
     third = {p.pm_id: p for p in game.store.pms()}[30100003]
@@ -67,7 +67,7 @@ def test_new_messages_open_only_their_conversations(
 def test_pms_map_one_to_one_onto_conversation_messages(
         board: XfBoard, game119: Game119, open_game: Callable[..., Game]) -> None:
     game = open_game()
-    game.sync(progress=False)
+    game.sync(progress=None)
     pms = {p.pm_id: p for p in game.store.pms()}
     mafia = pms[30100001]
     assert (mafia.sender, mafia.sender_id, mafia.subject, mafia.folder) == (
@@ -102,7 +102,7 @@ def test_a_renamed_thread_is_followed_by_its_canonical_address(
         board: XfBoard, game119: Game119, open_game: Callable[..., Game]) -> None:
     game = open_game(config_text(board).replace("mafija-119.69072", "staroe-nazvanie.69072"))
     with open_adapter(game.config, db_path=game.store.path) as adapter:
-        sync_topic(game.config, game.store, adapter, progress=False)
+        sync_topic(game.config, game.store, adapter, progress=None)
     assert [(m, r) for m, r, _ in board.requests()] == [
         ("GET", "threads/staroe-nazvanie.69072/"),       # 301 to the current slug
         ("GET", "threads/mafija-119.69072/"),
@@ -113,11 +113,11 @@ def test_a_renamed_thread_is_followed_by_its_canonical_address(
 def test_a_page_gone_by_deletions_redirects_to_the_last(
         board: XfBoard, game119: Game119, open_game: Callable[..., Game]) -> None:
     game = open_game()
-    game.sync(progress=False)
+    game.sync(progress=None)
     del game119.game.posts[3:12]  # page 2 is gone: 13 posts left on one page
     board.log.clear()
     with open_adapter(game.config, db_path=game.store.path) as adapter:
-        report = sync_topic(game.config, game.store, adapter, progress=False)
+        report = sync_topic(game.config, game.store, adapter, progress=None)
     assert (report.last_page, report.total_pages, report.missing_posts) == (1, 1, 9)
     assert ("GET", "threads/mafija-119.69072/page-2", 301) in board.requests()
 
@@ -127,7 +127,7 @@ def test_a_members_only_thread_logs_in_first(
     board.guests_see_threads = False
     game = open_game()
     with open_adapter(game.config, db_path=game.store.path) as adapter:
-        report = sync_topic(game.config, game.store, adapter, progress=False)
+        report = sync_topic(game.config, game.store, adapter, progress=None)
     assert report.new_posts == 22
     assert [r for _, r, s in board.requests()][:3] == [
         "threads/mafija-119.69072/", "login/login", "threads/mafija-119.69072/"]
@@ -150,6 +150,14 @@ def test_boards_without_friendly_urls_and_xenforo_21_read_alike(
         version: str) -> None:
     board.prefix, board.version = prefix, version
     game = open_game()
-    game.sync(progress=False)
+    game.sync(progress=None)
     assert len(game.store.posts()) == 22 and len(game.store.pms()) == 5
     assert game.tally_day(1).tally.hanged == "Лиса"
+
+
+def test_a_missing_thread_is_said_in_words(
+        board: XfBoard, game119: Game119, open_game: Callable[..., Game]) -> None:
+    game = open_game(config_text(board).replace("mafija-119.69072", "mafija-119.69999"))
+    with open_adapter(game.config, db_path=game.store.path) as adapter, \
+            pytest.raises(TopicNotFound, match="HTTP 404"):
+        sync_topic(game.config, game.store, adapter)
