@@ -48,6 +48,9 @@ class Engine:
     """Saved pages as a forum (``[forum] snapshot``), when the engine reads them."""
     open_poster: Callable[[ForumSettings, PasswordSource | None], Poster] | None = None
     """Replies and PMs on the host's word, when the engine can send them."""
+    post_url: Callable[[str, int], str] | None = None
+    """A post's address from the topic's (``[forum] url``) and the post id, when the engine
+    does not use phpBB's ``viewtopic.php?p=…``."""
 
 
 @cache
@@ -131,6 +134,16 @@ def topic_id(url: str, engine: str | None = None) -> int | None:
     """The topic's number in a topic address, read by its engine's rules."""
     found = _named(engine) if engine else engine_for(ForumSettings(url=url))
     return found.topic_id(url)
+
+
+def post_url(topic_url: str, post_id: int, engine: str | None = None) -> str | None:
+    """A post's address as its engine builds it, or None when the engine (as far as the
+    address tells without the network) has no rule of its own."""
+    try:
+        found = engine_for(ForumSettings(url=topic_url, engine=engine))
+    except ConfigError:
+        return None
+    return found.post_url(topic_url, post_id) if found.post_url is not None else None
 
 
 def _probe(settings: ForumSettings) -> Callable[[str], str]:

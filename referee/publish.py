@@ -95,8 +95,17 @@ def game_ref(config: Config) -> str:
 
 
 def topic_ref(config: Config) -> str:
-    topic = parse_qs(urlsplit((config.forum.url or "").strip()).query).get("t", ["?"])[0]
-    return f"topic:{topic}"
+    topic = parse_qs(urlsplit((config.forum.url or "").strip()).query).get("t", [""])[0]
+    if not topic and config.forum.url:
+        # Other engines number topics in their own addresses (XenForo: threads/slug.ID/).
+        from adapters.registry import topic_id
+
+        try:
+            number = topic_id(config.forum.url, config.forum.engine)
+        except RefereeError:
+            number = None
+        topic = str(number) if number is not None else ""
+    return f"topic:{topic or '?'}"
 
 
 def public_part(rendered: str, separator: str) -> str:

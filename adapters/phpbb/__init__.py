@@ -23,6 +23,8 @@ _MARKUP = re.compile(r'<body[^>]+id="phpbb"|Powered by <a[^>]+phpbb\.com|phpBB L
 def claims_url(url: str) -> bool:
     """``…/viewtopic.php?t=N`` (``p=``, ``f=`` too), or a bare board address (PMs only)."""
     parts = urlsplit(url.strip())
+    if "threads/" in parts.path or parts.query.startswith("threads/"):
+        return False  # XenForo's thread routes (…/threads/x.1/, index.php?threads/x.1/)
     name = parts.path.rsplit("/", 1)[-1]
     query = parse_qs(parts.query)
     if name == "viewtopic.php":

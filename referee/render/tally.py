@@ -35,7 +35,10 @@ def post_link(post_id: int, topic_url: str | None = None) -> str:
     parts = urlsplit(topic_url)
     if parts.path.endswith("viewtopic.php"):
         return urlunsplit((parts.scheme, parts.netloc, parts.path, f"p={post_id}", f"p{post_id}"))
-    return urljoin(topic_url, rel)
+    from adapters.registry import post_url
+
+    # Other engines address posts their own way (XenForo: …/posts/ID/).
+    return post_url(topic_url, post_id) or urljoin(topic_url, rel)
 
 
 def _zone(tz: tzinfo | str | None) -> tzinfo:

@@ -1,0 +1,134 @@
+"""XenForo addresses: where the board lives and which thread is the game.
+
+XenForo builds every address from one prefix and a route (``threads/…``, ``login/login``,
+``conversations/…``): with friendly URLs the prefix is the board folder
+(``https://ne-kurim.ru/forum/``), without them it is ``…/index.php?`` and the route is the
+query (``index.php?threads/mafija-119.69072/page-2``). A thread's route is
+``threads/{slug}.{id}/`` (the slug is optional: ``threads/69072/``), a page of it
+``…/page-N``, a post ``…/post-P`` or ``posts/P/``. XenForo 1 and 2 share all of this.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote, urlsplit, urlunsplit
+
+from adapters.base import strip_sid
+from referee.errors import ConfigError
+
+_THREAD = re.compile(r"(?:^|/)threads/(?:(?P<slug>[^/?#]*?)\.)?(?P<id>\d+)(?=/|$)")
+_ANY_ROUTE = re.compile(r"(?:^|/)(?P<route>threads|forums|conversations|direct-messages|members"
+                        r"|posts|login|account|search|whats-new)(?:/|$)")
+_HINT = 'скопируйте ссылку на тему с форума, например "https://forum.example/threads/mafija.123/"'
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """A XenForo board: the prefix every route is appended to."""
+
+    prefix: str
+    """``https://host/forum/`` (friendly URLs) or ``https://host/forum/index.php?``."""
+
+    def url(self, route: str) -> str:
+        return self.prefix + route.lstrip("/")
+
+    @property
+    def host_root(self) -> str:
+        """The board's address without the ``index.php?`` part (for the HTTP client)."""
+        return self.prefix[: -len("index.php?")] if self.prefix.endswith("index.php?") \
+            else self.prefix
+
+
+@dataclass(frozen=True, slots=True)
+class ThreadAddress:
+    """The game thread: its board, number and (optional) slug."""
+
+    board: Board
+    thread_id: int
+    slug: str = ""
+
+    @property
+    def route(self) -> str:
+        return f"threads/{self.slug}.{self.thread_id}/" if self.slug \
+            else f"threads/{self.thread_id}/"
+
+    def page_url(self, page: int) -> str:
+        return self.board.url(self.route + (f"page-{page}" if page > 1 else ""))
+
+    def reply_url(self) -> str:
+        return self.board.url(self.route + "reply")
+
+    def with_slug(self, slug: str) -> ThreadAddress:
+        return ThreadAddress(self.board, self.thread_id, slug)
+
+
+def _split(url: str) -> tuple[str, str, str, str]:
+    """(scheme://host, path, query, route) of a board address; the route is what follows
+    the board's prefix, from the path or (``index.php?…``) from the query."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"[forum] url {strip_sid(url)!r} — не веб-адрес", _HINT)
+    origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
+    query_route = parts.query.split("&", 1)[0] if "=" not in parts.query.split("&", 1)[0] \
+        else ""
+    return origin, parts.path or "/", parts.query, unquote(query_route)
+
+
+def board_of(url: str) -> Board:
+    """The board an address belongs to (any page of it: a thread, the index, the PM list)."""
+    origin, path, _query, query_route = _split(url)
+    if path.endswith("index.php") and (query_route or not _ANY_ROUTE.search(path)):
+        return Board(origin + path + "?")
+    match = _ANY_ROUTE.search(path)
+    folder = path[: match.start("route")] if match else path
+    if not folder.endswith("/"):
+        folder = folder.rsplit("/", 1)[0] + "/"
+    return Board(origin + folder)
+
+
+def route_of(url: str) -> str:
+    """The route part of a board address (``threads/x.1/page-2``), '' for the index."""
+    _origin, path, _query, query_route = _split(url)
+    if path.endswith("index.php") and query_route:
+        return query_route
+    match = _ANY_ROUTE.search(path)
+    return path[match.start("route"):] if match else ""
+
+
+def parse_thread_url(url: str) -> tuple[Board, ThreadAddress | None]:
+    """``[forum] url`` → the board and the game thread (None for a bare board address,
+    used to read only the conversations)."""
+    board = board_of(url)
+    route = route_of(url)
+    match = _THREAD.search(route)
+    if match:
+        return board, ThreadAddress(board, int(match["id"]), match["slug"] or "")
+    if route.startswith("posts/"):
+        raise ConfigError(
+            "[forum] url ведёт на одно сообщение (posts/…), а не на тему",
+            "откройте первую страницу темы и скопируйте её адрес (…/threads/название.номер/)",
+        )
+    if route.startswith("threads/"):
+        raise ConfigError(f"[forum] url {strip_sid(url)!r}: в адресе темы нет её номера", _HINT)
+    return board, None
+
+
+def looks_like_xenforo(url: str) -> bool:
+    """Whether an address has XenForo's shape: a ``threads/…`` route (friendly or in the
+    ``index.php?`` query) or a conversations page."""
+    try:
+        route = route_of(url)
+    except ConfigError:
+        return False
+    return bool(_THREAD.search(route)) or route.startswith(
+        ("conversations/", "direct-messages/"))
+
+
+def post_url(topic_url: str, post_id: int) -> str:
+    """A post's address (``posts/P/`` redirects to the post in its thread)."""
+    return board_of(topic_url).url(f"posts/{post_id}/")
+
+
+__all__ = ["Board", "ThreadAddress", "board_of", "looks_like_xenforo", "parse_thread_url",
+           "post_url", "route_of"]

@@ -1,0 +1,422 @@
+"""A live XenForo board over HTTP: thread pages, login, the host's conversations.
+
+Board facts this relies on (``adapters/xenforo/README.md`` says where each is verified):
+
+- A thread page is ``threads/{slug}.{id}/page-N``; a page past the end redirects to the last
+  page, and a stale slug redirects to the thread's current address (its ``<link
+  rel="canonical">``, which is then used so the next sync costs one request again).
+- A page the visitor may not see answers HTTP 403 with XenForo's error box, and for a guest
+  with the login form inside it.
+- Login: ``login/login`` (``login``, ``password``, ``remember``, ``_xfToken``); success sets
+  the ``{prefix}user`` cookie (``html[data-cookie-prefix]``, ``xf_`` by default).
+- Conversations: the list ``conversations/`` (``page-N``, newest reply first) says how many
+  messages each holds; a conversation's pages hold «Messages per page» messages (the same
+  setting as a thread's posts per page), oldest first. Opening one marks it read.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TypeVar
+from zoneinfo import ZoneInfo
+
+import httpx
+
+from adapters.base import ForumSettings, HttpClient, Secret, get_password, same_site
+from adapters.xenforo import forms
+from adapters.xenforo.address import Board, ThreadAddress, parse_thread_url
+from adapters.xenforo.conversations import (
+    ConversationPage,
+    ConversationRow,
+    parse_conversation_list,
+    parse_conversation_page,
+    pm_key,
+    split_key,
+)
+from adapters.xenforo.page import cookie_prefix, decode_page, parse, raise_for_page
+from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
+from referee.errors import (
+    ConfigError,
+    LoginFailed,
+    LoginRequired,
+    MalformedPage,
+    NetworkError,
+    PmRemoved,
+)
+from referee.kernel import (
+    FIRST_PAGE,
+    PageCursor,
+    PmFolderPage,
+    PmListEntry,
+    PrivateMessage,
+    TopicPage,
+)
+
+log = logging.getLogger("referee.xenforo")
+T = TypeVar("T")
+
+MAX_PAGES = 100_000
+_TWO_STEP = re.compile(r'<form[^>]+action="[^"]*login/two-step', re.IGNORECASE)
+
+
+def whole_page(r: httpx.Response) -> bool:
+    """Whether an HTML answer reached its end (every XenForo page closes ``</html>``)."""
+    if "html" not in r.headers.get("content-type", ""):
+        return True
+    return b"</html" in r.content[-65536:].lower()
+
+
+class XenforoForum:
+    """A live XenForo 1/2 board (implements :class:`referee.kernel.Forum`)."""
+
+    engine = "xenforo"
+
+    def __init__(
+        self,
+        forum: ForumSettings,
+        *,
+        http: HttpClient | None = None,
+        cookie_file: Path | None = None,
+        password: Callable[[str], Secret] | None = None,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        max_logins: int = 2,
+        remember_me: bool = True,
+    ) -> None:
+        if not forum.url:
+            raise ConfigError(
+                "[forum] url не задан: referee не знает, какую тему читать",
+                'добавьте в [forum] url = "https://forum.example/threads/mafija.123/"')
+        self.forum = forum
+        self.board: Board
+        self.thread: ThreadAddress | None
+        self.board, self.thread = parse_thread_url(forum.url)
+        self.topic_id = self.thread.thread_id if self.thread else None
+        self.tz = ZoneInfo(forum.timezone)
+        self.http = http or HttpClient(
+            self.board.host_root, rate_limit=forum.rate_limit, timeout=forum.timeout,
+            retries=forum.retries, user_agent=forum.user_agent,
+            cookie_file=cookie_file or forum.cookie_file)
+        if self.http.complete is None:
+            self.http.complete = whole_page
+        self.now = now
+        self.max_logins = max_logins
+        self.remember_me = remember_me
+        self._password_source = password or (lambda user: get_password(user))
+        self._password: Secret | None = None
+        self.logins = 0
+        self.per_page: int | None = None
+        self.prefix = "xf_"
+        self._rows: dict[int, ConversationRow] = {}
+        self._messages: dict[int, PrivateMessage] = {}
+
+    # -- lifecycle
+
+    @property
+    def requests(self) -> int:
+        return self.http.requests
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> XenforoForum:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- fetching
+
+    def _fetch(self, url: str) -> tuple[httpx.Response, str]:
+        r = self.http.get(url)
+        return r, decode_page(r.content, r.headers.get("content-type"))
+
+    def _parse(self, r: httpx.Response, html: str, read: Callable[[str], T], what: str) -> T:
+        if r.status_code >= 400:
+            raise_for_page(parse(html), str(r.url), what, r.status_code)
+        return read(html)
+
+    def _read(self, url: str, read: Callable[[str], T], *, what: str) -> T:
+        """GET ``url`` and parse it with ``read``; a login form in the answer (a guest, or
+        a session that expired) leads to one login and one more try."""
+        r, html = self._fetch(url)
+        try:
+            return self._parse(r, html, read, what)
+        except LoginRequired:
+            pass
+        self.login(form_html=html, form_url=str(r.url))
+        r, html = self._fetch(url)
+        try:
+            return self._parse(r, html, read, what)
+        except LoginRequired:
+            raise LoginRequired(
+                f"форум по-прежнему показывает форму входа ({what}) сразу после входа под "
+                f"«{self.forum.username}»",
+                "проверьте в браузере, что эта учётная запись открывает страницу") from None
+
+    # -- the thread
+
+    def _thread(self) -> ThreadAddress:
+        if self.thread is None:
+            raise ConfigError(
+                "[forum] url — адрес форума, а не темы: в нём нет threads/…номер/",
+                'укажите адрес темы, например "https://forum.example/threads/mafija.123/"')
+        return self.thread
+
+    def topic_page_url(self, page: int) -> str:
+        return self._thread().page_url(page)
+
+    def fetch_topic_page(self, page: int) -> TopicPage:
+        """One thread page as the board numbers it (lower than ``page`` when clamped)."""
+        url = self.topic_page_url(page)
+        view = self._read(url, lambda html: read_thread_page(
+            html, url=url, tz=self.tz, now=self.now()), what=f"тема {self.topic_id}, "
+                                                          f"страница {page}")
+        self._follow_canonical(view.canonical)
+        tp = view.page
+        if tp.page < tp.total_pages and tp.posts:
+            self.per_page = len(tp.posts)
+        elif tp.page > 1 and self.per_page is None:
+            self.per_page = tp.per_page
+        return tp
+
+    def _follow_canonical(self, canonical: str | None) -> None:
+        # A renamed thread keeps its number and gets a new slug: asking by the old one costs
+        # a redirect on every page.
+        if not canonical or self.thread is None:
+            return
+        try:
+            _, seen = parse_thread_url(canonical)
+        except ConfigError:
+            return
+        if seen is not None and seen.thread_id == self.thread.thread_id \
+                and seen.slug and seen.slug != self.thread.slug:
+            self.thread = self.thread.with_slug(seen.slug)
+
+    def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE, *,
+                          max_pages: int | None = None) -> Iterator[TopicPage]:
+        """Pages ``cursor.page`` … last. XenForo addresses pages by number, so any page can
+        be asked for directly; a page that no longer exists is redirected to the last."""
+        if cursor.per_page and self.per_page is None:
+            self.per_page = cursor.per_page
+        page_no, last_seen, count = max(1, cursor.page), 0, 0
+        while True:
+            tp = self.fetch_topic_page(page_no)
+            if tp.page <= last_seen:
+                if page_no > tp.page >= tp.total_pages:
+                    # Posts were deleted while the thread was read: the page asked for is
+                    # gone. The caller sees the smaller count and re-reads what moved.
+                    yield tp
+                    return
+                raise MalformedPage(
+                    f"форум показал страницу {tp.page}, когда просили страницу {page_no}",
+                    "запустите синхронизацию ещё раз")
+            yield tp
+            count += 1
+            last_seen = tp.page
+            if tp.page >= tp.total_pages or (max_pages and count >= max_pages):
+                return
+            if count >= MAX_PAGES:  # pragma: no cover - a guard against a looping board
+                raise MalformedPage("у темы, похоже, нет последней страницы")
+            page_no = tp.page + 1
+
+    # -- login
+
+    def _secret(self, username: str) -> Secret:
+        if self._password is None:
+            self._password = self._password_source(username)
+        return self._password
+
+    def _user_cookie_set(self, r: httpx.Response) -> bool:
+        for header in r.headers.get_list("set-cookie"):
+            name, _, rest = header.partition("=")
+            value = rest.split(";", 1)[0].strip()
+            if name.strip() == f"{self.prefix}user" and value and value != "deleted":
+                return True
+        return False
+
+    def login(self, form_html: str | None = None, *, form_url: str | None = None) -> None:
+        """Log in as ``[forum] username``: the login form (the one just served, or
+        ``login/``), posted to ``login/login``; success is judged by the session the board
+        gives back. Failure raises :class:`LoginFailed` with the reason, never the
+        password."""
+        username = self.forum.username
+        if not username:
+            raise LoginRequired(
+                "форум просит войти, а [forum] username не задан",
+                'добавьте в [forum] username = "НикВедущего"; пароль спросят (или возьмут '
+                "из REFEREE_PASSWORD)")
+        if self.logins >= self.max_logins:
+            raise LoginFailed(
+                f"форум снова и снова просит войти под «{username}» ({self.logins} входа за "
+                "запуск)", "возможно, сессии сразу истекают; проверьте форум в браузере")
+        self.logins += 1
+        for attempt in range(2):  # a second go only after a refused form token
+            form, page_url = self._login_form(form_html, form_url)
+            r = self._post_login(form, username)
+            if self._login_succeeded(r):
+                log.info("logged in as %s", username)
+                self.http.save_cookies()
+                return
+            html = decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+            kind = forms.login_error(html)
+            if "two-step" in r.headers.get("Location", "") or _TWO_STEP.search(html):
+                kind = "two_step"
+            if kind == "form_invalid" and attempt == 0:
+                form_html = form_url = None
+                continue
+            raise _failure(kind, username)
+        raise _failure("form_invalid", username)  # pragma: no cover - the loop returns
+
+    def _login_form(self, html: str | None,
+                    url: str | None) -> tuple[forms.LoginForm, str]:
+        form = forms.parse_login_form(html, url or self.board.url("login/")) if html else None
+        if form is None:
+            url = self.board.url("login/")
+            r, html = self._fetch(url)
+            self.prefix = cookie_prefix(parse(html))
+            form = forms.parse_login_form(html, str(r.url))
+        else:
+            self.prefix = cookie_prefix(parse(html or ""))
+        if form is None:
+            raise LoginFailed("на странице входа нет формы, которую понимает referee",
+                              f"откройте {self.board.url('login/')} в браузере")
+        if form.has_captcha:
+            raise _failure("captcha_required", self.forum.username or "")
+        if not same_site(httpx.URL(form.action).host, self.http.host):
+            raise LoginFailed(
+                f"форма входа отправила бы пароль на другой сайт ({httpx.URL(form.action).host})"
+                "; referee отказывается", "проверьте [forum] url: он должен вести на сам форум")
+        return form, url or form.action
+
+    def _post_login(self, form: forms.LoginForm, username: str) -> httpx.Response:
+        data = dict(form.hidden)
+        data[form.username_field] = username
+        data[form.password_field] = self._secret(username).reveal()
+        if self.remember_me and form.remember_field:
+            data[form.remember_field] = "1"
+        r = self.http.request("POST", form.action, data=data,
+                              headers={"Referer": self.board.url("login/")},
+                              retry_unsafe=False, follow_redirects=False)
+        del data
+        if r.status_code >= 500:
+            raise NetworkError(
+                f"форум ответил HTTP {r.status_code} на вход под «{username}»",
+                "форум, возможно, перегружен; запустите команду позже")
+        return r
+
+    def _login_succeeded(self, r: httpx.Response) -> bool:
+        if self._user_cookie_set(r):
+            return True
+        location = r.headers.get("Location", "")
+        # Without «remember me» XenForo sets no user cookie: a redirect away from the login
+        # pages is the success.
+        return r.is_redirect and bool(location) and "login" not in location \
+            and "two-step" not in location
+
+    # -- conversations (the host's private messages)
+
+    def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
+        """The conversation list as PM listing entries: one per message place, newest
+        conversation first. XenForo keeps one list (no sent folder): the host's own
+        messages are in the same conversations, so ``sentbox``/``outbox`` are empty."""
+        if folder != "inbox":
+            return PmFolderPage(folder, 1, 1, ())
+        url = self.board.url("conversations/" + (f"page-{page}" if page > 1 else ""))
+        listing = self._read(url, lambda html: parse_conversation_list(
+            html, url=url, tz=self.tz, now=self.now()), what="список переписок")
+        entries: list[PmListEntry] = []
+        for row in listing.rows:
+            self._rows[row.conversation_id] = row
+            for place in range(row.messages, 0, -1):
+                last = place == row.messages
+                entries.append(PmListEntry(
+                    pm_id=pm_key(row.conversation_id, place), subject=row.title,
+                    sender=row.last_sender if last else "",
+                    sent_at=row.last_at if last else None, url=self.board.url(row.route),
+                    unread=row.unread and last))
+        return PmFolderPage("inbox", listing.page, listing.total_pages, tuple(entries))
+
+    def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
+        """One conversation message: the conversation page that holds its place is read
+        (once per run, whatever number of its messages are new)."""
+        pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
+        if pm_id in self._messages:
+            return self._messages[pm_id]
+        conversation_id, place = split_key(pm_id)
+        row = self._rows.get(conversation_id)
+        page, tried = (place - 1) // (self.per_page or DEFAULT_PER_PAGE) + 1, set()
+        while page not in tried:
+            tried.add(page)
+            shown = self._conversation_page(conversation_id, row, page)
+            if pm_id in self._messages:
+                return self._messages[pm_id]
+            # The board's page size was not the one guessed: the page read tells it.
+            page = min((place - 1) // (self.per_page or DEFAULT_PER_PAGE) + 1,
+                       shown.total_pages)
+        raise PmRemoved(
+            f"в переписке {conversation_id} нет сообщения №{place}: его удалили",
+            "откройте переписку в браузере и проверьте")
+
+    def _conversation_page(self, conversation_id: int, row: ConversationRow | None,
+                           page: int) -> ConversationPage:
+        route = row.route if row is not None else f"conversations/{conversation_id}/"
+        url = self.board.url(route + (f"page-{page}" if page > 1 else ""))
+        title = row.title if row is not None else str(conversation_id)
+        shown = self._read(url, lambda html: parse_conversation_page(
+            html, url=url, tz=self.tz, now=self.now()), what=f"переписка «{title}»")
+        count = len(shown.messages)
+        if shown.page < shown.total_pages and count:
+            self.per_page = count
+        if shown.page == 1 or shown.page < shown.total_pages or self.per_page:
+            first = (shown.page - 1) * (self.per_page or count) + 1
+        else:
+            # The last page of a board whose page size is not known yet: its messages are
+            # the conversation's last ones (the list said how many there are).
+            total = row.messages if row is not None else count
+            first = max(1, total - count + 1)
+        people = shown.participants or (row.participants if row is not None else ())
+        me = (self.forum.username or "").casefold()
+        for offset, m in enumerate(shown.messages):
+            key = pm_key(conversation_id, first + offset)
+            self._messages[key] = PrivateMessage(
+                pm_id=key, sender=m.sender, sender_id=m.sender_id,
+                recipients=tuple(p for p in people if p.casefold() != m.sender.casefold()),
+                sent_at=m.sent_at, subject=shown.title or title, body_html=m.body_html,
+                body_text=m.body_text,
+                folder="sentbox" if me and m.sender.casefold() == me else "inbox")
+        return shown
+
+
+def _failure(kind: str | None, username: str) -> LoginFailed:
+    """The host-readable reason for a refused login (never the password)."""
+    reasons: dict[str, tuple[str, str]] = {
+        "wrong_password": (f"форум не принял пароль «{username}»",
+                           "проверьте REFEREE_PASSWORD (или то, что ввели); после нескольких "
+                           "неудачных попыток XenForo просит капчу"),
+        "wrong_username": (f"на форуме нет пользователя «{username}»",
+                           "проверьте [forum] username: это имя для входа на форум"),
+        "captcha_required": (f"форум требует капчу для входа под «{username}»",
+                             "войдите один раз в браузере (решив капчу) и запустите referee "
+                             "снова"),
+        "banned": (f"учётная запись «{username}» заблокирована на форуме",
+                   "обратитесь к администрации форума"),
+        "inactive": (f"учётная запись «{username}» не подтверждена",
+                     "подтвердите её по письму с форума"),
+        "two_step": (f"для «{username}» включена двухэтапная проверка входа",
+                     "referee её не проходит: отключите её для учётной записи ведущего или "
+                     "войдите в браузере и скопируйте ссылки вручную"),
+        "form_invalid": ("форум дважды отверг форму входа (ошибка безопасности, _xfToken)",
+                         "запустите команду ещё раз; если повторится — проверьте часы "
+                         "компьютера"),
+    }
+    message, hint = reasons.get(str(kind or ""), (
+        f"войти под «{username}» не удалось, и форум не назвал причину, известную referee",
+        "попробуйте войти с тем же именем и паролем в браузере"))
+    return LoginFailed(message, hint)
+
+
+__all__ = ["XenforoForum", "whole_page"]

@@ -1,0 +1,256 @@
+"""XenForo conversations («Переписка»: the host's private messages) → plain rows and
+messages. Pure: HTML text in.
+
+A conversation is a thread of messages between its participants. referee keeps one
+:class:`~referee.kernel.PrivateMessage` per *message*, keyed by the conversation and the
+message's place in it (:func:`pm_key`): the listing tells how many messages each
+conversation holds («Ответы: N» + 1), so a sync can tell which places it has not stored
+yet without opening anything, and opens only the conversation pages that hold them.
+XenForo 2 has no way to delete a conversation message (no delete action in
+``conversation_message_macros``), so a message keeps its place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborNode as Node
+
+from adapters.xenforo.body import normalise_body
+from adapters.xenforo.page import (
+    HINT_URL,
+    date_in,
+    is_logged_in,
+    login_form,
+    norm,
+    raise_for_page,
+    time_of,
+    user_of,
+)
+from adapters.xenforo.topic import pages_of
+from referee.errors import MalformedPage
+
+KEY_BASE = 100_000
+"""``pm_id = conversation_id · KEY_BASE + place`` (the first message is place 1)."""
+
+_CONVERSATION = re.compile(r"(?:conversations|direct-messages)/(?:[^/?#]*\.)?(\d+)(?=/|$|\?|#)")
+_MESSAGE_ID = re.compile(r"^(?:convMessage|message|js-message|conversation_message)-(\d+)$")
+_MESSAGE_LINK = re.compile(r"(?:conversations|direct-messages)/messages/(\d+)")
+_COUNT = re.compile(r"\d[\d\s.,\u00a0\u202f]*")
+
+
+def pm_key(conversation_id: int, place: int) -> int:
+    if not 1 <= place < KEY_BASE:
+        raise MalformedPage(
+            f"В переписке {conversation_id} больше {KEY_BASE - 1} сообщений: referee не может "
+            "их различить.", "Сообщите разработчикам.")
+    return conversation_id * KEY_BASE + place
+
+
+def split_key(pm_id: int) -> tuple[int, int]:
+    """``(conversation_id, place)`` of a key made by :func:`pm_key`."""
+    return divmod(pm_id, KEY_BASE)
+
+
+def conversation_id_in(href: str) -> int | None:
+    match = _CONVERSATION.search(href or "")
+    return int(match.group(1)) if match else None
+
+
+def _count(text: str) -> int | None:
+    match = _COUNT.search(text or "")
+    if not match:
+        return None
+    digits = re.sub(r"\D", "", match.group(0))
+    return int(digits) if digits else None
+
+
+# --------------------------------------------------------------------------- the listing
+
+@dataclass(frozen=True, slots=True)
+class ConversationRow:
+    """One conversation of the host's list, as the list shows it."""
+
+    conversation_id: int
+    title: str
+    route: str
+    """``conversations/slug.ID/`` (the address of its first page, without the prefix)."""
+    participants: tuple[str, ...]
+    messages: int
+    last_at: datetime | None
+    last_sender: str
+    unread: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationList:
+    page: int
+    total_pages: int
+    rows: tuple[ConversationRow, ...]
+
+
+def _route(href: str, conversation_id: int) -> str:
+    match = re.search(r"((?:conversations|direct-messages)/(?:[^/?#]*\.)?"
+                      + str(conversation_id) + r")(?=/|$|\?|#)", href)
+    return (match.group(1) if match else f"conversations/{conversation_id}") + "/"
+
+
+def _row(node: Node, tz: ZoneInfo, now: datetime) -> ConversationRow | None:
+    title_link = (node.css_first("a.structItem-title") or node.css_first(".structItem-title a")
+                  or node.css_first("h3.title a"))
+    href = title_link.attributes.get("href") or "" if title_link is not None else ""
+    conversation_id = conversation_id_in(href)
+    if conversation_id is None:
+        for link in node.css("a[href]"):
+            conversation_id = conversation_id_in(link.attributes.get("href") or "")
+            if conversation_id is not None:
+                href = link.attributes.get("href") or ""
+                break
+    if conversation_id is None:
+        return None
+    main = node.css_first(".structItem-cell--main") or node
+    people: list[str] = []
+    for user in main.css(".structItem-parts .username, .posterDate .username"):
+        name = norm(user.text())
+        if name and name not in people:
+            people.append(name)
+    replies = node.css_first(".structItem-cell--meta dd") or node.css_first("dl.major dd")
+    count = _count(replies.text()) if replies is not None else None
+    latest = node.css_first(".structItem-cell--latest") or node.css_first(".lastPostInfo")
+    last_sender = latest.css_first(".username") if latest is not None else None
+    return ConversationRow(
+        conversation_id=conversation_id,
+        title=norm(title_link.text()) if title_link is not None else "",
+        route=_route(href, conversation_id),
+        participants=tuple(people),
+        messages=(count or 0) + 1,
+        last_at=time_of(date_in(latest), tz, now) if latest is not None else None,
+        last_sender=norm(last_sender.text()) if last_sender is not None else "",
+        unread="is-unread" in (node.attributes.get("class") or "").split()
+        or "unread" in (node.attributes.get("class") or "").split(),
+    )
+
+
+def parse_conversation_list(html: str, *, url: str, tz: ZoneInfo,
+                            now: datetime) -> ConversationList:
+    """The host's conversation list (XF2 ``div.structItem--conversation`` rows, XF1
+    ``li.discussionListItem``), newest reply first as XenForo sorts it."""
+    tree = LexborHTMLParser(html)
+    if login_form(tree) is not None and not is_logged_in(tree):
+        raise_for_page(tree, url, "список переписок")
+    nodes = tree.css("div.structItem--conversation") or tree.css("li.discussionListItem")
+    # An empty list is still the list page (XF2 «Нет переписок для отображения.»).
+    if not nodes and tree.css_first('[data-type="conversation"], ol.discussionListItems, '
+                                    'form#ConversationListForm') is None:
+        raise_for_page(tree, url, "список переписок")
+    rows = tuple(r for r in (_row(n, tz, now) for n in nodes) if r is not None)
+    pages = pages_of(tree, url)
+    return ConversationList(pages.page, pages.total, rows)
+
+
+# --------------------------------------------------------------------------- one page
+
+@dataclass(frozen=True, slots=True)
+class ConversationMessage:
+    message_id: int
+    sender: str
+    sender_id: int | None
+    sent_at: datetime
+    body_html: str
+    body_text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationPage:
+    conversation_id: int | None
+    title: str
+    page: int
+    total_pages: int
+    participants: tuple[str, ...]
+    messages: tuple[ConversationMessage, ...]
+
+
+def _message_id(node: Node) -> int | None:
+    for candidate in [node, *node.css("span.u-anchorTarget")]:
+        for key in ("id", "data-content"):
+            match = _MESSAGE_ID.match(candidate.attributes.get(key) or "")
+            if match:
+                return int(match.group(1))
+    holder = node.css_first("[data-lb-id^='message-']")
+    if holder is not None:
+        match = _MESSAGE_ID.match(holder.attributes.get("data-lb-id") or "")
+        if match:
+            return int(match.group(1))
+    for link in node.css(".message-attribution a[href], .messageMeta a[href]"):
+        match = _MESSAGE_LINK.search(link.attributes.get("href") or "")
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def _message(node: Node, url: str, tz: ZoneInfo, now: datetime) -> ConversationMessage:
+    mid = _message_id(node)
+    if mid is None:
+        raise MalformedPage(f"Сообщение переписки на странице {url} без номера.", HINT_URL)
+    link = node.css_first(".message-name a.username, .messageUserInfo a.username, "
+                          ".message-name .username")
+    user = user_of(link, node.attributes.get("data-author") or "")
+    body = (node.css_first(".message-body .bbWrapper") or node.css_first(".message-body")
+            or node.css_first("blockquote.messageText"))
+    header = (node.css_first(".message-attribution") or node.css_first(".messageMeta")
+              or node)
+    sent_at = time_of(date_in(header), tz, now)
+    if body is None or not user.name or sent_at is None:
+        raise MalformedPage(
+            f"Сообщение {mid} переписки на странице {url}: не найдены автор, время или текст.",
+            HINT_URL)
+    body_html, body_text = normalise_body(body)
+    return ConversationMessage(mid, user.name, user.user_id, sent_at, body_html, body_text)
+
+
+def _participants(tree: LexborHTMLParser) -> tuple[str, ...]:
+    # The sidebar «Участники переписки» lists everyone (avatar rows); the page description
+    # lists the starter and up to four others.
+    found: list[str] = []
+    for selector in (".block ol.block-body .contentRow-main .username",
+                     ".p-description .username"):
+        for user in tree.css(selector):
+            name = norm(user.text())
+            if name and name not in found:
+                found.append(name)
+        if found:
+            break
+    return tuple(found)
+
+
+def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
+                            now: datetime) -> ConversationPage:
+    """One page of a conversation (XF2 ``article.message--conversationMessage``, XF1
+    ``li.message`` in ``ol#messageList``), oldest message first."""
+    tree = LexborHTMLParser(html)
+    nodes = tree.css("article.message--conversationMessage") or tree.css(
+        "ol#messageList li.message")
+    if not nodes:
+        raise_for_page(tree, url, "страница переписки")
+    messages = tuple(_message(n, url, tz, now) for n in nodes)
+    pages = pages_of(tree, url)
+    canonical = tree.css_first('link[rel="canonical"]')
+    source = (canonical.attributes.get("href") or "") if canonical is not None else ""
+    title = tree.css_first("h1.p-title-value") or tree.css_first(".titleBar h1")
+    return ConversationPage(
+        conversation_id=conversation_id_in(source) or conversation_id_in(url),
+        title=norm(title.text()) if title is not None else "",
+        page=pages.page, total_pages=pages.total,
+        participants=_participants(tree), messages=messages,
+    )
+
+
+__all__ = [
+    "KEY_BASE", "ConversationList", "ConversationMessage", "ConversationPage",
+    "ConversationRow", "conversation_id_in", "parse_conversation_list",
+    "parse_conversation_page", "pm_key", "split_key",
+]

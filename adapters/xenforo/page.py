@@ -1,0 +1,234 @@
+"""What every XenForo page shares: its text, its kind, its times, its users, its errors.
+
+Pure functions over selectolax/lexbor trees. The facts and where each was verified are in
+``adapters/xenforo/README.md``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Literal, NoReturn
+from urllib.parse import urljoin
+from zoneinfo import ZoneInfo
+
+from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborNode as Node
+
+from referee.dates import parse_forum_date
+from referee.errors import (
+    AccessDenied,
+    DateParseError,
+    ForumError,
+    LoginRequired,
+    MalformedPage,
+    TopicNotFound,
+)
+
+Generation = Literal[1, 2]
+
+_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+_MEMBER_ID = re.compile(r"members/(?:[^/?#]*\.)?(\d+)/?")
+_DIGITS = re.compile(r"^\d+$")
+
+HINT_URL = ("Проверьте адрес темы в referee.toml ([forum] url). Если форум не на XenForo или "
+            "у него сильно изменённый стиль, сохраните страницу и передайте разработчикам.")
+HINT_LOGIN = ("Проверьте логин ведущего ([forum] username), его пароль (REFEREE_PASSWORD) и что "
+              "этой учётной записи открыт раздел с игрой.")
+
+
+def norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def decode_page(content: bytes, content_type: str | None = None) -> str:
+    """Page bytes → text. XenForo always serves UTF-8; a header naming another charset
+    (a proxy's rewrite) is obeyed."""
+    if content.startswith(b"\xef\xbb\xbf"):
+        return content[3:].decode("utf-8", "replace")
+    match = _CHARSET.search(content_type or "")
+    if match:
+        try:
+            return content.decode(match.group(1), "replace")
+        except LookupError:
+            pass
+    return content.decode("utf-8", "replace")
+
+
+# --------------------------------------------------------------------------- the page
+
+def generation(tree: LexborHTMLParser) -> Generation | None:
+    """2 for ``<html id="XF">`` (XenForo 2), 1 for ``<html id="XenForo">`` (XenForo 1)."""
+    html = tree.css_first("html")
+    mark = (html.attributes.get("id") or "") if html is not None else ""
+    if mark == "XF":
+        return 2
+    if mark == "XenForo":
+        return 1
+    return None
+
+
+def is_logged_in(tree: LexborHTMLParser) -> bool:
+    """XF2: ``html[data-logged-in="true"]``; XF1: the ``LoggedIn`` class on ``<html>``."""
+    html = tree.css_first("html")
+    if html is None:
+        return False
+    if (html.attributes.get("data-logged-in") or "").lower() == "true":
+        return True
+    return "LoggedIn" in (html.attributes.get("class") or "").split()
+
+
+def cookie_prefix(tree: LexborHTMLParser) -> str:
+    """``html[data-cookie-prefix]`` (XF2; ``xf_`` by default, which XF1 uses too)."""
+    html = tree.css_first("html")
+    prefix = html.attributes.get("data-cookie-prefix") if html is not None else None
+    return prefix or "xf_"
+
+
+def absolute(tree: LexborHTMLParser, page_url: str, href: str) -> str:
+    """``href`` as the browser resolves it: against ``<base href>`` (XF1 prints one and
+    writes relative links) or the page's address."""
+    base = tree.css_first("base[href]")
+    root = (base.attributes.get("href") or page_url) if base is not None else page_url
+    return urljoin(urljoin(page_url, root), href)
+
+
+def csrf_token(tree: LexborHTMLParser) -> str | None:
+    """The form token: ``html[data-csrf]`` (XF2) or the first ``_xfToken`` input."""
+    html = tree.css_first("html")
+    token = html.attributes.get("data-csrf") if html is not None else None
+    if token:
+        return token
+    node = tree.css_first('input[name="_xfToken"]')
+    value = node.attributes.get("value") if node is not None else None
+    return value or None
+
+
+def login_form(tree: LexborHTMLParser) -> Node | None:
+    """A form that asks for the password (the login page, or the one inside a "you must
+    be logged in" error)."""
+    for form in tree.css("form"):
+        if form.css_first('input[type="password"]') is not None and (
+                "login" in (form.attributes.get("action") or "")
+                or form.css_first('input[name="login"]') is not None):
+            return form
+    return None
+
+
+def error_text(tree: LexborHTMLParser) -> str:
+    """The text of XenForo's error box (``div.blockMessage`` on XF2, ``div.errorOverlay``
+    / ``div.errorPanel`` on XF1), or ''."""
+    for selector in (".blockMessage--error", ".blockMessage", ".errorOverlay",
+                     ".errorPanel", "div.error"):
+        node = tree.css_first(selector)
+        if node is not None:
+            text = norm(node.text())
+            if text:
+                return text[:300]
+    return ""
+
+
+def raise_for_page(tree: LexborHTMLParser, url: str, expected: str,
+                   status: int = 200) -> NoReturn:
+    """The error that explains why ``tree`` is not the ``expected`` page."""
+    said = error_text(tree)
+    if login_form(tree) is not None and not is_logged_in(tree):
+        raise LoginRequired(
+            f"Форум показал форму входа вместо страницы ({expected}): {url}.", HINT_LOGIN)
+    if status == 404:
+        raise TopicNotFound(
+            f"Страницы нет на форуме (HTTP 404): {url}" + (f" — «{said}»" if said else "."),
+            HINT_URL)
+    if status == 403:
+        raise AccessDenied(
+            f"Форум не даёт учётной записи ведущего открыть {expected} (HTTP 403)"
+            + (f": «{said}»" if said else "") + f" — {url}.",
+            "Проверьте в браузере под той же учётной записью, что страница открывается.")
+    if said:
+        raise ForumError(f"Форум ответил сообщением вместо страницы: «{said}» ({url}).",
+                         HINT_URL)
+    raise MalformedPage(
+        f"Страница {url} — не {expected} XenForo: на ней нет ничего, что XenForo выводит на "
+        f"такой странице.", HINT_URL)
+
+
+# --------------------------------------------------------------------------- times
+
+def time_of(node: Node | None, tz: ZoneInfo, now: datetime) -> datetime | None:
+    """The instant a XenForo date element means, exact where the page allows.
+
+    XF 2.0/2.1 ``<time class="u-dt" data-time="UNIX">``; XF 2.2+ ``data-timestamp="UNIX"``
+    (its ``data-time`` is the clock text); XF1 ``<abbr class="DateTime" data-time="UNIX">``.
+    Then the ISO ``datetime`` (the viewer's offset, still one instant); last the printed
+    text (XF1 ``span.DateTime title``: the viewer's zone, ``tz``)."""
+    if node is None:
+        return None
+    attrs = node.attributes
+    for key in ("data-timestamp", "data-time"):
+        value = (attrs.get(key) or "").strip()
+        if _DIGITS.match(value):
+            return datetime.fromtimestamp(int(value), UTC)
+    iso = (attrs.get("datetime") or "").strip()
+    if iso:
+        try:
+            parsed = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+        except ValueError:
+            parsed = None
+        if parsed is not None and parsed.tzinfo is not None:
+            return parsed.astimezone(UTC)
+    for text in (attrs.get("title") or "", norm(node.text())):
+        if not text:
+            continue
+        try:
+            return parse_forum_date(_clock_words(text), tz=tz, now=now)
+        except DateParseError:
+            continue
+    return None
+
+
+def _clock_words(text: str) -> str:
+    # XF1 titles: «Oct 30, 2014 at 10:48 PM», Russian «16.06.17 в 14:51»; dateutil skips
+    # «at», referee.dates «в».
+    return text.replace("\u00a0", " ").strip()
+
+
+def date_in(container: Node | None) -> Node | None:
+    """The date element inside ``container``."""
+    if container is None:
+        return None
+    return container.css_first("time.u-dt, time[data-time], time[data-timestamp], "
+                               "abbr.DateTime, span.DateTime, time")
+
+
+# --------------------------------------------------------------------------- users
+
+@dataclass(frozen=True, slots=True)
+class User:
+    name: str
+    user_id: int | None
+
+
+def user_of(link: Node | None, fallback: str = "") -> User:
+    """A ``a.username``: its text and ``data-user-id`` (XF2) or the ``members/slug.ID/``
+    href (XF1); guests and deleted users print a bare ``span.username`` (no id)."""
+    if link is None:
+        return User(fallback, None)
+    name = norm(link.text()) or fallback
+    uid = (link.attributes.get("data-user-id") or "").strip()
+    if _DIGITS.match(uid) and uid != "0":
+        return User(name, int(uid))
+    match = _MEMBER_ID.search(link.attributes.get("href") or "")
+    return User(name, int(match.group(1)) if match else None)
+
+
+def parse(html: str) -> LexborHTMLParser:
+    return LexborHTMLParser(html)
+
+
+__all__ = [
+    "HINT_LOGIN", "HINT_URL", "Generation", "User", "absolute", "cookie_prefix", "csrf_token",
+    "date_in", "decode_page",
+    "error_text", "generation", "is_logged_in", "login_form", "norm", "parse",
+    "raise_for_page", "time_of", "user_of",
+]
