@@ -9,7 +9,7 @@ from adapters.base import ForumSettings
 from adapters.registry import engine_for, post_url, topic_id
 from adapters.xenforo.address import parse_thread_url
 from referee.errors import ConfigError
-from referee.render_tally import post_link
+from referee.render.tally import post_link
 
 
 @pytest.mark.parametrize(("url", "prefix", "thread", "slug", "page2"), [
