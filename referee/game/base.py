@@ -1,0 +1,344 @@
+"""The game over its store: the config, the clock, the schedule (T1) with the host's
+changes, the roster and its slots, and the state of the game before each phase, worked
+out once per run (the phases folded by :mod:`referee.timeline`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Self
+
+from adapters.registry import topic_id
+from referee import decisions
+from referee.config import Config, DaySchedule, load_config
+from referee.decisions import Removal, ScheduleChange
+from referee.errors import GameError
+from referee.game.results import (
+    DayResult,
+    NightResult,
+    _request_from,
+    _sync_warnings,
+    _voters_of,
+    utcnow,
+)
+from referee.nicks import Roster
+from referee.night import GameState
+from referee.night import winner as game_winner
+from referee.night.win import GameResult
+from referee.slots import Slots
+from referee.store import Store
+from referee.sync import ProgressCallback
+from referee.timeline import DayPlay, NightPlay, play_day, play_night
+
+
+@dataclass
+class GameBase:
+    """One game: its config, its store and a clock (injectable for tests)."""
+
+    config: Config
+    store: Store
+    clock: Callable[[], datetime] = utcnow
+    _tallies: dict[tuple[int, Any], DayResult] = field(default_factory=dict, repr=False)
+    _nights: dict[int, NightResult] = field(default_factory=dict, repr=False)
+    _after_night: dict[int, tuple[GameState, tuple[str, ...]]] = field(
+        default_factory=dict, repr=False)
+    """Day k → the state after Night k and the notes so far: each phase of the game is
+    applied once per run, not once per question about a later day."""
+    _chain_key: tuple[datetime, int] | None = field(default=None, repr=False)
+    _removals: tuple[int, dict[Any, list[dict[str, Any]]]] | None = field(
+        default=None, repr=False)
+    _schedule: tuple[int, tuple[DaySchedule, ...]] | None = field(default=None, repr=False)
+
+    # ------------------------------------------------------------------ opening
+
+    @classmethod
+    def open(
+        cls,
+        config_path: str | Path,
+        db_path: str | Path | None = None,
+        clock: Callable[[], datetime] = utcnow,
+    ) -> Self:
+        config = load_config(config_path)
+        store = Store.open(Path(db_path) if db_path else config.db_path)
+        return cls(config, store, clock)
+
+    def close(self) -> None:
+        self.store.close()
+
+    @property
+    def now(self) -> datetime:
+        return self.clock()
+
+    # ------------------------------------------------------------------ sync
+
+    def sync(self, *, sent: bool = False, full: bool = False,
+             progress: ProgressCallback | None = None, pms: bool | None = None) -> list[str]:
+        """Read new pages of the game topic (and of ``[forum] vote_url``, the separate voting
+        topic, when set) and the host's new PMs; returns one summary line per source.
+
+        PMs are read when a login is configured or the source is a snapshot folder; opening
+        a PM marks it read for the host, so each is opened once (see :mod:`referee.sync`).
+        """
+
+        from referee.sync import open_adapter, sync_pms, sync_topic
+
+        lines: list[str] = []
+        adapter = open_adapter(self.config, db_path=self.store.path)
+        try:
+            report = sync_topic(self.config, self.store, adapter, progress=progress,
+                                full=full)
+            lines.append(report.summary())
+            lines += _sync_warnings(adapter, report)
+            read_pms = pms if pms is not None else (
+                self.config.forum.snapshot is not None or bool(self.config.forum.username)
+            )
+            if read_pms:
+                lines.append(sync_pms(self.config, self.store, adapter, sent=sent).summary())
+        finally:
+            adapter.close()
+        if self.config.forum.vote_url and self.config.forum.snapshot is None:
+            votes_config = replace(
+                self.config, forum=replace(self.config.forum, url=self.config.forum.vote_url)
+            )
+            adapter = open_adapter(votes_config, db_path=self.store.path)
+            try:
+                lines.append("votes " + sync_topic(votes_config, self.store, adapter,
+                                                   progress=progress, full=full).summary())
+            finally:
+                adapter.close()
+        return lines
+
+    @property
+    def vote_topic_id(self) -> int | None:
+        """The topic votes are read from: ``[forum] vote_url`` if set (V1 then applies to
+        that topic), else every stored topic of the game."""
+        if not self.config.forum.vote_url:
+            return None
+        return topic_id(self.config.forum.vote_url, self.config.forum.engine)
+
+    # ------------------------------------------------------------------ roster
+
+    def roster(self) -> Roster:
+        """Every nick a vote or request may name (V2): players, replacement players,
+        the host's aliases."""
+        nicks = [p.nick for p in self.config.players]
+        nicks += [r.player for r in self.config.replacements]
+        return Roster(
+            nicks,
+            self.config.aliases,
+            near_distance=self.config.votes.near_match_distance,
+            near_min_length=self.config.votes.near_match_min_length,
+        )
+
+    def slot_of(self, author: str, at: datetime, post_id: int | None = None) -> str:
+        """The roster slot a post's author plays (``[[replacements]]``)."""
+        return self.slots.slot_at(author, at, post_id)
+
+    @cached_property
+    def slots(self) -> Slots:
+        return Slots(self.config.replacements, (p.nick for p in self.config.players))
+
+    @property
+    def schedule(self) -> tuple[DaySchedule, ...]:
+        """The game's days (T1): ``[[schedule.days]]`` of the config, plus days and
+        deadlines the host set on the command line (``tally --start/--deadline``, recorded
+        as ``schedule.day`` / ``schedule.deadline`` decisions; the latest one wins)."""
+        version = self.store.conn.total_changes
+        if self._schedule is not None and self._schedule[0] == version:
+            return self._schedule[1]
+        days = {d.day: d for d in self.config.schedule}
+        for change in decisions.recorded(self.store, ScheduleChange):
+            n = change.day
+            if change.start is not None:
+                days[n] = DaySchedule(
+                    n, change.start, change.deadline,
+                    change.night_deadline or (days[n].night_deadline if n in days else None))
+            elif n in days:
+                d = days[n]
+                days[n] = DaySchedule(n, d.start, change.deadline, d.night_deadline)
+        result = tuple(days[n] for n in sorted(days))
+        self._schedule = (version, result)
+        return result
+
+    def window(self, day: int) -> DaySchedule:
+        """Day ``day``'s window (T1, T2), as :attr:`schedule` has it."""
+        for d in self.schedule:
+            if d.day == day:
+                return d
+        days = ", ".join(str(d.day) for d in self.schedule) or "none"
+        raise GameError(
+            f"day {day} is not in the schedule (scheduled days: {days})",
+            f"add a [[schedule.days]] entry for it in referee.toml, or give its window: "
+            f'referee tally --day {day} --start "…" --deadline "…"',
+        )
+
+    def set_deadline(self, day: int, deadline: datetime, reason: str = "", *,
+                     start: datetime | None = None) -> None:
+        """The host sets a day's deadline — and its start, for a day the config does not
+        list (recorded, shown in the output). A day not in the schedule without ``start``
+        starts at the previous day's night deadline."""
+        known = {d.day: d for d in self.schedule}
+        if start is None and day not in known:
+            prev = known.get(day - 1)
+            start = prev.night_deadline if prev is not None else None
+            if start is None:
+                raise GameError(
+                    f"day {day} is not in the schedule and its start is unknown",
+                    f'give it: referee tally --day {day} --start "…" --deadline "…"')
+        if start is not None:
+            if deadline <= start:
+                raise GameError(f"the deadline {deadline.isoformat()} is not after the start "
+                                f"{start.isoformat()} of day {day}")
+            decisions.record(self.store, ScheduleChange(day, deadline, start, reason=reason))
+        else:
+            if deadline <= known[day].start:
+                raise GameError(
+                    f"the deadline {deadline.isoformat()} is before day {day} starts")
+            decisions.record(self.store, ScheduleChange(day, deadline, reason=reason))
+        self.store.forget_result("day", day)
+        self._tallies.clear()
+        self._nights.clear()
+
+    def current_day(self) -> int:
+        """The latest scheduled day that has started (the first one before the game)."""
+        now = self.now
+        schedule = self.schedule
+        started = [d.day for d in schedule if d.start <= now]
+        if started:
+            return max(started)
+        if schedule:
+            return schedule[0].day
+        raise GameError("[schedule] is empty", "add [[schedule.days]] entries to referee.toml")
+
+    def activity_turn(self) -> int:
+        """The turn ``check-activity`` looks at by default: the turn that has just ended if
+        its check is not recorded yet (A1 is only final when Day N+1 starts), else the
+        current one (a reminder list)."""
+        day = self.current_day()
+        previous = day - 1
+        if previous >= 1 and any(d.day == previous for d in self.schedule) \
+                and self.store.result("activity", previous) is None:
+            return previous
+        return day
+
+    def current_night(self) -> int:
+        """The latest night whose day deadline has passed."""
+        now = self.now
+        begun = [d.day for d in self.schedule if d.deadline <= now]
+        if not begun:
+            raise GameError("no night has begun yet (day 1's deadline has not passed)")
+        return max(begun)
+
+    def night_window(self, night: int) -> tuple[datetime, datetime]:
+        """Night N: from Day N's deadline to the night deadline (T1), else to Day N+1's
+        start."""
+        day = self.window(night)
+        end = day.night_deadline
+        if end is None:
+            nxt = next((d for d in self.schedule if d.day == night + 1), None)
+            end = nxt.start if nxt is not None else None
+        if end is None:
+            raise GameError(
+                f"night {night} has no end in the schedule",
+                f"set night_deadline for day {night} in [[schedule.days]]",
+            )
+        return day.deadline, end
+
+    # ------------------------------------------------------------------ game state
+
+    def initial_state(self) -> GameState:
+        return GameState.new(self.config.players)
+
+    def state_before_day(self, day: int) -> tuple[GameState, tuple[str, ...]]:
+        """The state at the start of Day ``day`` and notes on anything provisional."""
+        # The states already worked out hold while the clock and the database stand still;
+        # the results recorded while working them out are the ones they were made from.
+        if self._chain_key != (self.now, self.store.conn.total_changes):
+            self._after_night.clear()
+        state = self.initial_state()
+        notes: tuple[str, ...] = ()
+        for k in sorted(d.day for d in self.schedule):
+            if k >= day:
+                break
+            if k in self._after_night:
+                state, notes = self._after_night[k]
+                continue
+            state, n = self._through_day(state, k)
+            notes += n
+            state, n = self._through_night(state, k)
+            notes += n
+            self._after_night[k] = (state, notes)
+        self._chain_key = (self.now, self.store.conn.total_changes)
+        return state, notes
+
+    def state_before_night(self, night: int) -> tuple[GameState, tuple[str, ...]]:
+        state, notes = self.state_before_day(night)
+        state, more = self._through_day(state, night)
+        return state, notes + more
+
+    def _through_day(self, state: GameState, day: int) -> tuple[GameState, tuple[str, ...]]:
+        """Apply Day ``day``: the hanging (recorded, or counted now if the deadline passed),
+        then activity removals effective at its end (A3)."""
+        notes: list[str] = []
+        window = self.window(day)
+        recorded = self.store.result("day", day)
+        if recorded is not None:
+            hanged = recorded.payload.get("hanged")
+            voters = recorded.payload.get("voters", [])
+        elif self.now >= window.deadline:
+            result = self.tally_day(day, _state=state)
+            hanged = result.tally.hanged
+            voters = _voters_of(result.tally, hanged)
+        else:
+            return state, ()
+        removals = tuple((r["nick"], r["rule"]) for r in self._removals_effective_after(day))
+        state, _ = play_day(state, DayPlay(day, hanged, tuple(voters), removals=removals),
+                            self.config.night, strict=False)
+        return state, tuple(notes)
+
+    def _through_night(self, state: GameState, night: int) -> tuple[GameState, tuple[str, ...]]:
+        try:
+            start, end = self.night_window(night)
+        except GameError:
+            return state, ()
+        if self.now < start:
+            return state, ()
+        stored = self.store.result("night", night)
+        if stored is not None:
+            # A recorded night is replayed from its recorded requests: no PM is read again.
+            requests = tuple(_request_from(d) for d in stored.payload["requests"])
+            return play_night(state, NightPlay(night, requests, start),
+                              self.config.night).state, ()
+        result = self.resolve_night(night, record=False, _state=state)
+        notes: tuple[str, ...] = ()
+        if not result.already_recorded:
+            if self.now < end:
+                return state, ()
+            dead = ", ".join(d.player for d in result.outcome.deaths) or "никто"
+            notes = (
+                f"Ночь {night} ещё не записана: живые посчитаны по предварительному разрешению "
+                f"ночи из ЛС (погибли: {dead}). Проверьте: referee resolve-night --night {night}",
+            )
+        return result.outcome.state, notes
+
+    def _removals_effective_after(self, day: int) -> list[dict[str, Any]]:
+        # Read once per state of the database, not once per day of the game.
+        version = self.store.conn.total_changes
+        if self._removals is None or self._removals[0] != version:
+            by_day: dict[Any, list[dict[str, Any]]] = {}
+            for r in self.store.results():
+                if r.phase != "activity":
+                    continue
+                for removal in r.payload.get("removed", []):
+                    by_day.setdefault(removal.get("effective_after_day"), []).append(removal)
+            for removal in decisions.recorded(self.store, Removal):
+                by_day.setdefault(removal.after_day, []).append(
+                    {"nick": removal.nick, "rule": removal.reason or "host"})
+            self._removals = (version, by_day)
+        return list(self._removals[1].get(day, []))
+
+    def winner(self, state: GameState) -> GameResult | None:
+        return game_winner(state, self.config.night)

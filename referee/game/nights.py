@@ -1,0 +1,145 @@
+"""The game's nights: the requests read from the host's PMs with his edits, resolved in
+N2 order, recorded once the night is over."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from referee import decisions
+from referee.decisions import NightEdit
+from referee.errors import GameError
+from referee.game.base import GameBase
+from referee.game.results import NightResult, _request_from, _request_to
+from referee.intake import HostEdit, NightIntake, apply_host_edits, load_requests_file, read_night
+from referee.kernel import PrivateMessage
+from referee.night import GameState, NightOutcome, resolve_night
+from referee.night import winner as game_winner
+
+
+class NightRoom(GameBase):
+    """The night («ночь»): requests from the PMs and the host, resolved (N1–N15)."""
+
+    def game_pms(self) -> list[PrivateMessage]:
+        """PMs inside the game's time span (``[game] start``/``end``); others are stored
+        but ignored by the game commands."""
+        return self.store.pms(since=self.config.game_start, until=self.config.game_end)
+
+    def night_intake(self, night: int) -> NightIntake:
+        return read_night(self.game_pms(), self.config, night, self.night_window(night))
+
+    def host_edits(self, night: int) -> list[HostEdit]:
+        """The host's recorded edits of Night ``night``'s requests, oldest first."""
+        return [
+            HostEdit(op=e.op, night=night, actor=e.actor, action=e.action, target=e.target,
+                     targets=e.targets, executor=e.executor, reason=e.reason, source=e.source,
+                     source_id=f"host#{e.decision_id}")
+            for e in decisions.recorded(self.store, NightEdit) if e.night == night
+        ]
+
+    def resolve_night(
+        self, night: int, *, record: bool = True, _state: GameState | None = None
+    ) -> NightResult:
+        """Night ``night`` (N1–N14): the requests read from the PMs and the host's edits,
+        resolved in N2 order. Recorded once when ``record`` and the night is over; a
+        recorded night is re-resolved from its recorded requests (same answer)."""
+        if _state is None and night in self._nights and not record:
+            return self._nights[night]
+        notes: list[str] = []
+        if _state is None:
+            state, n = self.state_before_night(night)
+            notes += n
+        else:
+            state = _state
+        start, end = self.night_window(night)
+        intake = self.night_intake(night)
+        stored = self.store.result("night", night)
+        host_log: list[str] = []
+        if stored is not None:
+            requests = tuple(_request_from(d) for d in stored.payload["requests"])
+        else:
+            clans = {p.nick: p.clan for p in self.config.players if p.clan}
+            requests, edit_log = apply_host_edits(
+                intake.requests, self.host_edits(night), night=night, clans=clans
+            )
+            host_log = list(edit_log)
+        # The night's start tells a naming sent by day (N9) from one sent at night (N15.5).
+        outcome = resolve_night(state, night, requests, self.config.night, night_start=start)
+        final = self.now >= end
+        recorded = False
+        if record and stored is None:
+            if final:
+                self.store.record_result("night", night, {
+                    "requests": [_request_to(r) for r in requests],
+                    "deaths": [{"player": d.player, "causes": list(d.causes)}
+                               for d in outcome.deaths],
+                }, recorded_at=self.now)
+                recorded = True
+            else:
+                notes.append(
+                    f"Ночь {night} ещё идёт (до {end.isoformat()}): результат не записан."
+                )
+        result = NightResult(
+            night=night, window=(start, end), intake=intake, requests=requests,
+            host_edits=tuple(host_log), outcome=outcome, recorded=recorded,
+            already_recorded=stored is not None, final=final, notes=tuple(notes),
+            winner=game_winner(outcome.state, self.config.night),
+        )
+        if _state is None and not record:
+            self._nights[night] = result
+        return result
+
+    def import_requests(self, path: str | Path) -> list[HostEdit]:
+        """A host-written requests file (:mod:`referee.intake.requests_file`): every entry is
+        recorded as the host's decision, exactly like ``action add``/``action drop``."""
+        edits = load_requests_file(Path(path), self.roster())
+        for e in edits:
+            decisions.record(self.store, NightEdit(
+                e.op, e.night, e.actor, e.action, e.target, e.targets, e.executor,
+                source="file", reason=e.reason))
+            self.store.forget_result("night", e.night)
+        self._nights.clear()
+        return list(edits)
+
+    def _night_outcome(self, night: int) -> tuple[tuple[datetime, datetime], NightOutcome]:
+        """Night ``night`` resolved (N2): a recorded night from its recorded requests (no PM
+        is read again), else as :meth:`resolve_night` reads it from the PMs."""
+        stored = self.store.result("night", night)
+        if stored is None:
+            result = self.resolve_night(night, record=False)
+            return result.window, result.outcome
+        window = self.night_window(night)
+        state, _ = self.state_before_night(night)
+        requests = tuple(_request_from(d) for d in stored.payload["requests"])
+        return window, resolve_night(state, night, requests, self.config.night,
+                                     night_start=window[0])
+
+    def add_action(self, night: int, actor: str, action: str, *, target: str | None = None,
+                   targets: Sequence[str] = (), executor: str | None = None,
+                   reason: str = "") -> None:
+        roster = self.roster()
+        names = {}
+        for label, typed in (("actor", actor), ("target", target), ("executor", executor),
+                             *((f"target {i + 1}", t) for i, t in enumerate(targets))):
+            if typed is None:
+                continue
+            m = roster.match(typed)
+            if m.nick is None:
+                raise GameError(f"action {label}: {m.explain()}", "use a nick from [players]")
+            names[label] = m.nick
+        decisions.record(self.store, NightEdit(
+            "add", night, names["actor"], action, names.get("target"),
+            tuple(names[f"target {i + 1}"] for i in range(len(targets))),
+            names.get("executor"), reason=reason))
+        self.store.forget_result("night", night)
+        self._nights.clear()
+
+    def drop_action(self, night: int, actor: str, action: str | None = None,
+                    reason: str = "") -> None:
+        m = self.roster().match(actor)
+        if m.nick is None:
+            raise GameError(f"action drop: {m.explain()}", "use a nick from [players]")
+        decisions.record(self.store, NightEdit("drop", night, m.nick, action, reason=reason))
+        self.store.forget_result("night", night)
+        self._nights.clear()
