@@ -9,7 +9,17 @@ import re
 from datetime import timedelta
 
 import pytest
-from smf_pages import MOSCOW, SAVED_AT, game_posts, html, manifest, page_url, topic, topic_posts, utc
+from smf_pages import (
+    MOSCOW,
+    SAVED_AT,
+    game_posts,
+    html,
+    manifest,
+    page_url,
+    topic,
+    topic_posts,
+    utc,
+)
 
 from adapters.smf.parse import parse_topic_page
 from referee.errors import ConfigError, LoginRequired
