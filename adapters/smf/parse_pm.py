@@ -165,10 +165,11 @@ def _message(node: Node, pm_id: int, folder: str, tz: ZoneInfo, now: datetime) -
 
 def _time_after_labels(info: Node) -> str:
     """The text after the last ``<strong>`` label («Получатель:» names, then «:» and the
-    time; the label before the time is empty in the Russian pack)."""
+    time; the label before the time is empty in the Russian pack). A ``<strong>`` that is
+    no label is part of the time: «<strong>Сегодня</strong> в 21:42»."""
     parts: list[str] = []
     for child in info.iter(include_text=True):
-        if child.tag == "strong":
+        if child.tag == "strong" and squash(child.text()).endswith(":"):
             parts = []
         elif child.tag == "-text":
             parts.append(child.text_content or "")

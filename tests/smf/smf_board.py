@@ -78,6 +78,8 @@ class SmfSite:
 
     guest_var = REAL_GUEST_VAR
     host_var = REAL_HOST_VAR
+    random_tokens = False
+    """The real pages' session token is all zeros; a live board makes real ones."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.clock = clock
@@ -138,7 +140,7 @@ class SmfSite:
         if login == f"{HOST_ID}-{self.generation}":
             member = HOST_ID  # the login cookie outlives the PHP session
         s = Session(secrets.token_hex(13), self.host_var if member else self.guest_var,
-                    ZERO_TOKEN, member)
+                    self._token(), member)
         self.sessions[s.sid] = s
         return s, True
 
@@ -162,11 +164,14 @@ class SmfSite:
                                    "Ваша сессия истекла. Пожалуйста, попробуйте заново.")
         if req.form.get("user") != HOST_NAME or req.form.get("passwrd") != HOST_PASSWORD:
             return self.login_page(s, "login_failed.html", "Неверный пароль")
-        s.member, s.var, s.token = HOST_ID, self.host_var, ZERO_TOKEN
+        s.member, s.var, s.token = HOST_ID, self.host_var, self._token()
         return Reply(302, headers=[
             ("Location", f"{self.base}index.php?action=login2;sa=check;member={HOST_ID}"),
             ("Set-Cookie", f"{LOGIN_COOKIE}={HOST_ID}-{self.generation}; path=/; HttpOnly"),
         ])
+
+    def _token(self) -> str:
+        return secrets.token_hex(16) if self.random_tokens else ZERO_TOKEN
 
     def expire(self) -> None:
         """Every session and login cookie forgotten (as after a board restart)."""
