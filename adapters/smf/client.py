@@ -32,7 +32,7 @@ import httpx
 
 from adapters.base import ForumSettings, HttpClient, Secret, get_password, same_site
 from adapters.smf import forms, parse, parse_pm
-from adapters.smf.page import SmfPage, decode_page
+from adapters.smf.page import SmfPage, decode_page, looks_like_smf
 from adapters.smf.urls import parse_topic_url, strip_session, topic_page_address
 from referee.errors import (
     ConfigError,
@@ -42,6 +42,7 @@ from referee.errors import (
     MalformedPage,
     NetworkError,
     PmRemoved,
+    TopicNotFound,
 )
 from referee.kernel import (
     FIRST_PAGE,
@@ -135,7 +136,11 @@ class SmfForum:
         if r.status_code >= 500:
             raise NetworkError(f"форум ответил HTTP {r.status_code} на {strip_session(url)}",
                                "форум может быть перегружен; повторите команду позже")
-        return r, decode_page(r.content, r.headers.get("content-type"))
+        html = decode_page(r.content, r.headers.get("content-type"))
+        if r.status_code == 404 and not looks_like_smf(html):
+            raise TopicNotFound(f"адреса {strip_session(url)} на форуме нет (HTTP 404)",
+                                "проверьте [forum] url: откройте его в браузере")
+        return r, html
 
     def _read(self, url: str, read: Callable[[str], T], *, what: str) -> T:
         """GET and parse; a login form in the answer leads to one login and one more try
@@ -143,8 +148,12 @@ class SmfForum:
         _, html = self._fetch(url)
         try:
             return read(html)
-        except LoginRequired:
-            pass
+        except LoginRequired as asked:
+            if not self.forum.username:
+                # SMF says the same to a guest for a closed board and a missing topic.
+                raise LoginRequired(asked.message, "проверьте [forum] url; если тема или ЛС "
+                                    "видны только участникам, укажите [forum] username "
+                                    "ведущего") from None
         self.login(form_html=html)
         _, html = self._fetch(url)
         try:

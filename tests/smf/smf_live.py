@@ -118,6 +118,8 @@ class LiveBoard(SmfSite):
         self.inbox: list[LivePm] = []
         self.sent: list[LivePm] = []
         self.pm_mode = 0
+        self.pm_newest_first = False
+        """The host's «новые сверху»: ``action=pm`` without ``start`` opens page 1."""
         self.spam_wait = 5.0
         self.last_send: float | None = None
         self.seqnums: set[str] = set()
@@ -243,7 +245,7 @@ class LiveBoard(SmfSite):
             index = next((i for i, p in enumerate(pms) if p.pm_id == pmid), 0)
             number = index // self.per_page + 1
         elif start is None or not start.isdigit():
-            number = total
+            number = 1 if self.pm_newest_first else total
         else:
             number = min(int(start) // self.per_page + 1, total)
         shown_pms = pms[(number - 1) * self.per_page: number * self.per_page]

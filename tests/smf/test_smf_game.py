@@ -192,3 +192,27 @@ def test_the_engine_is_found_from_the_address_or_named(board: RealBoard, tmp_pat
     assert adapter.engine == "smf"  # type: ignore[attr-defined]
     adapter.close()  # type: ignore[attr-defined]
     game.close()
+
+
+def test_referee_sync_and_tally_on_the_command_line(board: RealBoard, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    path = tmp_path / "referee.toml"
+    path.write_text(CONFIG.format(url=board.base, engine="", changes="last_counts", reason=0),
+                    encoding="utf-8")
+    monkeypatch.setenv("REFEREE_PASSWORD", HOST_PASSWORD)
+    base = ["--config", str(path), "--db", str(tmp_path / "cli.db"), "--now", "2026-11-30 12:00"]
+    runner = CliRunner()
+    synced = runner.invoke(app, [*base, "sync"])
+    assert synced.exit_code == 0, synced.output
+    for day, hanged in ((1, "Kotik"), (2, "Тень_Ночи")):
+        res = runner.invoke(app, [*base, "tally", "--day", str(day), "--offline",
+                                  "--format", "json"])
+        assert res.exit_code == 0, res.output
+        doc = json.loads(res.stdout)
+        assert doc["hanged"] == hanged
+        assert {c["target"]: c["votes"] for c in doc["counts"]} == {
+            target: len(voters) for target, voters in _host(day).items()}

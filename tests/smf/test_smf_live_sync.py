@@ -119,7 +119,8 @@ def test_a_wrong_password_is_said_in_smfs_words(make_forum) -> None:
 def test_without_a_username_the_host_is_told_what_to_set(make_forum) -> None:
     with pytest.raises(LoginRequired) as err:
         make_forum(username=None).fetch_pm_folder("inbox")
-    assert "[forum] username" in err.value.message
+    assert "Только зарегистрированные" in err.value.message
+    assert "[forum] username" in str(err.value.hint)
 
 
 def test_a_session_lost_mid_run_leads_to_one_more_login(make_forum, live: LiveBoard,
@@ -156,6 +157,18 @@ def test_display_mode_all_reads_every_pm_from_its_folder_pages(
     assert (again.new_pms, again.requests) == (1, 2)
     quiet = sync_pms(config, store, forum)
     assert (quiet.new_pms, quiet.requests) == (0, 1)
+
+
+def test_a_landing_on_the_oldest_page_is_followed_to_the_newest(
+        make_forum, live: LiveBoard, config: Config, store: Store) -> None:
+    _inbox(live, 30)
+    live.pm_newest_first = True
+    forum = make_forum()
+    forum.login()
+    first = forum.fetch_pm_folder("inbox", 1)
+    assert [e.pm_id for e in first.entries] == [30, 29, 28, 27, 26]
+    report = sync_pms(config, store, forum)
+    assert report.new_pms == 30
 
 
 def test_display_mode_one_opens_each_unknown_pm_by_its_link(make_forum, live: LiveBoard,
