@@ -112,7 +112,7 @@ def test_sync_and_tally_give_the_hosts_count_of_each_day(board: RealBoard,
                                                          tmp_path: Path) -> None:
     game, adapter = _game(board, tmp_path)
     with adapter:  # type: ignore[attr-defined]
-        report = sync_topic(game.config, game.store, adapter, progress=False)
+        report = sync_topic(game.config, game.store, adapter)
         pms = sync_pms(game.config, game.store, adapter)
     assert (report.new_posts, report.total_pages, report.requests) == (70, 3, 3)
     # Every PM is shown in full on its folder page (display mode «все сразу»): none is
@@ -141,7 +141,7 @@ def test_sync_and_tally_give_the_hosts_count_of_each_day(board: RealBoard,
 def test_the_night_pms_decide_who_plays_the_next_day(board: RealBoard, tmp_path: Path) -> None:
     game, adapter = _game(board, tmp_path)
     with adapter:  # type: ignore[attr-defined]
-        sync_topic(game.config, game.store, adapter, progress=False)
+        sync_topic(game.config, game.store, adapter)
         sync_pms(game.config, game.store, adapter)
     # Night 1: «Стреляем в Пуаро» (Тень_Ночи, Barmaley); the doctor heals Шерлок.
     night1 = game.resolve_night(1, record=False)
@@ -158,8 +158,8 @@ def test_a_second_sync_with_nothing_new_costs_one_request(board: RealBoard,
                                                           tmp_path: Path) -> None:
     game, adapter = _game(board, tmp_path)
     with adapter:  # type: ignore[attr-defined]
-        sync_topic(game.config, game.store, adapter, progress=False)
-        again = sync_topic(game.config, game.store, adapter, progress=False)
+        sync_topic(game.config, game.store, adapter)
+        again = sync_topic(game.config, game.store, adapter)
         assert (again.requests, again.pages_fetched, again.new_posts) == (1, 1, 0)
         assert board.log[-1] == "GET index.php?topic=2.50"
         sync_pms(game.config, game.store, adapter)
@@ -176,7 +176,7 @@ def test_the_projects_default_rules_read_the_same_pages_their_own_way(
     # (Kotik, a16) counts, Nika-77's «Мой голос – Лиса» without a reason does not.
     game, adapter = _game(board, tmp_path, changes="forbidden", reason=10)
     with adapter:  # type: ignore[attr-defined]
-        sync_topic(game.config, game.store, adapter, progress=False)
+        sync_topic(game.config, game.store, adapter)
         sync_pms(game.config, game.store, adapter)
     day1 = _counts(game, 1)
     assert day1["Kotik"] == sorted(["Лиса", "Пуаро", "Тень_Ночи", "Мотылёк", "Шерлок",

@@ -22,14 +22,14 @@ from referee.sync import sync_pms, sync_topic
 def test_a_topic_is_read_once_and_then_from_its_last_page(make_forum, live: LiveBoard,
                                                           config: Config, store: Store) -> None:
     forum = make_forum()
-    first = sync_topic(config, store, forum, progress=False)
+    first = sync_topic(config, store, forum)
     assert (first.new_posts, first.pages_fetched, first.requests) == (60, 3, 3)
     assert store.topic_per_page(2) == 25
-    again = sync_topic(config, store, forum, progress=False)
+    again = sync_topic(config, store, forum)
     assert (again.new_posts, again.requests) == (0, 1)
     for k in range(30):
         live.add_post("Лиса", f"Новый пост {k}, мой голос пока не отдаю.")
-    grown = sync_topic(config, store, forum, progress=False)
+    grown = sync_topic(config, store, forum)
     # Page 3 (now full) and the new page 4: k new pages cost k + 1 requests.
     assert (grown.new_posts, grown.start_page, grown.last_page, grown.requests) == (30, 3, 4, 2)
     assert live.log[-2:] == ["GET index.php?topic=2.50", "GET index.php?topic=2.75"]
@@ -37,9 +37,9 @@ def test_a_topic_is_read_once_and_then_from_its_last_page(make_forum, live: Live
 
 def test_a_new_run_jumps_to_the_last_page_with_the_stored_page_size(
         make_forum, live: LiveBoard, config: Config, store: Store) -> None:
-    sync_topic(config, store, make_forum(), progress=False)
+    sync_topic(config, store, make_forum())
     fresh = make_forum()  # a later run: nothing learned yet but what the store keeps
-    again = sync_topic(config, store, fresh, progress=False)
+    again = sync_topic(config, store, fresh)
     assert again.requests == 1 and live.log[-1] == "GET index.php?topic=2.50"
 
 
@@ -47,10 +47,10 @@ def test_an_edit_on_the_last_page_is_kept_as_a_revision(make_forum, live: LiveBo
                                                         config: Config, store: Store,
                                                         clock: FakeTime) -> None:
     forum = make_forum()
-    sync_topic(config, store, forum, progress=False)
+    sync_topic(config, store, forum)
     live.edit(60, "Мой голос – <span style=\"color: red;\" class=\"bbc_color\">Kotik</span> "
                   "передумал, теперь он.", clock.wall())
-    report = sync_topic(config, store, forum, progress=False)
+    report = sync_topic(config, store, forum)
     assert (report.edited_posts, report.requests) == (1, 1)
     post = next(p for p in store.posts() if p.post_id == 60)
     assert post.edit is not None and post.edit.editor == post.author == "Barmaley"
@@ -60,19 +60,19 @@ def test_an_edit_on_the_last_page_is_kept_as_a_revision(make_forum, live: LiveBo
 def test_a_deleted_post_is_noticed_by_a_full_sync(make_forum, live: LiveBoard, config: Config,
                                                   store: Store) -> None:
     forum = make_forum()
-    sync_topic(config, store, forum, progress=False)
+    sync_topic(config, store, forum)
     live.delete(30)
-    report = sync_topic(config, store, forum, progress=False, full=True)
+    report = sync_topic(config, store, forum, full=True)
     assert report.missing_posts == 1 and report.new_posts == 0
 
 
 def test_a_changed_page_size_neither_skips_nor_repeats_pages(make_forum, live: LiveBoard,
                                                              config: Config, store: Store) -> None:
-    sync_topic(config, store, make_forum(), progress=False)
+    sync_topic(config, store, make_forum())
     for k in range(5):
         live.add_post("Ёжик", f"Пост после смены размера {k}.")
     live.per_page = 15  # the board's page size changed: the stored cursor says 25
-    report = sync_topic(config, store, make_forum(), progress=False)
+    report = sync_topic(config, store, make_forum())
     assert report.new_posts == 5
     assert (report.last_page, report.total_pages) == (5, 5)
     assert len(store.posts()) == 65
@@ -81,7 +81,7 @@ def test_a_changed_page_size_neither_skips_nor_repeats_pages(make_forum, live: L
 def test_the_board_zone_must_be_the_configured_one(make_forum, config: Config,
                                                    store: Store) -> None:
     with pytest.raises(ConfigError) as err:
-        sync_topic(config, store, make_forum(timezone="UTC"), progress=False)
+        sync_topic(config, store, make_forum(timezone="UTC"))
     assert "UTC+3" in err.value.message
 
 
