@@ -114,12 +114,13 @@ class SmfPage:
             return None
         value = (node.attributes.get("datetime") or "").strip()
         try:
-            when = datetime.fromisoformat(value.replace("Z", "+00:00"))
-        except ValueError:
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            if parsed.tzinfo is None:
+                return None
+            when = parsed.astimezone(UTC)
+        except (ValueError, OverflowError):  # «9999-12-31T23:59:59-12:00» is no clock
             return None
-        if when.tzinfo is None:
-            return None
-        return when.astimezone(UTC), squash(node.text())
+        return when, squash(node.text())
 
     def now(self, fallback: datetime) -> datetime:
         """The instant «Сегодня»/«Вчера» on this page are relative to: the board's clock
