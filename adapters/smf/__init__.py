@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from adapters.base import ForumSettings
 from adapters.registry import Engine, PasswordSource
-from adapters.smf.urls import parse_topic_url, query_params, topic_start
+from adapters.smf.urls import parse_topic_url, post_url, query_params, topic_start
 from referee.kernel import Forum, Poster
 
 
@@ -58,4 +58,5 @@ ENGINE = Engine(
     open_forum=open_forum,
     claims_page=claims_page,
     open_poster=open_poster,
+    post_url=post_url,
 )

@@ -18,6 +18,7 @@ from urllib.parse import unquote_plus, urlsplit, urlunsplit
 from referee.errors import ConfigError
 
 __all__ = [
+    "post_url",
     "query_params",
     "parse_topic_url",
     "strip_session",
@@ -98,3 +99,9 @@ def parse_topic_url(url: str) -> tuple[str, int | None]:
 def topic_page_address(script: str, topic: int, start: int) -> str:
     """Page of ``topic`` that begins with post number ``start`` (0-based)."""
     return f"{script}?topic={topic}.{max(0, start)}"
+
+
+def post_url(topic_url: str, post_id: int) -> str:
+    """A post's permalink: ``index.php?msg=N`` (the subject and time links of every post
+    on the real pages)."""
+    return f"{parse_topic_url(topic_url)[0]}?msg={post_id}"

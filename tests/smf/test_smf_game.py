@@ -216,3 +216,6 @@ def test_referee_sync_and_tally_on_the_command_line(board: RealBoard, tmp_path: 
         assert doc["hanged"] == hanged
         assert {c["target"]: c["votes"] for c in doc["counts"]} == {
             target: len(voters) for target, voters in _host(day).items()}
+    votes = runner.invoke(app, [*base, "votes", "--day", "1"])
+    assert votes.exit_code == 0, votes.output
+    assert f"{board.base}index.php?msg=12" in votes.stdout  # Пуаро's #FF0000 vote (a11)

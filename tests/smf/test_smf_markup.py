@@ -46,6 +46,16 @@ def test_addresses() -> None:
         "https://f/index.php?topic=2.0"
 
 
+def test_post_links_in_outputs_are_smfs_permalinks() -> None:
+    from adapters.registry import post_url
+    from referee.render.tally import post_link
+
+    topic = "https://f.example/index.php?topic=2.0"
+    assert post_url(topic, 14) == "https://f.example/index.php?msg=14"
+    assert post_link(14, topic) == "https://f.example/index.php?msg=14"
+    assert 'href="http://127.0.0.1:8080/index.php?msg=14"' in html("topic_p1_guest.html")
+
+
 def test_only_smf_claims_smf_pages_and_topic_addresses() -> None:
     page = html("topic_p1_guest.html")
     assert smf.claims_page(page) and not phpbb.claims_page(page)
