@@ -1,0 +1,379 @@
+"""SMF 2.1 over HTTP: topic pages, login, the PM folders (implements
+:class:`referee.kernel.Forum`).
+
+How the board is read (facts and their sources: adapters/smf/README.md):
+
+- Topic page N is ``index.php?topic=T.S`` with S = (N-1)·per_page; the page size is read
+  from the page index links, and every later page is the page's own «next» link, so no
+  offset is ever guessed. SMF moves a ``start`` past the end to the last page, and the
+  page index says which page it is.
+- Pages a guest may not see are HTTP 200 with a login form: one login, one more try.
+- Login posts the form's two randomly named tokens; success is a redirect through
+  ``action=login2;sa=check`` to a page that says ``smf_member_id`` ≠ 0. SMF refuses a
+  second login from one address within about 2 s, so logins are kept 2.5 s apart and a
+  refusal «подождать» is waited out once.
+- PM folders are read in SMF's date order (``sort=date``, oldest first): the folder's last
+  page holds the newest PMs and is the kernel's page 1. In the default display mode
+  («все сразу») a folder page shows every one of its messages in full, so reading the
+  PMs costs no request beyond the folder pages; in mode «по одному» each PM is opened
+  with its own link; the «диалоги» mode lists only the newest PM of a conversation and is
+  refused with a hint.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from typing import TypeVar
+from zoneinfo import ZoneInfo
+
+import httpx
+
+from adapters.base import ForumSettings, HttpClient, Secret, get_password, same_site
+from adapters.smf import forms, parse, parse_pm
+from adapters.smf.page import SmfPage, decode_page, looks_like_smf
+from adapters.smf.urls import parse_topic_url, strip_session, topic_page_address
+from referee.errors import (
+    ConfigError,
+    ForumError,
+    LoginFailed,
+    LoginRequired,
+    MalformedPage,
+    NetworkError,
+    PmRemoved,
+    TopicNotFound,
+)
+from referee.kernel import (
+    FIRST_PAGE,
+    PageCursor,
+    PmFolderPage,
+    PmListEntry,
+    PrivateMessage,
+    TopicPage,
+)
+
+log = logging.getLogger("referee.smf")
+T = TypeVar("T")
+
+DEFAULT_PER_PAGE = 15
+"""SMF's ``defaultMaxMessages``; only a fallback, the page index tells the real value."""
+LOGIN_SPACING = 2.5
+"""Seconds between two login POSTs (SMF refuses a login within ~2 s of the last one)."""
+MAX_PAGES = 100_000
+SMF_FOLDERS = {"inbox": "inbox", "sentbox": "sent"}
+
+
+def whole_page(r: httpx.Response) -> bool:
+    """Whether an HTML answer reached its end (every SMF page closes with ``</html>``)."""
+    if "html" not in r.headers.get("content-type", ""):
+        return True
+    return b"</html" in r.content[-65536:].lower()
+
+
+class SmfForum:
+    """A live SMF 2.1 board."""
+
+    engine = "smf"
+
+    def __init__(
+        self,
+        forum: ForumSettings,
+        *,
+        http: HttpClient | None = None,
+        password: Callable[[str], Secret] | None = None,
+        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        max_logins: int = 2,
+    ) -> None:
+        if not forum.url:
+            raise ConfigError(
+                "[forum] url не задан: referee не знает, какой форум читать",
+                'добавьте в [forum] url = "https://forum.example.com/index.php?topic=123.0"',
+            )
+        self.forum = forum
+        self.script, self.topic_id = parse_topic_url(forum.url)
+        self.tz = ZoneInfo(forum.timezone)
+        self.http = http or forum.http_client(self.script)
+        if self.http.complete is None:
+            self.http.complete = whole_page
+        self.now = now
+        self.max_logins = max_logins
+        self.logins = 0
+        self.per_page: int | None = None
+        self._password_source = password or (lambda user: get_password(user))
+        self._password: Secret | None = None
+        self._last_login: float | None = None
+        self._folders: dict[str, parse_pm.SmfFolder] = {}
+        self._pms: dict[tuple[str, int], PrivateMessage] = {}
+
+    # -- lifecycle
+
+    @property
+    def requests(self) -> int:
+        return self.http.requests
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> SmfForum:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- fetching
+
+    def topic_page_url(self, page: int, per_page: int | None = None) -> str:
+        if self.topic_id is None:
+            raise ConfigError("в [forum] url нет номера темы (topic=…)",
+                              'укажите адрес темы, например "https://forum.example.com/'
+                              'index.php?topic=123.0"')
+        per = per_page or self.per_page or DEFAULT_PER_PAGE
+        return topic_page_address(self.script, self.topic_id, (max(1, page) - 1) * per)
+
+    def _fetch(self, url: str) -> tuple[httpx.Response, str]:
+        r = self.http.get(url)
+        if r.status_code >= 500:
+            raise NetworkError(f"форум ответил HTTP {r.status_code} на {strip_session(url)}",
+                               "форум может быть перегружен; повторите команду позже")
+        html = decode_page(r.content, r.headers.get("content-type"))
+        if r.status_code == 404 and not looks_like_smf(html):
+            raise TopicNotFound(f"адреса {strip_session(url)} на форуме нет (HTTP 404)",
+                                "проверьте [forum] url: откройте его в браузере")
+        return r, html
+
+    def _read(self, url: str, read: Callable[[str], T], *, what: str) -> T:
+        """GET and parse; a login form in the answer leads to one login and one more try
+        (``read`` raises :class:`LoginRequired` on it)."""
+        _, html = self._fetch(url)
+        try:
+            return read(html)
+        except LoginRequired as asked:
+            if not self.forum.username:
+                # SMF says the same to a guest for a closed board and a missing topic.
+                raise LoginRequired(asked.message, "проверьте [forum] url; если тема или ЛС "
+                                    "видны только участникам, укажите [forum] username "
+                                    "ведущего") from None
+        self.login(form_html=html)
+        _, html = self._fetch(url)
+        try:
+            return read(html)
+        except LoginRequired:
+            raise LoginRequired(
+                f"форум и после входа как «{self.forum.username}» не показывает {what}",
+                "проверьте в браузере, что эта учётная запись видит страницу",
+            ) from None
+
+    def fetch_topic_page(self, url: str, page: int) -> TopicPage:
+        tp = self._read(url, lambda html: parse.parse_topic_page(
+            html, url=url, tz=self.tz, now=self.now()), what=f"тему {self.topic_id}, страницу "
+            f"{page}")
+        if tp.per_page and tp.total_pages > 1:  # a single page only bounds the size
+            self.per_page = tp.per_page
+        return tp
+
+    def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE) -> Iterator[TopicPage]:
+        """Pages ``cursor.page`` … last; each next page is the page's own «next» link."""
+        if cursor.per_page:
+            self.per_page = self.per_page or cursor.per_page
+        want = max(1, cursor.page)
+        if want > 1 and self.per_page is None:
+            first = self.fetch_topic_page(self.topic_page_url(1), 1)
+            if first.page >= first.total_pages:
+                yield first
+                return
+        url = self.topic_page_url(want)
+        seen = 0
+        resized = False
+        for _ in range(MAX_PAGES):
+            tp = self.fetch_topic_page(url, want)
+            if tp.page != want and not resized and tp.per_page and tp.page < tp.total_pages:
+                # The page size changed since the cursor was saved: ask again with the size
+                # this page shows rather than skip or repeat pages.
+                resized = True
+                url = self.topic_page_url(want, tp.per_page)
+                continue
+            if tp.page <= seen:
+                raise MalformedPage(f"форум показал страницу {tp.page}, когда просили {want}",
+                                    "возможно, изменился размер страницы; повторите sync")
+            yield tp
+            seen = tp.page
+            if tp.page >= tp.total_pages:
+                return
+            want = tp.page + 1
+            url = tp.next_url or self.topic_page_url(want)
+        raise MalformedPage("у темы не нашлось последней страницы")  # pragma: no cover
+
+    # -- login
+
+    def login_url(self) -> str:
+        return f"{self.script}?action=login"
+
+    def _secret(self, username: str) -> Secret:
+        if self._password is None:
+            self._password = self._password_source(username)
+        return self._password
+
+    def login(self, form_html: str | None = None) -> None:
+        """Log in as ``[forum] username``; :class:`LoginFailed` names SMF's reason (never
+        the password)."""
+        username = self.forum.username
+        if not username:
+            raise LoginRequired("форум просит войти, а в [forum] username никто не указан",
+                                'добавьте username = "Ник ведущего" в [forum]; пароль '
+                                "спросит referee (или возьмёт из REFEREE_PASSWORD)")
+        if self.logins >= self.max_logins:
+            raise LoginFailed(f"форум снова и снова просит войти как «{username}»",
+                              "сессии, похоже, сразу истекают; проверьте вход в браузере")
+        self.logins += 1
+        for attempt in range(2):
+            if form_html is None or SmfPage(form_html, "").login_form() is None:
+                _, form_html = self._fetch(self.login_url())
+            form = forms.parse_login_form(form_html, url=self.login_url())
+            if not same_site(httpx.URL(form.action).host or "", self.http.host):
+                raise LoginFailed(
+                    f"форма входа отправила бы пароль на другой сайт "
+                    f"({httpx.URL(form.action).host}); referee отказывается",
+                    "проверьте [forum] url: он должен вести на сам форум")
+            r = self._post_login(form, username)
+            logged_in, html = self._landing(r)
+            if logged_in:
+                log.info("logged in as %s", username)
+                self.http.save_cookies()
+                return
+            kind, said = forms.login_error(html)
+            if kind in ("wait", "token") and attempt == 0:
+                log.info("login refused (%s); trying once more", kind)
+                form_html = html
+                continue
+            raise _failure(kind, said, username)
+        raise _failure("other", "", username)  # pragma: no cover - the loop returns or raises
+
+    def _post_login(self, form: forms.LoginForm, username: str) -> httpx.Response:
+        data = dict(form.hidden)
+        data[form.user_field] = username
+        data[form.password_field] = self._secret(username).reveal()
+        if form.cookie_length:
+            data[form.cookie_length[0]] = form.cookie_length[1]
+        if self._last_login is not None:
+            wait = self._last_login + LOGIN_SPACING - self.http.clock()
+            if wait > 0:
+                self.http.sleep(wait)
+        try:
+            r = self.http.request("POST", form.action, data=data,
+                                  headers={"Referer": self.login_url()}, retry_unsafe=False,
+                                  follow_redirects=False)
+        finally:
+            self._last_login = self.http.clock()
+            del data
+        if r.status_code >= 500:
+            raise NetworkError(f"форум ответил HTTP {r.status_code} на вход как «{username}»",
+                               "форум может быть перегружен; повторите команду позже")
+        return r
+
+    def _landing(self, r: httpx.Response) -> tuple[bool, str]:
+        """Whether the login answer ends on a member's page (SMF redirects through
+        ``login2;sa=check`` to the index), and that page."""
+        url = str(r.url)
+        if r.is_redirect:
+            url = strip_session(str(r.url.join(r.headers.get("Location", ""))))
+            _, html = self._fetch(url)
+        else:
+            html = decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+        return SmfPage(html, url).logged_in, html
+
+    # -- private messages
+
+    def folder_url(self, folder: str, start: int | None = None) -> str:
+        url = f"{self.script}?action=pm;f={_smf_folder(folder)};sort=date"
+        return url if start is None else f"{url};start={start}"
+
+    def _folder(self, url: str, folder: str) -> parse_pm.SmfFolder:
+        got = self._read(url, lambda html: parse_pm.parse_folder(
+            html, url=url, folder=folder, tz=self.tz, now=self.now()),
+            what=f"папку личных сообщений «{folder}»")
+        if got.mode == parse_pm.MODE_CONVERSATION:
+            raise ForumError(
+                "личные сообщения ведущего показываются диалогами: в этом виде SMF "
+                "показывает только последнее сообщение каждого диалога",
+                "переключите вид на «Все сразу»: значок «Изменить вид» над списком "
+                "сообщений (или Личные сообщения → Изменить настройки)",
+            )
+        for pm in got.messages.values():
+            self._pms[(folder, pm.pm_id)] = pm
+        return got
+
+    def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
+        """Page ``page`` of a folder, newest first: page 1 is SMF's last page."""
+        if folder == "outbox":
+            return PmFolderPage(folder, 1, 1, ())  # SMF keeps no outbox
+        _smf_folder(folder)
+        last = self._folders.get(folder)
+        if page <= 1 or last is None:
+            got = self._folder(self.folder_url(folder), folder)
+            if got.page < got.total_pages:
+                # The host's «newest first» preference opened page 1; the newest are on
+                # the last page of the date order.
+                got = self._folder(self._folder_page_url(folder, got, got.total_pages), folder)
+            self._folders[folder] = last = got
+            if page <= 1:
+                return _newest_first(got, 1)
+        number = last.total_pages - page + 1
+        if number < 1:
+            return PmFolderPage(folder, page, last.total_pages, ())
+        got = self._folder(self._folder_page_url(folder, last, number), folder)
+        return _newest_first(got, last.total_pages - got.page + 1, last.total_pages)
+
+    def _folder_page_url(self, folder: str, known: parse_pm.SmfFolder, number: int) -> str:
+        start = known.starts.get(number)
+        if start is None:
+            per = known.per_page or self.per_page or DEFAULT_PER_PAGE
+            start = (number - 1) * per
+        return self.folder_url(folder, start)
+
+    def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
+        """The PM as its folder page showed it (no request), else opened by its link."""
+        pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
+        shown = self._pms.get((folder, pm_id))
+        if shown is not None:
+            return shown
+        url = entry.url if isinstance(entry, PmListEntry) and "pmid=" in entry.url else (
+            f"{self.script}?action=pm;f={_smf_folder(folder)};pmid={pm_id};sort=date")
+        self._folder(url.split("#", 1)[0], folder)
+        shown = self._pms.get((folder, pm_id))
+        if shown is None:
+            raise PmRemoved(f"личного сообщения {pm_id} больше нет в папке «{folder}»",
+                            "его удалили; referee продолжает без него")
+        return shown
+
+
+def _smf_folder(folder: str) -> str:
+    try:
+        return SMF_FOLDERS[folder]
+    except KeyError:
+        raise ForumError(f"в SMF нет папки личных сообщений {folder!r}",
+                         "используйте inbox или sentbox") from None
+
+
+def _newest_first(got: parse_pm.SmfFolder, page: int, total: int | None = None) -> PmFolderPage:
+    return PmFolderPage(folder=got.folder, page=page, total_pages=total or got.total_pages,
+                        entries=tuple(reversed(got.entries)))
+
+
+def _failure(kind: str, said: str, username: str) -> LoginFailed:
+    """The host-readable reason for a refused login (never the password)."""
+    words = f": «{said}»" if said else ""
+    if kind == "wrong_password":
+        return LoginFailed(f"форум не принял пароль «{username}»{words}",
+                           "проверьте REFEREE_PASSWORD (или то, что ввели)")
+    if kind == "no_user":
+        return LoginFailed(f"на форуме нет пользователя «{username}»{words}",
+                           "[forum] username — имя для входа, как на форуме")
+    if kind == "wait":
+        return LoginFailed(f"форум просит подождать перед новым входом{words}",
+                           "повторите команду через минуту")
+    return LoginFailed(f"вход как «{username}» не удался{words}",
+                       "попробуйте войти с тем же именем и паролем в браузере")
+
+
+__all__ = ["SmfForum", "whole_page"]

@@ -1,0 +1,216 @@
+"""SMF 2.1 personal-message pages → kernel values. Pure: HTML in, values out.
+
+Facts (verified on fixtures/smf21-ru ``pm_inbox*_host.html``, ``pm_sentbox*_host.html``,
+``pm_view_*_host.html``; sources in adapters/smf/README.md):
+
+- a folder page is ``form#pmFolder`` with a list ``table.table_grid`` whose rows
+  ``tbody tr`` hold ``td.pm_time``, ``td.pm_subject`` (the subject link; «Новинка» is
+  ``span.new_posts``), ``td.pm_from_to`` (the sender; the recipients in the sent folder)
+  and the checkbox ``input[name="pms[]"]`` whose value is the PM id; an unread row has
+  the class ``unread_pm``;
+- the member's display mode decides what else the page shows: 0 «все сразу» (the default)
+  every message of the page as ``div.windowbg#msg{ID}``; 1 «по одному» only the current
+  one, the other rows linking to ``action=pm;pmid=ID;kstart;f=…;start=S;sort=date;``;
+  2 «диалоги» one row per conversation (its newest PM) and the conversation under a
+  «Диалог» bar with «Удалить диалог» (``pm_actions[ID]=delete;conversation``);
+- a message: ``div.poster h4 a`` the sender (``u=N``), ``h5`` the subject, the first
+  ``div.postinfo span.smalltext`` «Получатель: <a>Ведущий</a> : 25 ноября 2026, 12:00»
+  (recipient links, then the time after the last ``<strong>``), the body
+  ``div.inner#msg_{ID}``;
+- the folder's pages: ``div.pagelinks`` as in topics, links ``action=pm;f=inbox;sort=date;
+  start=S``; the sort is oldest first, and ``action=pm`` without ``start`` opens the last
+  page (the newest PMs).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from urllib.parse import urljoin
+from zoneinfo import ZoneInfo
+
+from selectolax.lexbor import LexborNode as Node
+
+from adapters.smf.page import SmfPage, int_or_none, squash
+from adapters.smf.parse import normalise_body
+from adapters.smf.urls import query_params, strip_session
+from referee.dates import parse_forum_date
+from referee.errors import DateParseError, ForumError
+from referee.kernel import PmListEntry, PrivateMessage
+from referee.markup import plain_text
+
+__all__ = ["SmfFolder", "parse_folder", "parse_pm_view"]
+
+MODE_ALL, MODE_ONE, MODE_CONVERSATION = 0, 1, 2
+_MSG_ID = re.compile(r"^msg(\d+)$")
+_USER_ID = re.compile(r"[?;&]u=(\d+)")
+
+
+@dataclass(frozen=True, slots=True)
+class SmfFolder:
+    """One page of an SMF PM folder, in SMF's own order (oldest first)."""
+
+    folder: str
+    """The kernel's folder name: ``inbox`` or ``sentbox``."""
+    page: int
+    total_pages: int
+    per_page: int | None
+    mode: int
+    entries: tuple[PmListEntry, ...]
+    messages: dict[int, PrivateMessage] = field(default_factory=dict)
+    """The messages shown in full on this page (all of them in display mode 0)."""
+    starts: dict[int, int] = field(default_factory=dict)
+    """Folder page number → its ``start=`` offset, as the page index links them."""
+
+
+def parse_folder(html: str, *, url: str, folder: str, tz: ZoneInfo, now: datetime) -> SmfFolder:
+    """One folder page: its rows, and every message it shows in full."""
+    page = SmfPage(html, url)
+    form = page.tree.css_first("form#pmFolder")
+    if form is None:
+        page.raise_for_page("личные сообщения", "папка личных сообщений")
+        raise AssertionError  # pragma: no cover - raise_for_page always raises
+    page.check_zone(tz)
+    anchor = page.now(now)
+    account = _account_name(page)
+    entries = tuple(e for row in form.css("table.table_grid tbody tr")
+                    if (e := _entry(row, url, folder, account, tz, anchor)) is not None)
+    messages = {pm.pm_id: pm for pm in _messages(page, folder, tz, anchor)}
+    number, total, starts = _page_index(page, url)
+    return SmfFolder(
+        folder=folder, page=number, total_pages=total,
+        per_page=_per_page(starts, form, number), mode=_mode(page, entries, messages),
+        entries=entries, messages=messages, starts=starts,
+    )
+
+
+def parse_pm_view(html: str, *, url: str, pm_id: int, folder: str, tz: ZoneInfo,
+                  now: datetime) -> PrivateMessage | None:
+    """The message ``pm_id`` as a folder page opened on it shows it (display mode 1);
+    None when the page does not show it."""
+    return parse_folder(html, url=url, folder=folder, tz=tz, now=now).messages.get(pm_id)
+
+
+def _account_name(page: SmfPage) -> str:
+    node = page.tree.css_first("#profile_menu_top span.textmenu")
+    return squash(node.text()) if node is not None else ""
+
+
+def _entry(row: Node, url: str, folder: str, account: str, tz: ZoneInfo,
+           now: datetime) -> PmListEntry | None:
+    box = row.css_first("input[name='pms[]']")
+    pm_id = int_or_none(box.attributes.get("value")) if box is not None else None
+    subject_td = row.css_first("td.pm_subject")
+    if pm_id is None or subject_td is None:
+        return None  # «Нет сообщений», or a row of another kind
+    link = subject_td.css_first("a")
+    href = link.attributes.get("href") or "" if link is not None else ""
+    if link is not None:
+        for badge in link.css("span.new_posts"):
+            badge.decompose()
+    subject = squash(link.text()) if link is not None else ""
+    people = [squash(a.text()) for a in row.css("td.pm_from_to a")]
+    time_td = row.css_first("td.pm_time")
+    sent_at = None
+    if time_td is not None:
+        try:
+            sent_at = parse_forum_date(squash(time_td.text()), tz=tz, now=now)
+        except DateParseError:
+            sent_at = None  # the message itself carries the time that counts
+    target = href if href and not href.startswith("#") else url
+    sent = folder != "inbox"
+    return PmListEntry(
+        pm_id=pm_id, subject=subject, sender=account if sent else (people[0] if people else ""),
+        sent_at=sent_at, url=strip_session(urljoin(url, target)),
+        unread="unread_pm" in (row.attributes.get("class") or ""),
+        recipients=tuple(people) if sent else (),
+    )
+
+
+def _messages(page: SmfPage, folder: str, tz: ZoneInfo, now: datetime) -> list[PrivateMessage]:
+    box = page.tree.css_first("#personal_messages") or page.content()
+    out: list[PrivateMessage] = []
+    for node in box.css("div.windowbg[id^='msg']"):
+        match = _MSG_ID.match(node.attributes.get("id") or "")
+        if match:
+            out.append(_message(node, int(match.group(1)), folder, tz, now))
+    return out
+
+
+def _message(node: Node, pm_id: int, folder: str, tz: ZoneInfo, now: datetime) -> PrivateMessage:
+    head = node.css_first("div.poster h4")
+    link = head.css_first("a") if head is not None else None
+    sender = squash((link or head).text()) if (link or head) is not None else ""
+    uid = _USER_ID.search(link.attributes.get("href") or "") if link is not None else None
+    subject = node.css_first("h5")
+    info = node.css_first("div.postinfo span.smalltext")
+    body = node.css_first(f"div#msg_{pm_id}") or node.css_first("div.inner")
+    if info is None or body is None:
+        raise ForumError(f"личное сообщение {pm_id} показано не так, как в SMF 2.1",
+                         "откройте его в браузере; возможно, у форума другая тема оформления")
+    when = _time_after_labels(info)
+    try:
+        sent_at = parse_forum_date(when, tz=tz, now=now)
+    except DateParseError as e:
+        raise DateParseError(f"время личного сообщения {pm_id}: {e.message}", e.hint) from None
+    html = normalise_body(body)
+    return PrivateMessage(
+        pm_id=pm_id, sender=sender, sender_id=int(uid.group(1)) if uid else None,
+        recipients=tuple(squash(a.text()) for a in info.css("a")), sent_at=sent_at,
+        subject=squash(subject.text()) if subject is not None else "", body_html=html,
+        body_text=plain_text(html), folder=folder,
+    )
+
+
+def _time_after_labels(info: Node) -> str:
+    """The text after the last ``<strong>`` label («Получатель:» names, then «:» and the
+    time; the label before the time is empty in the Russian pack). A ``<strong>`` that is
+    no label is part of the time: «<strong>Сегодня</strong> в 21:42»."""
+    parts: list[str] = []
+    for child in info.iter(include_text=True):
+        if child.tag == "strong" and squash(child.text()).endswith(":"):
+            parts = []
+        elif child.tag == "-text":
+            parts.append(child.text_content or "")
+        elif child.tag != "a":
+            parts.append(child.text())
+    return squash("".join(parts)).strip(" :")
+
+
+def _page_index(page: SmfPage, url: str) -> tuple[int, int, dict[int, int]]:
+    box = page.content().css_first("div.pagelinks")
+    if box is None:
+        return 1, 1, {}
+    current = box.css_first("span.current_page")
+    number = int_or_none(squash(current.text())) if current is not None else None
+    starts: dict[int, int] = {}
+    for link in box.css("a.nav_page, a.navPages"):
+        label = squash(link.text())
+        start = query_params(urljoin(url, link.attributes.get("href") or "").partition("?")[2]
+                             ).get("start")
+        if label.isdigit() and start is not None and start.isdigit():
+            starts[int(label)] = int(start)
+    number = number or 1
+    return number, max([number, *starts]), starts
+
+
+def _per_page(starts: dict[int, int], form: Node, number: int) -> int | None:
+    for n, start in sorted(starts.items()):
+        if n > 1 and start:
+            return start // (n - 1)
+    # The folder form posts back to its own page: ``…;f=inbox;start=25``.
+    here = query_params((form.attributes.get("action") or "").partition("?")[2]).get("start")
+    if number > 1 and here and here.isdigit() and int(here):
+        return int(here) // (number - 1)
+    return None
+
+
+def _mode(page: SmfPage, entries: tuple[PmListEntry, ...],
+          messages: dict[int, PrivateMessage]) -> int:
+    box = page.tree.css_first("#personal_messages") or page.content()
+    if box.css_first("a[href*='conversation']") is not None:
+        return MODE_CONVERSATION
+    if all(e.pm_id in messages for e in entries):
+        return MODE_ALL
+    return MODE_ONE

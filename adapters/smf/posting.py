@@ -1,0 +1,225 @@
+"""Posting as the host on SMF 2.1: a reply in the game topic through SMF's reply form
+(``action=post;topic=T.0`` → ``action=post2``) and a personal message through its PM form
+(``action=pm;sa=send`` → ``action=pm;sa=send2``), with the form's own tokens.
+
+What SMF does with such a POST (verified on fixtures/smf21-ru unless marked):
+
+- stored: a redirect — a reply to ``index.php?topic=T.new#new`` (``goback`` is checked by
+  default; the topic page then carries ``<a id="new">`` inside the new post,
+  ``reply_result_host.html``), a PM to ``action=pm;f=inbox;l=-1;done=sent``
+  («Ваше сообщение успешно отправлено.», ``pm_send_result_host.html``);
+- not stored: HTTP 200 with the form again and the reason in ``#errors #error_list``:
+  «Ваша сессия истекла…» (the token was refused: a fresh form is fetched and posted
+  once), «…в теме появился новый ответ…» (a notice: the returned form, with the new
+  ``last_msg``, is posted once more — the text is what the host confirmed, unchanged);
+- flood control (SMF ``spamProtection``: ``spamWaitTime``, 5 s by default, between posts
+  and between PMs from one address; source, not in the saved pages) answers an error
+  naming the seconds: sends are kept :data:`SEND_SPACING` apart, and a refusal is waited
+  out once;
+- a draft is saved by SMF when a post is refused (the infobox «Текст был сохранен как
+  черновик»); posting from the returned form (its ``id_draft``) removes it.
+
+Nothing here prints or logs the form data: only SMF's own messages reach the host.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Mapping
+
+import httpx
+
+from adapters.smf import forms
+from adapters.smf.client import SmfForum
+from adapters.smf.page import SmfPage, decode_page
+from adapters.smf.urls import strip_session, topic_start
+from referee.errors import ForumError, LoginRequired, NetworkError
+
+log = logging.getLogger("referee.smf.posting")
+
+SEND_SPACING = 5.5
+"""Seconds between two sends (SMF's default ``spamWaitTime`` is 5 s), plus a margin."""
+_SECONDS = re.compile(r"(\d+)\s*(?:секунд|seconds)", re.IGNORECASE)
+_NEW = re.compile(r'id="msg(\d+)"(?:(?!id="msg\d+").)*?<a id="new"', re.DOTALL)
+
+
+class PostingError(ForumError):
+    """SMF did not store the message. ``maybe_sent``: the answer leaves it open (the host
+    must look before running the command again)."""
+
+    def __init__(self, message: str, hint: str | None = None, *,
+                 maybe_sent: bool = False) -> None:
+        super().__init__(message, hint)
+        self.maybe_sent = maybe_sent
+
+
+_LOOK = ("посмотрите в теме (или в «Отправленных») в браузере, прежде чем запускать "
+         "команду снова: если сообщение там, оно отправлено")
+
+
+class SmfPoster:
+    """Sends replies and PMs as the logged-in host over an :class:`SmfForum` session."""
+
+    def __init__(self, forum: SmfForum) -> None:
+        self.forum = forum
+        self.http = forum.http
+        self._last_send: float | None = None
+
+    def close(self) -> None:
+        self.forum.close()
+
+    def __enter__(self) -> SmfPoster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- public
+
+    def reply(self, message: str, subject: str | None = None) -> int | None:
+        """Reply in the game topic; the new post's id (read off the page SMF redirects
+        to), or None when that page does not show it."""
+        topic = self.forum.topic_id
+        if topic is None:
+            raise PostingError("в [forum] url нет номера темы: referee не знает, куда писать",
+                               'укажите адрес темы, например "…/index.php?topic=123.0"')
+        url = f"{self.forum.script}?action=post;topic={topic}.0"
+
+        def fill(form: forms.PostingForm) -> dict[str, str]:
+            if form.value("topic") != str(topic):
+                raise PostingError(
+                    f"форма ответа SMF ведёт в тему {form.value('topic') or '?'}, а не в "
+                    f"тему игры {topic}; ничего не отправлено",
+                    "проверьте [forum] url и откройте форму ответа в браузере")
+            data = dict(form.fields)
+            data["subject"] = subject if subject is not None else data.get("subject", "")
+            data["goback"] = "1"  # the redirect then leads to the new post
+            data[form.textarea] = message
+            data["post"] = "Отправить"
+            return data
+
+        return self._submit(url, fill, what=f"ответ в теме {topic}", pm=False)
+
+    def send_pm(self, to: str, message: str, subject: str,
+                user_id: int | None = None) -> int | None:
+        """Send one PM to the member named ``to``. SMF does not tell the new PM's id."""
+        if '"' in to or not to.strip():
+            raise PostingError(f"ник «{to}» нельзя вписать в поле «Кому» SMF",
+                               "отправьте это сообщение вручную в браузере")
+        url = f"{self.forum.script}?action=pm;sa=send"
+
+        def fill(form: forms.PostingForm) -> dict[str, str]:
+            data = dict(form.fields)
+            data["to"] = f'"{to.strip()}"'  # quoted: a nick may hold a comma
+            data["bcc"] = ""
+            data["subject"] = subject
+            data[form.textarea] = message
+            data["post"] = "Отправить"
+            return data
+
+        self._submit(url, fill, what=f"личное сообщение для «{to}»", pm=True)
+        return None
+
+    # -- steps
+
+    def _form(self, url: str, what: str) -> tuple[forms.PostingForm, str]:
+        """The form as the logged-in host sees it (a guest form leads to a login)."""
+        def read(html: str) -> tuple[forms.PostingForm, str]:
+            form = forms.parse_posting_form(html, url=url)  # a login page raises here
+            if not SmfPage(html, url).logged_in:
+                raise LoginRequired(f"форма {what} показана гостю")
+            return form, html
+
+        return self.forum._read(url, read, what=f"форму: {what}")
+
+    def _submit(self, url: str, fill: Callable[[forms.PostingForm], dict[str, str]], *,
+                what: str, pm: bool) -> int | None:
+        """POST the form; one fresh form after a refused token or a lost session, one
+        resubmit after «new reply», one wait after flood control."""
+        form, _ = self._form(url, what)
+        fresh = review = flood = False
+        while True:
+            data = fill(form)
+            last_msg = form.value("last_msg")
+            self._space()
+            r = self._post(form.action, data, referer=url, what=what)
+            self._last_send = self.http.clock()
+            if r.is_redirect:
+                return self._stored(r, what=what, pm=pm, after=last_msg)
+            answer = forms.classify_answer(self._html(r), url=form.action)
+            if answer.kind in ("token", "login") and not fresh:
+                fresh = True  # a lost session: the form's page logs in again (_read)
+                form, _ = self._form(url, what)
+                continue
+            if answer.kind == "new_reply" and not review and answer.form is not None:
+                review = True
+                log.info("a reply arrived since the form was made; submitting again")
+                form = answer.form
+                continue
+            if answer.kind == "flood" and not flood:
+                flood = True
+                found = _SECONDS.search(answer.text)
+                self.http.sleep(float(found.group(1)) + 1.0 if found else SEND_SPACING)
+                form = answer.form or self._form(url, what)[0]
+                continue
+            raise self._refusal(answer, what)
+
+    def _refusal(self, answer: forms.Answer, what: str) -> PostingError:
+        if answer.kind == "unknown":
+            return PostingError(f"ответ форума на {what} — ни успех, ни известная ошибка",
+                                _LOOK, maybe_sent=True)
+        said = f": «{answer.text}»" if answer.text else ""
+        return PostingError(f"форум не принял {what}{said}; ничего не отправлено",
+                            "откройте форму в браузере, чтобы увидеть причину")
+
+    def _stored(self, r: httpx.Response, *, what: str, pm: bool,
+                after: str | None) -> int | None:
+        location = strip_session(str(r.url.join(r.headers.get("Location", ""))))
+        if pm:
+            if "done=sent" not in location:
+                raise PostingError(f"после отправки {what} форум повёл на {location}, а не "
+                                   "в папку с «сообщение отправлено»", _LOOK, maybe_sent=True)
+            return None
+        topic, start = topic_start(location)
+        if topic != self.forum.topic_id:
+            return None  # stored (post2 redirects only then), but elsewhere than expected
+        if start and start.startswith("msg") and start[3:].isdigit():
+            return int(start[3:])
+        try:
+            html = self._html(self.http.get(location.split("#", 1)[0]))
+        except NetworkError:
+            return None  # stored: only its id is unknown
+        found = _NEW.search(html)
+        new = int(found.group(1)) if found else None
+        if new is not None and after and after.isdigit() and new <= int(after):
+            return None
+        log.info("%s stored as %s", what, new)
+        return new
+
+    def _space(self) -> None:
+        if self._last_send is not None:
+            wait = self._last_send + SEND_SPACING - self.http.clock()
+            if wait > 0:
+                self.http.sleep(wait)
+
+    def _post(self, url: str, data: Mapping[str, str], *, referer: str,
+              what: str) -> httpx.Response:
+        try:
+            r = self.http.request("POST", url, data=data,
+                                  headers={"Referer": strip_session(referer)},
+                                  retry_unsafe=False, follow_redirects=False)
+        except NetworkError as e:
+            raise PostingError(f"связь оборвалась при отправке: {what}: {e.message}", _LOOK,
+                               maybe_sent=True) from None
+        if r.status_code >= 500:
+            raise PostingError(f"форум ответил HTTP {r.status_code} на {what}", _LOOK,
+                               maybe_sent=True)
+        return r
+
+    @staticmethod
+    def _html(r: httpx.Response) -> str:
+        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+
+
+__all__ = ["SEND_SPACING", "PostingError", "SmfPoster"]

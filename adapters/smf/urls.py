@@ -1,0 +1,107 @@
+"""SMF addresses: the script URL, topic addresses and SMF's own query syntax.
+
+SMF separates parameters by ``;`` as often as by ``&`` (``index.php?action=pm;f=inbox;
+start=25``), writes a topic page as ``topic=T.S`` (S: the first post's offset), and may use
+"queryless" addresses ``index.php/topic,T.S.html``. On the first answer to a cookieless
+session it puts ``PHPSESSID=…&`` into every link (real pages: README of
+fixtures/smf21-ru, ``login_page_fresh.html``); the session travels in the cookie, so the id
+is taken out of every address referee keeps or sends.
+
+No HTML parsing here: the registry imports this module to recognise SMF addresses.
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import unquote_plus, urlsplit, urlunsplit
+
+from referee.errors import ConfigError
+
+__all__ = [
+    "post_url",
+    "query_params",
+    "parse_topic_url",
+    "strip_session",
+    "topic_start",
+    "topic_page_address",
+]
+
+_QUERYLESS_TOPIC = re.compile(r"/topic,(\d+)(?:\.(\w+))?(?:\.html)?$")
+_SESSION = re.compile(r"(?<=[?&;])PHPSESSID=[^&;#\"'\s]*(?:&amp;|[&;])?", re.IGNORECASE)
+_TOPIC_VALUE = re.compile(r"^(\d+)(?:\.(\w+))?$")
+
+_HINT_URL = ('скопируйте адрес первой страницы темы из браузера, например '
+             '"https://forum.example.com/index.php?topic=123.0"')
+
+
+def query_params(query: str) -> dict[str, str]:
+    """SMF's query string as a dict (``;`` and ``&`` both separate; the first value wins;
+    a key without ``=`` — ``action=pm;view`` — maps to ``""``)."""
+    out: dict[str, str] = {}
+    for part in re.split(r"[;&]", query.replace("&amp;", "&")):
+        if not part:
+            continue
+        key, _, value = part.partition("=")
+        out.setdefault(unquote_plus(key), unquote_plus(value))
+    return out
+
+
+def strip_session(url: str) -> str:
+    """``url`` without SMF's ``PHPSESSID=`` parameter (a session secret)."""
+    out = _SESSION.sub("", url)
+    return out[:-1] if out.endswith(("?", "&", ";")) else out
+
+
+def topic_start(url: str) -> tuple[int | None, str | None]:
+    """``(topic, start)`` of a topic address: ``topic=2.25`` → ``(2, "25")``; the start may
+    be ``msg12``, ``new`` or absent (None)."""
+    parts = urlsplit(url.strip())
+    value = query_params(parts.query).get("topic")
+    if value is None:
+        found = _QUERYLESS_TOPIC.search(parts.path)
+        return (int(found.group(1)), found.group(2)) if found else (None, None)
+    found = _TOPIC_VALUE.match(value)
+    if not found:
+        return None, None
+    return int(found.group(1)), found.group(2)
+
+
+def _script_url(url: str) -> str:
+    """The board's ``index.php`` address (what every SMF link starts with)."""
+    parts = urlsplit(url.strip())
+    path = parts.path or "/"
+    queryless = _QUERYLESS_TOPIC.search(path)
+    if queryless:
+        path = path[: queryless.start()]
+    if not path.endswith(".php"):
+        path = (path if path.endswith("/") else path + "/") + "index.php"
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+def parse_topic_url(url: str) -> tuple[str, int | None]:
+    """``(script_url, topic_id)`` from ``[forum] url``: a topic address
+    (``index.php?topic=123.0``, ``…topic=123.msg456#msg456``, ``index.php/topic,123.0.html``)
+    or a bare board address (PMs only)."""
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise ConfigError(f"[forum] url {strip_session(url)!r} — это не адрес сайта", _HINT_URL)
+    params = query_params(parts.query)
+    topic, _ = topic_start(url)
+    if topic is None and "topic" in params:
+        raise ConfigError(
+            f"в [forum] url topic={params['topic']!r} — это не номер темы", _HINT_URL)
+    if topic is None and "msg" in params:
+        raise ConfigError("[forum] url ведёт на одно сообщение (msg=…), а не на тему",
+                          "откройте первую страницу темы и скопируйте её адрес (topic=…)")
+    return _script_url(url), topic
+
+
+def topic_page_address(script: str, topic: int, start: int) -> str:
+    """Page of ``topic`` that begins with post number ``start`` (0-based)."""
+    return f"{script}?topic={topic}.{max(0, start)}"
+
+
+def post_url(topic_url: str, post_id: int) -> str:
+    """A post's permalink: ``index.php?msg=N`` (the subject and time links of every post
+    on the real pages)."""
+    return f"{parse_topic_url(topic_url)[0]}?msg={post_id}"
