@@ -25,8 +25,11 @@ from typing import Any
 from adapters.registry import topic_id
 from referee import decisions
 from referee.actions import Request
-from referee.activity import ActivityReport, Excuse, TurnDeath, check_activity, turn_window
 from referee.config import Config, DaySchedule, load_config
+from referee.day.activity import ActivityReport, Excuse, TurnDeath, check_activity, turn_window
+from referee.day.count import tally
+from referee.day.overrides import HostOverride
+from referee.day.result import Tally
 from referee.decisions import Excuse as ExcuseDecision
 from referee.decisions import Hanging, NightEdit, Removal, ScheduleChange, VoteDecision
 from referee.errors import GameError
@@ -40,7 +43,6 @@ from referee.slots import Slots
 from referee.store import Store
 from referee.sync import ProgressCallback
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
-from referee.votes import HostOverride, Tally, tally
 
 
 def utcnow() -> datetime:
