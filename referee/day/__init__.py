@@ -7,8 +7,9 @@ Where each rule lives:
   red marked by ``colour``, the V1 red test).
 - ``count`` — counting the day (V4–V6): :data:`~referee.day.count.CHECKS`, the checks
   every vote-like post meets in order, and :func:`~referee.day.count.tally`; the host's
-  ``accept``/``reject``/``set`` are in ``overrides``, replacements in ``slots``, what a
-  count gives (:class:`~referee.day.result.Tally`) in ``result``.
+  ``accept``/``reject``/``set`` are in ``overrides``, what a count gives
+  (:class:`~referee.day.result.Tally`) in ``result``; replacements are
+  :mod:`referee.slots`, shared with the night and the game.
 - ``verdict`` — who is hanged (V6): most votes, the tie rules, early majority.
 - ``activity`` — who leaves for silence or missed votes (A1–A3).
 

@@ -21,11 +21,11 @@ from referee.config import DaySchedule, Replacement, VoteRules
 from referee.day.overrides import HostOverride, host_set
 from referee.day.reading import Note, VoteReading, find_vote
 from referee.day.result import Candidate, CountedVote, Flag, Rejection, Tally
-from referee.day.slots import Slots
 from referee.day.verdict import Event, absolute_majority, reached, verdict
 from referee.errors import GameError
 from referee.kernel import Post
 from referee.nicks import Roster, normalise
+from referee.slots import Slots
 
 PostItem = Post | Sequence[Post]
 
@@ -109,13 +109,13 @@ def voter_is_a_living_player(day: Day, b: Ballot) -> None:
     if b.by_host:
         return
     author, pid, at = b.post.author, b.post.post_id, b.post.posted_at
-    nick = day.slots.nick(author)
+    nick = _roster_nick(day.roster, author)
     if nick is None:
         b.hard.append(Note("V5", f"{author} не участвует в игре"))
         return
     b.voter_slot = day.slots.slot(nick)
     if normalise(day.slots.holder(b.voter_slot, pid, at)) != normalise(nick):
-        b.hard.append(day.slots.not_holder(nick, b.voter_slot, pid, at))
+        b.hard.append(_not_holder(day.slots, nick, b.voter_slot, pid, at))
     elif b.voter_slot not in day.alive:
         b.hard.append(Note("V5", f"{author} выбыл из игры"))
 
@@ -274,6 +274,22 @@ def _change(st: _VoterState, vote: CountedVote, rules: VoteRules
     return None, prev
 
 
+def _roster_nick(roster: Roster, typed: str) -> str | None:
+    """The roster nick of a forum username (exact, alias or look-alike; never near)."""
+    m = roster.match(typed)
+    return m.nick if m.kind in ("exact", "alias", "folded") else None
+
+
+def _not_holder(slots: Slots, nick: str, slot: str, post_id: int, at: datetime) -> Note:
+    """V5: why ``nick`` cannot vote for ``slot`` at this post: replaced, or not in yet."""
+    holder = slots.holder(slot, post_id, at)
+    mine = [r for r in slots.replacements if normalise(r.player) == normalise(nick)]
+    if normalise(nick) == normalise(slot) or any(slots.started(r, post_id, at) for r in mine):
+        return Note("V5", f"{nick} заменён игроком {holder}")
+    return Note("V5", f"{nick} ещё не вступил в игру (замена с более позднего момента)")
+
+
+
 # ------------------------------------------------------------------ the day
 
 
@@ -308,8 +324,8 @@ def tally(
     target. The result follows V6.
     """
     rules = rules or VoteRules()
-    slots = Slots(roster, tuple(replacements))
-    alive_slots = list(dict.fromkeys(slots.slot(slots.nick(n) or n) for n in alive))
+    slots = Slots(tuple(replacements))
+    alive_slots = list(dict.fromkeys(slots.slot(_roster_nick(roster, n) or n) for n in alive))
     items, as_of_time, as_of_post = _day_posts(posts, window, as_of)
 
     all_overrides = list(overrides)
