@@ -13,7 +13,7 @@ MyBB.ru renders BBCode the PunBB way, with its own boxes (facts in README.md):
   counts, RULES.md V1 excludes quotes only).
 - ``[code]`` → ``div.code-box`` (a «Код:» legend, the text in ``<pre>``) → the engine-neutral
   ``<div class="codebox"><code>…</code></div>``.
-- Colour is left as rendered: ``<span style="color: red">``; :mod:`referee.colour` reads it.
+- Colour is left as rendered: ``<span style="color: red">``; :mod:`referee.day.colour` reads it.
 - The signature (``.post-sig``) and the edit line (``.lastedit``) are chrome: removed when a
   topic page's content carries them (the API's ``message`` has neither).
 """

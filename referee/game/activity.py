@@ -4,7 +4,7 @@ the host's excuses."""
 from __future__ import annotations
 
 from referee import decisions
-from referee.activity import Excuse, TurnDeath, check_activity, turn_window
+from referee.day.activity import Excuse, TurnDeath, check_activity, turn_window
 from referee.decisions import Excuse as ExcuseDecision
 from referee.errors import GameError
 from referee.game.base import GameBase

@@ -11,6 +11,9 @@ from typing import Any
 
 from referee import decisions
 from referee.config import DaySchedule
+from referee.day.count import tally
+from referee.day.overrides import HostOverride
+from referee.day.result import Tally
 from referee.decisions import Hanging, Removal, VoteDecision
 from referee.errors import GameError
 from referee.game.base import GameBase
@@ -22,7 +25,6 @@ from referee.night.events import Removed
 from referee.night.win import GameResult
 from referee.store import RecordedResult
 from referee.timeline import DayPlay, play_day
-from referee.votes import HostOverride, Tally, tally
 
 
 class DayRoom(GameBase):

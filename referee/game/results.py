@@ -8,12 +8,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from referee.actions import Request
-from referee.activity import ActivityReport
 from referee.config import DaySchedule
+from referee.day.activity import ActivityReport
+from referee.day.result import Tally
 from referee.intake import NightIntake
 from referee.night import NightOutcome
 from referee.night.win import GameResult
-from referee.votes import Tally
 
 
 def utcnow() -> datetime:

@@ -1,4 +1,4 @@
-"""Showing an :class:`~referee.activity.ActivityReport` to the host and to the players.
+"""Showing an :class:`~referee.day.activity.ActivityReport` to the host and to the players.
 
 Three formats:
 
@@ -19,8 +19,8 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
 from typing import Any, Literal
 
-from referee.activity import ActivityFlag, ActivityReport, ActivityRow
 from referee.bbcode import b, escape
+from referee.day.activity import ActivityFlag, ActivityReport, ActivityRow
 from referee.roles import role_name_ru
 
 Format = Literal["bbcode", "text", "json"]

@@ -10,9 +10,9 @@ from datetime import tzinfo
 from rich.table import Table
 
 from referee.config import Player
+from referee.day.result import Tally
 from referee.kernel import PrivateMessage
 from referee.render.tally import post_link
-from referee.votes import Tally
 
 
 def votes_list(day: int, tally: Tally, tz: tzinfo, topic_url: str | None) -> str:

@@ -18,8 +18,8 @@ from urllib.parse import urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from referee.bbcode import b, escape, url
+from referee.day.result import Candidate, CountedVote, Tally
 from referee.roles import role_name_ru
-from referee.votes import Candidate, CountedVote, Tally
 
 Format = Literal["bbcode", "text", "json"]
 

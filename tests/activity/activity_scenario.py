@@ -10,8 +10,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from referee.activity import ActivityReport, ActivityRow, Excuse, TurnDeath, check_activity
 from referee.config import ActivityRules, DaySchedule
+from referee.day.activity import ActivityReport, ActivityRow, Excuse, TurnDeath, check_activity
 from referee.kernel import Post
 from referee.markup import QUOTE_MARK
 

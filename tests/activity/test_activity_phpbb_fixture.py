@@ -19,8 +19,8 @@ from pathlib import Path
 from activity_scenario import HOST, day, flags, msk, row
 from selectolax.lexbor import LexborHTMLParser
 
-from referee.activity import ActivityReport, TurnDeath, check_activity
 from referee.config import ActivityRules
+from referee.day.activity import ActivityReport, TurnDeath, check_activity
 from referee.kernel import Post
 from referee.markup import plain_text
 

@@ -9,8 +9,8 @@ from datetime import UTC
 import pytest
 from activity_scenario import MSK, msk, posts, run
 
-from referee.activity import ActivityReport, Excuse, TurnDeath
 from referee.bbcode import escape
+from referee.day.activity import ActivityReport, Excuse, TurnDeath
 from referee.render.activity import HOST_ONLY_HEADER, render_activity
 from referee.roles import ROLE_IDS, ROLE_NAMES_RU, role_name_ru
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 from activity_scenario import HOST, SCHEDULE, day, flags, msk, post, posts, row, run
 
-from referee.activity import ActivityReport, Excuse, TurnDeath, check_activity, turn_window
 from referee.config import ActivityRules
+from referee.day.activity import ActivityReport, Excuse, TurnDeath, check_activity, turn_window
 from referee.errors import GameError
 
 EVERYONE = ("Лиса", "Шерлок", "Kotik", "Гроза")

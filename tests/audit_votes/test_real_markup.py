@@ -38,9 +38,11 @@ from hypothesis import strategies as st
 
 from adapters.phpbb.parse import decode_page, parse_topic_page
 from referee.bbcode import escape
+from referee.day.count import tally
+from referee.day.overrides import HostOverride
+from referee.day.reading import VoteReading, _separated, find_vote
 from referee.nicks import Roster, normalise
 from referee.render.tally import render_json, render_parts
-from referee.votes import HostOverride, VoteReading, _separated, find_vote, tally
 
 NOT_A_VOTE = "не голос"
 

@@ -9,10 +9,10 @@ import pytest
 
 from adapters.mybbru.body import normalise_body
 from referee.config import VoteRules
+from referee.day.reading import find_vote
 from referee.kernel import Post
 from referee.markup import QUOTE_MARK
 from referee.nicks import Roster
-from referee.votes import find_vote
 
 ROSTER = Roster(["Лиса", "Шерлок", "Kotik", "Nika-77"])
 REASON = "<br />Весь день уходит от ответов и путается в показаниях."

@@ -15,13 +15,13 @@ from robust_helpers import MOSCOW, PM_PAGES, REAL, SAVED_AT, TOPIC_PAGES, fixtur
 
 from adapters.phpbb.parse import parse_pm, parse_topic_page
 from referee.config import VoteRules
+from referee.day.reading import VoteReading, find_vote
 from referee.errors import RefereeError
 from referee.intake import read_requests
 from referee.kernel import Post, PrivateMessage
 from referee.markup import QUOTE_MARK
 from referee.nicks import Roster
 from referee.roles import ROLE_IDS
-from referee.votes import VoteReading, find_vote
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -180,10 +180,11 @@ phrase_html = st.tuples(
 @given(body=phrase_html | st.text(max_size=40),
        phrases=st.sampled_from((("мой голос",), ("голос",), ("мой  голос", "за"), ())))
 def test_the_quick_phrase_test_never_hides_a_vote_V1(body: str, phrases: tuple[str, ...]) -> None:
-    # find_vote skips the HTML walk when _may_hold_phrase says «no»: that must only happen
+    # find_vote skips the HTML walk when may_hold_phrase says «no»: that must only happen
     # when the walk itself would find no phrase.
-    from referee.votes import _locate, _may_hold_phrase, _walk, phrase_pattern
+    from referee.day.own_text import may_hold_phrase, walk
+    from referee.day.reading import _locate, phrase_pattern
 
     rules = VoteRules(phrases=phrases)
-    if _locate(_walk(body, rules), phrase_pattern(phrases)):
-        assert _may_hold_phrase(body, phrases), body
+    if _locate(walk(body, rules), phrase_pattern(phrases)):
+        assert may_hold_phrase(body, phrases), body

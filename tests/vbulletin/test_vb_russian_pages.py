@@ -25,10 +25,10 @@ from vb_pages import (
 
 from adapters.vbulletin.parse import decode_page, parse_topic_page, read_topic_page
 from referee.config import VoteRules
+from referee.day.reading import find_vote
 from referee.errors import LoginRequired, MalformedPage, TopicNotFound
 from referee.markup import QUOTE_MARK, unquoted_lines
 from referee.nicks import Roster
-from referee.votes import find_vote
 
 NOW = datetime(2026, 11, 26, 20, 0, tzinfo=BOARD_ZONE)
 UTC_ZONE = ZoneInfo("UTC")

@@ -11,7 +11,7 @@ import pytest
 from votes_scenario import post, roster
 
 from referee.config import VoteRules
-from referee.votes import find_vote
+from referee.day.reading import find_vote
 
 NO_RED = "нет красного ника"
 R = "Молчит весь день и уходит от вопросов."  # a reason: 30+ letters

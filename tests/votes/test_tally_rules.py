@@ -12,8 +12,8 @@ import pytest
 from votes_scenario import PLAYERS, counts, flags, msk, post, posts, rejections, run
 
 from referee.config import Replacement, VoteRules
+from referee.day.overrides import HostOverride
 from referee.errors import GameError
-from referee.votes import HostOverride
 
 REASON = "Весь день уходит от прямых вопросов."
 

@@ -22,10 +22,12 @@ from votes_scenario import MSK, msk, s9e
 
 from adapters.phpbb.parse import parse_topic_page
 from referee.config import DaySchedule
+from referee.day.count import tally
+from referee.day.reading import find_vote
+from referee.day.result import Tally
 from referee.kernel import Post
 from referee.nicks import Roster
 from referee.render.tally import render_parts
-from referee.votes import Tally, find_vote, tally
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"
 MANIFEST = json.loads((FIXTURE / "manifest.json").read_text(encoding="utf-8"))

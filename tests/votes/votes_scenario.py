@@ -19,9 +19,11 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 from referee.config import DaySchedule, Replacement, VoteRules
+from referee.day.count import tally
+from referee.day.overrides import HostOverride
+from referee.day.result import Tally
 from referee.kernel import EditNotice, Post
 from referee.nicks import Roster
-from referee.votes import HostOverride, Tally, tally
 
 MSK = ZoneInfo("Europe/Moscow")
 HOST = "Ведущий"

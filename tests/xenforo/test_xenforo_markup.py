@@ -25,11 +25,11 @@ from xf_pages import (
 from adapters.xenforo.conversations import parse_conversation_list, parse_conversation_page
 from adapters.xenforo.page import parse, time_of
 from adapters.xenforo.topic import parse_topic_page
-from referee.colour import is_red, style_is_red
+from referee.day.colour import is_red, style_is_red
+from referee.day.reading import find_vote
 from referee.errors import AccessDenied, LoginRequired, MalformedPage, TopicNotFound
 from referee.markup import QUOTE_MARK
 from referee.nicks import Roster
-from referee.votes import find_vote
 
 PREFIX = "/forum/"
 ORIGIN = "http://board.test"

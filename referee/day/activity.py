@@ -212,24 +212,73 @@ def check_activity(
             f"turn {turn} has not started yet (it starts {window.start.isoformat()})",
             "run the activity check once the day has started",
         )
-    final = now >= window.end
-    votes_final = now >= window.day_deadline
-    rejected_by_day = rejected_voters_by_day or {}
-    first_by_nick = first_day or {}
-    scheduled_days = sorted(d.day for d in schedule)
-    default_first = scheduled_days[0]
-
     alive: list[str] = []
     for nick in players_alive_at_turn_start:
         if nick != host and nick not in alive:
             alive.append(nick)
-    alive_set = set(alive)
-
     excuse_of: dict[tuple[str, int], str] = {}
     for e in excuses:
         excuse_of.setdefault((e.nick, e.turn), e.reason.strip() or DEFAULT_EXCUSE_REASON)
+    scheduled_days = tuple(sorted(d.day for d in schedule))
+    t = _Turn(turn, window, now >= window.end, now >= window.day_deadline, rules,
+              scheduled_days, scheduled_days[0], first_day or {}, counted_voters_by_day,
+              rejected_voters_by_day or {}, excuse_of)
+    alive_set = set(alive)
     death_of = {d.nick: d for d in deaths_during_turn if d.nick in alive_set}
+    in_turn, last_seen = _posts_of_turn(posts, alive, window)
 
+    rows: list[ActivityRow] = []
+    removed: list[ActivityFlag] = []
+    warnings: list[ActivityFlag] = []
+    for nick in alive:
+        row, removal, warning = _judge(t, nick, sorted(in_turn[nick]), last_seen.get(nick),
+                                       death_of.get(nick))
+        rows.append(row)
+        if removal:
+            removed.append(_flag(nick, removal))
+        elif warning:
+            warnings.append(_flag(nick, warning))
+    return ActivityReport(
+        turn=turn,
+        final=t.final,
+        rows=tuple(rows),
+        removed=tuple(removed),
+        warnings=tuple(warnings),
+        window=window,
+        votes_final=t.votes_final,
+        now=now,
+        missed_vote_limit=rules.missed_vote_limit,
+        missed_votes_consecutive=rules.missed_votes_consecutive,
+    )
+
+
+_Part = tuple[str, str, int]
+"""One flag's part: (rule, explanation, the day whose end it takes effect at)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Turn:
+    """What judging each player of the turn reads. ``final``: the turn is over (A1 flags
+    are removals); ``votes_final``: Day N's deadline has passed (A2 flags are removals)."""
+
+    turn: int
+    window: TurnWindow
+    final: bool
+    votes_final: bool
+    rules: ActivityRules
+    scheduled_days: tuple[int, ...]
+    default_first: int
+    first_day: Mapping[str, int]
+    counted: Mapping[int, Collection[str]]
+    rejected: Mapping[int, Collection[str]]
+    excuse_of: Mapping[tuple[str, int], str]
+
+
+def _posts_of_turn(posts: Iterable[Post], alive: Sequence[str], window: TurnWindow
+                   ) -> tuple[dict[str, list[datetime]], dict[str, datetime]]:
+    """A1: each living player's post times inside the turn, and his last post before the
+    turn's end at any time."""
+    alive_set = set(alive)
     in_turn: dict[str, list[datetime]] = {nick: [] for nick in alive}
     last_seen: dict[str, datetime] = {}
     for post in posts:
@@ -240,81 +289,67 @@ def check_activity(
         seen = last_seen.get(post.author)
         if seen is None or post.posted_at > seen:
             last_seen[post.author] = post.posted_at
+    return in_turn, last_seen
 
-    rows: list[ActivityRow] = []
-    removed: list[ActivityFlag] = []
-    warnings: list[ActivityFlag] = []
-    for nick in alive:
-        death = death_of.get(nick)
-        turn_excuse = excuse_of.get((nick, turn))
-        vote = _vote_state(nick, turn, counted_voters_by_day, rejected_by_day)
-        days = _vote_days(
-            nick, turn, scheduled_days, first_by_nick.get(nick, default_first),
-            excuse_of, death, window, votes_final,
-        )
-        history = [(d, _voted(nick, d, counted_voters_by_day)) for d in days]
-        missed = tuple(d for d, voted in history if not voted)
-        times = sorted(in_turn[nick])
 
-        removal: list[tuple[str, str, int]] = []  # (rule, explanation, effective day)
-        warning: list[tuple[str, str, int]] = []
-        if death is None:
-            if not times and turn_excuse is None:
-                if final:
-                    removal.append(
-                        ("A1", f"пропал(а) без вести: ни одного сообщения в теме за ход {turn}",
-                         turn + 1)
-                    )
-                else:
-                    warning.append(
-                        ("A1", f"в ходе {turn} ещё нет ни одного сообщения в теме; "
-                               "надо написать до конца хода", turn + 1)
-                    )
-            a2 = _missed_vote_flag(nick, turn, history, rules, votes_final, vote,
-                                   turn_excuse is not None)
-            if a2 is not None:
-                (removal if votes_final else warning).append(a2)
-
-        if removal:
-            status: Status = "removed"
-            removed.append(_flag(nick, removal))
-        elif warning:
-            status = "warning"
-            warnings.append(_flag(nick, warning))
-        elif death is not None:
-            status = "died"
-        elif turn_excuse is not None:
-            status = "excused"
-        else:
-            status = "ok"
-        flagged = removal or warning
-        rows.append(
-            ActivityRow(
-                nick=nick,
-                posts=len(times),
-                last_post_at=times[-1] if times else None,
-                last_seen_at=last_seen.get(nick),
-                vote=vote,
-                missed_days=missed,
-                excused=turn_excuse,
-                status=status,
-                rules=tuple(r for r, _, _ in flagged),
-                death=death,
-            )
-        )
-
-    return ActivityReport(
-        turn=turn,
-        final=final,
-        rows=tuple(rows),
-        removed=tuple(removed),
-        warnings=tuple(warnings),
-        window=window,
-        votes_final=votes_final,
-        now=now,
-        missed_vote_limit=rules.missed_vote_limit,
-        missed_votes_consecutive=rules.missed_votes_consecutive,
+def _judge(t: _Turn, nick: str, times: Sequence[datetime], last_seen: datetime | None,
+           death: TurnDeath | None) -> tuple[ActivityRow, list[_Part], list[_Part]]:
+    """One living player's line, and what A1 and A2 say of him: (row, removal, warning).
+    A player who died during the turn is listed, never flagged."""
+    turn_excuse = t.excuse_of.get((nick, t.turn))
+    vote = _vote_state(nick, t.turn, t.counted, t.rejected)
+    days = _vote_days(
+        nick, t.turn, t.scheduled_days, t.first_day.get(nick, t.default_first),
+        t.excuse_of, death, t.window, t.votes_final,
     )
+    history = [(d, _voted(nick, d, t.counted)) for d in days]
+    removal: list[_Part] = []
+    warning: list[_Part] = []
+    if death is None:
+        a1 = _silence_flag(t.turn, times, turn_excuse is not None, t.final)
+        if a1 is not None:
+            (removal if t.final else warning).append(a1)
+        a2 = _missed_vote_flag(nick, t.turn, history, t.rules, t.votes_final, vote,
+                               turn_excuse is not None)
+        if a2 is not None:
+            (removal if t.votes_final else warning).append(a2)
+    status: Status
+    if removal:
+        status = "removed"
+    elif warning:
+        status = "warning"
+    elif death is not None:
+        status = "died"
+    elif turn_excuse is not None:
+        status = "excused"
+    else:
+        status = "ok"
+    row = ActivityRow(
+        nick=nick,
+        posts=len(times),
+        last_post_at=times[-1] if times else None,
+        last_seen_at=last_seen,
+        vote=vote,
+        missed_days=tuple(d for d, voted in history if not voted),
+        excused=turn_excuse,
+        status=status,
+        rules=tuple(r for r, _, _ in removal or warning),
+        death=death,
+    )
+    return row, removal, warning
+
+
+def _silence_flag(turn: int, times: Sequence[datetime], excused: bool, final: bool
+                  ) -> _Part | None:
+    """A1: no post in the topic during the turn and no excuse: «пропал без вести» once the
+    turn is over; before that, a warning (there is still time to write)."""
+    if times or excused:
+        return None
+    if final:
+        return ("A1", f"пропал(а) без вести: ни одного сообщения в теме за ход {turn}",
+                turn + 1)
+    return ("A1", f"в ходе {turn} ещё нет ни одного сообщения в теме; "
+                  "надо написать до конца хода", turn + 1)
 
 
 def _vote_days(
@@ -369,7 +404,7 @@ def _missed_vote_flag(
     votes_final: bool,
     vote: VoteState,
     excused_today: bool,
-) -> tuple[str, str, int] | None:
+) -> _Part | None:
     """A2: a removal when a miss on Day N reaches the limit; before the deadline, a warning
     when one more miss (today's) would reach it."""
     limit = rules.missed_vote_limit
@@ -424,7 +459,7 @@ def _a2_warning_text(
     )
 
 
-def _flag(nick: str, parts: Sequence[tuple[str, str, int]]) -> ActivityFlag:
+def _flag(nick: str, parts: Sequence[_Part]) -> ActivityFlag:
     return ActivityFlag(
         nick=nick,
         rule=", ".join(r for r, _, _ in parts),
