@@ -327,8 +327,14 @@ def publish(
         outcome.status = "declined"
         echo("Отменено: ничего не отправлено.")
         return outcome
-    ids = dict(user_ids or {})
-    sender = open_sender()
+    _send_all(outcome, store, open_sender(), echo=echo, user_ids=user_ids or {}, now=now)
+    outcome.status = "sent"
+    return outcome
+
+
+def _send_all(outcome: Outcome, store: Store, sender: Poster, *, echo: Callable[[str], None],
+              user_ids: Mapping[str, int], now: Callable[[], datetime]) -> None:
+    """Send the pending messages one by one, each recorded right after it went out."""
     try:
         for m in list(outcome.pending):
             try:
@@ -336,22 +342,9 @@ def publish(
                     forum_id = sender.reply(m.body, m.subject)
                 else:
                     forum_id = sender.send_pm(m.recipient, m.body, m.subject or m.label,
-                                              ids.get(normalise(m.recipient)))
+                                              user_ids.get(normalise(m.recipient)))
             except RefereeError as e:
-                outcome.status = "failed"
-                done = len(outcome.sent)
-                rest = ", ".join(_where(p) for p in outcome.pending)
-                echo(f"Отправлено {done} из {done + len(outcome.pending)}; не отправлено: {rest}. "
-                     "Запустите ту же команду снова: отправленное не повторится.")
-                if getattr(e, "maybe_sent", False):
-                    # The forum may have stored it without telling us: a re-run would
-                    # send it a second time, so the host looks first.
-                    store.set_meta(MAYBE_SENT + m.key, json.dumps(
-                        {"kind": m.kind, "recipient": m.recipient, "body": m.body},
-                        ensure_ascii=False))
-                    echo(f"Внимание: неизвестно, дошло ли до форума {_where(m)} — проверьте на "
-                         "форуме, прежде чем запускать снова. Если дошло: "
-                         f"referee mark-sent {m.key}")
+                _failed(outcome, store, m, e, echo)
                 raise
             # Recorded before the next send: a crash later never causes a second copy.
             record = store.mark_sent(m.key, m.kind, m.recipient, m.body, forum_id, now())
@@ -360,8 +353,25 @@ def publish(
             echo(f"Отправлено: {_title(m)}{_forum_id(m.kind, forum_id)}")
     finally:
         sender.close()
-    outcome.status = "sent"
-    return outcome
+
+
+def _failed(outcome: Outcome, store: Store, m: Outgoing, e: RefereeError,
+            echo: Callable[[str], None]) -> None:
+    """Say what went and what did not; a message that may have reached the forum is noted
+    for ``referee mark-sent`` instead of being sent again."""
+    outcome.status = "failed"
+    done = len(outcome.sent)
+    rest = ", ".join(_where(p) for p in outcome.pending)
+    echo(f"Отправлено {done} из {done + len(outcome.pending)}; не отправлено: {rest}. "
+         "Запустите ту же команду снова: отправленное не повторится.")
+    if getattr(e, "maybe_sent", False):
+        # The forum may have stored it without telling us: a re-run would send it a second
+        # time, so the host looks first.
+        store.set_meta(MAYBE_SENT + m.key, json.dumps(
+            {"kind": m.kind, "recipient": m.recipient, "body": m.body}, ensure_ascii=False))
+        echo(f"Внимание: неизвестно, дошло ли до форума {_where(m)} — проверьте на "
+             "форуме, прежде чем запускать снова. Если дошло: "
+             f"referee mark-sent {m.key}")
 
 
 # --------------------------------------------------------------------------- CLI entry
