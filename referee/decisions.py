@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, TypeVar
 
+from referee.errors import GameError
 from referee.store import Override, Store
 
 VoteAction = Literal["accept", "reject", "set"]
@@ -29,8 +30,35 @@ class VoteDecision:
 
     action: VoteAction
     post_id: int
-    target: str | None = None
     reason: str = ""
+    target: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> VoteDecision:
+        """``accept 85`` | ``reject 85 флуд`` | ``set 99 target Снежок``."""
+        parts = text.strip().split(maxsplit=2)
+        hint = "write: accept POST | reject POST reason | set POST target NICK"
+        if len(parts) < 2 or parts[0].lower() not in ("accept", "reject", "set"):
+            raise GameError(f"cannot read the override {text!r}", hint)
+        action = parts[0].lower()
+        try:
+            post_id = int(parts[1].lstrip("#p"))
+        except ValueError as e:
+            raise GameError(f"override {text!r}: {parts[1]!r} is not a post id", hint) from e
+        rest = parts[2].strip() if len(parts) > 2 else ""
+        if action == "set":
+            word, _, nick = rest.partition(" ")
+            if word.lower() != "target" or not nick.strip():
+                raise GameError(f"override {text!r}: no target nick", hint)
+            return cls("set", post_id, target=nick.strip())
+        if action == "reject":
+            return cls("reject", post_id, reason=rest or "отклонён ведущим")
+        return cls("accept", post_id, reason=rest)
+
+    def __str__(self) -> str:
+        if self.action == "set":
+            return f"set {self.post_id} target {self.target}"
+        return f"{self.action} {self.post_id}" + (f" {self.reason}" if self.reason else "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +167,7 @@ def _when(value: Any) -> datetime | None:
 
 def _vote(o: Override, p: Mapping[str, Any]) -> VoteDecision:
     action = o.kind.split(".", 1)[1]
-    return VoteDecision(action, int(o.subject), p.get("target"), o.reason)  # type: ignore[arg-type]
+    return VoteDecision(action, int(o.subject), o.reason, p.get("target"))  # type: ignore[arg-type]
 
 
 def _night_edit(o: Override, p: Mapping[str, Any]) -> NightEdit:

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from referee.config import DaySchedule, Replacement, VoteRules
-from referee.day.overrides import HostOverride, host_set
+from referee.day.overrides import host_set
 from referee.day.reading import Note, VoteReading, find_vote
 from referee.day.result import Candidate, CountedVote, Flag, Rejection, Tally
 from referee.day.verdict import Event, absolute_majority, reached, verdict
+from referee.decisions import VoteDecision
 from referee.errors import GameError
 from referee.kernel import Post
 from referee.nicks import Roster, normalise
@@ -71,9 +72,9 @@ class Ballot:
     reading: VoteReading
     edit_notes: list[Note]
     """V4: what the post's edits changed (shown with the vote, counted or not)."""
-    decision: HostOverride | None
+    decision: VoteDecision | None
     """The host's ``accept`` or ``reject`` of this post."""
-    set_by_host: HostOverride | None
+    set_by_host: VoteDecision | None
     hard: list[Note] = field(default_factory=list)
     """Why it does not count, and no host ``accept`` waives it (V2, V5, V6)."""
     soft: list[Note] = field(default_factory=list)
@@ -301,7 +302,7 @@ def tally(
     roster: Roster,
     host: str,
     rules: VoteRules | None = None,
-    overrides: Iterable[HostOverride] = (),
+    overrides: Iterable[VoteDecision] = (),
     replacements: Iterable[Replacement] = (),
     as_of: int | datetime | None = None,
 ) -> Tally:
@@ -371,8 +372,8 @@ def _day_posts(posts: Iterable[PostItem], window: DaySchedule, as_of: int | date
     return items, None, None
 
 
-def read_ballot(day: Day, revs: tuple[Post, ...], decision: HostOverride | None,
-                set_by_host: HostOverride | None) -> Ballot | None:
+def read_ballot(day: Day, revs: tuple[Post, ...], decision: VoteDecision | None,
+                set_by_host: VoteDecision | None) -> Ballot | None:
     """V4: the post's vote is read in the text first seen of it; if that held no vote, the
     vote that appeared by the edit is read (as good as an unseen edit, and flagged). A
     host's ``set`` then says whom it votes for. None when the post holds no vote."""

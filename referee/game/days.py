@@ -12,7 +12,6 @@ from typing import Any
 from referee import decisions
 from referee.config import DaySchedule
 from referee.day.count import tally
-from referee.day.overrides import HostOverride
 from referee.day.result import Tally
 from referee.decisions import Hanging, Removal, VoteDecision
 from referee.errors import GameError
@@ -39,9 +38,8 @@ class DayRoom(GameBase):
             out.append(versions)
         return out
 
-    def vote_overrides(self) -> list[HostOverride]:
-        return [HostOverride(d.action, d.post_id, d.reason, d.target)
-                for d in decisions.recorded(self.store, VoteDecision)]
+    def vote_overrides(self) -> list[VoteDecision]:
+        return decisions.recorded(self.store, VoteDecision)
 
     def tally_day(
         self,

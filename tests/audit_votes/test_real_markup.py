@@ -39,8 +39,8 @@ from hypothesis import strategies as st
 from adapters.phpbb.parse import decode_page, parse_topic_page
 from referee.bbcode import escape
 from referee.day.count import tally
-from referee.day.overrides import HostOverride
 from referee.day.reading import VoteReading, _separated, find_vote
+from referee.decisions import VoteDecision
 from referee.nicks import Roster, normalise
 from referee.render.tally import render_json, render_parts
 
@@ -262,7 +262,7 @@ def test_v1_loose_vote_in_the_tally_is_rejected_until_the_host_accepts_it() -> N
     assert [(c.target, c.votes) for c in t.counts] == [("Лиса", 1)]
     assert [(r.post_id, r.rule) for r in t.rejected] == [(2, "V1")]
     t = tally(posts, DAY, alive=PLAYERS, roster=roster(), host=HOST,
-              overrides=[HostOverride.parse("accept 2")])
+              overrides=[VoteDecision.parse("accept 2")])
     assert {c.target: c.votes for c in t.counts} == {"Лиса": 1, "Шерлок": 1}
 
 

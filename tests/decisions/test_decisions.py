@@ -68,5 +68,5 @@ def test_rows_written_before_decisions_were_typed_still_read(store: Store) -> No
     store.add_override("schedule.deadline", "2", {"deadline": AT.isoformat()}, "")
     assert decisions.recorded(store, NightEdit)[0] == NightEdit("add", 1, "Шерлок", "check",
                                                                 "Лиса")
-    assert decisions.recorded(store, VoteDecision) == [VoteDecision("set", 99, "Снежок")]
+    assert decisions.recorded(store, VoteDecision) == [VoteDecision("set", 99, target="Снежок")]
     assert decisions.recorded(store, ScheduleChange) == [ScheduleChange(2, AT)]

@@ -12,7 +12,7 @@ import pytest
 from votes_scenario import PLAYERS, counts, flags, msk, post, posts, rejections, run
 
 from referee.config import Replacement, VoteRules
-from referee.day.overrides import HostOverride
+from referee.decisions import VoteDecision
 from referee.errors import GameError
 
 REASON = "Весь день уходит от прямых вопросов."
@@ -325,10 +325,10 @@ def test_as_of_the_count_as_it_stood_then() -> None:
 
 
 def test_host_override_syntax() -> None:
-    assert HostOverride.parse("accept 85") == HostOverride("accept", 85)
-    assert HostOverride.parse("reject #p85 флуд") == HostOverride("reject", 85, "флуд")
-    assert HostOverride.parse("set 99 target Mr. Smith") == HostOverride("set", 99,
+    assert VoteDecision.parse("accept 85") == VoteDecision("accept", 85)
+    assert VoteDecision.parse("reject #p85 флуд") == VoteDecision("reject", 85, "флуд")
+    assert VoteDecision.parse("set 99 target Mr. Smith") == VoteDecision("set", 99,
                                                                          target="Mr. Smith")
     for bad in ("accept", "drop 85", "set 85 Шерлок", "reject x"):
         with pytest.raises(GameError):
-            HostOverride.parse(bad)
+            VoteDecision.parse(bad)

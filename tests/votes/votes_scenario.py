@@ -20,8 +20,8 @@ from zoneinfo import ZoneInfo
 
 from referee.config import DaySchedule, Replacement, VoteRules
 from referee.day.count import tally
-from referee.day.overrides import HostOverride
 from referee.day.result import Tally
+from referee.decisions import VoteDecision
 from referee.kernel import EditNotice, Post
 from referee.nicks import Roster
 
@@ -187,7 +187,7 @@ def run(
 ) -> Tally:
     return tally(
         items, window, alive=alive, roster=roster(players), host=HOST, rules=rules,
-        overrides=[HostOverride.parse(o) for o in overrides], replacements=replacements,
+        overrides=[VoteDecision.parse(o) for o in overrides], replacements=replacements,
         as_of=as_of,
     )
 
