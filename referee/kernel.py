@@ -28,10 +28,14 @@ class EditNotice:
 class Post:
     """One post of the game topic («сообщение»), as scraped from one page view.
 
-    ``body_html`` is the inner HTML of the post content (``div.content``), without
-    signature or notices. ``body_text`` is its plain text where every line that came from
-    a quote starts with ``QUOTE_MARK`` (see :mod:`referee.markup`), so vote and activity
-    parsing can ignore quoted text.
+    ``body_html`` is the post's content HTML, normalised by its engine so the one vote
+    reader reads every engine alike: quotes as ``<blockquote>`` (the quoted author's header
+    inside), code boxes as ``<div class="codebox"><code>…</code></div>``, spoilers with their
+    hidden content in place (the author's own words), colour as the board renders it
+    (CSS ``style="color: …"`` or ``<font color>``); no signature, edit notice or other
+    chrome. ``body_text`` is its plain text where every line that came from a quote starts
+    with ``QUOTE_MARK`` (see :mod:`referee.markup`), so vote and activity parsing can
+    ignore quoted text.
     """
 
     post_id: int
