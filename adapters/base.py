@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
+from typing import Self
 from urllib.parse import urlsplit
 
 import httpx
@@ -512,3 +513,48 @@ class ForumSettings:
         return HttpClient(base_url, rate_limit=self.rate_limit, timeout=self.timeout,
                           retries=self.retries, user_agent=self.user_agent,
                           cookie_file=self.cookie_file)
+
+
+# --------------------------------------------------------------------------- live boards
+
+def ends_with_html(r: httpx.Response) -> bool:
+    """Whether an HTML answer reached its end: every engine's pages close with ``</html>``.
+    A page cut short after a whole post would parse as a page with fewer posts, and the
+    posts after the cut would never be read again (:attr:`HttpClient.complete`)."""
+    if "html" not in r.headers.get("content-type", ""):
+        return True
+    return b"</html" in r.content[-65536:].lower()
+
+
+class BoardSession:
+    """What every live engine shares over its :class:`HttpClient`: the request count, the
+    lifecycle (closing saves the session cookies) and the host's password, asked for once
+    and only when a login needs it."""
+
+    http: HttpClient
+
+    def _init_session(self, http: HttpClient,
+                      password: Callable[[str], Secret] | None) -> None:
+        self.http = http
+        if self.http.complete is None:
+            self.http.complete = ends_with_html
+        self._password_source = password or (lambda user: get_password(user))
+        self._password: Secret | None = None
+
+    @property
+    def requests(self) -> int:
+        return self.http.requests
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _secret(self, username: str) -> Secret:
+        if self._password is None:
+            self._password = self._password_source(username)
+        return self._password

@@ -22,7 +22,7 @@ from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 import httpx
 
-from adapters.base import ForumSettings, HttpClient, Secret, get_password, strip_sid
+from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, strip_sid
 from adapters.mybbru import api, pages
 from adapters.mybbru.api import PER_PAGE, ApiRefused, ApiUnavailable, TopicInfo
 from referee.errors import (
@@ -125,7 +125,7 @@ def _no_pms(why: str) -> ForumError:
     )
 
 
-class MybbForum:
+class MybbForum(BoardSession):
     """A live MyBB.ru board (implements :class:`referee.kernel.Forum`)."""
 
     engine = "mybbru"
@@ -137,11 +137,10 @@ class MybbForum:
                               'добавьте в [forum] url = "https://…/viewtopic.php?id=149"')
         self.forum = forum
         self.root, self.topic_id = parse_topic_url(forum.url)
-        self.http = http or forum.http_client(self.root)
-        if self.http.complete is None:
-            self.http.complete = whole_answer
-        self._password_source = password or (lambda user: get_password(user))
-        self._password: Secret | None = None
+        http = http or forum.http_client(self.root)
+        if http.complete is None:
+            http.complete = whole_answer
+        self._init_session(http, password)
         self.logins = 0
         self.mode: str | None = None
         """``"api"`` once the API answered, ``"html"`` once it proved closed."""
@@ -152,20 +151,6 @@ class MybbForum:
         self._first_ids: dict[int, int] = {}
         self._messages: dict[int, PrivateMessage] | None = None
 
-    # -- lifecycle
-
-    @property
-    def requests(self) -> int:
-        return self.http.requests
-
-    def close(self) -> None:
-        self.http.close()
-
-    def __enter__(self) -> MybbForum:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- urls
 
@@ -261,11 +246,10 @@ class MybbForum:
             raise LoginFailed(f"форум снова и снова просит войти как «{username}»",
                               "проверьте в браузере, держится ли вход на этом форуме")
         self.logins += 1
-        if self._password is None:
-            self._password = self._password_source(username)
         try:
+            secret = self._secret(username)
             response = self.call("board.auth",
-                                 form={"login": username, "password": self._password.reveal()})
+                                 form={"login": username, "password": secret.reveal()})
         except ApiRefused as e:
             if self.mode == "api" or self._board_answers():
                 raise LoginFailed(f"форум не пустил «{username}»: «{e.api_message}»",

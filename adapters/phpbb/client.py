@@ -27,7 +27,14 @@ from zoneinfo import ZoneInfo
 
 import httpx
 
-from adapters.base import ForumSettings, HttpClient, Secret, get_password, same_site, strip_sid
+from adapters.base import (
+    BoardSession,
+    ForumSettings,
+    HttpClient,
+    Secret,
+    same_site,
+    strip_sid,
+)
 from adapters.phpbb import parse
 from referee.errors import (
     AccessDenied,
@@ -93,14 +100,6 @@ def parse_topic_url(url: str) -> tuple[str, int | None]:
     return root, topic
 
 
-def whole_page(r: httpx.Response) -> bool:
-    """Whether an HTML answer reached its end: every phpBB page (prosilver, subsilver2,
-    3.0–3.3) closes with ``</html>``. A page cut short after a whole post parses as a page
-    with fewer posts, and the posts after the cut would never be read again."""
-    if "html" not in r.headers.get("content-type", ""):
-        return True
-    return b"</html" in r.content[-65536:].lower()
-
 
 def learned_per_page(tp: TopicPage) -> int | None:
     """The board's posts-per-page as this page shows it: a page before the last is full;
@@ -111,7 +110,7 @@ def learned_per_page(tp: TopicPage) -> int | None:
     return tp.per_page or None
 
 
-class PhpbbForum:
+class PhpbbForum(BoardSession):
     """A live phpBB 3.x board (implements :class:`referee.kernel.Forum`)."""
 
     engine = "phpbb"
@@ -135,36 +134,18 @@ class PhpbbForum:
         self.forum = forum
         self.root, self.topic_id = parse_topic_url(forum.url)
         self.tz = ZoneInfo(forum.timezone)
-        self.http = http or HttpClient(
+        self._init_session(http or HttpClient(
             self.root, rate_limit=forum.rate_limit, timeout=forum.timeout,
             retries=forum.retries, user_agent=forum.user_agent,
             cookie_file=cookie_file or forum.cookie_file,
-        )
-        if self.http.complete is None:
-            self.http.complete = whole_page
+        ), password)
         self.now = now
         self.max_logins = max_logins
         self.remember_me = remember_me
-        self._password_source = password or (lambda user: get_password(user))
-        self._password: Secret | None = None
         self.logins = 0
         self.per_page: int | None = None
         self._pm_per_page: dict[str, int] = {}
 
-    # -- lifecycle
-
-    @property
-    def requests(self) -> int:
-        return self.http.requests
-
-    def close(self) -> None:
-        self.http.close()
-
-    def __enter__(self) -> PhpbbForum:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- urls
 
@@ -371,10 +352,6 @@ class PhpbbForum:
         user = self._session_user()
         return user is not None and user != "1"
 
-    def _secret(self, username: str) -> Secret:
-        if self._password is None:
-            self._password = self._password_source(username)
-        return self._password
 
     def login(self, form_html: str | None = None, *, received_at: float | None = None) -> None:
         """Log in as ``[forum] username`` (research 3.2).

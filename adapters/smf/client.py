@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo
 
 import httpx
 
-from adapters.base import ForumSettings, HttpClient, Secret, get_password, same_site
+from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
 from adapters.smf import forms, parse, parse_pm
 from adapters.smf.page import SmfPage, decode_page, looks_like_smf
 from adapters.smf.urls import parse_topic_url, strip_session, topic_page_address
@@ -64,14 +64,8 @@ MAX_PAGES = 100_000
 SMF_FOLDERS = {"inbox": "inbox", "sentbox": "sent"}
 
 
-def whole_page(r: httpx.Response) -> bool:
-    """Whether an HTML answer reached its end (every SMF page closes with ``</html>``)."""
-    if "html" not in r.headers.get("content-type", ""):
-        return True
-    return b"</html" in r.content[-65536:].lower()
 
-
-class SmfForum:
+class SmfForum(BoardSession):
     """A live SMF 2.1 board."""
 
     engine = "smf"
@@ -93,33 +87,15 @@ class SmfForum:
         self.forum = forum
         self.script, self.topic_id = parse_topic_url(forum.url)
         self.tz = ZoneInfo(forum.timezone)
-        self.http = http or forum.http_client(self.script)
-        if self.http.complete is None:
-            self.http.complete = whole_page
+        self._init_session(http or forum.http_client(self.script), password)
         self.now = now
         self.max_logins = max_logins
         self.logins = 0
         self.per_page: int | None = None
-        self._password_source = password or (lambda user: get_password(user))
-        self._password: Secret | None = None
         self._last_login: float | None = None
         self._folders: dict[str, parse_pm.SmfFolder] = {}
         self._pms: dict[tuple[str, int], PrivateMessage] = {}
 
-    # -- lifecycle
-
-    @property
-    def requests(self) -> int:
-        return self.http.requests
-
-    def close(self) -> None:
-        self.http.close()
-
-    def __enter__(self) -> SmfForum:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- fetching
 
@@ -209,10 +185,6 @@ class SmfForum:
     def login_url(self) -> str:
         return f"{self.script}?action=login"
 
-    def _secret(self, username: str) -> Secret:
-        if self._password is None:
-            self._password = self._password_source(username)
-        return self._password
 
     def login(self, form_html: str | None = None) -> None:
         """Log in as ``[forum] username``; :class:`LoginFailed` names SMF's reason (never
@@ -376,4 +348,4 @@ def _failure(kind: str, said: str, username: str) -> LoginFailed:
                        "попробуйте войти с тем же именем и паролем в браузере")
 
 
-__all__ = ["SmfForum", "whole_page"]
+__all__ = ["SmfForum"]

@@ -27,7 +27,7 @@ from zoneinfo import ZoneInfo
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
-from adapters.base import ForumSettings, HttpClient, Secret, get_password, same_site
+from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
 from adapters.vbulletin import forms, mail, parse
 from adapters.vbulletin.urls import ThreadAddress, parse_thread_url
 from adapters.vbulletin.when import Order
@@ -58,14 +58,8 @@ stays in «Sent Items» and in message tracking)."""
 MAX_PAGES = 100_000
 
 
-def whole_page(r: httpx.Response) -> bool:
-    """Whether an HTML answer reached its end: vBulletin's pages close with ``</html>``."""
-    if "html" not in r.headers.get("content-type", ""):
-        return True
-    return b"</html" in r.content[-65536:].lower()
 
-
-class VbulletinForum:
+class VbulletinForum(BoardSession):
     """A live vBulletin 3.8/4.x board (implements :class:`referee.kernel.Forum`)."""
 
     engine = "vbulletin"
@@ -88,33 +82,15 @@ class VbulletinForum:
         self.topic_id = self.address.topic_id
         self.root = self.address.root
         self.tz = ZoneInfo(forum.timezone)
-        self.http = http or forum.http_client(self.root)
-        if self.http.complete is None:
-            self.http.complete = whole_page
+        self._init_session(http or forum.http_client(self.root), password)
         self.now = now
         self.max_logins = max_logins
-        self._password_source = password or (lambda user: get_password(user))
-        self._password: Secret | None = None
         self.logins = 0
         self.charset = "utf-8"
         """The board's encoding, learnt from the pages read (forms are sent in it)."""
         self.order: Order | None = None
         """The numeric date order learnt from the pages read (``d.m.Y`` or ``m-d-Y``)."""
 
-    # -- lifecycle
-
-    @property
-    def requests(self) -> int:
-        return self.http.requests
-
-    def close(self) -> None:
-        self.http.close()
-
-    def __enter__(self) -> VbulletinForum:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- addresses
 
@@ -240,10 +216,6 @@ class VbulletinForum:
 
     # -- login
 
-    def _secret(self, username: str) -> Secret:
-        if self._password is None:
-            self._password = self._password_source(username)
-        return self._password
 
     def _session_user(self, r: httpx.Response | None = None) -> str | None:
         """The ``…userid`` cookie (``bbuserid``; the prefix differs per board)."""
@@ -349,4 +321,4 @@ class VbulletinForum:
             recipients=me), what=f"личное сообщение {pm_id}")
 
 
-__all__ = ["VbulletinForum", "whole_page"]
+__all__ = ["VbulletinForum"]

@@ -26,7 +26,7 @@ from zoneinfo import ZoneInfo
 
 import httpx
 
-from adapters.base import ForumSettings, HttpClient, Secret, get_password, same_site
+from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
 from adapters.xenforo import forms
 from adapters.xenforo.address import Board, ThreadAddress, parse_thread_url
 from adapters.xenforo.conversations import (
@@ -63,14 +63,8 @@ MAX_PAGES = 100_000
 _TWO_STEP = re.compile(r'<form[^>]+action="[^"]*login/two-step', re.IGNORECASE)
 
 
-def whole_page(r: httpx.Response) -> bool:
-    """Whether an HTML answer reached its end (every XenForo page closes ``</html>``)."""
-    if "html" not in r.headers.get("content-type", ""):
-        return True
-    return b"</html" in r.content[-65536:].lower()
 
-
-class XenforoForum:
+class XenforoForum(BoardSession):
     """A live XenForo 1/2 board (implements :class:`referee.kernel.Forum`)."""
 
     engine = "xenforo"
@@ -96,37 +90,19 @@ class XenforoForum:
         self.board, self.thread = parse_thread_url(forum.url)
         self.topic_id = self.thread.thread_id if self.thread else None
         self.tz = ZoneInfo(forum.timezone)
-        self.http = http or HttpClient(
+        self._init_session(http or HttpClient(
             self.board.host_root, rate_limit=forum.rate_limit, timeout=forum.timeout,
             retries=forum.retries, user_agent=forum.user_agent,
-            cookie_file=cookie_file or forum.cookie_file)
-        if self.http.complete is None:
-            self.http.complete = whole_page
+            cookie_file=cookie_file or forum.cookie_file), password)
         self.now = now
         self.max_logins = max_logins
         self.remember_me = remember_me
-        self._password_source = password or (lambda user: get_password(user))
-        self._password: Secret | None = None
         self.logins = 0
         self.per_page: int | None = None
         self.prefix = "xf_"
         self._rows: dict[int, ConversationRow] = {}
         self._messages: dict[int, PrivateMessage] = {}
 
-    # -- lifecycle
-
-    @property
-    def requests(self) -> int:
-        return self.http.requests
-
-    def close(self) -> None:
-        self.http.close()
-
-    def __enter__(self) -> XenforoForum:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- fetching
 
@@ -225,10 +201,6 @@ class XenforoForum:
 
     # -- login
 
-    def _secret(self, username: str) -> Secret:
-        if self._password is None:
-            self._password = self._password_source(username)
-        return self._password
 
     def _user_cookie_set(self, r: httpx.Response) -> bool:
         for header in r.headers.get_list("set-cookie"):
@@ -419,4 +391,4 @@ def _failure(kind: str | None, username: str) -> LoginFailed:
     return LoginFailed(message, hint)
 
 
-__all__ = ["XenforoForum", "whole_page"]
+__all__ = ["XenforoForum"]

@@ -4,37 +4,19 @@ test waits for real), the live board on 127.0.0.1, and forums and stores over it
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import UTC
 from pathlib import Path
 from typing import Any
 
 import pytest
 from smf_board import HOST_NAME, HOST_PASSWORD
 from smf_live import LiveBoard, day_posts, moscow
+from smf_time import FakeTime
 
 from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.smf.client import SmfForum
 from referee.config import Config, ForumConfig, Player
 from referee.store import Store
-
-
-class FakeTime:
-    """Monotonic seconds and the wall clock, moved only by ``sleep``."""
-
-    def __init__(self, start: datetime) -> None:
-        self.t = 1000.0
-        self.start = start
-        self.slept: list[float] = []
-
-    def clock(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        self.slept.append(seconds)
-        self.t += max(0.0, seconds)
-
-    def wall(self) -> datetime:
-        return self.start + timedelta(seconds=self.t - 1000.0)
 
 
 @pytest.fixture

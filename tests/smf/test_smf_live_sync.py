@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FakeTime
 from smf_board import HOST_NAME
 from smf_live import LiveBoard, moscow
+from smf_time import FakeTime
 
 from adapters.smf.client import LOGIN_SPACING
 from referee.config import Config

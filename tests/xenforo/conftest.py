@@ -3,27 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from datetime import datetime
 from pathlib import Path
 
 import pytest
 from xf_board import XfBoard
-from xf_game import PASSWORD, Game119, config_text, make_board, msk
+from xf_game import PASSWORD, Clock, Game119, config_text, make_board
 
 from referee.game import Game
-
-
-class Clock:
-    """The board's and the referee's «now», moved by the test."""
-
-    def __init__(self, start: str) -> None:
-        self.now = msk(start)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def set(self, text: str) -> None:
-        self.now = msk(text)
 
 
 @pytest.fixture

@@ -8,10 +8,9 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
-from conftest import Clock
 from typer.testing import CliRunner
 from xf_board import XfBoard
-from xf_game import HOST, Game119, config_text
+from xf_game import HOST, Clock, Game119, config_text
 
 from referee.cli import app
 from referee.game import Game

@@ -6,10 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from conftest import Clock
 from xf_board import XfBoard
 from xf_conversations import XfConversation, XfMessage
-from xf_game import HOST, PEOPLE, Game119, config_text, msk
+from xf_game import HOST, PEOPLE, Clock, Game119, config_text, msk
 
 from referee.errors import LoginFailed, TopicNotFound
 from referee.game import Game

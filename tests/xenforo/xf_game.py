@@ -239,3 +239,16 @@ def config_text(board: XfBoard, *, vote_thread: bool = False) -> str:
     url = board.base + XfThread(*GAME_THREAD).route
     vote_url = f'vote_url = "{board.base}{XfThread(*VOTE_THREAD).route}"' if vote_thread else ""
     return CONFIG.format(url=url, vote=vote_url)
+
+
+class Clock:
+    """The board's and the referee's «now», moved by the test."""
+
+    def __init__(self, start: str) -> None:
+        self.now = msk(start)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def set(self, text: str) -> None:
+        self.now = msk(text)
