@@ -15,18 +15,18 @@ into an exception message.
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import getpass
-import http.cookiejar
-import json
 import logging
 import os
 import random
 import re
-import stat
+import socket
 import sys
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
@@ -36,9 +36,21 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from adapters.charset import ReadsRight, Undecodable, decide, decode_lenient
+from adapters.cookies import (  # noqa: F401 - cookie_path_for, same_site: re-exported
+    cookie_path_for,
+    load_cookies,
+    own_cookie,
+    same_site,
+    save_cookies,
+)
 from referee.errors import ForumError, LoginRequired, NetworkError
 
 log = logging.getLogger("referee.http")
+notices = logging.getLogger("referee.notice")
+"""What the host should see while it happens, without ``--verbose`` (a forum that keeps
+him waiting, a cookie file that cannot be saved): the CLI shows this logger's lines as
+they are; the library prints nothing itself."""
 
 try:
     VERSION = metadata.version("referee")
@@ -50,6 +62,9 @@ PASSWORD_ENV = "REFEREE_PASSWORD"
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 """Statuses worth asking again: the forum is busy or briefly broken, not refusing us."""
+
+NOTICE_AFTER = 5.0
+"""Seconds without an answer before the host is told that the forum is being waited for."""
 
 MAX_RETRY_AFTER = 300.0
 """A ``Retry-After`` longer than this is not waited out: the host is told to come back later."""
@@ -125,87 +140,6 @@ def strip_sid(url: str) -> str:
     return out[:-1] if out.endswith(("?", "&")) else out
 
 
-def same_site(a: str, b: str) -> bool:
-    """Whether two hosts are one site for cookies: equal, ignoring case and a ``www.``."""
-    def norm(h: str) -> str:
-        h = h.lower().rstrip(".")
-        return h[4:] if h.startswith("www.") else h
-
-    return norm(a) == norm(b)
-
-
-def cookie_path_for(db_path: Path) -> Path:
-    """The session cookie file that belongs to a game database: ``game.db`` → ``game.cookies``."""
-    return db_path.with_suffix(".cookies")
-
-
-# --------------------------------------------------------------------------- cookie file
-
-def _open_private(path: Path) -> int:
-    """Open ``path`` for writing with mode 0600 from the moment it exists."""
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    # O_CREAT's mode is ignored when the file already existed with wider rights.
-    os.fchmod(fd, 0o600)
-    return fd
-
-
-def save_cookies(jar: http.cookiejar.CookieJar, path: Path) -> None:
-    """Write the jar as JSON to ``path`` (0600, replaced atomically)."""
-    rows = [
-        {
-            "name": c.name, "value": c.value, "domain": c.domain, "path": c.path,
-            "secure": c.secure, "expires": c.expires,
-            "domain_specified": c.domain_specified, "domain_initial_dot": c.domain_initial_dot,
-            "http_only": c.has_nonstandard_attr("HttpOnly"),
-        }
-        for c in jar
-        if not c.is_expired()
-    ]
-    tmp = path.with_name(path.name + ".tmp")
-    fd = _open_private(tmp)
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(rows, f)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-
-
-def load_cookies(jar: http.cookiejar.CookieJar, path: Path) -> int:
-    """Fill the jar from ``path``; returns how many cookies were loaded.
-
-    A file readable by others is tightened to 0600 first; an unreadable or corrupt file is
-    ignored (the tool simply logs in again).
-    """
-    if not path.exists():
-        return 0
-    mode = stat.S_IMODE(path.stat().st_mode)
-    if mode & 0o077:
-        log.warning("cookie file %s was readable by others; setting it to 0600", path)
-        os.chmod(path, 0o600)
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        log.warning("cookie file %s is unreadable; ignoring it", path)
-        return 0
-    n = 0
-    for r in rows if isinstance(rows, list) else []:
-        try:
-            cookie = http.cookiejar.Cookie(
-                version=0, name=r["name"], value=r["value"], port=None, port_specified=False,
-                domain=r["domain"], domain_specified=bool(r.get("domain_specified")),
-                domain_initial_dot=bool(r.get("domain_initial_dot")), path=r.get("path", "/"),
-                path_specified=True, secure=bool(r.get("secure")), expires=r.get("expires"),
-                discard=False, comment=None, comment_url=None,
-                rest={"HttpOnly": ""} if r.get("http_only") else {},
-            )
-        except (KeyError, TypeError):
-            continue
-        if not cookie.is_expired():
-            jar.set_cookie(cookie)
-            n += 1
-    return n
-
-
 # --------------------------------------------------------------------------- http client
 
 @dataclass(frozen=True, slots=True)
@@ -261,6 +195,7 @@ class HttpClient:
         transport: httpx.BaseTransport | None = None,
         max_redirects: int = 10,
         complete: Callable[[httpx.Response], bool] | None = None,
+        notice_after: float = NOTICE_AFTER,
     ) -> None:
         self.base_url = base_url
         self.complete = complete
@@ -269,6 +204,9 @@ class HttpClient:
         self.host = urlsplit(base_url).hostname or ""
         self.min_interval = 1.0 / rate_limit if rate_limit and rate_limit > 0 else 0.0
         self.retries = max(0, int(retries))
+        self.timeout = timeout
+        self.notice_after = notice_after
+        """Seconds a request may go unanswered before the host is told (a notice line)."""
         self.cookie_file = cookie_file
         self.backoff = backoff or Backoff()
         self.sleep = sleep
@@ -315,8 +253,53 @@ class HttpClient:
         return None
 
     def save_cookies(self) -> None:
-        if self.cookie_file is not None:
-            save_cookies(self._client.cookies.jar, self.cookie_file)
+        """Keep the session for the next run. A cookie file that cannot be written (a full
+        disk, a read-only folder) is said and passed over: the next run logs in again."""
+        if self.cookie_file is None:
+            return
+        try:
+            save_cookies(self._client.cookies.jar, self.cookie_file, self.host)
+        except OSError as e:
+            notices.warning(
+                "could not save the forum session to %s (%s); the next run logs in again",
+                self.cookie_file, e.strerror or type(e).__name__)
+
+    def _drop_foreign_cookies(self) -> None:
+        """Forget cookies a foreign site set (a redirect followed without our cookies):
+        they would travel in the cookie file and never back to that site."""
+        jar = self._client.cookies.jar
+        for c in [c for c in jar if not own_cookie(c.domain, self.host)]:
+            jar.clear(c.domain, c.path, c.name)
+
+    def get_text(self, url: str, *, reads_right: ReadsRight | None = None,
+                 what: str | None = None) -> tuple[httpx.Response, str]:
+        """GET a page and decode it for sure (:func:`adapters.charset.decide`): a 200 page
+        that reads right under no encoding is asked for again like a broken one, then a
+        :class:`NetworkError` names it — its text is never stored as a guess. Other
+        statuses are decoded as well as they can be (their text only explains an error)."""
+        attempt = 0
+        while True:
+            r = self.get(url)
+            content_type = r.headers.get("content-type")
+            if r.status_code != 200:
+                return r, decode_lenient(r.content, content_type, reads_right=reads_right)
+            try:
+                return r, decide(r.content, content_type, reads_right=reads_right)[0]
+            except Undecodable as e:
+                shown = what or strip_sid(url)
+                if attempt >= self.retries:
+                    raise NetworkError(
+                        f"the forum sent {shown} {attempt + 1} times in an encoding that "
+                        f"does not read right under any candidate ({e})",
+                        "nothing of it was stored; run the command again later, and if it "
+                        "repeats, save the page from a browser and report it",
+                    ) from None
+                delay = self.backoff.delay(attempt, self.random())
+                notices.warning("жду ответа форума… %s: the page does not decode for sure; "
+                                "attempt %d of %d in %.0f s", shown, attempt + 2,
+                                self.retries + 1, delay)
+                self.sleep(delay)
+                attempt += 1
 
     # -- requests
 
@@ -406,27 +389,49 @@ class HttpClient:
             self._pace()
             self.requests += 1
             try:
-                response = self._client.send(request)
+                with self._slow_notice(shown, attempt):
+                    response = self._client.send(request)
             except (httpx.TransportError, httpx.DecodingError) as e:
                 # Only a failed connect proves the forum never saw an unsafe request.
                 safe = retry_unsafe or isinstance(e, httpx.ConnectError | httpx.ConnectTimeout)
-                if attempt >= self.retries or not safe:
+                if attempt >= self.retries or not safe or _unknown_name(e) == socket.EAI_NONAME:
                     raise _unreachable(e, shown, attempt) from None
-                delay = self.backoff.delay(attempt, self.random())
-                log.info("%s %s failed (%s); retry in %.1fs", method, shown,
-                         type(e).__name__, delay)
+                delay, why = self.backoff.delay(attempt, self.random()), type(e).__name__
+                log.info("%s %s failed (%s); retry in %.1fs", method, shown, why, delay)
             else:
+                self._drop_foreign_cookies()
                 log.debug("%s %s -> %s", method, shown, response.status_code)
-                delay = self._retry_delay(method, response, shown, attempt, retry_unsafe)
-                if delay is None:
+                retry = self._retry_delay(method, response, shown, attempt, retry_unsafe)
+                if retry is None:
                     return response
+                delay, why = retry
+            notices.warning("жду ответа форума… %s: %s; попытка %d из %d через %.0f с "
+                            "(таймаут %.0f с)", shown, why, attempt + 2, self.retries + 1,
+                            delay, self.timeout)
             self.sleep(delay)
             attempt += 1
 
+    @contextlib.contextmanager
+    def _slow_notice(self, shown: str, attempt: int) -> Iterator[None]:
+        """Tell the host when the forum keeps him waiting: a stall of a whole timeout must
+        not pass with nothing on the screen."""
+        if self.notice_after <= 0 or self.notice_after >= self.timeout:
+            yield
+            return
+        timer = threading.Timer(self.notice_after, notices.warning, args=(
+            "жду ответа форума… %s: нет ответа %.0f с (попытка %d из %d, таймаут %.0f с)",
+            shown, self.notice_after, attempt + 1, self.retries + 1, self.timeout))
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+
     def _retry_delay(self, method: str, response: httpx.Response, shown: str, attempt: int,
-                     retry_unsafe: bool) -> float | None:
+                     retry_unsafe: bool) -> tuple[float, str] | None:
         """None when ``response`` is the answer; else how long to wait before asking again
-        (a :class:`NetworkError` when the attempts are used up)."""
+        and why (a :class:`NetworkError` when the attempts are used up)."""
         status = response.status_code
         retryable = status in RETRY_STATUSES and (retry_unsafe or status in (429, 503))
         if not retryable and (
@@ -447,7 +452,7 @@ class HttpClient:
                 )
             delay = self.backoff.delay(attempt, self.random())
             log.info("%s %s -> an incomplete page; retry in %.1fs", method, shown, delay)
-            return delay
+            return delay, "страница пришла не целиком"
         response.read()
         wait = retry_after_seconds(response.headers.get("Retry-After"), self.wall())
         if wait is not None and wait > MAX_RETRY_AFTER:
@@ -465,12 +470,41 @@ class HttpClient:
             )
         delay = wait if wait is not None else self.backoff.delay(attempt, self.random())
         log.info("%s %s -> HTTP %s; retry in %.1fs", method, shown, status, delay)
-        return delay
+        return delay, f"ответ HTTP {status}"
+
+
+def _unknown_name(e: BaseException) -> int | None:
+    """The resolver's error code when ``e`` comes from a host name that did not resolve."""
+    seen: BaseException | None = e
+    chain: set[int] = set()
+    while seen is not None and id(seen) not in chain:
+        if isinstance(seen, socket.gaierror):
+            return seen.errno if isinstance(seen.errno, int) else socket.EAI_FAIL
+        chain.add(id(seen))
+        seen = seen.__cause__ or seen.__context__
+    text = str(e).lower()
+    if any(s in text for s in ("name or service not known", "nodename nor servname",
+                               "getaddrinfo failed", "no address associated")):
+        return socket.EAI_NONAME
+    if "temporary failure in name resolution" in text:
+        return socket.EAI_AGAIN
+    return None
 
 
 def _unreachable(e: Exception, shown: str, attempt: int) -> NetworkError:
     """The error for a request that got no answer, after ``attempt`` retries."""
     tries = f" after {attempt + 1} attempts" if attempt else ""
+    code = _unknown_name(e)
+    if code is not None:
+        host = httpx.URL(shown).host
+        gone = code == socket.EAI_NONAME
+        return NetworkError(
+            f"the forum's address «{host}» does not resolve: "
+            + ("no such name in DNS" if gone else "the name server did not answer")
+            + f" (for {shown})" + tries,
+            "check the spelling of the address in [forum] url" if gone else
+            "check the internet connection (DNS), then run the command again",
+        )
     if isinstance(e, httpx.DecodingError):
         # gzip output spoilt by text printed before it: the browser's «Content Encoding
         # Error»; often gone on the next request.

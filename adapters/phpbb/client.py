@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import parse_qs, urlsplit, urlunsplit
+from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 import httpx
@@ -98,6 +98,24 @@ def parse_topic_url(url: str) -> tuple[str, int | None]:
             "open the topic's first page and copy that link (it has t=…)",
         )
     return root, topic
+
+
+def sid_in_body(url: str, data: dict[str, str]) -> tuple[str, dict[str, str]]:
+    """A form's address without the session id, which goes into the posted fields instead.
+
+    phpBB prints ``sid=`` into form actions for a reader whose cookie it has not seen yet;
+    a URL ends up in the board's access log (and any proxy's), the body does not. phpBB
+    reads ``sid`` from the request, GET and POST alike (``request_var('sid')`` reads
+    ``$_POST + $_GET``), so the form works the same (research 3.3)."""
+    parts = urlsplit(url)
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    sids = [v for k, v in query if k == "sid"]
+    if not sids:
+        return url, data
+    if sids[0] and "sid" not in data:
+        data = {**data, "sid": sids[0]}
+    kept = urlencode([(k, v) for k, v in query if k != "sid"])
+    return urlunsplit(parts._replace(query=kept)), data
 
 
 
@@ -190,11 +208,11 @@ class PhpbbForum(BoardSession):
 
     # -- fetching
 
-    def _fetch(self, url: str) -> tuple[httpx.Response, str, float]:
-        r = self.http.get(url)
-        received = self.http.clock()
-        html = parse.decode_page(r.content, r.headers.get("content-type"))
-        return r, html, received
+    def _fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str, float]:
+        """GET a page and its text, decoded for sure (a page that reads right under no
+        encoding is asked for again, then a NetworkError names it: issue 14)."""
+        r, html = self.http.get_text(url, reads_right=parse.reads_as_phpbb, what=what)
+        return r, html, self.http.clock()
 
     def _read(self, url: str, read: Callable[[str], T], *, what: str) -> T:
         """GET ``url`` and parse it with ``read`` (which raises :class:`LoginRequired` on a
@@ -203,14 +221,14 @@ class PhpbbForum(BoardSession):
         A login form in the answer (a guest, or a session that expired mid-run) leads to one
         login and one more try; a second login form means the account may not read it.
         """
-        r, html, received = self._fetch(url)
+        r, html, received = self._fetch(url, what)
         self._check_status(r, html, what=what)
         try:
             return read(html)
         except LoginRequired:
             pass
         self.login(form_html=html, received_at=received)
-        r, html, _ = self._fetch(url)
+        r, html, _ = self._fetch(url, what)
         self._check_status(r, html, what=what)
         try:
             return read(html)
@@ -394,7 +412,7 @@ class PhpbbForum(BoardSession):
                     f"({httpx.URL(action).host}); referee refuses",
                     "check [forum] url: it should point at the forum itself",
                 )
-            data = self._login_data(form, username)
+            action, data = sid_in_body(action, self._login_data(form, username))
             # Gotcha 11: a form posted in the second it was made is refused (FORM_INVALID).
             since = self.http.clock() - received_at if received_at is not None else 0.0
             if since < LOGIN_WAIT:

@@ -45,7 +45,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import strip_sid
 from adapters.phpbb import parse
-from adapters.phpbb.client import PhpbbForum
+from adapters.phpbb.client import PhpbbForum, sid_in_body
 from referee.errors import ForumError, LoginRequired, NetworkError
 
 log = logging.getLogger("referee.phpbb.posting")
@@ -388,6 +388,7 @@ class PhpbbPoster:
 
     def _post(self, url: str, data: Mapping[str, str], *, referer: str,
               what: str) -> httpx.Response:
+        url, data = sid_in_body(url, dict(data))
         try:
             return self.http.request(
                 "POST", url, data=data, headers={"Referer": strip_sid(referer)},

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import ForumSettings
+from adapters.charset import Undecodable
 from adapters.phpbb import parse
 from adapters.phpbb.client import parse_topic_url
 from referee.errors import ConfigError, ForumError, MalformedPage, TopicNotFound
@@ -122,7 +123,11 @@ class SnapshotForum:
     def _load(self, now: Callable[[], datetime] | None) -> None:
         topics: dict[int | None, dict[int, list[tuple[int, TopicPage]]]] = {}
         for order, path in enumerate(self._files()):
-            html = parse.decode_page(path.read_bytes())
+            try:
+                html = parse.decode_stored_page(path.read_bytes())
+            except Undecodable as e:
+                self.skipped.append((path, f"its encoding cannot be told for sure ({e})"))
+                continue
             kind = parse.page_kind(html)
             url = path.resolve().as_uri()
             # Relative dates («Сегодня, 13:37») in a saved page are relative to when it was

@@ -128,7 +128,7 @@ class TopicPages(SyntheticTopic):
     def total(self) -> int:  # type: ignore[override]
         return len(self.posts)
 
-    def page(self, page: int) -> bytes:
+    def page(self, page: int, *, swapped: bool = False) -> bytes:
         page = min(max(1, page), self.pages)  # phpBB clamps start= to the last page
         start = (page - 1) * self.per_page
         blocks = [
@@ -137,6 +137,8 @@ class TopicPages(SyntheticTopic):
                               uid=p.author_id, body=p.html)
             for p in self.posts[start:start + self.per_page]
         ]
+        if swapped:
+            blocks[:2] = blocks[1::-1]
         start_q = "" if page == 1 else f"&amp;start={start}"
         pagination = self._pagination(page)
         head = re.sub(r'<div class="pagination">.*?</div>', lambda m: pagination, self.head,
@@ -199,7 +201,7 @@ class PmPages:
 # --------------------------------------------------------------------------- faults
 
 FaultKind = Literal["drop", "drop_unframed", "status", "stall", "truncate", "login_form",
-                    "bad_gzip"]
+                    "bad_gzip", "bad_bytes", "swapped", "foreign_redirect"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +215,13 @@ class Fault:
     - ``truncate``: a well-framed answer whose HTML stops after a whole post or row;
     - ``login_form``: the login form with a guest cookie (the session expired);
     - ``bad_gzip``: ``Content-Encoding: gzip`` over bytes that are not gzip (a PHP warning
-      printed before phpBB's compressed output: the browser's «Content Encoding Error»).
+      printed before phpBB's compressed output: the browser's «Content Encoding Error»);
+    - ``bad_bytes``: a byte that no encoding of the page explains, in the middle of a post
+      (a proxy or a broken mod spoiling the page) — with a wrong header charset the page
+      then reads right under no encoding (issue 14);
+    - ``swapped``: the page's first two posts in the wrong order (issue 14);
+    - ``foreign_redirect``: a redirect to another host (``localhost`` for ``127.0.0.1``),
+      which sets a cookie of its own and sends the reader back (issue 14).
     """
 
     kind: FaultKind
@@ -227,6 +235,9 @@ DROP_UNFRAMED = Fault("drop_unframed")
 TRUNCATE = Fault("truncate")
 LOGIN_FORM = Fault("login_form")
 BAD_GZIP = Fault("bad_gzip")
+BAD_BYTES = Fault("bad_bytes")
+SWAPPED = Fault("swapped")
+FOREIGN_REDIRECT = Fault("foreign_redirect")
 
 
 def status(code: int, retry_after: str | None = None) -> Fault:
@@ -257,6 +268,16 @@ class Board:
     """Every request key in order; a fault is noted as ``key!kind``."""
     logins: int = 0
     deleted: list[BoardPost] = field(default_factory=list)
+    header_charset: str = "UTF-8"
+    """The charset the HTTP header claims (issue 14: a host panel stamping the wrong one)."""
+    encoding: str = "utf-8"
+    """What the pages are written in; their ``<meta charset>`` says it truly."""
+    sid_in_forms: bool = False
+    """Form actions carry ``&sid=`` (phpBB does so until it has seen the reader's cookie)."""
+    paths: list[str] = field(default_factory=list)
+    """Every request line's path, as the board's access log has it."""
+    bodies: list[dict[str, str]] = field(default_factory=list)
+    """Every POSTed form, in order."""
 
     def __post_init__(self) -> None:
         self.topic = TopicPages(self.posts, self.per_page)
@@ -292,6 +313,16 @@ class Board:
             self.posts.remove(post)
             self.deleted.append(post)
             return post
+
+    def edit_post(self, post_id: int, words: str) -> BoardPost:
+        """The author edits his post: its text becomes ``words`` (phpBB keeps id and time)."""
+        with self.lock:
+            at = next(i for i, p in enumerate(self.posts) if p.post_id == post_id)
+            old = self.posts[at]
+            self.posts[at] = BoardPost(old.post_id, old.author, old.author_id, old.posted_at,
+                                       html.escape(words, quote=False).replace("\n", "<br>\n"),
+                                       words)
+            return self.posts[at]
 
     def add_pm(self) -> BoardPm:
         with self.lock:
@@ -373,15 +404,21 @@ class Board:
         length = int(h.headers.get("Content-Length") or 0)
         form = {k: v[0] for k, v in parse_qs(h.rfile.read(length).decode()).items()}
         key = self._key(h)
+        if key.startswith("other:/bounce"):
+            self._bounce(h)
+            return
         with self.lock:
+            self.paths.append(h.path)
+            if h.command == "POST":
+                self.bodies.append(form)
             for change in self.hooks.pop(key, []):
                 change(self)
             queue = self.faults.get(key)
             fault = queue.pop(0) if queue else None
             self.log.append(key + (f"!{fault.kind}" if fault else ""))
             if fault is None or fault.kind in ("drop", "drop_unframed", "truncate",
-                                               "bad_gzip"):
-                code, headers, body = self._page(h, key, form)
+                                               "bad_gzip", "bad_bytes", "swapped"):
+                code, headers, body = self._page(h, key, form, fault)
         if self.delay:
             self.released.wait(self.delay)
         if fault is None:
@@ -396,19 +433,38 @@ class Board:
             self._send(h, 200, self._guest_cookies(), _fixture("login_required.html"))
         elif fault.kind == "truncate":
             self._send(h, code, headers, _cut_between(body))
+        elif fault.kind == "bad_bytes":
+            self._send(h, code, headers, _spoil(body))
+        elif fault.kind == "foreign_redirect":
+            there = f"http://localhost:{h.server.server_address[1]}/bounce?to={h.path}"
+            self._send(h, 302, [("Location", there)], b"")
         elif fault.kind == "bad_gzip":
             self._send(h, code, [*headers, ("Content-Encoding", "gzip")],
                        b"PHP Warning: headers already sent\n" + gzip.compress(body))
         else:
             self._drop(h, code, headers, body, framed=fault.kind == "drop")
 
-    def _page(self, h: BaseHTTPRequestHandler,
-              key: str, form: dict[str, str]) -> tuple[int, list[tuple[str, str]], bytes]:
+    def _bounce(self, h: BaseHTTPRequestHandler) -> None:
+        """The foreign host of ``foreign_redirect``: a cookie of its own, and back."""
+        back = parse_qs(urlsplit(h.path).query).get("to", ["/"])[0]
+        with self.lock:
+            self.log.append("bounce")
+        self._send(h, 302, [("Set-Cookie", "tracker=foreign-1; path=/"),
+                            ("Location", f"http://127.0.0.1:{h.server.server_address[1]}{back}")],
+                   b"")
+
+    def _page(self, h: BaseHTTPRequestHandler, key: str, form: dict[str, str],
+              fault: Fault | None = None) -> tuple[int, list[tuple[str, str]], bytes]:
         logged_in = f"{PREFIX}_u={HOST[1]}" in (h.headers.get("Cookie") or "")
         kind, _, rest = key.partition(":")
         if kind == "login":
             if h.command != "POST":
-                return 200, self._guest_cookies(), _fixture("login.html")
+                page = _fixture("login.html")
+                if self.sid_in_forms:
+                    page = page.replace(b'action="./ucp.php?mode=login"',
+                                        b'action="./ucp.php?mode=login&amp;sid=' + b"0" * 32
+                                        + b'"')
+                return 200, self._guest_cookies(), page
             if form.get("password") != PASSWORD or form.get("username") != HOST[0]:
                 return 200, self._guest_cookies(), _fixture("login_failed.html")
             self.logins += 1
@@ -418,14 +474,23 @@ class Board:
         if not logged_in and (kind != "topic" or self.require_login):
             return 200, self._guest_cookies(), _fixture("login_required.html")
         if kind == "topic":
-            return 200, [], self.topic.page(int(rest))
+            return 200, [], self._written(self.topic.page(int(rest), swapped=fault == SWAPPED))
         if kind == "folder":
-            return 200, [], self.pm_pages.inbox(self.pms, int(rest.split(":")[1]),
-                                                self.pms_per_page)
+            return 200, [], self._written(self.pm_pages.inbox(
+                self.pms, int(rest.split(":")[1]), self.pms_per_page))
         pm = next((p for p in self.pms if p.pm_id == int(rest)), None)
         if pm is None:
             return 404, [], b"<html><body>Not Found</body></html>"
-        return 200, [], self.pm_pages.message(pm)
+        return 200, [], self._written(self.pm_pages.message(pm))
+
+    def _written(self, page: bytes) -> bytes:
+        """A page in the board's own encoding, its ``<meta charset>`` saying so (characters
+        the encoding lacks become references, as phpBB writes them)."""
+        if self.encoding == "utf-8":
+            return page
+        text = page.decode("utf-8").replace('<meta charset="utf-8" />',
+                                            f'<meta charset="{self.encoding}" />')
+        return text.encode(self.encoding, "xmlcharrefreplace")
 
     @staticmethod
     def _guest_cookies() -> list[tuple[str, str]]:
@@ -438,11 +503,10 @@ class Board:
                 ("Set-Cookie", f"{PREFIX}_k={'k' * 16}; path=/; HttpOnly"),
                 ("Set-Cookie", f"{PREFIX}_sid={'1' * 32}; path=/; HttpOnly")]
 
-    @staticmethod
-    def _send(h: BaseHTTPRequestHandler, code: int, headers: list[tuple[str, str]],
+    def _send(self, h: BaseHTTPRequestHandler, code: int, headers: list[tuple[str, str]],
               body: bytes) -> None:
         h.send_response(code)
-        h.send_header("Content-Type", "text/html; charset=UTF-8")
+        h.send_header("Content-Type", f"text/html; charset={self.header_charset}")
         for name, value in headers:
             h.send_header(name, value)
         h.send_header("Content-Length", str(len(body)))
@@ -467,6 +531,14 @@ class Board:
         h.connection.shutdown(socket.SHUT_RDWR)
 
 
+def _spoil(body: bytes) -> bytes:
+    """The page with a stray byte inside its middle post's text (0xFF: in no UTF-8 text,
+    and cp1251's «я» there would still leave the rest of the page mojibake)."""
+    middle = body.rfind(b'<div class="content">', 0, len(body) // 2 + 1)
+    at = middle + len(b'<div class="content">') if middle > 0 else len(body) // 2
+    return body[:at] + b"\xff\x98" + body[at:]
+
+
 def _cut(body: bytes) -> bytes:
     """The page up to the middle of its middle post (inside the post's text when it can)."""
     middle = body.rfind(b'<div class="content">', 0, len(body) // 2 + 1)
@@ -489,6 +561,6 @@ def _fixture(name: str) -> bytes:
     return (FIXTURES / name).read_bytes()
 
 
-__all__ = ["BAD_GZIP", "DROP", "DROP_UNFRAMED", "LOGIN_FORM", "PASSWORD", "TRUNCATE",
-           "Board", "BoardPm", "BoardPost", "Fault", "make_posts", "make_pms", "status",
-           "stall"]
+__all__ = ["BAD_BYTES", "BAD_GZIP", "DROP", "DROP_UNFRAMED", "FOREIGN_REDIRECT", "LOGIN_FORM",
+           "PASSWORD", "SWAPPED", "TRUNCATE", "Board", "BoardPm", "BoardPost", "Fault",
+           "make_pms", "make_posts", "stall", "status"]

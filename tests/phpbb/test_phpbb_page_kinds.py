@@ -117,7 +117,7 @@ def test_windows_1251_pages_decode(content_type, body):
     assert "Мой голос" in decode_page(body.encode("cp1251"), content_type)
 
 
-def test_http_charset_wins_over_meta_and_utf8_is_the_default():
+def test_the_declaration_that_reads_right_wins_and_utf8_is_the_default():
     body = '<meta charset="windows-1251">Голос'
     assert decode_page(body.encode("utf-8"), "text/html; charset=utf-8").endswith("Голос")
     assert decode_page("Голос".encode()) == "Голос"

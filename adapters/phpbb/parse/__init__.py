@@ -28,7 +28,7 @@ from adapters.phpbb.parse.forms import (
     posting_success,
 )
 from adapters.phpbb.parse.kinds import page_kind
-from adapters.phpbb.parse.page import PageKind, decode_page
+from adapters.phpbb.parse.page import PageKind, decode_page, decode_stored_page, reads_as_phpbb
 from adapters.phpbb.parse.pm import parse_pm, parse_pm_folder
 from adapters.phpbb.parse.topic import parse_topic_page
 
@@ -38,6 +38,7 @@ __all__ = [
     "PageKind",
     "PostingForm",
     "decode_page",
+    "decode_stored_page",
     "is_logged_in",
     "login_error",
     "page_kind",
@@ -48,5 +49,6 @@ __all__ = [
     "parse_topic_page",
     "posting_error",
     "posting_success",
+    "reads_as_phpbb",
 ]
 

@@ -3,7 +3,6 @@ stand in for a page (gotcha 10: a login-required page is HTTP 200), users, links
 
 from __future__ import annotations
 
-import codecs
 import re
 from datetime import UTC, datetime
 from typing import Literal, NoReturn
@@ -12,6 +11,7 @@ from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters import charset
 from referee.errors import (
     AccessDenied,
     ForumError,
@@ -60,42 +60,36 @@ def _norm(text: str) -> str:
 # Bytes → text
 # ---------------------------------------------------------------------------------------
 
-_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
-_META_CHARSET = re.compile(rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+_LANG = re.compile(r"<html[^>]*?\blang\s*=\s*[\"']?([A-Za-z-]+)", re.IGNORECASE)
+_CYRILLIC_LANGS = ("ru", "uk", "be")
+_CYRILLIC_UI = re.compile("Форум|Поиск|Пошук|Часовой пояс|Вход|Вхід|Ответить|Профиль|"
+                          "Сообщени|Повідомлен|Страница|Сторінка|Выход|Вихід")
+"""Words of the Russian (and Ukrainian) language pack that every phpBB page shows."""
+
+
+def reads_as_phpbb(text: str) -> bool:
+    """Whether decoded page text reads as phpBB markup in the board's language: a page
+    that declares a Cyrillic language (``<html lang="ru">``) must show words of its
+    language pack — under a wrong encoding they are the first to go."""
+    lang = _LANG.search(text[:4096])
+    if lang is None or not lang.group(1).lower().startswith(_CYRILLIC_LANGS):
+        return True
+    return _CYRILLIC_UI.search(text) is not None
 
 
 def decode_page(content: bytes, content_type: str | None = None) -> str:
-    """Page bytes → text: BOM, then the HTTP ``charset``, then ``<meta>``, else UTF-8.
-
-    Old Russian boards serve ``windows-1251`` (research §5.1). Like browsers, ISO-8859-1
-    and ASCII labels are read as windows-1252, its superset.
-    """
-    if content.startswith(b"\xef\xbb\xbf"):
-        return content[3:].decode("utf-8", "replace")
-    candidates: list[str] = []
-    if content_type:
-        match = _HEADER_CHARSET.search(content_type)
-        if match:
-            candidates.append(match.group(1))
-    meta = _META_CHARSET.search(content[:4096])
-    if meta:
-        candidates.append(meta.group(1).decode("ascii", "replace"))
-    for label in candidates:
-        codec = _codec(label)
-        if codec:
-            return content.decode(codec, "replace")
-    return content.decode("utf-8", "replace")
+    """Page bytes → text for what is never stored (form answers, a saved file's kind): the
+    right decoding (:mod:`adapters.charset`) when there is one, else the declared one with
+    U+FFFD for bad bytes. Pages whose posts are stored go through
+    :meth:`adapters.base.HttpClient.get_text` or :func:`decode_stored_page`, which never
+    guess."""
+    return charset.decode_lenient(content, content_type, reads_right=reads_as_phpbb)
 
 
-def _codec(label: str) -> str | None:
-    try:
-        info = codecs.lookup(label.strip())
-    except LookupError:
-        return None
-    if not getattr(info, "_is_text_encoding", True):
-        return None  # «uu», «base64», «rot13»… are codecs, not page encodings
-    name = info.name
-    return "cp1252" if name in {"latin-1", "iso8859-1", "ascii"} else name
+def decode_stored_page(content: bytes, content_type: str | None = None) -> str:
+    """Page bytes → text, or :class:`adapters.charset.Undecodable` when no encoding reads
+    the page right (its posts must not be stored as mojibake)."""
+    return charset.decide(content, content_type, reads_right=reads_as_phpbb)[0]
 
 
 # ---------------------------------------------------------------------------------------

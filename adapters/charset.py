@@ -1,0 +1,172 @@
+"""Page bytes → text, never a wrong decoding (issue 14). Shared by every engine.
+
+A board says its encoding twice: in the bytes (``<meta charset>``, or a BOM) and in the HTTP
+``Content-Type`` header. They disagree more often than one would think — a proxy or a host
+panel that stamps ``charset=windows-1251`` on a UTF-8 board, an old cp1251 board behind a
+server that says UTF-8 — and a page decoded under the wrong one is mojibake that parses
+fine, stores fine and counts wrong (a vote for «РЁРµСЂР»РѕРє» is a vote for nobody).
+
+So a page is decoded under the declaration in its bytes first, the header second, and the
+usual encodings of Russian boards last, and a candidate wins only when the bytes decode
+under it *strictly* and the text *reads right*: no mojibake signature
+(:func:`garbled`) and the engine's own check (``reads_right``: its markup in the board's
+language). A page that reads right under none is :class:`Undecodable`; the HTTP client asks
+for it again and then stops with a :class:`~referee.errors.NetworkError` that names it
+(:meth:`adapters.base.HttpClient.get_text`).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections.abc import Callable
+
+ReadsRight = Callable[[str], bool]
+"""An engine's check of a decoded page: its markup, in the board's language."""
+
+FALLBACKS = ("utf-8", "cp1251")
+"""Tried after the declared encodings: what Russian boards are written in."""
+
+_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+_META_CHARSET = re.compile(rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)",
+                           re.IGNORECASE)
+_BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
+         (codecs.BOM_UTF16_BE, "utf-16-be"))
+
+# Mojibake signatures, each the trace one wrong decoding leaves (mostly on Russian text):
+# UTF-8 read as cp1251: a Russian letter becomes «Р»/«С» and a sign or a Serbian letter,
+# an accented Latin one «В»…«Е» and a sign;
+_1251_SIGNS = ("\u0402-\u040f\u0452-\u045f\u201a-\u201e\u2020-\u2022\u2030\u2039\u203a"
+               "\u20ac\u2116\u2122\u00a4\u00a6\u00a7\u00a9\u00ac\u00ad\u00ae\u00b0"
+               "\u00b1\u00b5\u00b6\u00b7\u0490\u0491")
+_UTF8_AS_1251 = re.compile(f"[РС][{_1251_SIGNS}]|[ВГДЕ][{_1251_SIGNS}\u2013\u2014\u2026"
+                           "\u00a0\u00ab\u00bb\u0401\u0451\u0404\u0454\u0406\u0456"
+                           "\u0407\u0457\u0408\u0458\u0405\u0455]")
+# UTF-8 read as Latin-1/cp1252: a lead byte letter and a continuation byte sign;
+_UTF8_AS_LATIN = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u02c6\u02dc\u2013-\u2122]")
+# UTF-8 read as KOI8-R: a letter becomes a Cyrillic letter and a box-drawing sign;
+_UTF8_AS_KOI8 = re.compile("[А-Яа-я][\u2500-\u25a0\u2320\u2321\u2219\u221a\u2248\u2264"
+                           "\u2265]")
+# cp1251 read as Latin-1/cp1252: Russian words become runs of accented letters;
+_1251_AS_LATIN = re.compile("[\u00c0-\u00ff]{4,}")
+# cp1251 and KOI8-R read as each other: capitals in the middle of lowercase words.
+_WRONG_CYRILLIC = re.compile("[а-яё][А-ЯЁ]")
+_CYRILLIC = re.compile("[а-яё][А-ЯЁ]")
+_CYRILLIC = re.compile("[А-Яа-яЁё]")
+
+
+class Undecodable(ValueError):
+    """No candidate encoding reads the page right; ``tried`` says what each one gave."""
+
+    def __init__(self, tried: list[tuple[str, str]]) -> None:
+        self.tried = tried
+        super().__init__("; ".join(f"{codec}: {why}" for codec, why in tried))
+
+
+def declared(content: bytes, content_type: str | None) -> tuple[str | None, str | None]:
+    """(the encoding the bytes declare — BOM or ``<meta>`` —, the header's), as codec names."""
+    own = next((name for bom, name in _BOMS if content.startswith(bom)), None)
+    if own is None:
+        meta = _META_CHARSET.search(content[:4096])
+        own = codec_name(meta.group(1).decode("ascii", "replace")) if meta else None
+    header = None
+    if content_type:
+        match = _HEADER_CHARSET.search(content_type)
+        header = codec_name(match.group(1)) if match else None
+    return own, header
+
+
+def codec_name(label: str) -> str | None:
+    """Python's codec for a charset label; Latin-1 and ASCII are read as cp1252, their
+    superset, like browsers do; None for unknown labels and non-text codecs."""
+    try:
+        info = codecs.lookup(label.strip())
+    except LookupError:
+        return None
+    if not getattr(info, "_is_text_encoding", True):
+        return None  # «uu», «base64», «rot13»… are codecs, not page encodings
+    name = info.name
+    return "cp1252" if name in {"latin-1", "iso8859-1", "ascii"} else name
+
+
+def candidates(content: bytes, content_type: str | None) -> list[str]:
+    """The encodings to try, in order: the bytes' own declaration, the header, fallbacks."""
+    out: list[str] = []
+    for name in (*declared(content, content_type), *FALLBACKS):
+        if name and name not in out:
+            out.append(name)
+    return out
+
+
+def signatures(text: str) -> tuple[int, str | None]:
+    """How many mojibake signatures ``text`` bears, and why it is surely a wrong decoding
+    (None: it may be right). A page may quote some mojibake of its own, so the verdict
+    weighs the signatures against the text they would have spoilt."""
+    cyrillic = len(_CYRILLIC.findall(text))
+    non_ascii = sum(1 for ch in text if ord(ch) > 127)
+    as_1251 = len(_UTF8_AS_1251.findall(text))
+    as_latin = len(_UTF8_AS_LATIN.findall(text))
+    as_koi8 = len(_UTF8_AS_KOI8.findall(text))
+    runs = len(_1251_AS_LATIN.findall(text))
+    mixed = len(_WRONG_CYRILLIC.findall(text))
+    score = as_1251 + as_latin + as_koi8 + runs + mixed
+    why = None
+    if as_1251 >= 3 and as_1251 * 10 >= cyrillic:
+        why = "UTF-8 read as cp1251 (a letter, then a sign, over and over)"
+    elif as_latin >= 3 and as_latin * 10 >= non_ascii:
+        why = "UTF-8 read as Latin-1 (a letter, then a sign, over and over)"
+    elif as_koi8 >= 3 and as_koi8 * 10 >= cyrillic:
+        why = "UTF-8 read as KOI8-R (box-drawing signs inside words)"
+    elif runs >= 3:
+        why = "cp1251 read as Latin-1 (runs of accented letters)"
+    elif mixed >= 5 and mixed * 20 >= cyrillic:
+        why = "a wrong Cyrillic encoding (capitals inside words)"
+    return score, why
+
+
+def garbled(text: str) -> str | None:
+    """Why ``text`` surely is a wrong decoding (None: it may be right)."""
+    return signatures(text)[1]
+
+
+def decide(content: bytes, content_type: str | None = None, *,
+           reads_right: ReadsRight | None = None) -> tuple[str, str]:
+    """(text, codec): of the candidates under which the page decodes strictly, reads right
+    and bears no sure mojibake, the one with the fewest mojibake signatures (the first
+    declared on a tie); :class:`Undecodable` when there is none."""
+    tried: list[tuple[str, str]] = []
+    best: tuple[int, str, str] | None = None
+    for name in candidates(content, content_type):
+        try:
+            text = content.decode(name).removeprefix("\ufeff")
+        except (UnicodeDecodeError, LookupError) as e:
+            tried.append((name, f"invalid bytes ({getattr(e, 'reason', e)})"))
+            continue
+        score, why = signatures(text)
+        if why is None and reads_right is not None and not reads_right(text):
+            why = "does not read as the forum's pages"
+        if why is not None:
+            tried.append((name, why))
+        elif best is None or score < best[0]:
+            best = (score, text, name)
+            if score == 0:
+                break  # nothing later can read better
+    if best is None:
+        raise Undecodable(tried)
+    return best[1], best[2]
+
+
+def decode_lenient(content: bytes, content_type: str | None = None, *,
+                   reads_right: ReadsRight | None = None) -> str:
+    """The page's text for what is never stored (an answer to a form, a saved file's kind):
+    the right decoding when there is one, else the first candidate with U+FFFD for bad
+    bytes."""
+    try:
+        return decide(content, content_type, reads_right=reads_right)[0]
+    except Undecodable:
+        first = candidates(content, content_type)[0]
+        return content.decode(first, "replace").removeprefix("\ufeff")
+
+
+__all__ = ["FALLBACKS", "ReadsRight", "Undecodable", "candidates", "codec_name", "decide",
+           "declared", "decode_lenient", "garbled", "signatures"]
