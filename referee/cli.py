@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -82,6 +83,22 @@ def _main(
         format="%(levelname)s %(name)s: %(message)s",
         stream=sys.stderr,
     )
+    _show_notices()
+
+
+class _Notice(logging.Handler):
+    """The library's lines for the host while something happens (a forum that keeps him
+    waiting, a database in use): ``referee.notice``, shown as they are, --verbose or not."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        err.print(record.getMessage(), markup=False)
+
+
+def _show_notices() -> None:
+    notices = logging.getLogger("referee.notice")
+    if not any(isinstance(h, _Notice) for h in notices.handlers):
+        notices.addHandler(_Notice())
+    notices.propagate = False
 
 
 def _game():  # noqa: ANN202 - returns referee.game.Game; imported lazily for a fast --help
@@ -530,6 +547,14 @@ def main() -> None:
     except RefereeError as e:
         err.print(f"referee: {e}", markup=False)
         raise SystemExit(e.exit_code) from None
+    except (OSError, sqlite3.Error) as e:
+        # The store and the cookie file say what went wrong themselves; this is the net
+        # under any other file the tool touches (never a traceback from the disk).
+        from referee.store.guard import fs_error, sqlite_error
+
+        error = fs_error(e, Path(".")) if isinstance(e, OSError) else sqlite_error(e, None)
+        err.print(f"referee: {error}", markup=False)
+        raise SystemExit(error.exit_code) from None
     except KeyboardInterrupt:
         err.print("referee: interrupted; everything stored so far is kept", markup=False)
         raise SystemExit(130) from None

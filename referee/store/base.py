@@ -1,18 +1,20 @@
-"""Opening the game database: the file (0600), WAL, the schema migrated forward, one
-all-or-nothing transaction per write, and the small ``meta`` settings."""
+"""Opening the game database: one writer at a time, the files 0600, WAL, the schema
+migrated forward, one all-or-nothing transaction per write, and the small ``meta``
+settings. What can go wrong with the files is in :mod:`referee.store.guard`."""
 
 from __future__ import annotations
 
 import os
 import sqlite3
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Self
 
 import sqlite_utils
 
 from referee.errors import StoreError
+from referee.store import guard
 from referee.store.rows import _INDEXES, _TABLES, SCHEMA_VERSION
 
 # --------------------------------------------------------------------------- the store
@@ -24,21 +26,31 @@ class StoreBase:
         self.conn = conn
         self.path = path
         self.db = sqlite_utils.Database(conn)
+        self._lock: Path | None = None
 
     # -- opening
 
     @classmethod
-    def open(cls, path: str | Path) -> Self:
+    def open(cls, path: str | Path, *, lock_wait: float = guard.LOCK_WAIT) -> Self:
         """Open (creating if needed) the database at ``path``, migrating it forward.
 
-        The file is created 0600: it holds the host's private messages (night moves).
+        One writer at a time: the database's lock is held until :meth:`close` (a second
+        process waits up to ``lock_wait`` seconds, :mod:`referee.store.guard`). The file
+        and its WAL/SHM are 0600: they hold the host's private messages (night moves). A
+        file-system failure is a :class:`StoreError` naming the file and what to do.
         """
         memory = str(path) == ":memory:"
         p = None if memory else Path(path)
-        if p is not None and not p.exists():
-            p.parent.mkdir(parents=True, exist_ok=True)
-            os.close(os.open(p, os.O_WRONLY | os.O_CREAT, 0o600))
+        key: Path | None = None
+        if p is not None:
+            try:
+                p.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                raise guard.fs_error(e, p.parent) from None
+            key = guard.acquire(p, wait=lock_wait)
         try:
+            if p is not None and not p.exists():
+                os.close(os.open(p, os.O_WRONLY | os.O_CREAT, 0o600))
             # Autocommit mode: transactions are explicit (see _tx), so that sqlite-utils'
             # own commits can never split a page write in two.
             conn = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
@@ -47,16 +59,24 @@ class StoreBase:
                 conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             store = cls(conn, p)
+            store._lock = key
             store._migrate()
-        except sqlite3.DatabaseError as e:
-            raise StoreError(
-                f"{path} is not a referee database ({e})",
-                "point referee at the right file, or move this one away to start afresh",
-            ) from None
+        except (OSError, sqlite3.Error, StoreError) as e:
+            if key is not None:
+                guard.release(key)
+            if isinstance(e, StoreError):
+                raise
+            raise (guard.fs_error(e, p or Path(str(path))) if isinstance(e, OSError)
+                   else guard.sqlite_error(e, p)) from None
+        if p is not None:
+            guard.make_private(p)
         return store
 
     def close(self) -> None:
         self.conn.close()
+        if self._lock is not None:
+            guard.release(self._lock)
+            self._lock = None
 
     def __enter__(self) -> Self:
         return self
@@ -98,14 +118,21 @@ class StoreBase:
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
-        """One all-or-nothing write (a page, a PM, a decision)."""
-        self.conn.execute("BEGIN IMMEDIATE")
+        """One all-or-nothing write (a page, a PM, a decision). A write the disk refuses
+        (full, read-only) is undone whole and told as a :class:`StoreError`."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as e:
+            raise guard.sqlite_error(e, self.path) from None
         try:
             yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
+            self.conn.execute("COMMIT")
+        except BaseException as e:
+            with suppress(sqlite3.Error):
+                self.conn.execute("ROLLBACK")
+            if isinstance(e, sqlite3.Error):
+                raise guard.sqlite_error(e, self.path) from None
             raise
-        self.conn.execute("COMMIT")
 
     # -- meta
 

@@ -4,12 +4,16 @@ board's truth."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
+from contextlib import closing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from board_server import HOST, PASSWORD, Board
+from board_server import HOST, PASSWORD, PLAYERS, ROOT, Board
 
 from adapters.base import Secret
 from adapters.phpbb.client import PhpbbForum
@@ -73,7 +77,7 @@ class Runner:
 # --------------------------------------------------------------------------- checks
 
 def integrity(db: Path) -> str:
-    with sqlite3.connect(db) as conn:
+    with closing(sqlite3.connect(db)) as conn:  # closed: a connection left open holds files
         return conn.execute("PRAGMA integrity_check").fetchone()[0]
 
 
@@ -120,3 +124,51 @@ def assert_db_is_the_truth(db: Path, board: Board, *, pms: bool = True) -> None:
 def opened_pms(board: Board) -> list[str]:
     """PM views the board answered in full (a fault is no view: nothing was shown)."""
     return [k for k in board.log if k.startswith("pm:") and "!" not in k]
+
+
+# --------------------------------------------------------------------------- the CLI
+
+CLI = "import sys; from referee.cli import main; sys.argv[0] = 'referee'; main()"
+
+
+def write_config(board: Board, folder: Path, *, timeout: float = 5.0, retries: int = 2,
+                 deadline: str = "2026-11-21 22:00") -> Path:
+    """A ``referee.toml`` for the game on ``board``: day 1 holds every post of the board
+    (Moscow time; the board's posts start 2026-11-20 18:00)."""
+    roles = ["mafia"] + ["citizen"] * (len(PLAYERS) - 1)
+    players = "\n".join(
+        f'"{nick}" = ' + ('{ role = "mafia", clan = "Клан" }' if role == "mafia"
+                          else f'"{role}"')
+        for (nick, _), role in zip(PLAYERS, roles, strict=True))
+    path = folder / "referee.toml"
+    path.write_text(f"""
+[game]
+host = "{HOST[0]}"
+[forum]
+url = "{board.topic_url}"
+timezone = "Europe/Moscow"
+username = "{HOST[0]}"
+rate_limit = 1000
+timeout = {timeout}
+retries = {retries}
+[[schedule.days]]
+day = 1
+start = "2026-11-20 17:00"
+deadline = "{deadline}"
+night_deadline = "2026-11-22 10:00"
+[players]
+{players}
+""", encoding="utf-8")
+    return path
+
+
+def referee(config: Path, *args: str, db: Path | None = None, timeout: float = 60,
+            env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``referee --config CONFIG [--db DB] ARGS`` in a process of its own, as the host runs
+    it (the password from the environment)."""
+    argv = [sys.executable, "-c", CLI, "--config", str(config)]
+    argv += ["--db", str(db)] if db else []
+    return subprocess.run(
+        [*argv, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+        env={**os.environ, "REFEREE_PASSWORD": PASSWORD, **(env or {})},
+    )

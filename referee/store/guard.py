@@ -1,0 +1,230 @@
+"""What stands between the game database and the file system (issue 14): one writer at a
+time, private files, and a file-system failure told in words with what to do.
+
+- **One writer per database.** A lock file beside it (``game.db.lock``) is held, with the
+  operating system's lock, for as long as a store is open. A second process waits for it
+  — saying so once — up to a limit, then stops with a clear error. The system drops the
+  lock when its process ends, however it ends, so a killed sync never leaves a stale one.
+  Stores opened twice in one process share the lock.
+- **Private files.** The database holds the host's private messages: it and its WAL/SHM
+  files are 0600 on every open, whoever widened them.
+- **No traceback.** A read-only folder, a missing permission or a full disk becomes a
+  :class:`~referee.errors.StoreError` naming the file and what to do; a transaction that
+  fails is rolled back, so the database stays as it was before it.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import sqlite3
+import stat
+import sys
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from referee.errors import StoreError
+
+try:  # POSIX
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+    import msvcrt
+
+notices = logging.getLogger("referee.notice")
+"""The lines the CLI shows while they happen (the library prints nothing itself)."""
+
+LOCK_WAIT = 300.0
+"""Seconds a second process waits for the database before it gives up (a first sync of a
+long topic at the polite rate takes minutes)."""
+
+_held: dict[Path, list[int]] = {}
+"""Locks this process holds: database → [lock file descriptor, stores using it]."""
+_held_guard = threading.Lock()
+
+
+def lock_path(db: Path) -> Path:
+    return db.with_name(db.name + ".lock")
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        else:  # pragma: no cover - Windows
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+    except (BlockingIOError, PermissionError):
+        return False
+    except OSError as e:
+        if e.errno in (errno.EAGAIN, errno.EACCES, errno.EDEADLK):
+            return False
+        raise
+    return True
+
+
+def _holder(path: Path) -> str:
+    """Who holds the lock, as it wrote itself into the file (best effort)."""
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return ""
+    return text.splitlines()[0][:200] if text else ""
+
+
+def acquire(db: Path, *, wait: float = LOCK_WAIT,
+            sleep: Callable[[float], None] = time.sleep) -> Path:
+    """Hold the database's lock (waiting up to ``wait`` seconds); returns the key that
+    :func:`release` takes."""
+    key = db.resolve()
+    with _held_guard:
+        if key in _held:
+            _held[key][1] += 1
+            return key
+    path = lock_path(db)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as e:
+        raise fs_error(e, path) from None
+    deadline = time.monotonic() + wait
+    told = False
+    while not _try_lock(fd):
+        holder = _holder(path)
+        if not told:
+            notices.warning("%s is in use by another referee run%s; waiting for it to finish "
+                            "(up to %.0f s)…", db.name, f" ({holder})" if holder else "", wait)
+            told = True
+        if time.monotonic() >= deadline:
+            os.close(fd)
+            raise StoreError(
+                f"{db} is in use by another referee run"
+                + (f" ({holder})" if holder else "")
+                + f", which did not finish within {wait:.0f} s",
+                "let it finish (or stop it) and run the command again: one run at a time "
+                "writes a game database",
+            )
+        sleep(0.2)
+    try:
+        os.ftruncate(fd, 0)
+        started = datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S")
+        command = " ".join(os.path.basename(a) if i == 0 else a
+                           for i, a in enumerate(sys.argv[:3]))
+        os.write(fd, f"pid {os.getpid()}: {command}, since {started}\n".encode())
+    except OSError:
+        pass  # the note is a courtesy to the next run; the lock itself is held
+    with _held_guard:
+        _held[key] = [fd, 1]
+    return key
+
+
+def release(key: Path) -> None:
+    with _held_guard:
+        entry = _held.get(key)
+        if entry is None:
+            return
+        entry[1] -= 1
+        if entry[1] > 0:
+            return
+        del _held[key]
+    try:
+        os.ftruncate(entry[0], 0)
+    except OSError:
+        pass
+    os.close(entry[0])  # closing drops the lock
+
+
+def make_private(db: Path) -> None:
+    """The database and its WAL/SHM files: 0600, whatever they were."""
+    for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
+        try:
+            if path.exists() and stat.S_IMODE(path.stat().st_mode) & 0o077:
+                os.chmod(path, 0o600)
+        except OSError:
+            pass  # not ours to change (another owner, a read-only disk): reading goes on
+
+
+# --------------------------------------------------------------------------- words
+
+def _read_only(path: Path) -> bool:
+    folder = path if path.is_dir() else path.parent
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        return False
+
+
+def _full(path: Path) -> bool:
+    try:
+        return os.statvfs(path.parent).f_bavail == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def fs_error(e: OSError, path: Path) -> StoreError:
+    """A file-system failure on ``path`` in words, with what to do."""
+    where = Path(e.filename) if isinstance(e.filename, str) else path
+    code = e.errno
+    if code == errno.EROFS or (code in (errno.EACCES, errno.EPERM) and _read_only(where)):
+        return read_only(where)
+    if code in (errno.EACCES, errno.EPERM):
+        return StoreError(
+            f"no permission to write {where}",
+            f"give yourself write access to it and its folder (chmod u+rw «{where}»), or "
+            "point referee at another file with --db",
+        )
+    if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+        return disk_full(where)
+    return StoreError(f"cannot write {where}: {e.strerror or e}",
+                      "check the disk and the folder, then run the command again")
+
+
+def read_only(where: Path) -> StoreError:
+    return StoreError(
+        f"{where} is on a read-only disk or folder: referee writes the game database, its "
+        "-wal/-shm and .lock files beside it",
+        "copy the game's folder somewhere writable and run referee there (or give "
+        "--db a writable place); nothing was changed",
+    )
+
+
+def disk_full(where: Path) -> StoreError:
+    return StoreError(
+        f"the disk holding {where} is full",
+        "free some space and run the command again: the database is as it was before "
+        "the write that did not fit (pages already stored are kept)",
+    )
+
+
+SQLITE_PERM, SQLITE_BUSY, SQLITE_LOCKED, SQLITE_READONLY = 3, 5, 6, 8
+SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 10, 11, 13, 14, 26
+
+
+def sqlite_error(e: sqlite3.Error, db: Path | None) -> StoreError:
+    """A SQLite failure on the game database in words: what it means for the host's files."""
+    code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
+    name = db or Path(":memory:")
+    if code == SQLITE_FULL or (code == SQLITE_IOERR and db is not None and _full(db)):
+        return disk_full(name)
+    if code in (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR) and db:
+        if _read_only(db):
+            return read_only(db)
+        if not os.access(db.parent, os.W_OK) or (db.exists() and not os.access(db, os.W_OK)):
+            return fs_error(OSError(errno.EACCES, "Permission denied", str(db)), db)
+    if code in (SQLITE_NOTADB, SQLITE_CORRUPT):
+        return StoreError(
+            f"{name} is not a referee database ({e})",
+            "point referee at the right file, or move this one away to start afresh",
+        )
+    if code in (SQLITE_BUSY, SQLITE_LOCKED):
+        return StoreError(f"{name} is busy: another program holds it ({e})",
+                          "close the other program (a database browser?) and run again")
+    return StoreError(f"the game database {name} failed: {e}",
+                      "check the disk and the file, then run the command again; the last "
+                      "write was undone")
+
+
+__all__ = ["LOCK_WAIT", "acquire", "disk_full", "fs_error", "lock_path", "make_private",
+           "read_only", "release", "sqlite_error"]
