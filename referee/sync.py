@@ -16,9 +16,10 @@ phpBB marks it read for the host (research gotcha 12), so each is opened once.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from itertools import chain
 from pathlib import Path
 
 from adapters.base import Secret
@@ -46,6 +47,11 @@ class SyncReport:
     edited_posts: int
     missing_posts: int
     requests: int
+    rechecked: tuple[int, ...] = ()
+    """Pages before the resume point read again for edits and deletions (the caller's
+    choice: the pages of the day that is open)."""
+    notes: tuple[str, ...] = ()
+    """What the host should know about how pages were stored (posts out of order)."""
 
     @property
     def changed(self) -> bool:
@@ -53,10 +59,12 @@ class SyncReport:
 
     def summary(self) -> str:
         parts = [
-            f"topic {self.topic_id}: read page{'s' if self.pages_fetched != 1 else ''} "
+            f"topic {self.topic_id}: read page{'s' if self.last_page != self.start_page else ''} "
             + (f"{self.start_page}–{self.last_page}" if self.last_page != self.start_page
                else f"{self.start_page}")
-            + f" of {self.total_pages}",
+            + f" of {self.total_pages}"
+            + (f" and re-read page{'s' if len(self.rechecked) != 1 else ''} "
+               f"{_ranges(self.rechecked)} for edits and deletions" if self.rechecked else ""),
             f"{self.new_posts} new post{'s' if self.new_posts != 1 else ''}",
         ]
         if self.edited_posts:
@@ -65,6 +73,17 @@ class SyncReport:
             parts.append(f"{self.missing_posts} vanished (kept, marked missing)")
         parts.append(f"{self.requests} request{'s' if self.requests != 1 else ''}")
         return ", ".join(parts)
+
+
+def _ranges(pages: tuple[int, ...]) -> str:
+    """``(2, 3, 4, 7)`` → ``2–4, 7``."""
+    runs: list[list[int]] = []
+    for n in pages:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 1 else f"{r[0]}" for r in runs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,23 +131,32 @@ def sync_topic(
     progress: ProgressCallback | None = None,
     full: bool = False,
     now: Callable[[], datetime] = _utcnow,
+    recheck: Iterable[int] = (),
 ) -> SyncReport:
     """Read the game topic into ``store``, from the last stored page on.
 
-    ``full`` re-reads every page from page 1: the only way to notice edits and deletions
-    on pages before the last one (an incremental sync never re-reads them).
+    ``recheck`` names pages before that to read again first — the caller knows which
+    matter (:meth:`referee.game.Game.sync`: those holding the open day's posts), so that
+    an edited or deleted vote there is seen without reading the whole topic. ``full``
+    re-reads every page from page 1 (edits and deletions anywhere).
     """
     topic_id = adapter.topic_id
     last = store.last_synced_page(topic_id) if topic_id is not None and not full else None
     start = last or 1
     per_page = store.topic_per_page(topic_id) if topic_id is not None else None
+    again = tuple(sorted({n for n in recheck if 1 <= n < start})) if last else ()
     before = adapter.requests
     fetched = changed = new = edited = missing = 0
+    notes: list[str] = []
     title = ""
     first_page = last_page = total = start
-    pages = _pages_in_order(adapter, store, start, per_page, resume=last is not None)
+    pages = chain(((True, tp) for tp in _pages_again(adapter, again, per_page)),
+                  ((False, tp) for tp in _pages_in_order(adapter, store, start, per_page,
+                                                         resume=last is not None)))
     before_page: TopicPage | None = None
-    for tp in pages:
+    resumed = False
+    for rechecking, read in pages:
+        tp = _in_topic_order(adapter, read, per_page, notes)
         # The page before, read just now, bounds this one: a post deleted from between
         # the two (the first of this page) is then noticed as missing.
         after = (before_page.posts[-1] if before_page is not None and before_page.posts
@@ -136,24 +164,86 @@ def sync_topic(
         saved = store.save_topic_page(tp, now(), url=_page_url(adapter, tp.page),
                                       after=after)
         before_page = tp
-        if fetched == 0:
-            first_page = tp.page
+        if not rechecking:
+            first_page = first_page if resumed else tp.page
+            resumed = True
+            last_page = tp.page
         fetched += 1
         changed += 0 if saved.unchanged else 1
         new += saved.new_posts
         edited += saved.edited_posts
         missing += saved.missing_posts
+        notes += [f"post #{pid} by {author} is gone from page {tp.page} of the topic "
+                  "(deleted or hidden): kept, and a vote in it still counts (V4)"
+                  for pid, author in saved.vanished]
         title = tp.title or title
-        last_page, total = tp.page, tp.total_pages
+        total = tp.total_pages
         if topic_id is None:
             topic_id = saved.topic_id
         if progress is not None:
-            progress(SyncProgress(fetched, max(fetched, tp.total_pages - first_page + 1), new))
+            to_read = len(again) + tp.total_pages - first_page + 1
+            progress(SyncProgress(fetched, max(fetched, to_read), new))
     return SyncReport(
         topic_id=topic_id, title=title, start_page=first_page, last_page=last_page,
         total_pages=total, pages_fetched=fetched, pages_changed=changed, new_posts=new,
         edited_posts=edited, missing_posts=missing, requests=adapter.requests - before,
+        rechecked=again, notes=tuple(notes),
     )
+
+
+def _pages_again(adapter: Forum, pages: tuple[int, ...],
+                 per_page: int | None) -> Iterator[TopicPage]:
+    """The pages named, read again: one pass of ``fetch_topic_pages`` per run of
+    consecutive pages."""
+    runs: list[list[int]] = []
+    for n in pages:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    for run in runs:
+        yield from _read_run(adapter, run[0], run[-1], per_page)
+
+
+def _read_run(adapter: Forum, first: int, last: int,
+              per_page: int | None) -> Iterator[TopicPage]:
+    """Pages ``first`` … ``last`` (fewer when the topic has shrunk below them)."""
+    pages = adapter.fetch_topic_pages(PageCursor(first, per_page))
+    try:
+        for tp in pages:
+            yield tp
+            if tp.page >= last or tp.page >= tp.total_pages:
+                return
+    finally:
+        close = getattr(pages, "close", None)
+        if callable(close):
+            close()
+
+
+def _in_order(page: TopicPage) -> bool:
+    keys = [(p.posted_at, p.post_id) for p in page.posts]
+    return keys == sorted(keys)
+
+
+def _in_topic_order(adapter: Forum, tp: TopicPage, per_page: int | None,
+                    notes: list[str]) -> TopicPage:
+    """``tp`` with its posts in topic order (time, then id). A page that shows them out of
+    order is read once more (a board caught mid-change); if it stays so, its posts are
+    stored in topic order, and the host is told."""
+    if _in_order(tp):
+        return tp
+    again = next((p for p in _read_run(adapter, tp.page, tp.page, per_page)
+                  if p.page == tp.page), None)
+    if again is not None and _in_order(again):
+        return again
+    page = again or tp
+    log.info("page %s shows its posts out of order twice; storing them in time order",
+             page.page)
+    notes.append(f"page {page.page} of the topic shows its posts out of time order; they "
+                 "are stored in time order (check the topic's sorting on the forum)")
+    posts = sorted(page.posts, key=lambda p: (p.posted_at, p.post_id))
+    return replace(page, posts=tuple(replace(p, position=i)
+                                     for i, p in enumerate(posts, start=1)))
 
 
 MAX_STEPS_BACK = 8

@@ -89,7 +89,7 @@ class GameBase:
         adapter = open_adapter(self.config, db_path=self.store.path)
         try:
             report = sync_topic(self.config, self.store, adapter, progress=progress,
-                                full=full)
+                                full=full, recheck=self.pages_to_recheck(adapter.topic_id))
             lines.append(report.summary())
             lines += _sync_warnings(adapter, report)
             read_pms = pms if pms is not None else (
@@ -105,11 +105,29 @@ class GameBase:
             )
             adapter = open_adapter(votes_config, db_path=self.store.path)
             try:
+                recheck = self.pages_to_recheck(adapter.topic_id)
                 lines.append("votes " + sync_topic(votes_config, self.store, adapter,
-                                                   progress=progress, full=full).summary())
+                                                   progress=progress, full=full,
+                                                   recheck=recheck).summary())
             finally:
                 adapter.close()
         return lines
+
+    def pages_to_recheck(self, topic_id: int | None) -> list[int]:
+        """The topic pages a sync reads again: those holding posts of the day that is open
+        and of the last day that has closed but is not recorded yet, so that an edited or
+        deleted vote of that day is seen (V4) without reading the whole topic."""
+        if topic_id is None:
+            return []
+        now = self.now
+        days = [d for d in self.schedule if d.start <= now < d.deadline]
+        closed = [d for d in self.schedule if d.deadline <= now]
+        if closed and self.store.result("day", closed[-1].day) is None:
+            days.append(closed[-1])
+        pages: set[int] = set()
+        for d in days:
+            pages.update(self.store.pages_holding(d.start, d.night_deadline, topic_id=topic_id))
+        return sorted(pages)
 
     @property
     def vote_topic_id(self) -> int | None:

@@ -75,6 +75,7 @@ def _sync_warnings(adapter: object, report: object) -> list[str]:
         out.append(f"! pages {last + 1}–{total} of the topic were not read: "
                    + ("they are not in the snapshot folder — save them too"
                       if hasattr(adapter, "skipped") else "the forum did not serve them"))
+    out += [f"! {note}" for note in getattr(report, "notes", ())]
     for path, why in getattr(adapter, "skipped", []):
         name = getattr(path, "name", str(path))
         if name.lower().endswith((".html", ".htm")):

@@ -161,6 +161,8 @@ class PageSave:
     edited_posts: int
     missing_posts: int
     unchanged: bool
+    vanished: tuple[tuple[int, str], ...] = ()
+    """(post id, author) of the posts this page showed gone."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,7 +60,8 @@ class TopicRecords(StoreBase):
             ]).encode()
         ).hexdigest()
         ids = [p.post_id for p in page.posts]
-        new = edited = missing = 0
+        new = edited = 0
+        vanished: list[tuple[int, str]] = []
         with self._tx() as c:
             prev = c.execute(
                 "SELECT content_hash FROM pages WHERE topic_id=? AND page=?",
@@ -78,7 +79,7 @@ class TopicRecords(StoreBase):
                 new += is_new
                 edited += is_edited
             if page.posts:
-                missing = self._mark_missing(c, topic_id, page, ids, seen, after)
+                vanished = self._mark_missing(c, topic_id, page, ids, seen, after)
             c.execute(
                 "INSERT INTO pages(topic_id, page, url, fetched_at, post_ids, content_hash, "
                 "total_pages, per_page) VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(topic_id, page) "
@@ -93,7 +94,8 @@ class TopicRecords(StoreBase):
                 c.execute("DELETE FROM pages WHERE topic_id=? AND page>?", (topic_id, page.page))
         return PageSave(
             topic_id=topic_id, page=page.page, new_posts=new, edited_posts=edited,
-            missing_posts=missing, unchanged=prev is not None and prev[0] == content_hash,
+            missing_posts=len(vanished), unchanged=prev is not None and prev[0] == content_hash,
+            vanished=tuple(vanished),
         )
 
     @staticmethod
@@ -136,7 +138,7 @@ class TopicRecords(StoreBase):
     def _mark_missing(
         c: sqlite3.Connection, topic_id: int, page: TopicPage, ids: list[int], seen: str,
         after: Post | None = None,
-    ) -> int:
+    ) -> list[tuple[int, str]]:
         first, last = page.posts[0], page.posts[-1]
         where = ["topic_id = ?", "missing_since IS NULL",
                  f"post_id NOT IN ({','.join('?' * len(ids))})"]
@@ -150,10 +152,11 @@ class TopicRecords(StoreBase):
         if page.page < page.total_pages:
             where.append("(posted_at, post_id) <= (?, ?)")
             params += [_iso(last.posted_at), last.post_id]
-        cur = c.execute(
-            f"UPDATE posts SET missing_since = ? WHERE {' AND '.join(where)}", [seen, *params]
-        )
-        return cur.rowcount
+        cond = " AND ".join(where)
+        gone = c.execute(f"SELECT post_id, author FROM posts WHERE {cond} ORDER BY posted_at, "
+                         "post_id", params).fetchall()
+        c.execute(f"UPDATE posts SET missing_since = ? WHERE {cond}", [seen, *params])
+        return [(pid, author) for pid, author in gone]
 
     def has_post(self, post_id: int) -> bool:
         """Whether the post was ever stored (missing or not)."""
@@ -167,6 +170,26 @@ class TopicRecords(StoreBase):
             "SELECT MAX(page) FROM pages WHERE topic_id=?", (topic_id,)
         ).fetchone()
         return row[0] if row and row[0] is not None else None
+
+    def pages_holding(self, since: datetime | None, until: datetime | None, *,
+                      topic_id: int) -> list[int]:
+        """The pages of ``topic_id`` that hold posts with ``since <= posted_at < until``, as
+        last read — and the page before them when the first of them starts inside the
+        window: a deleted post that began that page lay between the two, and only reading
+        both shows it gone."""
+        where, params = _window(since, until, topic_id)
+        pages = [n for (n,) in self.conn.execute(
+            f"SELECT DISTINCT page FROM posts WHERE {' AND '.join(where)} "
+            "AND missing_since IS NULL ORDER BY page", params)]
+        if pages and pages[0] > 1:
+            row = self.conn.execute("SELECT post_ids FROM pages WHERE topic_id=? AND page=?",
+                                    (topic_id, pages[0])).fetchone()
+            first = json.loads(row[0])[0] if row and row[0] != "[]" else None
+            at = self.conn.execute("SELECT posted_at FROM posts WHERE post_id=?",
+                                   (first,)).fetchone() if first is not None else None
+            if at is not None and (since is None or at[0] >= _iso(since)):
+                pages.insert(0, pages[0] - 1)
+        return pages
 
     def topic_per_page(self, topic_id: int) -> int | None:
         """Posts per page of the topic as last seen (needed to jump to a later page)."""

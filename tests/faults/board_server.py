@@ -314,14 +314,16 @@ class Board:
             self.deleted.append(post)
             return post
 
-    def edit_post(self, post_id: int, words: str) -> BoardPost:
-        """The author edits his post: its text becomes ``words`` (phpBB keeps id and time)."""
+    def edit_post(self, post_id: int, target: str) -> BoardPost:
+        """The author edits his vote to ``target`` (phpBB keeps the post's id and time)."""
         with self.lock:
             at = next(i for i, p in enumerate(self.posts) if p.post_id == post_id)
             old = self.posts[at]
-            self.posts[at] = BoardPost(old.post_id, old.author, old.author_id, old.posted_at,
-                                       html.escape(words, quote=False).replace("\n", "<br>\n"),
-                                       words)
+            words = "Передумал, вот мои доводы по итогам дня."
+            self.posts[at] = BoardPost(
+                old.post_id, old.author, old.author_id, old.posted_at,
+                f'{words}<br>\nМой голос – <span style="color:red">{html.escape(target)}</span>',
+                f"{words}\nМой голос – {target}")
             return self.posts[at]
 
     def add_pm(self) -> BoardPm:
@@ -421,7 +423,7 @@ class Board:
                 code, headers, body = self._page(h, key, form, fault)
         if self.delay:
             self.released.wait(self.delay)
-        if fault is None:
+        if fault is None or fault.kind == "swapped":
             self._send(h, code, headers, body)
         elif fault.kind == "status":
             extra = [("Retry-After", fault.retry_after)] if fault.retry_after else []
