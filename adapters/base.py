@@ -406,7 +406,7 @@ class HttpClient:
                     return response
                 delay, why = retry
             notices.warning("жду ответа форума… %s: %s; попытка %d из %d через %.0f с "
-                            "(таймаут %.0f с)", shown, why, attempt + 2, self.retries + 1,
+                            "(таймаут %g с)", shown, why, attempt + 2, self.retries + 1,
                             delay, self.timeout)
             self.sleep(delay)
             attempt += 1
@@ -419,7 +419,7 @@ class HttpClient:
             yield
             return
         timer = threading.Timer(self.notice_after, notices.warning, args=(
-            "жду ответа форума… %s: нет ответа %.0f с (попытка %d из %d, таймаут %.0f с)",
+            "жду ответа форума… %s: нет ответа %g с (попытка %d из %d, таймаут %g с)",
             shown, self.notice_after, attempt + 1, self.retries + 1, self.timeout))
         timer.daemon = True
         timer.start()

@@ -40,6 +40,9 @@ PREFIX = "phpbb3_f4u1t"
 """The board's cookie prefix; the client reads it from Set-Cookie."""
 HOST = ("Ведущий", 58)
 PASSWORD = "faults-Пароль-8"
+FORM_SID = "4dd5a1220f642fdd95804df967fce0d7"
+"""The session id of the login fixture's hidden field (and, with ``sid_in_forms``, of its
+form address, as phpBB prints both)."""
 DAY1 = datetime(2026, 11, 20, 15, 0, tzinfo=UTC)
 PLAYERS = (("Шерлок", 60), ("Мисс Марпл", 61), ("Kotik", 62), ("Лиса", 63), ("Ёжик", 64),
            ("Тень_Ночи", 65), ("Полковник", 67), ("Nika-77", 68), ("Гроза", 69),
@@ -461,12 +464,7 @@ class Board:
         kind, _, rest = key.partition(":")
         if kind == "login":
             if h.command != "POST":
-                page = _fixture("login.html")
-                if self.sid_in_forms:
-                    page = page.replace(b'action="./ucp.php?mode=login"',
-                                        b'action="./ucp.php?mode=login&amp;sid=' + b"0" * 32
-                                        + b'"')
-                return 200, self._guest_cookies(), page
+                return 200, self._guest_cookies(), self._login_form("login.html")
             if form.get("password") != PASSWORD or form.get("username") != HOST[0]:
                 return 200, self._guest_cookies(), _fixture("login_failed.html")
             self.logins += 1
@@ -474,7 +472,7 @@ class Board:
         if kind == "other":
             return 404, [], b"<html><body>Not Found</body></html>"
         if not logged_in and (kind != "topic" or self.require_login):
-            return 200, self._guest_cookies(), _fixture("login_required.html")
+            return 200, self._guest_cookies(), self._login_form("login_required.html")
         if kind == "topic":
             return 200, [], self._written(self.topic.page(int(rest), swapped=fault == SWAPPED))
         if kind == "folder":
@@ -493,6 +491,14 @@ class Board:
         text = page.decode("utf-8").replace('<meta charset="utf-8" />',
                                             f'<meta charset="{self.encoding}" />')
         return text.encode(self.encoding, "xmlcharrefreplace")
+
+    def _login_form(self, name: str) -> bytes:
+        page = _fixture(name)
+        if self.sid_in_forms:
+            page = page.replace(b'action="./ucp.php?mode=login"',
+                                b'action="./ucp.php?mode=login&amp;sid=' + FORM_SID.encode()
+                                + b'"')
+        return page
 
     @staticmethod
     def _guest_cookies() -> list[tuple[str, str]]:
