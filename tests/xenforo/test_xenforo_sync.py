@@ -41,8 +41,11 @@ def test_a_sync_with_nothing_new_costs_one_request_per_source(
     game.sync(progress=None)
     board.log.clear()
     lines = game.sync(progress=None)
-    assert "0 new posts, 1 request" in lines[0] and "1 request" in lines[-1]
-    assert board.requests() == [("GET", "threads/mafija-119.69072/page-2", 200),
+    # Issue 14: the open day's earlier page is read again too, for edits and deletions.
+    assert "re-read page 1 for edits and deletions, 0 new posts, 2 requests" in lines[0]
+    assert "1 request" in lines[-1]
+    assert board.requests() == [("GET", "threads/mafija-119.69072/", 200),
+                                ("GET", "threads/mafija-119.69072/page-2", 200),
                                 ("GET", "conversations/", 200)]
 
 
