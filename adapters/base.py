@@ -5,7 +5,13 @@ The interface engines implement is :class:`referee.kernel.Forum`.
 Politeness (issue 2): one clear User-Agent, at most ``[forum] rate_limit`` requests a
 second, bounded retries with exponential backoff and jitter on network errors, timeouts,
 5xx and 429 (a ``Retry-After`` is honoured). The session lives in a cookie file beside the
-game database, created 0600 from the first byte; cookies never travel to another host.
+game database (:mod:`adapters.cookies`), created 0600 from the first byte; cookies never
+travel to another host, and a foreign host's are never kept.
+
+Issue 14: a page whose posts are stored is decoded for sure (:meth:`HttpClient.get_text`,
+:mod:`adapters.charset`), never as a guess; while the forum keeps the host waiting (5 s
+without an answer, every retry) a «жду ответа форума…» line goes to :data:`notices`, which
+the CLI shows; a host name that does not resolve is named.
 
 Secrets (RULES.md: credentials never in the config): the password comes from
 ``REFEREE_PASSWORD`` or an interactive prompt, is held in a :class:`Secret` whose ``repr``
