@@ -7,9 +7,11 @@ text drops control characters from them (:func:`referee.render.cells.plain`).
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
+from referee.bbcode import ZWSP
 from referee.decisions import (
     Decision,
     Excuse,
@@ -34,6 +36,7 @@ _NIGHT_CAUSES = {
     "harakiri": "харакири (второй промах, N10)",
     "testament": "завещание ниндзя {who}",
 }
+_TAG = re.compile(r"\[/?(?:b|i|u|color|url|spoiler|quote|code|list|\*)(?:=[^\]]*)?\]")
 _REMOVAL_RULES = {"A1": "пропал(а) без вести", "A2": "пропуски голосования",
                   "host": "решение ведущего"}
 
@@ -76,9 +79,9 @@ def gone_ru(g: Gone, tz: ZoneInfo) -> str:
         text = f"погиб(ла) ночью {g.number} ({when(g.at, tz)}): {causes}"
     else:
         first = g.rule.split(",")[0].strip()
-        label = _REMOVAL_RULES.get(first, g.rule or "решение ведущего")
-        why = f" — {plain(g.explanation)}" if g.explanation else ""
-        text = f"выбыл(а) в конце дня {g.number}: {plain(label)}{why}"
+        why = g.explanation or _REMOVAL_RULES.get(first, g.rule or "решение ведущего")
+        rule = f" ({g.rule})" if g.explanation and g.rule else ""
+        text = f"выбыл(а) в конце дня {g.number}: {plain(why)}{rule}"
     return text if g.recorded else text + " [не записано]"
 
 
@@ -102,13 +105,19 @@ def item_ru(item: OpenItem, tz: ZoneInfo) -> str:
         case "pm":
             what = f"Ночь {n}: {item.subject} не прочитано — {plain(item.detail)}"
         case "private":
-            first = plain(item.detail).splitlines()[0] if item.detail else ""
+            first = _untagged(item.detail).splitlines()[0] if item.detail else ""
             what = f"Ночь {n}: не отправлено {plain(item.subject)} — {first}"
         case _:
             reason = f" ({plain(item.detail)})" if item.detail else ""
             what = (f"Решение ведущего от {when(item.at, tz)}: "
                     f"{decision_ru(item.decision, tz)}{reason} — ещё не в подсчёте")
     return f"{what} → {item.command}"
+
+
+def _untagged(bbcode_text: str) -> str:
+    """A PM as the player will read it: without our tags and the escaping's zero-width
+    spaces (a player's own «[» was escaped, so it is never taken for a tag)."""
+    return plain(_TAG.sub("", bbcode_text)).replace(ZWSP, "")
 
 
 def decision_ru(d: Decision | None, tz: ZoneInfo) -> str:
