@@ -34,8 +34,9 @@ def render_day_history(h: DayHistory, fmt: Format = "bbcode", tz: str = "UTC") -
     if fmt == "json":
         return json.dumps(day_history_json(h), ensure_ascii=False, indent=2) + "\n"
     bb = fmt == "bbcode"
-    state = "" if h.closed else f" (день идёт, на {when(h.steps[-1].at, zone)})" \
-        if h.steps else " (день идёт)"
+    state = ""
+    if not h.closed:
+        state = f" (день идёт, на {when(h.steps[-1].at, zone)})" if h.steps else " (день идёт)"
     title = f"День {h.day}: как шло голосование{state}"
     lines = [b(title) if bb else title]
     if not h.steps:

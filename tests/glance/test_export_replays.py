@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from glance_bench import BenchGame, build
+from glance_bench import BenchGame
 from glance_demo import DEMO, at, demo, play_as_host
 from typer.testing import CliRunner
 
@@ -140,13 +140,6 @@ def test_the_cli_writes_a_file_that_referee_replay_reads(tmp_path: Path) -> None
 
 
 # ---------------------------------------------------------------------- the benchmark's size
-
-@pytest.fixture(scope="module")
-def bench(tmp_path_factory: pytest.TempPathFactory) -> BenchGame:
-    # 9 days: 7 with a hanging and a mafia kill, then tied days (tie = "nobody") and quiet
-    # nights, as the benchmark's game ends.
-    return build(tmp_path_factory.mktemp("bench"), 9)
-
 
 def test_a_benchmark_game_exported_replays_to_the_live_results(bench: BenchGame) -> None:
     game = bench.at(bench.end)
