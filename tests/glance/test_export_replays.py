@@ -154,3 +154,27 @@ def test_a_benchmark_game_exported_replays_to_the_live_results(bench: BenchGame)
     tied = [p for p in data["phases"] if p.get("day") in (8, 9)]
     assert [p.get("hanged", "?") for p in tied] == [None, None]
     assert len({e.post_id for e in events}) == len(events) > 9 * 25
+
+
+def test_the_vote_csv_has_every_vote_event_and_no_formula(tmp_path: Path) -> None:
+    import csv
+    import io
+    from datetime import UTC, datetime
+
+    from referee.export import VoteEvent
+    from referee.render.export import CSV_HEADERS, votes_csv
+
+    game = play_as_host(demo(tmp_path / "game.db"), "2026-11-24 12:00")
+    _, events = export_game(game)
+    rows = list(csv.reader(io.StringIO(votes_csv(events, "Europe/Moscow",
+                                                 game.config.forum.url))))
+    assert tuple(rows[0]) == CSV_HEADERS
+    assert len(rows) == 1 + len(events) == 1 + 29
+    first_counted = next(r for r in rows[1:] if r[7] == "да")
+    assert first_counted[:8] == ["1", "2026-11-20 19:22:01", "2026-11-20T16:22:01+00:00", "83",
+                                 "Шерлок", "Mr. Smith", "Mr. Smith", "да"]
+    assert first_counted[10].endswith("viewtopic.php?p=83#p83")
+    at = datetime(2026, 11, 20, 16, tzinfo=UTC)
+    nasty = VoteEvent(1, at, 1, "=HYPERLINK(\"http://x\")", "+1", "@Bob", False, "V2", "-")
+    row = next(csv.reader(io.StringIO(votes_csv([nasty]).splitlines()[1])))
+    assert row[4:7] == ["'=HYPERLINK(\"http://x\")", "'+1", "'@Bob"] and row[9] == "'-"
