@@ -25,8 +25,10 @@ from glance_bench import build  # noqa: E402
 
 from referee.export import export_game  # noqa: E402
 from referee.history import game_history, history_of_day  # noqa: E402
+from referee.render.context import Context  # noqa: E402
 from referee.render.export import replay_json, votes_csv  # noqa: E402
 from referee.render.history import render_day_history, render_game_history  # noqa: E402
+from referee.render.morning import private_results  # noqa: E402
 from referee.render.status import render_status  # noqa: E402
 from referee.replay import replay  # noqa: E402
 from referee.status import game_status  # noqa: E402
@@ -47,21 +49,22 @@ def run(days: int) -> dict[str, Any]:
     def fresh() -> Any:
         return bench.at(bench.end)
 
-    out["status"], _ = _timed(lambda: render_status(game_status(fresh())))
+    out["status"], _ = _timed(lambda: render_status(game_status(fresh(), private_results)))
     out["history --day last"], h = _timed(
         lambda: history_of_day(fresh(), last))
-    render_day_history(h, "bbcode")
+    ctx = Context.of(fresh().config)
+    render_day_history(h, "bbcode", ctx)
     out["history --game"], _ = _timed(lambda: render_game_history(game_history(fresh())))
     try:
         from referee.render.plot import plot_day
 
         out["history --plot (day 1)"], _ = _timed(
-            lambda: plot_day(history_of_day(fresh(), 1), folder / "d1.png", "Europe/Moscow"))
+            lambda: plot_day(history_of_day(fresh(), 1), folder / "d1.png", ctx))
     except ImportError:
         out["history --plot (day 1)"] = None
     out["export"], (data, events) = _timed(lambda: export_game(fresh()))
     replay_json(data)
-    votes_csv(events)
+    votes_csv(events, ctx)
     game = fresh()
     played = replay(data, game.config.night)
     hanged = [p["hanged"] for p in played["phases"] if "day" in p]

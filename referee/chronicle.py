@@ -12,12 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from referee.config import DaySchedule
 from referee.errors import GameError
 from referee.game import DayResult, Game, NightResult
-from referee.night import GameState
+from referee.night import GameResult, GameState
 from referee.night import winner as game_winner
 from referee.night.state import Death
 from referee.timeline import DayPlay, play_day
@@ -87,7 +86,7 @@ class Chronicle:
 
     phases: tuple[Phase, ...]
     state: GameState
-    winner: Any
+    winner: GameResult | None
     """W2: the game's result after the last phase, ``None`` while it goes on."""
     now: datetime
 
@@ -196,21 +195,12 @@ def _new_deaths(before: GameState, after: GameState) -> tuple[Death, ...]:
     return tuple(d for d in after.graveyard if d.player not in known)
 
 
-def winner_token(result: Any) -> str | None:
-    """The result as the JSON outputs write it: ``town``, ``maniac``, ``clan:<name>``
-    (``draw`` when nobody is left, N15.14)."""
-    if result is None:
-        return None
-    return str(getattr(result, "token", result))
+def winner_token(result: GameResult | None) -> str | None:
+    """The result as the JSON outputs write it: ``town``, ``maniac``, ``clan:<name>``,
+    ``draw`` (N15.14); ``None`` while the game goes on."""
+    return result.token if result is not None else None
 
 
-def winner_text(result: Any) -> str | None:
-    """«Игра окончена: победа — …» as the summaries say it (W2)."""
-    if result is None:
-        return None
-    explain = getattr(result, "explain", None)
-    if callable(explain):
-        return str(explain())
-    from referee.night.report import winner_ru
-
-    return f"Игра окончена: победа — {winner_ru(str(result))}."
+def winner_text(result: GameResult | None) -> str | None:
+    """«Игра окончена: победа — …» as the summaries say it (W2, N15.14)."""
+    return result.explain() if result is not None else None

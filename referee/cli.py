@@ -533,10 +533,11 @@ def _send_deal(config, seed: int, texts, yes: bool, dry_run: bool) -> None:  # n
 def status(fmt: Annotated[Fmt, typer.Option("--format", "-f", help="text or json.")] = Fmt.text,
            offline: OfflineOpt = False) -> None:
     """The game at a glance (host only): phase, time left, who lives, who left, what to do."""
+    from referee.render.morning import private_results
     from referee.render.status import render_status
     from referee.status import game_status
 
-    _emit(render_status(game_status(_game(sync=not offline)), fmt.value))
+    _emit(render_status(game_status(_game(sync=not offline), private_results), fmt.value))
 
 
 @app.command()
@@ -552,13 +553,13 @@ def history(
     from referee.render.plot import plot_day
 
     game = _game(sync=not offline)
-    tz, title = str(game.config.tz), game.config.title
+    ctx, title = _context(game), game.config.title
     if whole:
         return _emit(show.render_game_history(h.game_history(game), fmt.value, title))
     day_history = h.history_of_day(game, day or game.current_day())
-    _emit(show.render_day_history(day_history, fmt.value, tz))
+    _emit(show.render_day_history(day_history, fmt.value, ctx))
     if plot:  # the picture's path on stderr: stdout stays the table to paste
-        err.print(f"Рисунок: {plot_day(day_history, plot, tz, title)}", markup=False)
+        err.print(f"Рисунок: {plot_day(day_history, plot, ctx, title)}", markup=False)
 
 
 @app.command()
@@ -575,7 +576,7 @@ def export(
     (data, events), votes = export_game(game), votes or game_file.with_suffix(".votes.csv")
     try:
         game_file.write_text(replay_json(data), encoding="utf-8")
-        votes.write_text(votes_csv(events, str(game.config.tz), game.config.forum.url), "utf-8")
+        votes.write_text(votes_csv(events, _context(game)), encoding="utf-8")
     except OSError as e:
         raise GameError(f"cannot write {e.filename}: {e.strerror}", "give a writable path") from e
     _emit(f"Записано: {game_file} (проверка: referee replay {game_file}), {votes}")

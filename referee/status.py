@@ -17,6 +17,7 @@ Nothing is recorded or sent: the status only looks (:mod:`referee.chronicle`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Literal
@@ -35,10 +36,13 @@ from referee.decisions import (
 )
 from referee.errors import GameError
 from referee.game import Game
+from referee.night import NightOutcome
 from referee.publish import night_messages
 
 PhaseKind = Literal["before", "day", "night", "break", "unscheduled", "over"]
 ItemKind = Literal["day", "night", "activity", "pm", "private", "decision"]
+PrivateResults = Callable[[NightOutcome], Sequence[tuple[str, str]]]
+"""A night's private results as sent (:func:`referee.render.morning.private_results`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +113,11 @@ class Status:
     winner_text: str | None
 
 
-def game_status(game: Game, story: Chronicle | None = None) -> Status:
-    """The status of ``game`` now (``story``: the chronicle, if the caller has it)."""
+def game_status(game: Game, private_results: PrivateResults | None = None,
+                story: Chronicle | None = None) -> Status:
+    """The status of ``game`` now. ``private_results`` writes a night's private results as
+    they are sent, to find those not sent yet (without it they are not looked for);
+    ``story``: the chronicle, if the caller has it."""
     story = story or chronicle(game)
     config = game.config
     state = story.state
@@ -118,7 +125,7 @@ def game_status(game: Game, story: Chronicle | None = None) -> Status:
                    for n in state.alive)
     return Status(
         title=config.title, now=game.now, timezone=str(config.tz), phase=phase_now(game, story),
-        living=living, gone=_gone(story), open=open_items(game, story),
+        living=living, gone=_gone(story), open=open_items(game, story, private_results),
         winner=story.winner_token, winner_text=story.winner_text,
     )
 
@@ -181,14 +188,15 @@ def _gone(story: Chronicle) -> tuple[Gone, ...]:
 
 # ---------------------------------------------------------------------- still to do
 
-def open_items(game: Game, story: Chronicle) -> tuple[OpenItem, ...]:
+def open_items(game: Game, story: Chronicle,
+               private_results: PrivateResults | None = None) -> tuple[OpenItem, ...]:
     """What is still to do, phase by phase, then the decisions not counted yet."""
     items: list[OpenItem] = []
     last = _last_day(game, story)
     for d in game.schedule:
         if d.day > last:
             break
-        items += _phase_items(game, story, d)
+        items += _phase_items(game, story, d, private_results)
     items += _decision_items(game, last)
     return tuple(items)
 
@@ -201,7 +209,8 @@ def _last_day(game: Game, story: Chronicle) -> int:
     return max((d.day for d in game.schedule), default=0)
 
 
-def _phase_items(game: Game, story: Chronicle, d: DaySchedule) -> list[OpenItem]:
+def _phase_items(game: Game, story: Chronicle, d: DaySchedule,
+                 private_results: PrivateResults | None) -> list[OpenItem]:
     now, store, n = game.now, game.store, d.day
     items: list[OpenItem] = []
     if now >= d.deadline and store.result("day", n) is None:
@@ -215,8 +224,8 @@ def _phase_items(game: Game, story: Chronicle, d: DaySchedule) -> list[OpenItem]
             pm = f"ЛС #{u.pm_id}" if u.pm_id is not None else "ЛС"
             items.append(OpenItem("pm", n, f"referee pms --night {n}", subject=pm,
                                   detail=f"{u.sender}: {u.reason}", at=u.sent_at))
-    elif night is not None and night.recorded:
-        items += _unsent(game, night)
+    elif night is not None and night.recorded and private_results is not None:
+        items += _unsent(game, night, private_results)
     nxt = next((x for x in game.schedule if x.day == n + 1), None)
     if nxt is not None and now >= nxt.start and store.result("activity", n) is None:
         items.append(OpenItem("activity", n, f"referee check-activity --turn {n}",
@@ -224,11 +233,13 @@ def _phase_items(game: Game, story: Chronicle, d: DaySchedule) -> list[OpenItem]
     return items
 
 
-def _unsent(game: Game, night: NightEntry) -> list[OpenItem]:
+def _unsent(game: Game, night: NightEntry, private_results: PrivateResults) -> list[OpenItem]:
     """N9, N10, N12: the private results of a resolved night that were not sent yet."""
     if not night.result.final:
         return []
-    messages = night_messages(game.config, night.result, post=False, send=True, now=game.now)
+    messages = night_messages(game.config, night.result, report="",
+                              private=private_results(night.result.outcome), post=False,
+                              send=True, now=game.now)
     return [OpenItem("private", night.night,
                      f"referee resolve-night --night {night.night} --send",
                      subject=m.recipient, detail=m.body.strip())

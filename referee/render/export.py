@@ -12,11 +12,11 @@ import io
 import json
 from collections.abc import Iterable, Mapping
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from referee.export import VoteEvent
 from referee.render.cells import csv_cell, iso
-from referee.render_tally import post_link
+from referee.render.context import Context
+from referee.render.tally import post_link
 
 CSV_HEADERS = ("день", "время", "время UTC", "сообщение", "игрок", "написано", "за кого",
                "засчитан", "правило", "пояснение", "ссылка")
@@ -26,9 +26,10 @@ def replay_json(data: Mapping[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def votes_csv(events: Iterable[VoteEvent], tz: str = "UTC", topic_url: str | None = None) -> str:
+def votes_csv(events: Iterable[VoteEvent], ctx: Context | None = None) -> str:
     """The vote events as CSV text, each with its post's address."""
-    zone = ZoneInfo(tz)
+    ctx = ctx or Context()
+    zone, topic_url = ctx.tz, ctx.topic_url
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_HEADERS)

@@ -7,12 +7,13 @@ Every nick goes through :func:`referee.bbcode.escape` in BBCode, as in the tally
 from __future__ import annotations
 
 import json
+from datetime import tzinfo
 from typing import Any, Literal
-from zoneinfo import ZoneInfo
 
 from referee.bbcode import b
 from referee.history import DayHistory, DayLine, GameHistory, PlayerLine, Step
 from referee.render.cells import iso, plain, table, user, when
+from referee.render.context import Context
 from referee.roles import role_ru
 
 Format = Literal["bbcode", "text", "json"]
@@ -28,9 +29,10 @@ def _check(fmt: str) -> None:
 
 # ---------------------------------------------------------------------- one day
 
-def render_day_history(h: DayHistory, fmt: Format = "bbcode", tz: str = "UTC") -> str:
+def render_day_history(h: DayHistory, fmt: Format = "bbcode", ctx: Context | None = None
+                       ) -> str:
     _check(fmt)
-    zone = ZoneInfo(tz)
+    zone = (ctx or Context()).tz
     if fmt == "json":
         return json.dumps(day_history_json(h), ensure_ascii=False, indent=2) + "\n"
     bb = fmt == "bbcode"
@@ -49,14 +51,14 @@ def render_day_history(h: DayHistory, fmt: Format = "bbcode", tz: str = "UTC") -
     return "\n".join(lines) + "\n"
 
 
-def _step_row(s: Step, bb: bool, tz: ZoneInfo) -> tuple[str, ...]:
+def _step_row(s: Step, bb: bool, tz: tzinfo) -> tuple[str, ...]:
     counts = " · ".join(f"{user(n, bb)} {c}" for n, c in s.counts)
     lead = user(s.leader, bb) + (" ★" if s.lead_changed else "")
     return (str(s.number), when(s.at, tz), f"{user(s.voter, bb)} → {user(s.target, bb)}",
             counts, lead)
 
 
-def _day_summary(h: DayHistory, bb: bool, tz: ZoneInfo) -> list[str]:
+def _day_summary(h: DayHistory, bb: bool, tz: tzinfo) -> list[str]:
     last = h.steps[-1]
     out = ["★ — лидер сменился с этим голосом.",
            f"Лидер: {user(last.leader, bb)} — с {when(last.leader_since, tz)}."]

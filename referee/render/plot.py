@@ -12,11 +12,11 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from referee.errors import GameError
 from referee.history import DayHistory
 from referee.render.cells import plain, when
+from referee.render.context import Context
 
 INSTALL_HINT = ("install the plotting extra: pip install -e '.[plot]' in the referee folder "
                 "(or: pip install 'matplotlib>=3.8')")
@@ -54,13 +54,14 @@ def series(h: DayHistory, nick: str) -> tuple[list[datetime], list[int]]:
     return xs, ys
 
 
-def plot_day(h: DayHistory, path: Path, tz: str = "UTC", title: str = "") -> Path:
+def plot_day(h: DayHistory, path: Path, ctx: Context | None = None, title: str = "") -> Path:
     """Draw Day ``h.day`` into the PNG file ``path``; returns the path."""
     figure_cls, canvas_cls = _matplotlib()
     from matplotlib.dates import DateFormatter
     from matplotlib.ticker import MaxNLocator
 
-    zone = ZoneInfo(tz)
+    ctx = ctx or Context()
+    zone, tz = ctx.tz, ctx.tz_name
     fig = figure_cls(figsize=(11, 6), dpi=110)
     canvas_cls(fig)
     ax = fig.add_subplot()

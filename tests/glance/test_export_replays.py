@@ -162,12 +162,12 @@ def test_the_vote_csv_has_every_vote_event_and_no_formula(tmp_path: Path) -> Non
     from datetime import UTC, datetime
 
     from referee.export import VoteEvent
+    from referee.render.context import Context
     from referee.render.export import CSV_HEADERS, votes_csv
 
     game = play_as_host(demo(tmp_path / "game.db"), "2026-11-24 12:00")
     _, events = export_game(game)
-    rows = list(csv.reader(io.StringIO(votes_csv(events, "Europe/Moscow",
-                                                 game.config.forum.url))))
+    rows = list(csv.reader(io.StringIO(votes_csv(events, Context.of(game.config)))))
     assert tuple(rows[0]) == CSV_HEADERS
     assert len(rows) == 1 + len(events) == 1 + 29
     first_counted = next(r for r in rows[1:] if r[7] == "да")

@@ -14,18 +14,20 @@ from pathlib import Path
 
 import pytest
 from glance_bench import BenchGame
-from glance_demo import DEMO, at, demo, play_as_host
+from glance_demo import DEMO, MSK, at, demo, play_as_host
 from typer.testing import CliRunner
 
 from referee.bbcode import ZWSP
 from referee.cli import app
 from referee.errors import GameError
 from referee.history import day_history, game_history, history_of_day
+from referee.render.context import Context
 from referee.render.history import ROLES_WARNING, render_day_history, render_game_history
 from referee.render.plot import label, plot_day, series
 from referee.votes import Candidate, CountedVote, Tally
 
 START = datetime(2026, 11, 20, 15, tzinfo=UTC)
+MOSCOW = Context(tz=MSK, tz_name="Europe/Moscow")
 
 
 def day_of(votes: str, *, closed: bool = True, hanged: str | None = None) -> Tally:
@@ -76,7 +78,7 @@ def test_the_demo_day1_vote_by_vote(tmp_path: Path) -> None:
     assert h.steps[8].counts[:2] == (("Шерлок", 3), ("Mr. Smith", 3))  # Шерлок got there first
     assert h.reached is not None and (h.reached.nick, h.reached.votes, h.reached.post_id) == (
         "Mr. Smith", 6, 110)
-    text = render_day_history(h, "bbcode", "Europe/Moscow")
+    text = render_day_history(h, "bbcode", MOSCOW)
     assert "Смены лидера (2): 21.11 12:40 — Шерлок (голос 8); 21.11 14:35 — Mr. Smith (голос 10)." \
         in text
     assert "Итоговые 6 голосов Mr. Smith набрал(а) 21.11 17:30 (сообщение #110" in text
@@ -87,7 +89,7 @@ def test_the_day_in_progress_is_the_count_as_it_stands(tmp_path: Path) -> None:
     game = at(demo(tmp_path / "game.db"), "2026-11-21 13:00")
     h = history_of_day(game, 1)
     assert not h.closed and len(h.steps) == 8 and h.steps[-1].leader == "Шерлок"
-    assert "(день идёт, на 21.11 12:40)" in render_day_history(h, "text", "Europe/Moscow")
+    assert "(день идёт, на 21.11 12:40)" in render_day_history(h, "text", MOSCOW)
     with pytest.raises(GameError, match="day 2 has not started"):
         history_of_day(game, 2)
 
@@ -128,14 +130,14 @@ def test_a_benchmark_game_day_and_table(bench: BenchGame, tmp_path: Path) -> Non
     h = history_of_day(game, 1)
     assert h.leader == bench.plan.hanged[1] and len(h.steps) == 30
     pytest.importorskip("matplotlib")
-    picture = plot_day(h, tmp_path / "d1.png", "Europe/Moscow")
+    picture = plot_day(h, tmp_path / "d1.png", MOSCOW)
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_the_picture(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     h = day_history(day_of("Ann→$x^2$, Bob→_hidden, Cid→$x^2$"))
-    path = plot_day(h, tmp_path / "day.png", "Europe/Moscow", "Игра «1»")
+    path = plot_day(h, tmp_path / "day.png", MOSCOW, "Игра «1»")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert label("$x^2$") == r"\$x^2\$" and label("_hidden") == " _hidden"
     xs, ys = series(h, "$x^2$")

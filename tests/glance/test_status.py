@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.publish import night_messages
+from referee.render.morning import private_results
 from referee.render.status import render_status, status_json
 from referee.status import Gone, Living, OpenItem, PhaseNow, Status, game_status
 
@@ -60,7 +61,7 @@ def test_the_demo_at_a_glance(tmp_path: Path, moment: str, played: str | None, p
                               gone: list[str], todo: list[str]) -> None:
     game = demo(tmp_path / "game.db")
     game = at(play_as_host(game, played) if played else game, moment)
-    status = game_status(game)
+    status = game_status(game, private_results)
     text = render_status(status)
     assert f"Сейчас: {phase}" in text
     assert [ln.strip() for ln in text.splitlines() if " — " in ln and "(" in ln
@@ -78,15 +79,17 @@ def test_status_records_nothing(tmp_path: Path) -> None:
 def test_a_sent_result_is_no_longer_to_do(tmp_path: Path) -> None:
     game = play_as_host(demo(tmp_path / "game.db"), "2026-11-23 12:00")
     result = game.resolve_night(1, record=False)
-    for m in night_messages(game.config, result, post=False, send=True, now=game.now):
+    for m in night_messages(game.config, result, report="",
+                            private=private_results(result.outcome), post=False, send=True,
+                            now=game.now):
         game.store.mark_sent(m.key, m.kind, m.recipient, m.body, 1)
-    assert [i.kind for i in game_status(game).open] == []
+    assert [i.kind for i in game_status(game, private_results).open] == []
 
 
 def test_a_host_decision_since_the_last_count_is_to_do(tmp_path: Path) -> None:
     game = play_as_host(demo(tmp_path / "game.db"), "2026-11-23 12:00")
     game.override_vote("accept", 85, reason="аргумент был в ЛС")  # day 1 is counted anew
-    text = render_status(game_status(game))
+    text = render_status(game_status(game, private_results))
     assert "День 1: дедлайн прошёл (21.11 22:00), итог не записан → referee tally --day 1" in text
     assert ("голос в сообщении #85 засчитан (аргумент был в ЛС) — ещё не в подсчёте → "
             "referee tally --day 1") in text
@@ -136,7 +139,7 @@ def test_user_text_cannot_reach_the_terminal_raw() -> None:
 
 def test_a_benchmark_game_at_a_glance(bench: BenchGame) -> None:
     game = bench.at(bench.end)
-    status = game_status(game)
+    status = game_status(game, private_results)
     plan = bench.plan
     hanged = [g.nick for g in status.gone if g.how == "hanged"]
     killed = [g.nick for g in status.gone if g.how == "night"]
