@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from referee.config import DaySchedule
+from referee.day.result import CountedVote, Tally
 from referee.errors import GameError
 from referee.game import DayResult, Game, NightResult
 from referee.night import GameResult, GameState
 from referee.night import winner as game_winner
 from referee.night.state import Death
 from referee.timeline import DayPlay, play_day
-from referee.votes import CountedVote, Tally
 
 
 @dataclass(frozen=True, slots=True)

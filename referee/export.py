@@ -22,10 +22,10 @@ from typing import Any
 
 from referee.actions import Request
 from referee.chronicle import Chronicle, DayEntry, NightEntry, chronicle
+from referee.day.result import Tally
 from referee.game import Game
 from referee.night import GameState
 from referee.replay import tally_votes
-from referee.votes import Tally
 
 REPLAY_NOTE = "referee export: the live game as a replay file (referee replay FILE)"
 

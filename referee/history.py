@@ -22,10 +22,10 @@ from datetime import datetime
 from typing import Literal
 
 from referee.chronicle import Chronicle, DayEntry, chronicle
+from referee.day.result import CountedVote, Tally
 from referee.errors import GameError
 from referee.game import Game
 from referee.roles import Side
-from referee.votes import CountedVote, Tally
 
 Counts = tuple[tuple[str, int], ...]
 
