@@ -75,6 +75,8 @@ class DayHistory:
     """Who the day hangs: the count with the tie rule, or the host's word (``hang``)."""
     explanation: str
     alive: int
+    as_of: datetime | None = None
+    """For a day still going: the moment the count stands at."""
 
     @property
     def lead_changes(self) -> tuple[Step, ...]:
@@ -119,7 +121,7 @@ def day_history(tally: Tally) -> DayHistory:
         day=tally.day, start=tally.start, deadline=tally.deadline, closed=tally.closed,
         steps=tuple(steps), final=final, leader=top[0] if top else None,
         reached=_reached(steps, top), hanged=tally.hanged, explanation=tally.explanation,
-        alive=len(tally.alive),
+        alive=len(tally.alive), as_of=tally.as_of,
     )
 
 

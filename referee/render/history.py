@@ -38,7 +38,7 @@ def render_day_history(h: DayHistory, fmt: Format = "bbcode", ctx: Context | Non
     bb = fmt == "bbcode"
     state = ""
     if not h.closed:
-        state = f" (день идёт, на {when(h.steps[-1].at, zone)})" if h.steps else " (день идёт)"
+        state = f" (день идёт, счёт на {when(h.as_of, zone)})" if h.as_of else " (день идёт)"
     title = f"День {h.day}: как шло голосование{state}"
     lines = [b(title) if bb else title]
     if not h.steps:
@@ -70,7 +70,8 @@ def _day_summary(h: DayHistory, bb: bool, tz: tzinfo) -> list[str]:
         out.append("Лидер не менялся.")
     if h.reached is not None:
         r = h.reached
-        out.append(f"Итоговые {r.votes} {_votes_word(r.votes)} {user(r.nick, bb)} набрал(а) "
+        out.append(f"{'Итоговые' if h.closed else 'Нынешние'} {r.votes} {_votes_word(r.votes)} "
+                   f"{user(r.nick, bb)} набрал(а) "
                    f"{when(r.at, tz)} (сообщение #{r.post_id}; при равенстве голосов V6 смотрит "
                    "на этот момент).")
     if h.closed:

@@ -89,7 +89,9 @@ def test_the_day_in_progress_is_the_count_as_it_stands(tmp_path: Path) -> None:
     game = at(demo(tmp_path / "game.db"), "2026-11-21 13:00")
     h = history_of_day(game, 1)
     assert not h.closed and len(h.steps) == 8 and h.steps[-1].leader == "Шерлок"
-    assert "(день идёт, на 21.11 12:40)" in render_day_history(h, "text", MOSCOW)
+    text = render_day_history(h, "text", MOSCOW)
+    assert "(день идёт, счёт на 21.11 13:00)" in text
+    assert "Нынешние 3 голоса Шерлок набрал(а) 21.11 12:40" in text
     with pytest.raises(GameError, match="day 2 has not started"):
         history_of_day(game, 2)
 
