@@ -79,8 +79,10 @@ def plot_day(h: DayHistory, path: Path, ctx: Context | None = None, title: str =
     if h.reached is not None:
         r = h.reached
         ax.plot([r.at], [r.votes], marker="o", markersize=9, color="black", zorder=5)
+        right_half = r.at - h.start > (h.deadline - h.start) / 2
         ax.annotate(f"{label(r.nick)}: {r.votes} в {when(r.at, zone)} (V6)", (r.at, r.votes),
-                    xytext=(8, 8), textcoords="offset points", fontsize=9)
+                    xytext=(-10 if right_half else 10, 8), textcoords="offset points",
+                    ha="right" if right_half else "left", fontsize=9)
     name = f"{label(title)} — " if title else ""
     state = "" if h.closed else " (день идёт)"
     ax.set_title(f"{name}день {h.day}: голоса по времени{state}")
