@@ -149,3 +149,12 @@ def test_a_benchmark_game_at_a_glance(bench: BenchGame) -> None:
     # Every night's check went to the commissar and the sergeant, and none was sent.
     assert {i.kind for i in status.open} == {"private"}
     assert len(render_status(status).splitlines()) < 80
+
+
+def test_a_host_set_vote_is_to_do_with_its_target(tmp_path: Path) -> None:
+    # `vote set` records the target and the reason each in its place (the status reads
+    # both back from the record).
+    game = play_as_host(demo(tmp_path / "game.db"), "2026-11-23 12:00")
+    game.override_vote("set", 85, target="Лиса", reason="ник в ЛС")
+    text = render_status(game_status(game))
+    assert "голос в сообщении #85 — за Лиса (ник в ЛС) — ещё не в подсчёте" in text
