@@ -101,13 +101,15 @@ def _show_notices() -> None:
     notices.propagate = False
 
 
-def _game():  # noqa: ANN202 - returns referee.game.Game; imported lazily for a fast --help
+def _game(*, sync: bool = False):  # noqa: ANN202 - a referee.game.Game (lazy: fast --help)
     from referee.game import Game
 
     game = Game.open(opts.config, opts.db)
     if opts.now:
         fixed = _parse_when(opts.now, game)
         game.clock = lambda: fixed
+    if sync:  # quietly: the output is what the command shows
+        _sync(game, quiet=True)
     return game
 
 
@@ -182,6 +184,7 @@ SendOpt = Annotated[bool, typer.Option("--send", help="Then send the PMs (shown,
 YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Send without asking.")]
 DryRunOpt = Annotated[bool, typer.Option(
     "--dry-run", help="Show what would be sent; send and record nothing.")]
+OfflineOpt = Annotated[bool, typer.Option(help="Do not sync first.")]
 
 
 def _publish(game, messages, yes: bool, dry_run: bool) -> None:  # noqa: ANN001
@@ -540,6 +543,60 @@ def _send_deal(config, seed: int, texts, yes: bool, dry_run: bool) -> None:  # n
         send_deal(config, store, seed, texts, echo=_echo_err, confirm=_confirm, yes=yes,
                   dry_run=dry_run)
 
+
+# ---------------------------------------------------------------------------------- at a glance
+
+@app.command()
+def status(fmt: Annotated[Fmt, typer.Option("--format", "-f", help="text or json.")] = Fmt.text,
+           offline: OfflineOpt = False) -> None:
+    """The game at a glance (host only): phase, time left, who lives, who left, what to do."""
+    from referee.render.morning import private_results
+    from referee.render.status import render_status
+    from referee.status import game_status
+
+    _emit(render_status(game_status(_game(sync=not offline), private_results), fmt.value))
+
+
+@app.command()
+def history(
+    day: Annotated[int | None, typer.Option(help="Day number (default: the current day).")] = None,
+    whole: Annotated[bool, typer.Option("--game", help="The whole game's table.")] = False,
+    plot: Annotated[Path | None, typer.Option(help="Also draw the day as a PNG.")] = None,
+    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode, offline: OfflineOpt = False,
+) -> None:
+    """The day's vote, vote by vote (count, leader, lead changes, V6); --game: the game."""
+    from referee import history as h
+    from referee.render import history as show
+    from referee.render.plot import plot_day
+
+    game = _game(sync=not offline)
+    ctx, title = _context(game), game.config.title
+    if whole:
+        return _emit(show.render_game_history(h.game_history(game), fmt.value, title))
+    day_history = h.history_of_day(game, day or game.current_day())
+    _emit(show.render_day_history(day_history, fmt.value, ctx))
+    if plot:  # the picture's path on stderr: stdout stays the table to paste
+        err.print(f"Рисунок: {plot_day(day_history, plot, ctx, title)}", markup=False)
+
+
+@app.command()
+def export(
+    game_file: Annotated[Path, typer.Argument(help="The replay file to write (JSON).")],
+    votes: Annotated[Path | None, typer.Option("--csv", help="Default: FILE.votes.csv.")] = None,
+    offline: OfflineOpt = False,
+) -> None:
+    """The live game as a `referee replay` file plus a CSV of every vote event."""
+    from referee.export import export_game
+    from referee.render.export import replay_json, votes_csv
+
+    game = _game(sync=not offline)
+    (data, events), votes = export_game(game), votes or game_file.with_suffix(".votes.csv")
+    try:
+        game_file.write_text(replay_json(data), encoding="utf-8")
+        votes.write_text(votes_csv(events, _context(game)), encoding="utf-8")
+    except OSError as e:
+        raise GameError(f"cannot write {e.filename}: {e.strerror}", "give a writable path") from e
+    _emit(f"Записано: {game_file} (проверка: referee replay {game_file}), {votes}")
 
 def main() -> None:
     try:

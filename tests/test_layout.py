@@ -30,7 +30,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("referee.day", "referee.night", "referee.intake", "referee.timeline", "referee.sync",
      "referee.deal", "referee.actions"),
     # 4: the game as the commands see it
-    ("referee.game", "referee.publish", "referee.replay"),
+    ("referee.game", "referee.publish", "referee.replay", "referee.chronicle", "referee.status",
+     "referee.history", "referee.export"),
     # 5: every text the tool prints or posts
     ("referee.render",),
     # 6: the command line

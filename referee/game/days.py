@@ -231,7 +231,7 @@ class DayRoom(GameBase):
                 raise GameError(f"--target {target!r}: {match.explain()}",
                                 "use a nick from [players]")
             target = match.nick
-        decisions.record(self.store, VoteDecision(action, post_id, target, reason))
+        decisions.record(self.store, VoteDecision(action, post_id, reason=reason, target=target))
         for d in self.schedule:
             if d.start <= post.posted_at < (d.night_deadline or d.deadline):
                 self.store.forget_result("day", d.day)

@@ -1,0 +1,206 @@
+"""The game as played so far, phase after phase («летопись»): each day that is over with its
+count, its hanging (V6) and the players who left at its end (A3), each night that is over
+with its requests and deaths (N2), until the phase in progress or the end of the game (W2).
+
+It reads the game the way the live commands do — a recorded result stands, a phase that is
+over and not recorded yet is counted as ``tally`` and ``resolve-night`` would count it —
+and it records nothing: ``status``, ``history`` and ``export`` only look.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import datetime
+
+from referee.config import DaySchedule
+from referee.day.result import CountedVote, Tally
+from referee.errors import GameError
+from referee.game import DayResult, Game, NightResult
+from referee.night import GameResult, GameState
+from referee.night import winner as game_winner
+from referee.night.state import Death
+from referee.timeline import DayPlay, play_day
+
+
+@dataclass(frozen=True, slots=True)
+class Leaving:
+    """A player who left the game at the end of a day (A3): activity (A1, A2) or the host's
+    ``remove``; ``rule`` as recorded (``A1``, ``A1, A2``, or the host's reason)."""
+
+    nick: str
+    rule: str
+    explanation: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DayEntry:
+    """Day ``day`` as the game applies it: ``hanged`` and his ``voters`` in voting order
+    (recorded, the host's word, or the count), then ``leaving`` (A3)."""
+
+    day: int
+    window: DaySchedule
+    result: DayResult
+    hanged: str | None
+    voters: tuple[str, ...]
+    leaving: tuple[Leaving, ...]
+    recorded: bool
+    before: GameState
+    after: GameState
+    votes: tuple[tuple[str, CountedVote], ...] = ()
+    """The counted votes in voting order, each with the roster slot of its voter (a
+    replacement votes for the slot he plays, ``[[replacements]]``)."""
+
+    @property
+    def tally(self) -> Tally:
+        return self.result.tally
+
+    @property
+    def deaths(self) -> tuple[Death, ...]:
+        """Who left the game on this day (hanged, removed), in the order they left."""
+        return _new_deaths(self.before, self.after)
+
+
+@dataclass(frozen=True, slots=True)
+class NightEntry:
+    """Night ``night`` resolved (N2): recorded, or read from the PMs as it stands."""
+
+    night: int
+    window: tuple[datetime, datetime]
+    result: NightResult
+    recorded: bool
+    before: GameState
+    after: GameState
+
+    @property
+    def deaths(self) -> tuple[Death, ...]:
+        return self.result.outcome.deaths
+
+
+Phase = DayEntry | NightEntry
+
+
+@dataclass(frozen=True)
+class Chronicle:
+    """Every phase that is over, in game order (T1), and the state now."""
+
+    phases: tuple[Phase, ...]
+    state: GameState
+    winner: GameResult | None
+    """W2: the game's result after the last phase, ``None`` while it goes on."""
+    now: datetime
+
+    @property
+    def days(self) -> tuple[DayEntry, ...]:
+        return tuple(p for p in self.phases if isinstance(p, DayEntry))
+
+    @property
+    def nights(self) -> tuple[NightEntry, ...]:
+        return tuple(p for p in self.phases if isinstance(p, NightEntry))
+
+    def day(self, n: int) -> DayEntry | None:
+        return next((d for d in self.days if d.day == n), None)
+
+    def night(self, n: int) -> NightEntry | None:
+        return next((x for x in self.nights if x.night == n), None)
+
+    @property
+    def winner_token(self) -> str | None:
+        return winner_token(self.winner)
+
+    @property
+    def winner_text(self) -> str | None:
+        return winner_text(self.winner)
+
+
+def chronicle(game: Game) -> Chronicle:
+    """The game so far: phases while they are over and the game goes on (W2)."""
+    state = game.initial_state()
+    phases: list[Phase] = []
+    for entry in _phases(game, state):
+        phases.append(entry)
+        state = entry.after
+    return Chronicle(tuple(phases), state, game_winner(state, game.config.night), game.now)
+
+
+def _phases(game: Game, state: GameState) -> Iterator[Phase]:
+    rules = game.config.night
+    for window in game.schedule:
+        day = _day(game, state, window)
+        if day is None:
+            return
+        yield day
+        state = day.after
+        if game_winner(state, rules) is not None:
+            return
+        night = _night(game, state, window.day)
+        if night is None:
+            return
+        yield night
+        state = night.after
+        if game_winner(state, rules) is not None:
+            return
+
+
+def _day(game: Game, state: GameState, window: DaySchedule) -> DayEntry | None:
+    """Day ``window.day`` as ``Game`` applies it before the next night: the recorded hanging,
+    else the count once the deadline has passed; ``None`` while the day goes on."""
+    n = window.day
+    stored = game.store.result("day", n)
+    if stored is None and game.now < window.deadline:
+        return None
+    result = game.tally_day(n, record=False, _state=state)
+    if stored is not None:
+        hanged = stored.payload.get("hanged")
+        voters = tuple(stored.payload.get("voters", []))
+    else:
+        hanged = result.tally.hanged
+        voters = voters_of(result.tally, hanged)
+    leaving = tuple(Leaving(r["nick"], str(r.get("rule", "")), str(r.get("explanation", "")))
+                    for r in result.removals)
+    after, _ = play_day(state, DayPlay(n, hanged, voters,
+                                       removals=tuple((x.nick, x.rule) for x in leaving)),
+                        game.config.night, strict=False)
+    votes = tuple((game.slot_of(v.voter, v.at, v.post_id), v) for v in result.tally.votes)
+    return DayEntry(n, window, result, hanged if state.is_alive(hanged) else None, voters,
+                    leaving, stored is not None, state, after, votes)
+
+
+def _night(game: Game, state: GameState, n: int) -> NightEntry | None:
+    """Night ``n`` once it is over (or recorded); ``None`` before it ends."""
+    try:
+        start, end = game.night_window(n)
+    except GameError:
+        return None
+    stored = game.store.result("night", n)
+    if stored is None and game.now < end:
+        return None
+    result = game.resolve_night(n, record=False, _state=state)
+    return NightEntry(n, (start, end), result, stored is not None, state,
+                      result.outcome.state)
+
+
+# ---------------------------------------------------------------------- small helpers
+
+def voters_of(tally: Tally, nick: str | None) -> tuple[str, ...]:
+    """Who voted for ``nick``, in voting order (N11 reads this order)."""
+    for c in tally.counts:
+        if c.target == nick:
+            return tuple(v.voter for v in c.voters)
+    return ()
+
+
+def _new_deaths(before: GameState, after: GameState) -> tuple[Death, ...]:
+    known = {d.player for d in before.graveyard}
+    return tuple(d for d in after.graveyard if d.player not in known)
+
+
+def winner_token(result: GameResult | None) -> str | None:
+    """The result as the JSON outputs write it: ``town``, ``maniac``, ``clan:<name>``,
+    ``draw`` (N15.14); ``None`` while the game goes on."""
+    return result.token if result is not None else None
+
+
+def winner_text(result: GameResult | None) -> str | None:
+    """«Игра окончена: победа — …» as the summaries say it (W2, N15.14)."""
+    return result.explain() if result is not None else None
