@@ -8,6 +8,7 @@ from ``REFEREE_PASSWORD`` or a prompt (see :mod:`adapters.base`).
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -18,6 +19,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from adapters.base import ForumSettings
 from adapters.registry import engine_names
+from referee.config_checks import check_entries
+from referee.config_schema import ConfigProblems, Source, check_schema, local_time
 from referee.errors import ConfigError
 from referee.roles import ACTIONS, DEFAULT_CLAN, ROLES_WITH_CLAN, normalise_role
 
@@ -29,6 +32,8 @@ class Player:
     nick: str
     role: str = "citizen"
     clan: str | None = None
+    role_given: bool = True
+    """False for a nick listed without a role (``"Ник" = ""``): ``referee deal`` gives it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +74,12 @@ class VoteRules:
     near_match_distance: int = 1
     near_match_min_length: int = 5
     reveal_role_on_hanging: bool = True
+    vote_colours: tuple[str, ...] = ("red",)
+    """V1: the colours a vote is written in — families (red, green, blue, …) and explicit
+    CSS colours (:mod:`referee.css_colours`); red's names are ``red_colours``."""
+    deleted_vote: str = "count_flagged"  # count_flagged | void
+    """A counted vote whose post has vanished from the topic: still counts, flagged for the
+    host (``count_flagged``), or does not count (``void``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +163,7 @@ class Config:
         """nick → role id when a hanged player's role is revealed (V6 setting), else None."""
         if not self.votes.reveal_role_on_hanging:
             return None
-        return {p.nick: p.role for p in self.players}
+        return {p.nick: p.role for p in self.players if p.role_given}
 
     def player(self, nick: str) -> Player | None:
         for p in self.players:
@@ -177,6 +188,13 @@ def load_config(path: str | Path) -> Config:
         "create it from the commented example referee.toml in the project root, "
         "or pass --config PATH",
     )
+    # Every key, type and form first, then what the entries say together: each problem
+    # with its line, all at once — before a value is read.
+    _check_no_secrets(raw)
+    source = Source(p, p.read_text(encoding="utf-8"))
+    for check in (check_schema, check_entries):
+        if problems := check(raw, source):
+            raise ConfigProblems(p, problems)
     return parse_config(raw, p)
 
 
@@ -184,12 +202,19 @@ def read_toml(p: Path, what: str, if_missing: str) -> dict[str, Any]:
     """A TOML file the host wrote, or a :class:`ConfigError` saying what is wrong with it."""
     if not p.exists():
         raise ConfigError(f"{what} {p} does not exist", if_missing)
+    if p.is_dir():
+        raise ConfigError(f"{p} — это папка, а не файл", f"укажите файл в ней, например "
+                          f"--config {p / 'referee.toml'}")
     try:
         return tomllib.loads(p.read_text(encoding="utf-8"))
     except UnicodeDecodeError as e:
         raise ConfigError(f"{p} is not UTF-8 text ({e.reason})", "save it as UTF-8") from e
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{p} is not valid TOML: {e}", "fix the line named above") from e
+        line = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
+        where = f"{p}, строка {line.group(1)}" if line else str(p)
+        raise ConfigError(f"{where}: это не TOML ({e})", "исправьте эту строку") from e
+    except OSError as e:
+        raise ConfigError(f"{p} не читается: {e.strerror}", "проверьте права на файл") from e
 
 
 def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
@@ -237,6 +262,9 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
         )
 
     host = game.get("host")
+    if host is not None and not isinstance(host, str):
+        raise ConfigError(f"game.host = {host!r}: должно быть текстом в кавычках",
+                          'пишите host = "Ник ведущего"')
     if not isinstance(host, str) or not host.strip():
         raise ConfigError(
             "[game] host is missing: the host's forum nick is needed "
@@ -342,7 +370,9 @@ def _players(raw: Any) -> tuple[Player, ...]:
     out: list[Player] = []
     for nick, spec in raw.items():
         where = f"players.{nick!r}"
-        if isinstance(spec, str):
+        if isinstance(spec, str) and spec.strip() in ("", "?"):
+            out.append(Player(nick=nick, role_given=False))  # the deal gives the role
+        elif isinstance(spec, str):
             out.append(Player(nick=nick, role=normalise_role(spec, where)))
         elif isinstance(spec, Mapping):
             role = normalise_role(spec.get("role", "citizen"), where)
@@ -358,26 +388,9 @@ def _players(raw: Any) -> tuple[Player, ...]:
 
 
 def _time(value: Any, tz: ZoneInfo, key: str) -> datetime:
-    """A deadline in the forum's time zone (RULES.md T2), returned as UTC."""
-    if isinstance(value, datetime):
-        dt = value
-    elif isinstance(value, str):
-        try:
-            dt = datetime.fromisoformat(value.strip().replace(" ", "T", 1))
-        except ValueError as e:
-            raise ConfigError(
-                f"{key} = {value!r} is not a date and time",
-                'write it as "2026-11-21 22:00" (forum time zone) or with an offset',
-            ) from e
-    else:
-        raise ConfigError(f"{key} must be a date and time like \"2026-11-21 22:00\"")
-    if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=tz)
-    try:
-        return dt.astimezone(ZoneInfo("UTC"))
-    except OverflowError:  # year 1 or 9999 pushed past the calendar by the zone offset
-        raise ConfigError(f"{key} = {value!r} is out of range",
-                          'write a real date such as "2026-11-21 22:00"') from None
+    """A deadline in the forum's time zone (RULES.md T2), returned as UTC; only
+    ``"YYYY-MM-DD HH:MM"`` (:func:`referee.config_schema.local_time`)."""
+    return local_time(value, tz, key)
 
 
 def _schedule(raw: Any, tz: ZoneInfo) -> tuple[DaySchedule, ...]:
@@ -468,7 +481,13 @@ def _vote_rules(t: Mapping[str, Any]) -> VoteRules:
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
             raise ConfigError(f"rules.{key} must be a non-empty list of strings")
     changes = _choice(t, "changes", d.changes, ("forbidden", "last_counts", "limited"))
+    vote_colours = t.get("vote_colours", list(d.vote_colours))
+    if not isinstance(vote_colours, list) or not vote_colours \
+            or not all(isinstance(v, str) for v in vote_colours):
+        raise ConfigError("rules.vote_colours must be a non-empty list of strings")
     return VoteRules(
+        vote_colours=tuple(c.strip().lower() for c in vote_colours),
+        deleted_vote=_choice(t, "deleted_vote", d.deleted_vote, ("count_flagged", "void")),
         phrases=tuple(p.lower() for p in phrases),
         red_colours=tuple(c.lower() for c in colours),
         red_hue_tolerance=_num(t, "rules.red_hue_tolerance", d.red_hue_tolerance, 0),

@@ -70,3 +70,11 @@ class GameError(RefereeError):
     """The game data does not allow the command (unknown nick, day not in schedule, ...)."""
 
     exit_code = 5
+
+
+class RequestRefused(GameError):
+    """The host asked for something the game cannot do — a day outside the schedule, a nick
+    that is no player, an action the role does not have: refused before anything is
+    recorded. Exit code 2, like a wrong option."""
+
+    exit_code = 2

@@ -21,17 +21,18 @@ MAX_FUNCTION_LINES = 80
 LAYERS: tuple[tuple[str, ...], ...] = (
     # 0: the kernel: value types, errors, the forum interface, text tools, vocabulary
     ("referee.kernel", "referee.errors", "referee.dates", "referee.markup", "referee.bbcode",
-     "referee.roles", "referee.nicks"),
+     "referee.roles", "referee.nicks", "referee.css_colours"),
     # 1: forum engines and what they share
     ("adapters",),
     # 2: what the game is set up with and where it is kept
-    ("referee.config", "referee.store", "referee.decisions", "referee.slots"),
+    ("referee.config", "referee.config_schema", "referee.config_checks", "referee.store",
+     "referee.decisions", "referee.slots"),
     # 3: the rules, pure, and reading the forum into the store
     ("referee.day", "referee.night", "referee.intake", "referee.timeline", "referee.sync",
      "referee.deal", "referee.actions"),
     # 4: the game as the commands see it
     ("referee.game", "referee.publish", "referee.replay", "referee.chronicle", "referee.status",
-     "referee.history", "referee.export"),
+     "referee.history", "referee.export", "referee.checkup", "referee.init_game"),
     # 5: every text the tool prints or posts
     ("referee.render",),
     # 6: the command line

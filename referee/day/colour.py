@@ -9,6 +9,10 @@ Red (V1, setting ``red_colours``): a colour *name* is red only if it is in the l
 list wins over hue: ``brown`` is hue-red but nobody calls it red); any hex/rgb/hsl colour is
 red if its hue is within ``red_hue_tolerance`` degrees of 0° and its HSV saturation is at
 least ``red_min_saturation``. A fully transparent colour is not red.
+
+Other boards vote in other colours: ``vote_colours`` lists colour families (red, green,
+blue, … — :mod:`referee.css_colours`; each a hue with the same tolerance and saturation)
+and explicit CSS colours; the default is ``["red"]``, the test above.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import re
 from dataclasses import dataclass
 
 from referee.config import VoteRules
+from referee.css_colours import COLOUR_FAMILIES, CSS_COLOUR_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,26 +122,9 @@ _KEYWORD_VALUES = {"inherit": "inherit", "currentcolor": "inherit", "unset": "in
 
 # ----------------------------------------------------------------------------- colours
 
-# Every CSS named colour (CSS Color 4): a keyword outside this set is invalid and a browser
-# ignores the declaration. Names decide by the list in the rules, not by hue.
-_CSS_NAMES = frozenset("""
-aliceblue antiquewhite aqua aquamarine azure beige bisque black blanchedalmond blue
-blueviolet brown burlywood cadetblue chartreuse chocolate coral cornflowerblue cornsilk crimson
-cyan darkblue darkcyan darkgoldenrod darkgray darkgreen darkgrey darkkhaki darkmagenta
-darkolivegreen darkorange darkorchid darkred darksalmon darkseagreen darkslateblue darkslategray
-darkslategrey darkturquoise darkviolet deeppink deepskyblue dimgray dimgrey dodgerblue firebrick
-floralwhite forestgreen fuchsia gainsboro ghostwhite gold goldenrod gray green greenyellow grey
-honeydew hotpink indianred indigo ivory khaki lavender lavenderblush lawngreen lemonchiffon
-lightblue lightcoral lightcyan lightgoldenrodyellow lightgray lightgreen lightgrey lightpink
-lightsalmon lightseagreen lightskyblue lightslategray lightslategrey lightsteelblue lightyellow
-lime limegreen linen magenta maroon mediumaquamarine mediumblue mediumorchid mediumpurple
-mediumseagreen mediumslateblue mediumspringgreen mediumturquoise mediumvioletred midnightblue
-mintcream mistyrose moccasin navajowhite navy oldlace olive olivedrab orange orangered orchid
-palegoldenrod palegreen paleturquoise palevioletred papayawhip peachpuff peru pink plum
-powderblue purple rebeccapurple red rosybrown royalblue saddlebrown salmon sandybrown seagreen
-seashell sienna silver skyblue slateblue slategray slategrey snow springgreen steelblue tan teal
-thistle tomato turquoise violet wheat white whitesmoke yellow yellowgreen transparent
-""".split())
+# A name outside CSS_COLOUR_NAMES is invalid and a browser ignores the declaration.
+# Names decide by the list in the rules, not by hue.
+_CSS_NAMES = CSS_COLOUR_NAMES
 
 # RGB of the red-ish names, so a hex in ``red_colours`` and a listed name can be compared.
 _NAMED_RGB: dict[str, tuple[int, int, int]] = {
@@ -233,17 +221,33 @@ def _clamp(x: float) -> float:
 # ----------------------------------------------------------------------------- red test
 
 def is_red(value: str, rules: VoteRules | None = None) -> bool:
-    """RULES.md V1: is this CSS colour value a red the vote rules accept?
+    """RULES.md V1: is this CSS colour value a colour the vote profile accepts
+    (``vote_colours``, red by default; the name keeps the rules' word for it)?
 
-    A keyword is red only if listed in ``rules.red_colours``; a hex/rgb/hsl colour is red
-    if it equals a listed colour or its hue is within ``red_hue_tolerance`` of red with
-    saturation at least ``red_min_saturation``.
+    For a family (red, green, blue, …) a keyword counts only if listed (for red:
+    ``rules.red_colours``); a hex/rgb/hsl colour counts if it equals a listed colour or its
+    hue is within ``red_hue_tolerance`` of the family's hue with saturation at least
+    ``red_min_saturation``. An explicit CSS colour in ``vote_colours`` counts as itself.
     """
     rules = rules or VoteRules()
     colour = parse_colour(value)
     if colour is None or colour.alpha <= 0:
         return False
-    listed = {c.strip().lower() for c in rules.red_colours}
+    return any(_in_profile(colour, entry.strip().lower(), rules)
+               for entry in rules.vote_colours)
+
+
+def _in_profile(colour: Colour, entry: str, rules: VoteRules) -> bool:
+    family = COLOUR_FAMILIES.get(entry)
+    if family is None:  # an explicit CSS colour: the same name, or the same sRGB value
+        other = parse_colour(entry)
+        if other is None:
+            return False
+        if colour.name is not None and other.name is not None:
+            return colour.name == other.name
+        return _same_rgb(colour, other)
+    listed = ({c.strip().lower() for c in rules.red_colours} if family.id == "red"
+              else set(family.names))
     if colour.name is not None:
         return colour.name in listed
     for item in listed:
@@ -251,7 +255,7 @@ def is_red(value: str, rules: VoteRules | None = None) -> bool:
         if other is not None and _same_rgb(colour, other):
             return True
     hue, sat, _ = colour.hsv
-    off = min(hue, 360.0 - hue)
+    off = abs((hue - family.hue + 180.0) % 360.0 - 180.0)
     return off <= rules.red_hue_tolerance and sat >= rules.red_min_saturation
 
 

@@ -63,7 +63,7 @@ def test_russian_role_names_and_default_clan(tmp_path: Path) -> None:
         (MINIMAL + '[[schedule.days]]\nstart = "yesterday"\ndeadline = "x"\n', "start"),
         (MINIMAL.replace('url = "https://forum.example/viewtopic.php?t=3"', ""), "[forum]"),
         (MINIMAL + "[aliases]\n\"Nobody\" = [\"x\"]\n", "aliases"),
-        ("[game\nhost=1", "not valid TOML"),
+        ("[game\nhost=1", "это не TOML"),
     ],
 )
 def test_broken_config_names_the_key(tmp_path: Path, broken: str, names: str) -> None:

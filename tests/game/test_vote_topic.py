@@ -17,6 +17,7 @@ host = "Host"
 [forum]
 url = "https://forum.example/viewtopic.php?t=10"
 vote_url = "https://forum.example/viewtopic.php?t=11"
+timezone = "UTC"
 [[schedule.days]]
 day = 1
 start = "2026-11-20 10:00"

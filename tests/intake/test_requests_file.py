@@ -93,7 +93,7 @@ def test_a_wrong_entry_names_itself_and_the_fix(
 def test_a_file_that_is_not_toml_is_a_config_error(tmp_path: Path) -> None:
     path = tmp_path / "bad.toml"
     path.write_text("[[request]\nnight = 1", encoding="utf-8")
-    with pytest.raises(ConfigError, match="not valid TOML"):
+    with pytest.raises(ConfigError, match="не TOML"):
         load_requests_file(path, ROSTER)
 
 
