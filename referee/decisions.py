@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, TypeVar
 
+from referee.config import Player
 from referee.errors import GameError
 from referee.store import Override, Store
 
@@ -69,6 +70,9 @@ class Hanging:
     day: int
     hanged: str | None
     reason: str = ""
+    """The host's own record: never in a public part."""
+    public_note: str = ""
+    """What the host wants the players to read with the result (``--public-note``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +82,10 @@ class Removal:
     nick: str
     after_day: int
     reason: str = "решение ведущего"
+    """The host's own record: never in a public part."""
+    public_note: str = ""
+    """Why the players are told the player leaves (``--public-note``); else «решение
+    ведущего»."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,8 +126,17 @@ class ScheduleChange:
     reason: str = ""
 
 
-Decision = VoteDecision | Hanging | Removal | Excuse | NightEdit | ScheduleChange
-D = TypeVar("D", VoteDecision, Hanging, Removal, Excuse, NightEdit, ScheduleChange)
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """The roles ``referee deal`` gave (RULES.md Setup): the game's roster from then on."""
+
+    seed: int
+    players: tuple[Player, ...]
+    reason: str = ""
+
+
+Decision = VoteDecision | Hanging | Removal | Excuse | NightEdit | ScheduleChange | Deal
+D = TypeVar("D", VoteDecision, Hanging, Removal, Excuse, NightEdit, ScheduleChange, Deal)
 
 
 # --------------------------------------------------------------------------- to rows
@@ -130,9 +147,13 @@ def _row(d: Decision) -> tuple[str, str, dict[str, Any]]:
         case VoteDecision():
             return f"vote.{d.action}", str(d.post_id), {"target": d.target} if d.target else {}
         case Hanging():
-            return "result.day", str(d.day), {"hanged": d.hanged}
+            return "result.day", str(d.day), {"hanged": d.hanged, **_note(d.public_note)}
         case Removal():
-            return "player.remove", d.nick, {"effective_after_day": d.after_day}
+            return "player.remove", d.nick, {"effective_after_day": d.after_day,
+                                             **_note(d.public_note)}
+        case Deal():
+            return "deal", str(d.seed), {"players": [
+                {"nick": p.nick, "role": p.role, "clan": p.clan} for p in d.players]}
         case Excuse():
             return "excuse", d.nick, {"turn": d.turn}
         case NightEdit():
@@ -151,6 +172,10 @@ def _row(d: Decision) -> tuple[str, str, dict[str, Any]]:
         case ScheduleChange():
             return "schedule.deadline", str(d.day), {"deadline": d.deadline.isoformat()}
     raise TypeError(f"not a host decision: {d!r}")
+
+
+def _note(text: str) -> dict[str, str]:
+    return {"public_note": text} if text else {}
 
 
 def record(store: Store, decision: Decision) -> Override:
@@ -189,9 +214,12 @@ def _schedule(o: Override, p: Mapping[str, Any]) -> ScheduleChange:
 
 _READERS: dict[type, tuple[str, Any]] = {
     VoteDecision: ("vote.", _vote),
-    Hanging: ("result.day", lambda o, p: Hanging(int(o.subject), p.get("hanged"), o.reason)),
+    Hanging: ("result.day", lambda o, p: Hanging(int(o.subject), p.get("hanged"), o.reason,
+                                                 p.get("public_note", ""))),
     Removal: ("player.remove", lambda o, p: Removal(
-        o.subject, int(p.get("effective_after_day", 0)), o.reason)),
+        o.subject, int(p.get("effective_after_day", 0)), o.reason, p.get("public_note", ""))),
+    Deal: ("deal", lambda o, p: Deal(int(o.subject), tuple(
+        Player(x["nick"], x["role"], x.get("clan")) for x in p.get("players", [])), o.reason)),
     Excuse: ("excuse", lambda o, p: Excuse(o.subject, int(p.get("turn", 0)), o.reason)),
     NightEdit: ("action.", _night_edit),
     ScheduleChange: ("schedule.", _schedule),

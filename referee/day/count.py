@@ -58,6 +58,8 @@ class Day:
     rejected: list[Rejection] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
     closed_early: CountedVote | None = None
+    vanished: Mapping[int, datetime] = field(default_factory=dict)
+    """Posts that have vanished from the topic since they were stored, and since when."""
 
     def votes_for(self, target: str) -> int:
         return sum(1 for st in self.states.values()
@@ -75,6 +77,8 @@ class Ballot:
     decision: VoteDecision | None
     """The host's ``accept`` or ``reject`` of this post."""
     set_by_host: VoteDecision | None
+    vanished: Note | None = None
+    """The post has vanished from the topic (``deleted_vote``): shown with the vote."""
     hard: list[Note] = field(default_factory=list)
     """Why it does not count, and no host ``accept`` waives it (V2, V5, V6)."""
     soft: list[Note] = field(default_factory=list)
@@ -153,6 +157,20 @@ def edit_allowed(day: Day, b: Ballot) -> None:
                                  f"{day.rules.edited_vote})"))
 
 
+def post_still_in_topic(day: Day, b: Ballot) -> None:
+    """V1 (deleted_vote): a vote is a post in the game topic. A vote whose post has vanished
+    since (deleted by its author, hidden by a moderator) is never silent: it counts flagged
+    for the host (``count_flagged``) or does not count (``void``, the host may accept it)."""
+    since = day.vanished.get(b.post.post_id)
+    if since is None:
+        return
+    b.vanished = Note("V1", f"сообщение с голосом удалено из темы (не найдено при "
+                            f"синхронизации {since:%d.%m %H:%M} UTC; deleted_vote = "
+                            f"{day.rules.deleted_vote})")
+    if day.rules.deleted_vote == "void":
+        b.soft.append(b.vanished)
+
+
 def target_alive(day: Day, b: Ballot) -> None:
     """V5: a vote for a dead or removed player does not count (voting for oneself does)."""
     if b.reading.target is None:
@@ -188,7 +206,8 @@ def every_rule_met(day: Day, b: Ballot) -> None:
     missed``, a vote voided only by its edit still spends the player's vote (V4)."""
     if not (b.hard or b.soft):
         return
-    b.reject(day, b.hard + b.soft + b.edit_notes)
+    b.reject(day, b.hard + b.soft + b.edit_notes
+             + ([b.vanished] if b.vanished is not None and b.vanished not in b.soft else []))
     only_edit = not b.hard and all(n.rule == "V4" for n in b.soft)
     if (b.voter_slot is not None and day.rules.edited_vote == "missed" and b.edit_notes
             and only_edit):
@@ -203,6 +222,8 @@ def one_vote_a_day(day: Day, b: Ballot) -> None:
     assert b.voter_slot is not None and b.target_slot is not None
     post, reading = b.post, b.reading
     notes = tuple(reading.flags) + tuple(b.edit_notes)
+    if b.vanished is not None:
+        notes += (b.vanished,)
     if b.decision is not None:
         notes += (Note("ведущий", "принят ведущим"),)
     vote = CountedVote(
@@ -241,6 +262,7 @@ CHECKS: tuple[Check, ...] = (
     day_still_open,
     reading_holds,
     edit_allowed,
+    post_still_in_topic,
     target_alive,
     host_decision,
     every_rule_met,
@@ -305,6 +327,7 @@ def tally(
     overrides: Iterable[VoteDecision] = (),
     replacements: Iterable[Replacement] = (),
     as_of: int | datetime | None = None,
+    vanished: Mapping[int, datetime] | None = None,
 ) -> Tally:
     """Count one day's votes (RULES.md V1–V6).
 
@@ -314,7 +337,8 @@ def tally(
     (T2). ``alive``: the players alive on this day. ``roster``: every nick a vote may name
     (players, dead ones too, and replacement players), with aliases. ``as_of``: a post id
     or a time; the count as it stood right after it (then nobody is hanged unless the
-    deadline has passed or ``early_majority`` closed the day).
+    deadline has passed or ``early_majority`` closed the day). ``vanished``: post id → when
+    it was found gone from the topic (``deleted_vote``).
 
     Each vote-like post, in time order, meets :data:`CHECKS`: the host's posts never vote
     (V5); the voter must be a living player (V5) and the post inside the window (V1); the
@@ -335,7 +359,8 @@ def tally(
     seen_ids = {v[0].post_id for v in items}
     day = Day(window, rules, roster, slots, normalise(host), set(alive_slots),
               [f"{o}: сообщения {o.post_id} нет среди учтённых сообщений дня"
-               for o in all_overrides if o.post_id not in seen_ids])
+               for o in all_overrides if o.post_id not in seen_ids],
+              vanished=dict(vanished or {}))
     for revs in items:
         ballot = read_ballot(day, revs, decisions.get(revs[0].post_id),
                              targets_set.get(revs[0].post_id))

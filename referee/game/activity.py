@@ -7,16 +7,17 @@ from referee import decisions
 from referee.day.activity import Excuse, TurnDeath, check_activity, turn_window
 from referee.decisions import Excuse as ExcuseDecision
 from referee.errors import GameError
-from referee.game.base import GameBase
+from referee.game.refusals import Refusals
 from referee.game.results import ActivityResult
 from referee.kernel import Post
 
 
-class ActivityRoom(GameBase):
+class ActivityRoom(Refusals):
     """Activity («активность»): who went missing (A1–A3)."""
 
     def check_activity(self, turn: int, *, record: bool = True) -> ActivityResult:
         """A1–A3 for turn ``turn``; once final, the removals are recorded (A3)."""
+        self.scheduled_day(turn, "--turn")
         state, notes = self.state_before_day(turn)
         schedule = self.schedule
         window = turn_window(turn, schedule)
@@ -43,8 +44,11 @@ class ActivityRoom(GameBase):
                 deaths.append(TurnDeath(death.player, day_window.deadline, cause))
         try:
             (_, night_end), outcome = self._night_outcome(turn)
-            for night_death in outcome.deaths:
-                deaths.append(TurnDeath(night_death.player, night_end, "погиб(ла) ночью"))
+            # No result before its time: a night's deaths show once the night is over or
+            # resolved (recorded), never while its requests may still change.
+            if self.now >= night_end or self.store.result("night", turn) is not None:
+                for night_death in outcome.deaths:
+                    deaths.append(TurnDeath(night_death.player, night_end, "погиб(ла) ночью"))
         except GameError:
             pass
         excuses = [
@@ -76,9 +80,12 @@ class ActivityRoom(GameBase):
         return ActivityResult(report, recorded, notes)
 
     def excuse(self, nick: str, turn: int, reason: str = "") -> str:
-        match = self.roster().match(nick)
-        if match.nick is None:
-            raise GameError(f"excuse: {match.explain()}", "use a nick from [players]")
-        decisions.record(self.store, ExcuseDecision(match.nick, turn, reason))
+        """The player warned the host: not flagged as missing for turn ``turn`` (A1).
+        Refused for a turn outside the schedule or a player out of the game by then."""
+        self.scheduled_day(turn, "--turn")
+        self.known_player(nick, "excuse")
+        state, _ = self.state_before_day(turn)
+        name = self.living_player(nick, "excuse", state, f"к началу хода {turn}")
+        decisions.record(self.store, ExcuseDecision(name, turn, reason))
         self.store.forget_result("activity", turn)
-        return match.nick
+        return name

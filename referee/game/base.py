@@ -16,6 +16,7 @@ from referee import decisions
 from referee.config import Config, DaySchedule, load_config
 from referee.decisions import Removal, ScheduleChange
 from referee.errors import GameError
+from referee.game.dealing import with_recorded_roster
 from referee.game.results import (
     DayResult,
     NightResult,
@@ -63,6 +64,12 @@ class GameBase:
     ) -> Self:
         config = load_config(config_path)
         store = Store.open(Path(db_path) if db_path else config.db_path)
+        try:
+            # Every command plays with the roster ``referee deal`` recorded.
+            config = with_recorded_roster(config, store)
+        except GameError:
+            store.close()
+            raise
         return cls(config, store, clock)
 
     def close(self) -> None:
@@ -325,6 +332,9 @@ class GameBase:
         if self.now < start:
             return state, ()
         stored = self.store.result("night", night)
+        if stored is None and not all(p.role_given for p in self.config.players):
+            return state, (f"Ночь {night} не разрешена: роли не розданы (referee deal), "
+                           "живые посчитаны без её итога.",)
         if stored is not None:
             # A recorded night is replayed from its recorded requests: no PM is read again.
             requests = tuple(_request_from(d) for d in stored.payload["requests"])
@@ -353,8 +363,9 @@ class GameBase:
                 for removal in r.payload.get("removed", []):
                     by_day.setdefault(removal.get("effective_after_day"), []).append(removal)
             for removal in decisions.recorded(self.store, Removal):
+                # What the players read is the public note; the reason is the host's own.
                 by_day.setdefault(removal.after_day, []).append(
-                    {"nick": removal.nick, "rule": removal.reason or "host"})
+                    {"nick": removal.nick, "rule": removal.public_note or "решение ведущего"})
             self._removals = (version, by_day)
         return list(self._removals[1].get(day, []))
 

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from referee import decisions
 from referee.config import DaySchedule
 from referee.day.count import tally
-from referee.day.result import Tally
-from referee.decisions import Hanging, Removal, VoteDecision
-from referee.errors import GameError
-from referee.game.base import GameBase
+from referee.day.result import CountedVote, Rejection, Tally
+from referee.decisions import Hanging, Removal, VoteAction, VoteDecision
+from referee.errors import RequestRefused
+from referee.game.refusals import Refusals
 from referee.game.results import DayResult, _voters_of
 from referee.kernel import Post
+from referee.nicks import normalise
 from referee.night import GameState
 from referee.night import winner as game_winner
 from referee.night.events import Removed
@@ -26,17 +27,38 @@ from referee.store import RecordedResult
 from referee.timeline import DayPlay, play_day
 
 
-class DayRoom(GameBase):
+@dataclass(frozen=True, slots=True)
+class VoteEffect:
+    """Where a host's word on a post took effect: the post's vote in the day's count before
+    and after it (``counted``: the vote that counts; ``rejected``: why it does not)."""
+
+    day: int
+    post_id: int
+    author: str
+    counted_before: CountedVote | None
+    counted: CountedVote | None
+    rejected: Rejection | None
+
+
+class DayRoom(Refusals):
     """The day («день»): the count (V1–V6), the host's decisions on votes and hangings."""
 
     def day_posts(self, window: DaySchedule) -> list[list[Post]]:
         """The day's posts, each as its stored revisions, first-seen first (V4)."""
+        return self._day_posts(window)[0]
+
+    def _day_posts(self, window: DaySchedule) -> tuple[list[list[Post]], dict[int, datetime]]:
+        """The day's posts with their revisions, and when each post that has vanished from
+        the topic since (deleted, hidden) was found missing."""
         out: list[list[Post]] = []
+        vanished: dict[int, datetime] = {}
         for sp in self.store.posts(since=window.start, until=window.night_deadline,
                                    topic_id=self.vote_topic_id):
             versions = [sp.as_post(r) for r in sp.revisions] or [sp.as_post()]
             out.append(versions)
-        return out
+            if sp.missing_since is not None:
+                vanished[sp.post_id] = sp.missing_since
+        return out, vanished
 
     def vote_overrides(self) -> list[VoteDecision]:
         return decisions.recorded(self.store, VoteDecision)
@@ -96,8 +118,9 @@ class DayRoom(GameBase):
     def _count(self, window: DaySchedule, state: GameState,
                as_of: int | datetime | None) -> Tally:
         """V1–V6 over the day's stored posts."""
+        posts, vanished = self._day_posts(window)
         return tally(
-            self.day_posts(window),
+            posts,
             window,
             alive=state.alive,
             roster=self.roster(),
@@ -106,6 +129,7 @@ class DayRoom(GameBase):
             overrides=self.vote_overrides(),
             replacements=self.config.replacements,
             as_of=as_of,
+            vanished=vanished,
         )
 
     def _host_hanging(self, day: int, t: Tally) -> Tally:
@@ -113,11 +137,14 @@ class DayRoom(GameBase):
         decided = [h for h in decisions.recorded(self.store, Hanging) if h.day == day]
         if not decided or not t.closed:
             return t
-        choice = decided[-1].hanged
-        why = f" ({decided[-1].reason})" if decided[-1].reason else ""
+        last = decided[-1]
+        choice = last.hanged
+        # The public note is for the players; the reason stays in the host-only part.
+        note = f" ({last.public_note})" if last.public_note else ""
+        why = f" (причина ведущего: {last.reason})" if last.reason else ""
         return replace(
             t, hanged=choice, hanged_all=(choice,) if choice else (),
-            explanation=f"Решение ведущего{why}: "
+            explanation=f"Решение ведущего{note}: "
             + (f"на виселицу отправляется {choice}." if choice else "никого не вешают.")
             + f" По голосам: {t.explanation}",
             overrides=(*t.overrides, f"hang {choice or '—'}{why}"),
@@ -164,31 +191,38 @@ class DayRoom(GameBase):
                 removals.append(r)
         return game_winner(after, self.config.night), tuple(removals)
 
-    def set_hanged(self, day: int, nick: str | None, reason: str = "") -> str | None:
+    def set_hanged(self, day: int, nick: str | None, reason: str = "",
+                   public_note: str = "") -> str | None:
         """The host decides the day's result himself (``referee hang``): recorded; the
-        day's recorded result is replaced by it."""
+        day's recorded result is replaced by it. ``reason`` is the host's own record,
+        ``public_note`` is shown with the result."""
+        self.scheduled_day(day)
         name = None
         if nick is not None:
-            m = self.roster().match(nick)
-            if m.nick is None:
-                raise GameError(f"hang: {m.explain()}", "use a nick from [players]")
-            name = m.nick
-        decisions.record(self.store, Hanging(day, name, reason))
+            self.known_player(nick, "hang")
+            state, _ = self.state_before_day(day)
+            name = self.living_player(nick, "hang", state, f"к началу дня {day}")
+        decisions.record(self.store, Hanging(day, name, reason, public_note))
         self.store.forget_result("day", day)
         self._tallies.clear()
         self._nights.clear()
         return name
 
-    def remove(self, nick: str, after_day: int, reason: str = "") -> str:
+    def remove(self, nick: str, after_day: int, reason: str = "",
+               public_note: str = "") -> str:
         """The host removes a player at the end of Day ``after_day`` (A3), for any reason
-        (e.g. a replacement that never came): recorded, applied like an activity removal."""
-        m = self.roster().match(nick)
-        if m.nick is None:
-            raise GameError(f"remove: {m.explain()}", "use a nick from [players]")
-        decisions.record(self.store, Removal(m.nick, after_day, reason or "решение ведущего"))
+        (e.g. a replacement that never came): recorded, applied like an activity removal.
+        ``reason`` is the host's own record; the players read ``public_note`` (or «решение
+        ведущего»)."""
+        self.scheduled_day(after_day, "--after-day")
+        self.known_player(nick, "remove")
+        state, _ = self.state_before_day(after_day)
+        name = self.living_player(nick, "remove", state, f"к началу дня {after_day}")
+        decisions.record(self.store, Removal(name, after_day, reason or "решение ведущего",
+                                             public_note))
         self._tallies.clear()
         self._nights.clear()
-        return m.nick
+        return name
 
     def _tally_inputs(self, window: DaySchedule, alive: Iterable[str]) -> str:
         """A digest of everything a day's count reads (V1–V6): the window, the living, the
@@ -217,23 +251,49 @@ class DayRoom(GameBase):
         t = self.tally_day(day).tally
         return t.counted_voters, t.rejected_voters
 
-    def override_vote(self, action: str, post_id: int, *, reason: str = "",
-                      target: str | None = None) -> None:
-        """``referee vote accept|reject|set``: recorded; the post's day is counted anew."""
+    def override_vote(self, action: VoteAction, post_id: int, *, reason: str = "",
+                      target: str | None = None) -> VoteEffect:
+        """``referee vote accept|reject|set``: recorded; the post's day is counted anew and
+        the post's vote before and after is returned. Refused (nothing recorded) for a post
+        not stored, the host's own, one outside every day, an ``accept`` of a vote that
+        already counts or of a post with no vote."""
         post = self.store.post(post_id)
         if post is None:
-            raise GameError(f"post {post_id} is not in the database", "run referee sync first")
+            raise RequestRefused(f"сообщения {post_id} нет в базе",
+                                 "сначала referee sync; номер — из ссылки …#p<номер>")
+        if normalise(post.author) == normalise(self.config.host):
+            raise RequestRefused(f"сообщение {post_id} — ведущего: ведущий не голосует (V5), "
+                                 "решать по нему нечего", "укажите сообщение игрока")
+        day = self._day_of(post.posted_at, post_id)
         if action == "set":
             if not target:
-                raise GameError("vote set needs --target NICK")
-            match = self.roster().match(target)
-            if match.nick is None:
-                raise GameError(f"--target {target!r}: {match.explain()}",
-                                "use a nick from [players]")
-            target = match.nick
+                raise RequestRefused("vote set: нужен --target НИК")
+            target = self.known_player(target, "--target")
+        counted, rejected = self._post_vote(day, post_id)
+        if action == "accept" and counted is not None:
+            raise RequestRefused(f"голос из сообщения {post_id} ({counted.voter} → "
+                                 f"{counted.target}) и так засчитан", "решать нечего")
+        if action != "set" and counted is None and rejected is None:
+            raise RequestRefused(
+                f"в сообщении {post_id} нет голоса за день {day}: {action} применить не к чему",
+                f"голос за игрока назначается так: referee vote set {post_id} --target НИК")
         decisions.record(self.store, VoteDecision(action, post_id, reason=reason, target=target))
-        for d in self.schedule:
-            if d.start <= post.posted_at < (d.night_deadline or d.deadline):
-                self.store.forget_result("day", d.day)
+        self.store.forget_result("day", day)
         self._tallies.clear()
         self._nights.clear()
+        after, why = self._post_vote(day, post_id)
+        self._tallies.clear()  # the next tally records the day anew, not this preview
+        return VoteEffect(day, post_id, post.author, counted, after, why)
+
+    def _day_of(self, at: datetime, post_id: int) -> int:
+        for d in self.schedule:
+            if d.start <= at < (d.night_deadline or d.deadline):
+                return d.day
+        raise RequestRefused(f"сообщение {post_id} написано вне дней расписания",
+                             "голоса бывают только в окнах дней [[schedule.days]]")
+
+    def _post_vote(self, day: int, post_id: int) -> tuple[CountedVote | None, Rejection | None]:
+        t = self.tally_day(day, record=False).tally
+        counted = next((v for v in t.votes if v.post_id == post_id), None)
+        rejected = next((r for r in t.rejected if r.post_id == post_id), None)
+        return counted, rejected

@@ -9,16 +9,17 @@ from pathlib import Path
 
 from referee import decisions
 from referee.decisions import NightEdit
-from referee.errors import GameError
-from referee.game.base import GameBase
+from referee.errors import RequestRefused
+from referee.game.refusals import Refusals
 from referee.game.results import NightResult, _request_from, _request_to
 from referee.intake import HostEdit, NightIntake, apply_host_edits, load_requests_file, read_night
 from referee.kernel import PrivateMessage
 from referee.night import GameState, NightOutcome, resolve_night
 from referee.night import winner as game_winner
+from referee.roles import ACTIONS
 
 
-class NightRoom(GameBase):
+class NightRoom(Refusals):
     """The night («ночь»): requests from the PMs and the host, resolved (N1–N15)."""
 
     def game_pms(self) -> list[PrivateMessage]:
@@ -48,6 +49,9 @@ class NightRoom(GameBase):
             return self._nights[night]
         notes: list[str] = []
         if _state is None:
+            self.scheduled_night(night)
+            if self.store.result("night", night) is None:
+                self.require_roles(f"ночь {night}")
             state, n = self.state_before_night(night)
             notes += n
         else:
@@ -94,6 +98,8 @@ class NightRoom(GameBase):
         """A host-written requests file (:mod:`referee.intake.requests_file`): every entry is
         recorded as the host's decision, exactly like ``action add``/``action drop``."""
         edits = load_requests_file(Path(path), self.roster())
+        for n in sorted({e.night for e in edits}):
+            self.scheduled_night(n, f"{Path(path).name}: night")
         for e in edits:
             decisions.record(self.store, NightEdit(
                 e.op, e.night, e.actor, e.action, e.target, e.targets, e.executor,
@@ -118,16 +124,21 @@ class NightRoom(GameBase):
     def add_action(self, night: int, actor: str, action: str, *, target: str | None = None,
                    targets: Sequence[str] = (), executor: str | None = None,
                    reason: str = "") -> None:
-        roster = self.roster()
+        """``referee action add``: a request in the host's name. Refused (nothing recorded)
+        for a night outside the schedule, a nick that is no player, an actor out of the
+        game, an action the actor's role does not have (N3–N12) or the wrong targets."""
+        self.scheduled_night(night)
+        self.require_roles(f"action add --night {night}")
         names = {}
         for label, typed in (("actor", actor), ("target", target), ("executor", executor),
                              *((f"target {i + 1}", t) for i, t in enumerate(targets))):
-            if typed is None:
-                continue
-            m = roster.match(typed)
-            if m.nick is None:
-                raise GameError(f"action {label}: {m.explain()}", "use a nick from [players]")
-            names[label] = m.nick
+            if typed is not None:
+                option = {"actor": "ACTOR", "executor": "--executor"}.get(label, "цель")
+                names[label] = self.known_player(typed, option)
+        state, _ = self.state_before_night(night)
+        self.living_player(names["actor"], "actor", state, f"к ночи {night}")
+        count = len(targets) or (1 if target is not None else 0)
+        self.allowed_request(state, night, names["actor"], action, count, executor is not None)
         decisions.record(self.store, NightEdit(
             "add", night, names["actor"], action, names.get("target"),
             tuple(names[f"target {i + 1}"] for i in range(len(targets))),
@@ -137,9 +148,12 @@ class NightRoom(GameBase):
 
     def drop_action(self, night: int, actor: str, action: str | None = None,
                     reason: str = "") -> None:
-        m = self.roster().match(actor)
-        if m.nick is None:
-            raise GameError(f"action drop: {m.explain()}", "use a nick from [players]")
-        decisions.record(self.store, NightEdit("drop", night, m.nick, action, reason=reason))
+        """``referee action drop``: the actor's request(s) of the night dropped by the host."""
+        self.scheduled_night(night)
+        nick = self.known_player(actor, "actor")
+        if action is not None and action not in ACTIONS:
+            raise RequestRefused(f"неизвестное действие «{action}»",
+                                 "действия: " + ", ".join(ACTIONS))
+        decisions.record(self.store, NightEdit("drop", night, nick, action, reason=reason))
         self.store.forget_result("night", night)
         self._nights.clear()

@@ -245,13 +245,15 @@ class TopicRecords(StoreBase):
     ) -> str:
         """A digest of what a vote count reads from :meth:`posts` for the window: ids,
         authors, times, edit notices and every stored text (by its hash, with its edit
-        count) in the order it was seen. Equal digests mean a count reads the same posts;
+        count) in the order it was seen, and whether it has vanished since (deleted_vote).
+        Equal digests mean a count reads the same posts;
         no text is loaded."""
         where, params = _window(since, until, topic_id)
         cond = " WHERE " + " AND ".join("p." + w for w in where) if where else ""
         rows = self.conn.execute(
             "SELECT p.post_id, p.author, p.posted_at, p.edit_editor, p.edit_at, p.edit_count, "
-            "ifnull(r.body_hash, p.body_hash), r.edit_count FROM posts p "
+            "ifnull(r.body_hash, p.body_hash), r.edit_count, p.missing_since IS NOT NULL "
+            "FROM posts p "
             f"LEFT JOIN post_revisions r ON r.post_id = p.post_id{cond} "
             "ORDER BY p.posted_at, p.post_id, r.edit_count, r.first_seen, r.rowid", params
         ).fetchall()

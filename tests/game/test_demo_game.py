@@ -227,7 +227,11 @@ def test_host_decides_the_hanging_over_the_count(game: Game) -> None:
     game.set_hanged(1, None, "ничья по договорённости")
     result = game.tally_day(1)
     assert result.tally.hanged is None and result.recorded
-    assert "Решение ведущего (ничья по договорённости)" in result.tally.explanation
+    # The reason is the host's own record (issue 12): the host-only log has it, the
+    # public explanation does not.
+    assert result.tally.explanation.startswith("Решение ведущего: никого не вешают.")
+    assert "ничья по договорённости" not in result.tally.explanation
+    assert any("ничья по договорённости" in o for o in result.tally.overrides)
     assert game.store.result("day", 1).payload["hanged"] is None
     # Mr. Smith lives on into day 2.
     assert "Mr. Smith" in at(game, "2026-11-22 12:00").tally_day(2).tally.alive

@@ -45,7 +45,8 @@ def test_the_setting_forces_the_engine() -> None:
 def test_the_config_accepts_the_engine(tmp_path: Path) -> None:
     cfg = tmp_path / "referee.toml"
     cfg.write_text('[game]\nhost = "Ведущий"\n[forum]\nengine = "mybbru"\n'
-                   'url = "https://x.rolka.me/viewtopic.php?id=149"\ntimezone = "UTC"\n[players]\n"A" = "citizen"\n',
+                   'url = "https://x.rolka.me/viewtopic.php?id=149"\ntimezone = "UTC"\n'
+                   '[players]\n"A" = "citizen"\n',
                    encoding="utf-8")
     assert load_config(cfg).forum.engine == "mybbru"
 
