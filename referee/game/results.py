@@ -54,6 +54,12 @@ class NightResult:
     notes: tuple[str, ...] = ()
     winner: GameResult | None = None
 
+    @property
+    def early(self) -> bool:
+        """The night is not over and not resolved: its requests may still change, so no
+        death, check or save of it is shown yet (not even to the host)."""
+        return not (self.final or self.recorded or self.already_recorded)
+
 
 @dataclass(frozen=True, slots=True)
 class ActivityResult:

@@ -35,7 +35,7 @@ class Context:
     def of(cls, config: Config) -> Context:
         return cls(
             tz=config.tz, tz_name=config.forum.timezone, topic_url=config.forum.url,
-            roles={p.nick: p.role for p in config.players},
+            roles={p.nick: p.role for p in config.players if p.role_given},
             reveal_role_on_hanging=config.votes.reveal_role_on_hanging,
             reveal_role_on_removal=config.activity.reveal_role_on_removal,
             night=config.night,

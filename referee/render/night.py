@@ -36,6 +36,8 @@ def render_night(result: NightResult, ctx: Context, fmt: str = "bbcode") -> str:
         return json.dumps(night_json(result), ensure_ascii=False, indent=2)
     bb = fmt == "bbcode"
     esc = bbcode.escape if bb else (lambda s: s)
+    if result.early:
+        return _before_the_deadline(result, ctx, esc)
     outcome = result.outcome
     paste = morning_report(outcome, outcome.state, ctx.night)
     if not bb:
@@ -51,12 +53,26 @@ def render_night(result: NightResult, ctx: Context, fmt: str = "bbcode") -> str:
         host.append("Итог ночи записан.")
     elif result.already_recorded:
         host.append("Итог ночи был записан раньше; показан он же (заявки из записи).")
-    elif not result.final:
-        host.append("Ночь ещё идёт: итог предварительный, ничего не записано.")
     else:
         host.append("Пробный прогон (--dry-run): ничего не записано.")
     host.append("")
-    host.append(f"Заявки ({len(result.requests)}):")
+    host += _requests_part(result, esc)
+    private = private_results(outcome)
+    host.append("")
+    host.append(f"Личные результаты к отправке ({len(private)}):")
+    for nick, text in private:
+        host.append(f"• {esc(nick)}: {text if bb else _strip_bbcode(text)}")
+    if not private:
+        host.append("• нет")
+    host.append("")
+    host.append(esc(outcome.explain()))
+    for note in result.notes:
+        host.append(f"! {note}")
+    return f"{paste}\n\n{HOST_ONLY_RULE}\n" + "\n".join(host) + "\n"
+
+
+def _requests_part(result: NightResult, esc: Any) -> list[str]:
+    host = [f"Заявки ({len(result.requests)}):"]
     host += [f"• {_request_line(r, esc)}" for r in result.requests] or ["• нет"]
     if result.intake.flags:
         host.append("")
@@ -74,36 +90,37 @@ def render_night(result: NightResult, ctx: Context, fmt: str = "bbcode") -> str:
         host.append("")
         host.append("Решения ведущего:")
         host += [f"• {esc(e)}" for e in result.host_edits]
-    private = private_results(outcome)
-    host.append("")
-    host.append(f"Личные результаты к отправке ({len(private)}):")
-    for nick, text in private:
-        host.append(f"• {esc(nick)}: {text if bb else _strip_bbcode(text)}")
-    if not private:
-        host.append("• нет")
-    host.append("")
-    host.append(esc(outcome.explain()))
-    for note in result.notes:
-        host.append(f"! {note}")
+    return host
+
+
+def _before_the_deadline(result: NightResult, ctx: Context, esc: Any) -> str:
+    """A night still going on: the requests read so far, and no result of any kind."""
+    start, end = result.window
+    tz = ctx.tz
+    paste = (f"Ночь {result.night} ещё идёт — до {end.astimezone(tz):%d.%m %H:%M} "
+             f"({ctx.tz_name}). Итог ночи будет после её окончания.")
+    host = [f"Ночь {result.night}: {start.astimezone(tz):%d.%m %H:%M} – "
+            f"{end.astimezone(tz):%d.%m %H:%M} ({ctx.tz_name})",
+            "Ночь ещё идёт: заявки могут измениться, поэтому итог (гибели, проверки, "
+            "спасения) не показывается и ничего не записано.", ""]
+    host += _requests_part(result, esc)
+    host += [f"! {note}" for note in result.notes]
     return f"{paste}\n\n{HOST_ONLY_RULE}\n" + "\n".join(host) + "\n"
 
 
 def night_json(result: NightResult) -> dict[str, Any]:
     o = result.outcome
+    if result.early:  # no result before its time
+        return {"night": result.night, "recorded": False, "final": False, "early": True,
+                "requests": _requests_json(result), "unreadable": _unreadable_json(result),
+                "deaths": [], "saved": [], "checks": [], "rejected": [], "private": [],
+                "log": [], "winner": None, "notes": list(result.notes)}
     return {
         "night": result.night,
         "recorded": result.recorded or result.already_recorded,
         "final": result.final,
-        "requests": [
-            {"actor": r.actor, "action": r.action, "target": r.target,
-             "targets": list(r.targets), "executor": r.executor, "source": r.source,
-             "source_id": r.source_id, "note": r.note}
-            for r in result.requests
-        ],
-        "unreadable": [
-            {"pm_id": u.pm_id, "sender": u.sender, "kind": u.kind, "reason": u.reason}
-            for u in result.intake.unreadable
-        ],
+        "requests": _requests_json(result),
+        "unreadable": _unreadable_json(result),
         "deaths": [{"player": d.player, "causes": list(d.causes)} for d in o.deaths],
         "saved": [{"player": p, "by": by} for p, by in o.saved],
         "checks": [{"by": c.by, "target": c.target, "result": c.result} for c in o.checks],
@@ -113,6 +130,20 @@ def night_json(result: NightResult) -> dict[str, Any]:
         "winner": result.winner.token if result.winner is not None else None,
         "notes": list(result.notes),
     }
+
+
+def _requests_json(result: NightResult) -> list[dict[str, Any]]:
+    return [
+        {"actor": r.actor, "action": r.action, "target": r.target,
+         "targets": list(r.targets), "executor": r.executor, "source": r.source,
+         "source_id": r.source_id, "note": r.note}
+        for r in result.requests
+    ]
+
+
+def _unreadable_json(result: NightResult) -> list[dict[str, Any]]:
+    return [{"pm_id": u.pm_id, "sender": u.sender, "kind": u.kind, "reason": u.reason}
+            for u in result.intake.unreadable]
 
 
 def _strip_bbcode(text: str) -> str:

@@ -206,11 +206,12 @@ def test_check_activity_posts_the_public_part_only(live: list[str], board: Posti
 
 
 def test_deal_send_sends_every_role_pm_once(live: list[str], board: PostingBoard) -> None:
-    res = invoke([*live, "deal", "--seed", "7", "--send", "--yes"])
+    # The demo's [players] types every role: dealing over them takes --force (issue 12).
+    res = invoke([*live, "deal", "--seed", "7", "--force", "--send", "--yes"])
     assert res.exit_code == 0, res.output
     assert len(board.pms) == 14 and board.add_to == []       # ids known from the topic
     assert all(pm["subject"].startswith("Ваша роль: ") for pm in board.pms)
-    again = invoke([*live, "deal", "--seed", "7", "--send", "--yes"])
+    again = invoke([*live, "deal", "--seed", "7", "--force", "--send", "--yes"])
     assert again.exit_code == 0 and len(board.pms) == 14
-    _, error = invoke_error([*live, "deal", "--seed", "8", "--send", "--yes"])
-    assert error.exit_code == 5 and "already sent with --seed 7" in str(error)
+    _, error = invoke_error([*live, "deal", "--seed", "8", "--force", "--send", "--yes"])
+    assert error.exit_code == 2 and "роли уже разосланы игрокам (--seed 7)" in str(error)

@@ -180,7 +180,7 @@ def test_the_night_report_and_private_results_escape_every_nick_N2(
 
 
 def test_the_role_pms_of_the_deal_escape_every_nick(game: tuple[Path, Path]) -> None:
-    out = referee(game, "deal", "--seed", "7")
+    out = referee(game, "deal", "--seed", "7", "--force")
     assert out.count("── ЛС для") == 9
     for text in out.split("── ЛС для")[1:]:
         assert_inert(text.split("\n", 1)[1])  # the PM body (the heading names the nick)
