@@ -17,7 +17,7 @@ class ActivityRoom(Refusals):
 
     def check_activity(self, turn: int, *, record: bool = True) -> ActivityResult:
         """A1–A3 for turn ``turn``; once final, the removals are recorded (A3)."""
-        self.scheduled_day(turn, "--turn")
+        self.scheduled_day(turn, "--turn", "ход")
         state, notes = self.state_before_day(turn)
         schedule = self.schedule
         window = turn_window(turn, schedule)
@@ -82,7 +82,7 @@ class ActivityRoom(Refusals):
     def excuse(self, nick: str, turn: int, reason: str = "") -> str:
         """The player warned the host: not flagged as missing for turn ``turn`` (A1).
         Refused for a turn outside the schedule or a player out of the game by then."""
-        self.scheduled_day(turn, "--turn")
+        self.scheduled_day(turn, "--turn", "ход")
         self.known_player(nick, "excuse")
         state, _ = self.state_before_day(turn)
         name = self.living_player(nick, "excuse", state, f"к началу хода {turn}")

@@ -116,8 +116,9 @@ class DayRoom(Refusals):
         return result
 
     def _count(self, window: DaySchedule, state: GameState,
-               as_of: int | datetime | None) -> Tally:
-        """V1–V6 over the day's stored posts."""
+               as_of: int | datetime | None, extra: Iterable[VoteDecision] = ()) -> Tally:
+        """V1–V6 over the day's stored posts (``extra``: a decision not recorded yet, to
+        see what it would do)."""
         posts, vanished = self._day_posts(window)
         return tally(
             posts,
@@ -126,7 +127,7 @@ class DayRoom(Refusals):
             roster=self.roster(),
             host=self.config.host,
             rules=self.config.votes,
-            overrides=self.vote_overrides(),
+            overrides=[*self.vote_overrides(), *extra],
             replacements=self.config.replacements,
             as_of=as_of,
             vanished=vanished,
@@ -269,21 +270,40 @@ class DayRoom(Refusals):
             if not target:
                 raise RequestRefused("vote set: нужен --target НИК")
             target = self.known_player(target, "--target")
+        decision = VoteDecision(action, post_id, reason=reason, target=target)
         counted, rejected = self._post_vote(day, post_id)
-        if action == "accept" and counted is not None:
-            raise RequestRefused(f"голос из сообщения {post_id} ({counted.voter} → "
-                                 f"{counted.target}) и так засчитан", "решать нечего")
-        if action != "set" and counted is None and rejected is None:
-            raise RequestRefused(
-                f"в сообщении {post_id} нет голоса за день {day}: {action} применить не к чему",
-                f"голос за игрока назначается так: referee vote set {post_id} --target НИК")
-        decisions.record(self.store, VoteDecision(action, post_id, reason=reason, target=target))
+        self._refuse_idle(decision, day, counted, rejected)
+        decisions.record(self.store, decision)
         self.store.forget_result("day", day)
         self._tallies.clear()
         self._nights.clear()
         after, why = self._post_vote(day, post_id)
-        self._tallies.clear()  # the next tally records the day anew, not this preview
         return VoteEffect(day, post_id, post.author, counted, after, why)
+
+    def _refuse_idle(self, decision: VoteDecision, day: int, counted: CountedVote | None,
+                     rejected: Rejection | None) -> None:
+        """A decision that could change nothing is refused: an accept of a vote that counts
+        or that would still not count (V2, V5, V6 are not the host's to waive), a reject of
+        a vote that does not count, any of them on a post with no vote."""
+        post_id, action = decision.post_id, decision.action
+        if action != "set" and counted is None and rejected is None:
+            raise RequestRefused(
+                f"в сообщении {post_id} нет голоса за день {day}: {action} применить не к чему",
+                f"голос за игрока назначается так: referee vote set {post_id} --target НИК")
+        if action == "accept" and counted is not None:
+            raise RequestRefused(f"голос из сообщения {post_id} ({counted.voter} → "
+                                 f"{counted.target}) и так засчитан", "решать нечего")
+        if action == "reject" and counted is None and rejected is not None:
+            raise RequestRefused(f"голос из сообщения {post_id} и так не засчитан: "
+                                 f"{rejected.label}", "решать нечего")
+        if action == "accept":
+            would, why = self._post_vote(day, post_id, decision)
+            if would is None:
+                raise RequestRefused(
+                    f"vote accept {post_id} ничего не изменит: голос всё равно не засчитан — "
+                    f"{why.label if why else 'голоса нет'}",
+                    f"без ника голос назначается так: referee vote set {post_id} --target "
+                    "НИК; V2, V5 и V6 ведущий не отменяет")
 
     def _day_of(self, at: datetime, post_id: int) -> int:
         for d in self.schedule:
@@ -292,8 +312,14 @@ class DayRoom(Refusals):
         raise RequestRefused(f"сообщение {post_id} написано вне дней расписания",
                              "голоса бывают только в окнах дней [[schedule.days]]")
 
-    def _post_vote(self, day: int, post_id: int) -> tuple[CountedVote | None, Rejection | None]:
-        t = self.tally_day(day, record=False).tally
+    def _post_vote(self, day: int, post_id: int, extra: VoteDecision | None = None
+                   ) -> tuple[CountedVote | None, Rejection | None]:
+        """The post's vote in the day's count (with ``extra`` applied, when given): the
+        vote that counts, or why it does not."""
+        window = self.window(day)
+        state, _ = self.state_before_day(day)
+        as_of = self.now if self.now < window.deadline else None
+        t = self._count(window, state, as_of, [extra] if extra is not None else ())
         counted = next((v for v in t.votes if v.post_id == post_id), None)
         rejected = next((r for r in t.rejected if r.post_id == post_id), None)
         return counted, rejected

@@ -16,6 +16,8 @@ from referee.nicks import fold
 from referee.night import GameState
 from referee.roles import ACTION_OF_ROLE, ACTIONS, action_ru, role_ru
 
+_PHASES = {"день": ("дни", "дня"), "ночь": ("ночи", "ночи"), "ход": ("ходы", "хода")}
+
 _TARGETS = {"protect": 2, "ambush": 0}
 """How many targets each action names (every other action: one)."""
 
@@ -25,22 +27,25 @@ class Refusals(GameBase):
 
     # ------------------------------------------------------------------ days and nights
 
-    def scheduled_day(self, day: int, option: str = "--day") -> DaySchedule:
-        """Day ``day`` of the schedule, or a refusal that lists the scheduled days."""
+    def scheduled_day(self, day: int, option: str = "--day", phase: str = "день"
+                      ) -> DaySchedule:
+        """Day ``day`` of the schedule (the turn or night of that number: ``phase``), or a
+        refusal that lists the scheduled ones."""
+        plural, of = _PHASES[phase]
         if day < 1:
-            raise RequestRefused(f"{option} {day}: дни нумеруются с 1",
+            raise RequestRefused(f"{option} {day}: {plural} нумеруются с 1",
                                  f"например {option} 1")
         try:
             return self.window(day)
         except GameError as e:
             raise RequestRefused(
-                f"{option} {day}: дня {day} нет в расписании (дни: {self._days()})",
-                "добавьте его в [[schedule.days]] или задайте окно: referee tally "
-                f'--day {day} --start "…" --deadline "…"') from e
+                f"{option} {day}: {of} {day} нет в расписании ({plural}: {self._days()})",
+                f"добавьте день {day} в [[schedule.days]] или задайте его окно: referee "
+                f'tally --day {day} --start "…" --deadline "…"') from e
 
     def scheduled_night(self, night: int, option: str = "--night") -> tuple[datetime, datetime]:
         """Night ``night`` (it follows Day ``night``, T1), or a refusal."""
-        self.scheduled_day(night, option)
+        self.scheduled_day(night, option, "ночь")
         try:
             return self.night_window(night)
         except GameError as e:
@@ -96,10 +101,11 @@ class Refusals(GameBase):
         role = state.role_of(actor)
         allowed = ACTION_OF_ROLE.get(role, ())
         if action not in allowed:
-            can = ", ".join(allowed) if allowed else "ночью ничего не делает"
+            can = ("может: " + ", ".join(f"{action_ru(a)} ({a})" for a in allowed)
+                   if allowed else "ночью не ходит")
             raise RequestRefused(
-                f"ночь {night}: {actor} — {role_ru(role)}: {action_ru(action)} ({action}) "
-                "этой роли недоступно", f"роль {role_ru(role)}: {can}")
+                f"ночь {night}: {actor} — {role_ru(role)}, у этой роли нет действия "
+                f"«{action_ru(action)}» ({action})", f"роль {role_ru(role)}: {can}")
         need = _TARGETS.get(action, 1)
         if targets != need:
             raise RequestRefused(f"{action_ru(action)} ({action}): целей нужно {need}, "

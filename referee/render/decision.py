@@ -8,7 +8,10 @@ from typing import TYPE_CHECKING
 from referee.roles import action_ru
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from referee.game.days import VoteEffect
+    from referee.init_game import NewGame
 
 _HOST_PART = "часть «ТОЛЬКО ДЛЯ ВЕДУЩЕГО», «Решения ведущего»"
 
@@ -30,10 +33,10 @@ def vote_recorded(effect: VoteEffect, action: str) -> str:
 
 def hanging_recorded(day: int, hanged: str | None, public_note: str) -> str:
     what = f"вешают {hanged}" if hanged else "никого не вешают"
-    note = f" с пометкой «{public_note}»" if public_note else ""
+    note = f" ({public_note})" if public_note else ""
     return (f"Записано: день {day} — {what}.\nВидно в: referee tally --day {day} — в "
-            f"публичной части строкой «Решение ведущего{note}…» (после дедлайна дня), "
-            "причина — только в части для ведущего.")
+            f"публичной части: «Решение ведущего{note}: …» (после дедлайна дня); причина — "
+            "только в части для ведущего.")
 
 
 def removal_recorded(nick: str, after_day: int, public_note: str) -> str:
@@ -66,3 +69,19 @@ def deal_recorded(seed: int, players: int, *, recorded: bool) -> str:
         return f"Пробная раздача (--dry-run, --seed {seed}): ничего не записано."
     return (f"Раздача записана (--seed {seed}, игроков: {players}): все команды играют этим "
             "составом ролей; referee check покажет его.")
+
+
+def config_written(path: Path, game: NewGame) -> str:
+    """``referee init``: what the new file says and what to check in it."""
+    first = game.first
+    out = [f"Записан {path}: «{first.title}», ведущий {first.host}, движок {first.engine}, "
+           f"часовой пояс {game.timezone}."]
+    out.append(f"Игроки из первого сообщения: {len(first.roster)}"
+               + (f" ({', '.join(first.roster)})" if first.roster else " — список не найден, "
+                  "впишите [players]") + ".")
+    if first.unmatched:
+        out.append("Без сообщений в теме (проверьте написание): " + ", ".join(first.unmatched))
+    out.append(f"Расписание: {len(game.schedule)} дн." if game.schedule
+               else "Расписание не задано (--start): впишите [[schedule.days]].")
+    out.append("Дальше: referee check; роли — referee deal --seed N.")
+    return "\n".join(out)
