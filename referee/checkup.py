@@ -9,15 +9,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from adapters.base import Secret
 from adapters.registry import open_forum
 from referee.config import ActivityRules, Config, DaySchedule, NightRules, VoteRules, load_config
 from referee.config import read_toml as _read_toml
-from referee.config_schema import ConfigProblems
+from referee.config_schema import ConfigProblems, local_time
 from referee.deal import default_setup, setup_roles
 from referee.errors import ConfigError, ForumError, GameError
 from referee.game.dealing import recorded_deal, with_recorded_roster
@@ -104,6 +105,18 @@ def run_checkup(config_path: Path, db_path: Path | None = None, *, now: datetime
     return Checkup(
         config_path, config, tuple(errors), tuple(warnings), config.schedule, seed, sides,
         setup_sides, source, _rules_changed(config), topic, topic_skipped=offline)
+
+
+def checkup_now(config_path: Path, now: str | None) -> datetime:
+    """The moment the check looks from: ``--now`` in the forum's time, else the clock.
+    A config that does not load reads ``--now`` in UTC (its errors are the report)."""
+    if now is None:
+        return datetime.now(UTC)
+    try:
+        tz = load_config(config_path).tz
+    except ConfigError:
+        tz = ZoneInfo("UTC")
+    return local_time(now, tz, "--now")
 
 
 def _problem(path: Path, p: Any) -> str:

@@ -192,9 +192,13 @@ def load_config(path: str | Path) -> Config:
     # with its line, all at once — before a value is read.
     _check_no_secrets(raw)
     source = Source(p, p.read_text(encoding="utf-8"))
-    for check in (check_schema, check_entries):
-        if problems := check(raw, source):
-            raise ConfigProblems(p, problems)
+    problems = check_schema(raw, source)
+    try:
+        problems += check_entries(raw, source)
+    except (ConfigError, TypeError, KeyError, AttributeError, ValueError, OSError):
+        pass  # entries of the wrong form: the schema's problems say which
+    if problems:
+        raise ConfigProblems(p, sorted(problems, key=lambda x: x.line or 0))
     return parse_config(raw, p)
 
 

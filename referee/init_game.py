@@ -193,6 +193,20 @@ def new_game(where: str, path: Path, first: FirstPost, timezone: str,
     return NewGame(first, where, None, timezone, tuple(schedule))
 
 
+def make_new_game(where: str, path: Path, *, timezone: str | None, start: str | None,
+                  days: int, day_hours: int, night_hours: int,
+                  username: str | None = None) -> NewGame:
+    """Everything ``referee init`` writes to ``path``: checked before the topic is read."""
+    refuse_existing(path)
+    if timezone is None:
+        raise RequestRefused("часовой пояс форума не указан",
+                             'добавьте --timezone "Europe/Moscow" (как в настройках форума)')
+    zone_name = check_timezone(timezone)
+    schedule = plan_schedule(start, days, day_hours, night_hours) if start is not None else ()
+    first = read_first_post(where, zone_name, username=username)
+    return new_game(where, path, first, zone_name, schedule)
+
+
 def refuse_existing(path: Path) -> None:
     if path.exists():
         raise RequestRefused(f"{path} уже есть: referee init не перезаписывает файлы",
