@@ -105,17 +105,17 @@ def _game(*, sync: bool = False):  # noqa: ANN202 - a referee.game.Game (lazy: f
 
     game = Game.open(opts.config, opts.db)
     if opts.now:
-        fixed = _parse_when(opts.now, game)
+        fixed = _parse_when(opts.now, game, "--now")
         game.clock = lambda: fixed
     if sync:  # quietly: the output is what the command shows
         _sync(game, quiet=True)
     return game
 
 
-def _parse_when(value: str, game) -> datetime:  # noqa: ANN001
-    from referee.config import _time
+def _parse_when(value: str, game, option: str) -> datetime:  # noqa: ANN001
+    from referee.config_schema import local_time
 
-    return _time(value, game.config.tz, "--deadline/--as-of")
+    return local_time(value, game.config.tz, option)
 
 
 def _sync(game, *, sent: bool = False, full: bool = False, quiet: bool = False) -> None:  # noqa: ANN001
@@ -209,6 +209,7 @@ def _confirm(question: str) -> bool:
 from referee.cli import day as _day_commands  # noqa: E402, F401
 from referee.cli import night as _night_commands  # noqa: E402, F401
 from referee.cli import records as _record_commands  # noqa: E402, F401
+from referee.cli import setup as _setup_commands  # noqa: E402, F401
 
 
 def main() -> None:

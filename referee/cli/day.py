@@ -23,10 +23,10 @@ from referee.cli import (
     app,
     vote_app,
 )
-from referee.errors import GameError
+from referee.errors import GameError, RequestRefused
 
 if TYPE_CHECKING:
-    pass
+    from referee.decisions import VoteAction
 
 
 
@@ -60,15 +60,17 @@ def tally(
     game = _game()
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
-    n = day or game.current_day()
+    n = day if day is not None else game.current_day()
+    if not deadline or n < 1:
+        game.scheduled_day(n)  # --deadline may add a day the schedule does not list
     if start and not deadline:
         raise GameError("--start needs --deadline too", 'e.g. --start "…" --deadline "…"')
     if deadline:
-        game.set_deadline(n, _parse_when(deadline, game), "--deadline",
-                          start=_parse_when(start, game) if start else None)
+        game.set_deadline(n, _parse_when(deadline, game, "--deadline"), "--deadline",
+                          start=_parse_when(start, game, "--start") if start else None)
     point: int | datetime | None = None
     if as_of:
-        point = int(as_of) if as_of.isdigit() else _parse_when(as_of, game)
+        point = int(as_of) if as_of.isdigit() else _parse_when(as_of, game, "--as-of")
     result = game.tally_day(n, as_of=point, record=not dry_run)
     from referee.publish import tally_post
     from referee.render.day import day_paste, render_day
@@ -87,16 +89,18 @@ def votes(
     from referee.render.host import votes_list
 
     game = _game()
-    n = day or game.current_day()
+    n = day if day is not None else game.current_day()
+    game.scheduled_day(n)
     t = game.tally_day(n, record=False).tally
     _emit(votes_list(n, t, game.config.tz, game.config.forum.url))
 
 
-def _vote_override(action: str, post: int, reason: str = "", target: str | None = None) -> None:
-    game = _game()
-    game.override_vote(action, post, reason=reason, target=target)
-    _emit(f"Записано: vote {action} {post}" + (f" → {target}" if target else "")
-          + (f" ({reason})" if reason else "") + ". День будет пересчитан.")
+def _vote_override(action: VoteAction, post: int, reason: str = "",
+                   target: str | None = None) -> None:
+    from referee.render.decision import vote_recorded
+
+    effect = _game().override_vote(action, post, reason=reason, target=target)
+    _emit(vote_recorded(effect, action))
 
 
 @vote_app.command("accept")
@@ -118,29 +122,41 @@ def vote_set(post: int, target: Annotated[str, typer.Option()],
     _vote_override("set", post, reason, target)
 
 
+ReasonOpt = Annotated[str, typer.Option(
+    help="Для записи ведущего; в публичную часть не попадает.")]
+PublicNoteOpt = Annotated[str, typer.Option(
+    "--public-note", help="Пометка для игроков: показывается вместе с итогом.")]
+
+
 @app.command()
 def hang(
     day: Annotated[int, typer.Option(help="The day whose result the host decides.")],
     nick: Annotated[str | None, typer.Argument(help="Who is hanged (omit with --nobody).")] = None,
     nobody: Annotated[bool, typer.Option(help="Nobody is hanged this day.")] = False,
-    reason: Annotated[str, typer.Option()] = "",
+    reason: ReasonOpt = "",
+    public_note: PublicNoteOpt = "",
 ) -> None:
     """The host decides the day's result over the count (recorded, shown in the tally)."""
+    from referee.render.decision import hanging_recorded
+
     if (nick is None) == (not nobody):
-        raise GameError("give either NICK or --nobody", "e.g. referee hang --day 2 Лиса")
-    who = _game().set_hanged(day, None if nobody else nick, reason)
-    _emit(f"Записано: день {day} — " + (f"вешают {who}" if who else "никого не вешают"))
+        raise RequestRefused("укажите NICK или --nobody", "например: referee hang --day 2 Лиса")
+    who = _game().set_hanged(day, None if nobody else nick, reason, public_note)
+    _emit(hanging_recorded(day, who, public_note))
 
 
 @app.command()
 def remove(
     nick: str,
     after_day: Annotated[int, typer.Option("--after-day", help="Removed at the end of this day.")],
-    reason: Annotated[str, typer.Option()] = "",
+    reason: ReasonOpt = "",
+    public_note: PublicNoteOpt = "",
 ) -> None:
     """The host removes a player from the game at the end of a day (A3)."""
-    who = _game().remove(nick, after_day, reason)
-    _emit(f"Записано: {who} выбывает после дня {after_day}" + (f" ({reason})" if reason else ""))
+    from referee.render.decision import removal_recorded
+
+    who = _game().remove(nick, after_day, reason, public_note)
+    _emit(removal_recorded(who, after_day, public_note))
 
 
 # ---------------------------------------------------------------------------------- activity
@@ -166,7 +182,7 @@ def check_activity(
     game = _game()
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
-    n = turn or game.activity_turn()
+    n = turn if turn is not None else game.activity_turn()
     result = game.check_activity(n, record=not dry_run)
     ctx = _context(game)
     _emit(render_activity(result.report, fmt.value, ctx.roles, ctx.reveal_role_on_removal,
@@ -190,6 +206,6 @@ def excuse(
     reason: Annotated[str, typer.Option()] = "",
 ) -> None:
     """Record that NICK warned the host: not flagged as missing for that turn (A1)."""
-    game = _game()
-    who = game.excuse(nick, turn, reason)
-    _emit(f"Записано: {who} предупредил ведущего, ход {turn}" + (f" ({reason})" if reason else ""))
+    from referee.render.decision import excuse_recorded
+
+    _emit(excuse_recorded(_game().excuse(nick, turn, reason), turn))

@@ -22,7 +22,6 @@ from referee.cli import (
     app,
     out,
 )
-from referee.errors import GameError
 
 if TYPE_CHECKING:
     pass
@@ -44,7 +43,7 @@ def pms(
     items = game.game_pms()
     title = "ЛС ведущему"
     if night is not None:
-        start, end = game.night_window(night)
+        start, end = game.scheduled_night(night)
         items = [p for p in items if start <= p.sent_at < end]
         title += f", ночь {night}"
     from referee.render.host import pms_table
@@ -72,7 +71,7 @@ def resolve_night(
     game = _game()
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
-    n = night or game.current_night()
+    n = night if night is not None else game.current_night()
     result = game.resolve_night(n, record=not dry_run)
     _emit(render_night(result, _context(game), fmt.value))
     if post or send:
@@ -98,16 +97,14 @@ def action_add(
 ) -> None:
     """Add a request as the host: ACTOR ACTION [TARGET...] (e.g. `Лиса shoot Шерлок
     --executor Тень_Ночи`, `Ёжик protect Kotik Ира-Ира`)."""
-    from referee.roles import ACTIONS
+    from referee.render.decision import action_recorded
 
-    if action not in ACTIONS:
-        raise GameError(f"unknown action {action!r}", "use one of: " + ", ".join(ACTIONS))
     game = _game()
     targets = target or []
     game.add_action(night, actor, action, target=targets[0] if len(targets) == 1 else None,
                     targets=targets if len(targets) > 1 else (), executor=executor,
                     reason=reason)
-    _emit(f"Записано: ночь {night}, заявка ведущего: {actor} {action} {' '.join(targets)}")
+    _emit(action_recorded(night, actor, action, targets))
 
 
 @action_app.command("drop")
@@ -118,9 +115,10 @@ def action_drop(
     reason: Annotated[str, typer.Option()] = "",
 ) -> None:
     """Drop ACTOR's request(s) of the night as the host."""
-    game = _game()
-    game.drop_action(night, actor, action, reason)
-    _emit(f"Записано: ночь {night}, заявки {actor} отменены ведущим")
+    from referee.render.decision import drop_recorded
+
+    _game().drop_action(night, actor, action, reason)
+    _emit(drop_recorded(night, actor, action))
 
 
 @action_app.command("import")

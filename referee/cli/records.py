@@ -76,32 +76,33 @@ def replay(
 def deal(
     seed: Annotated[int, typer.Option(help="Random seed: the same seed deals the same roles.")],
     fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.text,
+    force: Annotated[bool, typer.Option(
+        "--force", help="Раздать заново поверх ролей в [players] или записанной раздачи.")
+    ] = False,
     send: SendOpt = False,
     yes: YesOpt = False,
     dry_run: DryRunOpt = False,
 ) -> None:
-    """Assign roles to the [players] roster from [setup] (RULES.md default) and write the
-    role PM texts. --send sends them (once; a second deal with another seed is refused)."""
+    """Assign roles to the [players] roster from [setup] (RULES.md default), record them in
+    the database as the game's roster and write the role PM texts. --send sends them (once;
+    a second deal with another seed is refused)."""
     from referee.config import load_config
-    from referee.deal import deal as run_deal
-    from referee.render.deal import role_pm_texts
-    from referee.render.host import deal_listing
-
-    config = load_config(opts.config)
-    players = run_deal([p.nick for p in config.players], config.setup or None, seed)
-    texts = role_pm_texts(players)
-    _emit(deal_listing(players, texts, "json" if fmt == Fmt.json else "text"))
-    if send:
-        _send_deal(config, seed, texts, yes, dry_run)
-
-
-def _send_deal(config, seed: int, texts, yes: bool, dry_run: bool) -> None:  # noqa: ANN001
+    from referee.game.dealing import deal_game
     from referee.publish import send_deal
+    from referee.render.deal import role_pm_texts
+    from referee.render.decision import deal_recorded
+    from referee.render.host import deal_listing
     from referee.store import Store
 
+    config = load_config(opts.config)
     with Store.open(opts.db or config.db_path) as store:
-        send_deal(config, store, seed, texts, echo=_echo_err, confirm=_confirm, yes=yes,
-                  dry_run=dry_run)
+        players = deal_game(config, store, seed, force=force, record=not dry_run)
+        texts = role_pm_texts(players)
+        _emit(deal_listing(players, texts, "json" if fmt == Fmt.json else "text"))
+        _echo_err(deal_recorded(seed, len(players), recorded=not dry_run))
+        if send:
+            send_deal(config, store, seed, texts, echo=_echo_err, confirm=_confirm, yes=yes,
+                      dry_run=dry_run)
 
 
 # ---------------------------------------------------------------------------------- at a glance
@@ -133,7 +134,8 @@ def history(
     ctx, title = _context(game), game.config.title
     if whole:
         return _emit(show.render_game_history(h.game_history(game), fmt.value, title))
-    day_history = h.history_of_day(game, day or game.current_day())
+    day_history = h.history_of_day(
+        game, game.scheduled_day(day).day if day is not None else game.current_day())
     _emit(show.render_day_history(day_history, fmt.value, ctx))
     if plot:  # the picture's path on stderr: stdout stays the table to paste
         err.print(f"Рисунок: {plot_day(day_history, plot, ctx, title)}", markup=False)

@@ -1,0 +1,54 @@
+"""``referee`` commands that set a game up: ``check`` (what the tool understood of the
+config) and ``init`` (a new game's config from its topic)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from referee.cli import _emit, app, opts
+
+
+@app.command()
+def check(
+    offline: Annotated[bool, typer.Option(help="Не открывать тему на форуме.")] = False,
+) -> None:
+    """Что referee понял из referee.toml: расписание по времени форума, игроки с ролями и
+    стороны против расклада, правила не по умолчанию, предупреждения и ошибки; без
+    --offline ещё открывает тему. Код выхода 0 — только если ошибок нет."""
+    from referee.checkup import checkup_now, run_checkup
+    from referee.render.checkup import render_checkup
+
+    result = run_checkup(opts.config, opts.db, now=checkup_now(opts.config, opts.now),
+                         offline=offline)
+    _emit(render_checkup(result))
+    if not result.ok:
+        raise typer.Exit(2)
+
+
+@app.command()
+def init(
+    url: Annotated[str, typer.Argument(help="Тема игры (ссылка) или папка сохранённых страниц.")],
+    timezone: Annotated[str | None, typer.Option(
+        help='Часовой пояс форума, например "Europe/Moscow" (иначе спросит).')] = None,
+    start: Annotated[str | None, typer.Option(
+        help='Начало дня 1, время форума: "2026-11-20 18:00".')] = None,
+    days: Annotated[int, typer.Option(help="Сколько дней в расписании.")] = 3,
+    day_hours: Annotated[int, typer.Option("--day-hours", help="Длина дня, часов.")] = 24,
+    night_hours: Annotated[int, typer.Option("--night-hours", help="Длина ночи, часов.")] = 12,
+    username: Annotated[str | None, typer.Option(help="Войти под этим ником.")] = None,
+) -> None:
+    """Написать referee.toml новой игры (--config, по умолчанию ./referee.toml) по первому
+    сообщению темы: ведущий, игроки, расписание. Существующий файл не трогает."""
+    from referee.init_game import make_new_game, write_new
+    from referee.render.config_file import new_config_text
+    from referee.render.decision import config_written
+
+    if timezone is None and sys.stdin.isatty():
+        timezone = typer.prompt("Часовой пояс форума (например Europe/Moscow)", err=True)
+    game = make_new_game(url, opts.config, timezone=timezone, start=start, days=days,
+                         day_hours=day_hours, night_hours=night_hours, username=username)
+    write_new(opts.config, new_config_text(game))
+    _emit(config_written(opts.config, game))
