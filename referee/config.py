@@ -134,6 +134,15 @@ class ForumConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class NotifyConfig:
+    """``[notify]``: where ``referee watch`` pushes its news (a Telegram chat). The bot's
+    token is a secret: it comes from ``REFEREE_TELEGRAM_TOKEN``, never from the file."""
+
+    chat_id: str | None = None
+    events: tuple[str, ...] = ("deadline", "reminder", "silent", "forum", "error")
+
+
+@dataclass(frozen=True, slots=True)
 class Config:
     path: Path
     host: str
@@ -149,6 +158,7 @@ class Config:
     game_end: datetime | None = None
     setup: Mapping[str, int] = field(default_factory=dict)
     title: str = ""
+    notify: NotifyConfig = field(default_factory=NotifyConfig)
 
     @property
     def tz(self) -> ZoneInfo:
@@ -296,10 +306,11 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
         game_start=_time(game.get("start"), tz, "game.start") if "start" in game else None,
         game_end=_time(game.get("end"), tz, "game.end") if "end" in game else None,
         setup=_setup(raw.get("setup")),
+        notify=_notify(_table(raw, "notify")),
     )
 
 
-_SECRET_KEYS = ("password", "passwd", "pass", "token", "cookie", "sid")
+_SECRET_KEYS = ("password", "passwd", "pass", "token", "cookie", "sid", "telegram_token")
 
 
 def _check_no_secrets(raw: Mapping[str, Any], where: str = "") -> None:
@@ -307,6 +318,8 @@ def _check_no_secrets(raw: Mapping[str, Any], where: str = "") -> None:
         if key.lower() in _SECRET_KEYS:
             raise ConfigError(
                 f"referee.toml has a secret key {where}{key}: credentials must not be in the file",
+                "delete that line and set REFEREE_TELEGRAM_TOKEN (the bot's token) in the "
+                "environment" if "token" in key.lower() else
                 "delete that line and set REFEREE_PASSWORD in the environment "
                 "(or let referee prompt for it)",
             )
@@ -568,3 +581,11 @@ def _setup(raw: Any) -> dict[str, int]:
             raise ConfigError(f"setup.{role} must be a whole number of players")
         out[rid] = count
     return out
+
+
+
+def _notify(t: Mapping[str, Any]) -> NotifyConfig:
+    """``[notify]`` (its keys and values are checked by :mod:`referee.config_schema`)."""
+    chat = t.get("chat_id")
+    return NotifyConfig(str(chat) if chat is not None else None,
+                        tuple(t.get("events", NotifyConfig().events)))

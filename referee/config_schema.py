@@ -240,6 +240,24 @@ def action_ids(v: Any) -> str | None:
     return f"{bad[0]!r} — не действие ({', '.join(NIGHT_ACTIONS)})" if bad else None
 
 
+NOTIFY_EVENTS = ("vote", "rejected", "post", "pm", "silent", "leader", "phase", "deadline",
+                 "reminder", "forum", "config", "error")
+"""The classes of lines ``referee watch`` can push to the host's phone (``[notify] events``)."""
+
+
+def chat(v: Any) -> str | None:
+    if isinstance(v, bool) or not isinstance(v, int | str):
+        return "должно быть номером чата (числом) или текстом в кавычках"
+    return None
+
+
+def events(v: Any) -> str | None:
+    if not isinstance(v, list) or not all(_is_text(x) for x in v):
+        return "должно быть списком классов в кавычках"
+    bad = [x for x in v if x not in NOTIFY_EVENTS]
+    return f"{bad[0]!r} — не класс ({', '.join(NOTIFY_EVENTS)})" if bad else None
+
+
 TABLES: Mapping[str, Mapping[str, Check]] = {
     "game": {"host": text, "title": text, "start": when, "end": when},
     "forum": {
@@ -263,6 +281,7 @@ TABLES: Mapping[str, Mapping[str, Check]] = {
         "change_limited_actions": action_ids, "clan_wins_at_parity": flag,
         "necromancer_turns": whole(1),
     },
+    "notify": {"chat_id": chat, "events": events},
 }
 """The plain tables: every key each may hold and what its value must be."""
 
@@ -271,7 +290,7 @@ DAY: Mapping[str, Check] = {"day": whole(1), "start": when, "deadline": when,
 REPLACEMENT: Mapping[str, Check] = {"slot": text, "player": text, "from_post": whole(1),
                                     "from_time": when}
 TOP_LEVEL = ("game", "forum", "players", "aliases", "schedule", "replacements", "rules",
-             "setup")
+             "setup", "notify")
 
 
 # ------------------------------------------------------------------------- dates

@@ -32,7 +32,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "referee.deal", "referee.actions"),
     # 4: the game as the commands see it
     ("referee.game", "referee.publish", "referee.replay", "referee.chronicle", "referee.status",
-     "referee.history", "referee.export", "referee.checkup", "referee.init_game"),
+     "referee.history", "referee.export", "referee.checkup", "referee.init_game",
+     "referee.watch"),
     # 5: every text the tool prints or posts
     ("referee.render",),
     # 6: the command line

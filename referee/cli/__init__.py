@@ -210,6 +210,7 @@ from referee.cli import day as _day_commands  # noqa: E402, F401
 from referee.cli import night as _night_commands  # noqa: E402, F401
 from referee.cli import records as _record_commands  # noqa: E402, F401
 from referee.cli import setup as _setup_commands  # noqa: E402, F401
+from referee.cli import watch as _watch_commands  # noqa: E402, F401
 
 
 def main() -> None:

@@ -1,0 +1,85 @@
+"""``referee watch``: the host's assistant that keeps the count while the day runs (issue 21).
+
+The loop is :mod:`referee.watch`, its words :mod:`referee.render.watch`; this page reads
+the options, asks the one question, and draws: plain lines when piped (for logs), on a
+terminal the lines scrolling above a status line that stays at the bottom.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from referee.cli import PostOpt, SendOpt, YesOpt, _confirm, _echo_err, _emit, app, opts, out
+
+if TYPE_CHECKING:
+    from referee.watch import Screen
+
+
+@app.command()
+def watch(
+    every: Annotated[float, typer.Option(help="Minutes between two looks (2 or more).")] = 10,
+    tally_at_deadline: Annotated[bool, typer.Option(
+        help="After each day's deadline: record and show the count (--post).")] = False,
+    resolve_at_deadline: Annotated[bool, typer.Option(
+        help="After each night: resolve it, show the morning report (--post, --send).")] = False,
+    activity_at_deadline: Annotated[bool, typer.Option(
+        help="After each turn: the activity check, recorded and shown (--post).")] = False,
+    post: PostOpt = False,
+    send: SendOpt = False,
+    remind: Annotated[float | None, typer.Option(
+        help="Minutes before each deadline: who has not voted (--post: a reminder).")] = None,
+    warn: Annotated[float, typer.Option(
+        help="Minutes before each deadline: tell who has not posted this turn.")] = 60,
+    until: Annotated[str | None, typer.Option(help='Stop then: "2026-11-23 23:00".')] = None,
+    yes: YesOpt = False,
+) -> None:
+    """Keep the count while the game runs: sync every --every minutes and tell what is new;
+    at each deadline do what the options ask, once (the question is asked here, once)."""
+    import getpass
+
+    import referee.watch as watching
+    from referee.config import _time, load_config
+    from referee.render.watch import WatchTexts
+
+    tz = load_config(opts.config).tz
+    options = watching.Options(
+        timedelta(minutes=every), tally_at_deadline, resolve_at_deadline, activity_at_deadline,
+        post, send, timedelta(minutes=remind) if remind is not None else None,
+        timedelta(minutes=warn), _time(until, tz, "--until") if until else None)
+    watcher = watching.Watch(
+        opts.config, opts.db, options, WatchTexts(),
+        clock=watching.make_clock(_time(opts.now, tz, "--now") if opts.now else None))
+    if not watcher.agreed(show=_echo_err, ask=None if yes else _confirm):
+        _echo_err("Отменено: наблюдение не начато.")
+        return
+    watcher.keep_password(getpass.getpass if sys.stdin.isatty() else None)
+    with _screen() as screen:
+        watcher.screen = screen
+        watcher.run()
+
+
+@contextmanager
+def _screen() -> Iterator[Screen]:
+    """Plain lines when piped (for logs); on a terminal the status line stays at the
+    bottom, redrawn while the watch waits."""
+    from referee.watch import Screen
+
+    if not out.is_terminal:
+        yield Screen(say=_emit, status=lambda line: _emit("· " + line))
+        return
+    from rich.live import Live
+    from rich.text import Text
+
+    with Live(Text(""), console=out, auto_refresh=False, transient=True) as live:
+        def status(line: str) -> None:
+            live.update(Text(line, style="bold", no_wrap=True, overflow="ellipsis"),
+                        refresh=True)
+
+        yield Screen(say=lambda line: live.console.print(line, markup=False, highlight=False),
+                     status=status, tick=status)
