@@ -282,9 +282,10 @@ class Watch:
         now = game.now
         self.wake_at = plan.next_round(now, self.options.every, self.failures, all_jobs, closed)
         self._status(look, now, [j for j in all_jobs if j.key not in closed and j.due > now])
-        if look.winner is not None and not any(j.due <= now and j.key not in closed
-                                               for j in all_jobs if j.until is None):
-            return "over"
+        if look.winner is not None and not any(
+                j.key not in closed and (j.deadline or j.due) <= now
+                for j in all_jobs if j.until is None):
+            return "over"  # and the work of the deadline that ended the game is done
         if plan.finished(game.schedule, all_jobs, now, closed):
             return "schedule"
         return None

@@ -1,0 +1,39 @@
+"""Fixtures of the watch tests: the scripted game on a live board on 127.0.0.1, its
+config, and a watch over it with a fake clock (nothing waits)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from watch_board import PASSWORD, FakeClock, GameBoard, msk, write_config
+
+import adapters.phpbb.posting as posting
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(msk("2026-11-20 11:00"))
+
+
+@pytest.fixture
+def board(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[GameBoard]:
+    monkeypatch.setenv("REFEREE_PASSWORD", PASSWORD)
+    monkeypatch.delenv("REFEREE_TELEGRAM_TOKEN", raising=False)
+    # phpBB's form-token wait (a real second per message) is no part of what is tested.
+    monkeypatch.setattr(posting, "POST_WAIT", 0.0)
+    monkeypatch.setattr(posting, "LASTCLICK_WAIT", 0.0)
+    with GameBoard(clock=clock).running() as b:
+        yield b
+
+
+@pytest.fixture
+def config(tmp_path: Path, board: GameBoard) -> Path:
+    return write_config(tmp_path, board)
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "game.db"
