@@ -212,15 +212,18 @@ class Watch:
             self.began = self.clock.now()
             self._tell(Notice("started", self.began, {"notify": self.notifier.off_because}))
             try:
+                until = self.options.until
                 while True:
                     why = self.round()
-                    if why is None and self.options.until is not None \
-                            and self.clock.now() >= self.options.until:
+                    if why is None and until is not None and self.clock.now() >= until:
                         why = "until"
+                    if why is None:
+                        self._nap(min(self.wake_at, until) if until else self.wake_at)
+                        if until is not None and self.clock.now() >= until:
+                            why = "until"
                     if why is not None:
                         self._tell(Notice("stopped", self.clock.now(), {"why": why}))
                         return why
-                    self._nap(self.wake_at)
             except KeyboardInterrupt:
                 self._tell(Notice("stopped", self.clock.now(), {"why": "interrupted"}))
                 return "interrupted"

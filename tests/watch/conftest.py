@@ -3,13 +3,13 @@ config, and a watch over it with a fake clock (nothing waits)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from watch_board import PASSWORD, FakeClock, GameBoard, msk, write_config
 
+import adapters.phpbb.client as client
 import adapters.phpbb.posting as posting
 
 
@@ -22,7 +22,8 @@ def clock() -> FakeClock:
 def board(clock: FakeClock, monkeypatch: pytest.MonkeyPatch) -> Iterator[GameBoard]:
     monkeypatch.setenv("REFEREE_PASSWORD", PASSWORD)
     monkeypatch.delenv("REFEREE_TELEGRAM_TOKEN", raising=False)
-    # phpBB's form-token wait (a real second per message) is no part of what is tested.
+    # phpBB's form-token waits (a real second per form) are no part of what is tested.
+    monkeypatch.setattr(client, "LOGIN_WAIT", 0.0)
     monkeypatch.setattr(posting, "POST_WAIT", 0.0)
     monkeypatch.setattr(posting, "LASTCLICK_WAIT", 0.0)
     with GameBoard(clock=clock).running() as b:
