@@ -237,18 +237,26 @@ class Watch:
                 self.notifier.close()
 
     def round(self) -> str | None:
-        """One round; returns why the watch is over, or None to go on."""
+        """One round; returns why the watch is over, or None to go on. A round that fails
+        (the database busy or refused, the game's data not allowing a count) is told and
+        tried again later: the watch does not stop for it."""
         self._reload()
+        try:
+            return self._round()
+        except (LoginRequired, LoginFailed):
+            raise
+        except RefereeError as e:
+            now = self.clock.now()
+            self._tell(Notice("error", now, {"error": e.message, "hint": e.hint}))
+            self.wake_at = plan.next_round(now, self.options.every, 1, [], ())
+            self._flush()
+            return None
+
+    def _round(self) -> str | None:
         started = self.clock.now()
         with self._game() as game:
             synced_at = self._sync(game, started)
-            try:
-                look = take_look(game)
-            except RefereeError as e:
-                self._tell(Notice("error", game.now, {"error": e.message, "hint": e.hint}))
-                self.wake_at = plan.next_round(game.now, self.options.every, 1, [], ())
-                self._flush()
-                return None
+            look = take_look(game)
             before = self.last or _stored_look(game.store)
             for item in news(before, look):
                 self._tell(item)

@@ -244,3 +244,24 @@ def _minutes(n: int):  # noqa: ANN202
     from datetime import timedelta
 
     return timedelta(minutes=n)
+
+
+def test_a_round_that_fails_is_told_and_the_watch_goes_on(
+    config: Path, db: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import referee.watch.loop as loop
+
+    real, failures = loop.take_look, iter([GameError("the day cannot be counted", "fix it")])
+
+    def sometimes(game):  # noqa: ANN001, ANN202
+        error = next(failures, None) if game.now >= msk("2026-11-20 14:30") else None
+        if error is not None:
+            raise error
+        return real(game)
+
+    monkeypatch.setattr(loop, "take_look", sometimes)
+    why, seen = watch(config, db, clock, until=msk("2026-11-20 16:10"))
+    assert why == "until"
+    (line,) = seen.having("ошибка")
+    assert line == "14:30 ошибка: the day cannot be counted → fix it"
+    assert seen.having("голос засчитан: Мисс Марпл → Лиса (Лиса — 2)")
