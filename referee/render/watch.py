@@ -302,13 +302,13 @@ def _done(done: JobDone, tz: tzinfo) -> str:
     if kind == "tally":
         who = f"на виселицу — {done.names[0]}" if done.names else "никого не вешают"
         rec = "итог записан" if done.recorded else "итог (записан раньше)"
-        end = f"; {done.winner.rstrip('.')}" if done.winner else ""
+        end = f"; {_lower(done.winner)}" if done.winner else ""
         return f"день {n}: {rec} — {who}{end}{late}{tail}"
     if kind == "resolve":
         who = f"погибли: {', '.join(done.names)}" if len(done.names) > 1 else \
             f"погиб(ла): {done.names[0]}" if done.names else "никто не погиб"
         rec = "итог записан" if done.recorded else "итог (записан раньше)"
-        end = f"; {done.winner.rstrip('.')}" if done.winner else ""
+        end = f"; {_lower(done.winner)}" if done.winner else ""
         return f"ночь {n}: {rec} — {who}{end}{late}{tail}"
     if kind == "activity":
         who = f"выбывают: {', '.join(done.names)}" if done.names else "никто не выбывает"
@@ -322,6 +322,11 @@ def _done(done: JobDone, tz: tzinfo) -> str:
     deadline = when(done.job.deadline, tz) if done.job.deadline else "—"
     return f"день {n}, дедлайн {deadline}: не писали в этот ход ({len(done.names)}): " \
            f"{_names(done.names)}"
+
+
+def _lower(sentence: str) -> str:
+    """A sentence said inside a line: «Игра окончена: …» → «игра окончена: …»."""
+    return sentence[:1].lower() + sentence[1:].rstrip(".")
 
 
 def _late(item: JobLate, tz: tzinfo) -> str:
