@@ -20,11 +20,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from watch_board import PASSWORD, FakeClock, GameBoard, msk, write_config  # noqa: E402
+
 import adapters.phpbb.client as client  # noqa: E402
 import adapters.phpbb.posting as posting  # noqa: E402
 import referee.watch  # noqa: E402
 from referee.cli import main  # noqa: E402
-from watch_board import PASSWORD, FakeClock, GameBoard, msk, write_config  # noqa: E402
 
 DEFAULT = ["--every", "30", "--tally-at-deadline", "--resolve-at-deadline",
            "--activity-at-deadline", "--remind", "60", "--post", "--send", "--yes"]
