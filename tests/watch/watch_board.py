@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
@@ -229,10 +230,10 @@ class GameBoard(Board):
             return "compose"
         return super()._key(h)
 
-    def _page(self, h: BaseHTTPRequestHandler, key: str,
-              form: dict[str, str]) -> tuple[int, list[tuple[str, str]], bytes]:
+    def _page(self, h: BaseHTTPRequestHandler, key: str, form: dict[str, str],
+              *rest: Any) -> tuple[int, list[tuple[str, str]], bytes]:
         if key not in ("reply", "compose"):
-            return super()._page(h, key, form)
+            return super()._page(h, key, form, *rest)
         if f"{PREFIX}_u={HOST[1]}" not in (h.headers.get("Cookie") or ""):
             return 200, self._guest_cookies(), _fixture("login_required.html")
         if h.command != "POST":
