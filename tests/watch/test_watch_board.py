@@ -265,3 +265,25 @@ def test_a_round_that_fails_is_told_and_the_watch_goes_on(
     (line,) = seen.having("ошибка")
     assert line == "14:30 ошибка: the day cannot be counted → fix it"
     assert seen.having("голос засчитан: Мисс Марпл → Лиса (Лиса — 2)")
+
+
+def test_the_hosts_own_commands_run_between_rounds(config: Path, db: Path,
+                                                   clock: FakeClock) -> None:
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    said: list[str] = []
+
+    def host_rejects_a_vote() -> None:
+        # The watch holds the database only during a round (issue 14's lock): the host's
+        # decision goes in while it sleeps, and the next round tells what it changed.
+        res = CliRunner().invoke(app, ["--config", str(config), "--db", str(db), "vote",
+                                       "reject", "1003", "--reason", "вне очереди"])
+        said.append(res.output)
+
+    clock.at(msk("2026-11-20 15:40"), host_rejects_a_vote)
+    _, seen = watch(config, db, clock, until=msk("2026-11-20 16:10"))
+    assert said and said[0].startswith("Записано: vote reject 1003")
+    assert seen.having("16:00 голос больше не засчитан: Мисс Марпл → Лиса (Лиса — 1), "
+                       "пост #1003")
