@@ -287,3 +287,10 @@ def test_the_hosts_own_commands_run_between_rounds(config: Path, db: Path,
     assert said and said[0].startswith("Записано: vote reject 1003")
     assert seen.having("16:00 голос больше не засчитан: Мисс Марпл → Лиса (Лиса — 1), "
                        "пост #1003")
+
+
+def test_a_post_that_vanishes_is_told(config: Path, db: Path, clock: FakeClock,
+                                      board: GameBoard) -> None:
+    clock.at(msk("2026-11-20 15:40"), lambda: board.delete_post(1002))
+    _, seen = watch(config, db, clock, until=msk("2026-11-20 16:10"))
+    assert seen.having("16:00 пост #1002 (Шерлок) исчез со страницы")
