@@ -88,6 +88,9 @@ def test_notify_in_the_config_and_the_token_never_in_it(tmp_path: Path,
     bad = write_config(tmp_path, board, extra='\n[notify]\nevents = ["deadline", "votes"]\n')
     with pytest.raises(ConfigError, match="notify.events"):
         load_config(bad)
+    typo = write_config(tmp_path, board, extra='\n[notify]\nchatid = 5\n')
+    with pytest.raises(ConfigError, match="chat_id"):
+        load_config(typo)
     secret = write_config(tmp_path, board, extra=f'\n[notify]\ntelegram_token = "{TOKEN}"\n')
     with pytest.raises(ConfigError) as e:
         load_config(secret)
