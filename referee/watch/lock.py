@@ -7,9 +7,11 @@ the database (``game.db.watch``) with the operating system's lock for as long as
 a second one is refused at once with who holds it. The system drops the lock when the
 process ends, however it ends, so a killed watch never leaves a stale one.
 
-This is not the database's writer lock (issue 14, ``referee/store/guard.py`` on its
-branch), which a command holds while its store is open: a watch opens the store only for
-a round, so that the host's own commands (``vote accept``, ``hang``…) run between rounds.
+This is not the database's writer lock (issue 14, :mod:`referee.store.guard`), which every
+command holds while its store is open and which a second command waits for: the watch
+takes that one too, but only for a round (it opens the store per round), so that the
+host's own commands (``vote accept``, ``hang``…) run between rounds. Held for the whole
+watch it would keep them waiting for days; waited for, it would not refuse a second watch.
 """
 
 from __future__ import annotations
