@@ -73,7 +73,7 @@ class DayRoom(Refusals):
     ) -> DayResult:
         """Count Day ``day`` (V1–V6). Before the deadline it is a preview; the first run
         after it records the hanging once; later runs show the recorded result."""
-        key = (day, as_of)
+        key = (day, as_of, record)  # a preview must not stand in for the run that records
         if key in self._tallies and _state is None:
             return self._tallies[key]
         notes: list[str] = []

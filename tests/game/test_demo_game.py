@@ -64,6 +64,14 @@ def test_day1_after_the_deadline_records_the_hanging_once(game: Game) -> None:
     assert len([r for r in game.store.results() if r.phase == "day"]) == 1
 
 
+def test_a_preview_in_the_same_run_does_not_stand_in_for_the_recording_count(
+        game: Game) -> None:
+    after = at(game, "2026-11-21 22:00")
+    assert not after.tally_day(1, record=False).recorded      # --dry-run, or `votes`
+    assert after.tally_day(1).recorded                         # then the real count records
+    assert after.store.result("day", 1) is not None
+
+
 def test_day2_counts_with_the_provisional_night_and_says_so(game: Game) -> None:
     # Night 1 (not resolved by the host yet): Kotik's blast kills Тень_Ночи and himself,
     # the ninja kills Nika-77; the mafia shot fails (executor Тень_Ночи beaten, N4/N5).
