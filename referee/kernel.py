@@ -8,7 +8,7 @@ timezone-aware UTC (RULES.md T2).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol, runtime_checkable
@@ -91,6 +91,8 @@ class PmListEntry:
     unread: bool = False
     recipients: tuple[str, ...] = ()
     """Set in sent/outbox listings (where ``sender`` is the account itself)."""
+    sender_id: int | None = None
+    """The sender's forum user id when the listing links his profile."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +118,20 @@ FIRST_PAGE = PageCursor()
 """A topic read from its start."""
 
 
+@dataclass(frozen=True, slots=True)
+class PmBatch:
+    """What one request for a whole PM folder page gave (:class:`PmFolderExport`).
+
+    ``pms`` are the wanted PMs read without opening them; ``missing`` the wanted entries
+    this way could not give (the caller opens those with :meth:`Forum.fetch_pm`);
+    ``unavailable`` says why, when the engine could not use the way at all — the caller
+    then stops asking for the rest of the run and tells the host once."""
+
+    pms: tuple[PrivateMessage, ...] = ()
+    missing: tuple[PmListEntry, ...] = ()
+    unavailable: str = ""
+
+
 # --------------------------------------------------------------------------- the interface
 
 @runtime_checkable
@@ -125,7 +141,8 @@ class Forum(Protocol):
 
     Implemented by each engine package under ``adapters/`` (live over HTTP, and saved
     pages where the engine supports a snapshot folder); chosen by
-    :func:`adapters.registry.open_forum`.
+    :func:`adapters.registry.open_forum`. An engine that can read a whole PM folder page in
+    one request also implements :class:`PmFolderExport` (optional; the PM sync checks).
     """
 
     engine: str
@@ -164,6 +181,22 @@ class Forum(Protocol):
 
     def close(self) -> None:
         """Save the session and release the connection."""
+        ...
+
+
+@runtime_checkable
+class PmFolderExport(Protocol):
+    """An optional part of :class:`Forum`: the new PMs of a folder page read in one request
+    (phpBB's folder export), without marking them read. The PM sync uses it when the
+    engine's forum object has it (``isinstance(forum, PmFolderExport)``) and opens PMs one
+    by one otherwise; engines without it need nothing."""
+
+    def export_pm_folder_page(
+        self, page: PmFolderPage, wanted: Sequence[PmListEntry]
+    ) -> PmBatch:
+        """The PMs ``wanted`` (entries of ``page``, the listing this forum object has just
+        fetched) in one request for the whole page. Never raises for a board that cannot
+        export: those entries come back in ``missing``, with ``unavailable`` saying why."""
         ...
 
 

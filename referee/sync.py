@@ -9,15 +9,18 @@ from there.
 What a later read reveals is kept, not overwritten: an edited post gets a new revision
 (RULES.md V4 needs the first text), a vanished post is marked missing.
 
-PM sync lists the folders (every page) and opens only PMs not stored yet: opening a PM on
-phpBB marks it read for the host (research gotcha 12), so each is opened once.
+PM sync lists the folders and reads only PMs not stored yet. An engine that can read a
+whole folder page in one request (:class:`~referee.kernel.PmFolderExport`: phpBB's folder
+export) is asked for those, one request per page, nothing marked read; what it cannot give
+is opened one PM at a time — once each, since opening a PM on phpBB marks it read for the
+host (research gotcha 12) — and the sync line says so once.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from itertools import chain
 from pathlib import Path
@@ -26,7 +29,15 @@ from adapters.base import Secret
 from adapters.registry import open_forum
 from referee.config import Config
 from referee.errors import PmRemoved
-from referee.kernel import Forum, PageCursor, TopicPage
+from referee.kernel import (
+    Forum,
+    PageCursor,
+    PmFolderExport,
+    PmFolderPage,
+    PmListEntry,
+    PrivateMessage,
+    TopicPage,
+)
 from referee.store import Store
 
 log = logging.getLogger("referee.sync")
@@ -96,10 +107,19 @@ class PmSyncReport:
     new_pms: int
     removed: tuple[int, ...]
     requests: int
+    exported: int = 0
+    """New PMs read from folder pages in one request each (nothing marked read)."""
+    export_unavailable: str = ""
+    """Why the engine's folder export could not be used (then PMs were opened)."""
 
     def summary(self) -> str:
         text = (f"PMs ({', '.join(self.folders)}): {self.listed} listed, "
                 f"{self.new_pms} new, {self.requests} request{'s' if self.requests != 1 else ''}")
+        if self.exported:
+            text += f"; {self.exported} read by folder page, still unread on the forum"
+        if self.export_unavailable and self.opened:
+            text += (f"; folder export unavailable ({self.export_unavailable}): "
+                     f"{self.opened} opened one by one, now marked read on the forum")
         if self.removed:
             text += f"; deleted by their authors before reading: {len(self.removed)}"
         return text
@@ -310,47 +330,77 @@ def sync_pms(
     sent: bool = False,
     now: Callable[[], datetime] = _utcnow,
 ) -> PmSyncReport:
-    """List the inbox (every page) — and with ``sent`` the sent folders — and open each PM
-    not stored yet. Every PM is stored, whoever sent it (RULES.md N1 decides later what
-    counts)."""
+    """List the inbox — and with ``sent`` the sent folders — and read each PM not stored
+    yet: by folder page when the engine can (:class:`PmFolderExport`), else by opening it.
+    Every PM is stored, whoever sent it (RULES.md N1 decides later what counts)."""
     folders = ("inbox",) + (("sentbox", "outbox") if sent or config.forum.read_sent else ())
-    known = store.known_pm_ids()
+    reading = _PmReading(store, adapter, now, store.known_pm_ids())
     before = adapter.requests
-    listed = opened = new = 0
-    removed: list[int] = []
     for folder in folders:
         # Folders are listed newest first. Once a listing has gone to the end, a later sync
         # may stop at the first page holding only PMs it knows: everything older is known
         # too. A listing cut short (a crash, a network error) leaves the flag unset, so the
         # next sync lists every page again and misses nothing.
         flag = f"pm_listing_complete:{folder}"
-        may_stop = store.get_meta(flag) == "1" and bool(known)
+        may_stop = store.get_meta(flag) == "1" and bool(reading.known)
         store.set_meta(flag, "0")
         page, total = 1, 1
         while page <= total:
             fp = adapter.fetch_pm_folder(folder, page)
             total = fp.total_pages
-            if may_stop and fp.entries and all(e.pm_id in known for e in fp.entries):
+            if may_stop and fp.entries and all(e.pm_id in reading.known for e in fp.entries):
                 break
-            for entry in fp.entries:
-                listed += 1
-                if entry.pm_id in known:
-                    continue
-                known.add(entry.pm_id)  # never opened twice, even when listed twice
-                try:
-                    pm = adapter.fetch_pm(entry, folder)
-                except PmRemoved:
-                    removed.append(entry.pm_id)
-                    continue
-                opened += 1
-                if store.save_pm(pm, now()):
-                    new += 1
+            reading.page(fp, folder)
             page += 1
         store.set_meta(flag, "1")
     return PmSyncReport(
-        folders=folders, listed=listed, opened=opened, new_pms=new, removed=tuple(removed),
-        requests=adapter.requests - before,
+        folders=folders, listed=reading.listed, opened=reading.opened, new_pms=reading.new,
+        removed=tuple(reading.removed), requests=adapter.requests - before,
+        exported=reading.exported, export_unavailable=reading.unavailable,
     )
+
+
+@dataclass
+class _PmReading:
+    """One PM sync's reading of folder pages: what is known, what was read, and how."""
+
+    store: Store
+    adapter: Forum
+    now: Callable[[], datetime]
+    known: set[int]
+    listed: int = 0
+    opened: int = 0
+    new: int = 0
+    exported: int = 0
+    unavailable: str = ""
+    removed: list[int] = field(default_factory=list)
+
+    def page(self, fp: PmFolderPage, folder: str) -> None:
+        wanted: list[PmListEntry] = []
+        for entry in fp.entries:
+            self.listed += 1
+            if entry.pm_id not in self.known:
+                self.known.add(entry.pm_id)  # never read twice, even when listed twice
+                wanted.append(entry)
+        if wanted and isinstance(self.adapter, PmFolderExport) and not self.unavailable:
+            batch = self.adapter.export_pm_folder_page(fp, wanted)
+            for pm in batch.pms:
+                self.exported += 1
+                self._save(pm)
+            wanted = list(batch.missing)
+            self.unavailable = batch.unavailable
+        for entry in wanted:
+            try:
+                pm = self.adapter.fetch_pm(entry, folder)
+            except PmRemoved:
+                self.removed.append(entry.pm_id)
+                continue
+            self.opened += 1
+            self._save(pm)
+
+    def _save(self, pm: PrivateMessage) -> None:
+        if self.store.save_pm(pm, self.now()):
+            self.new += 1
 
 
 def open_adapter(

@@ -12,7 +12,9 @@ Forum facts used here (research/phpbb.md, gotchas 8–12, sections 1.1, 1.8, 3.1
   (phpBB 3.2.6+ ``check_form_key``), so we wait at least one second after receiving the form.
 - Success is judged by the session cookie ``{prefix}_u`` (1 = guest); the prefix differs
   per board and is read from ``Set-Cookie``.
-- Opening a PM marks it read for the host: every PM is opened once.
+- Opening a PM marks it read for the host: new PMs are read from the folder page's XML
+  export instead (:mod:`adapters.phpbb.pm_export`), and opened once each only when the
+  board cannot export.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from adapters.base import (
     strip_sid,
 )
 from adapters.phpbb import parse
+from adapters.phpbb.pm_export import PmExport
 from referee.errors import (
     AccessDenied,
     ConfigError,
@@ -128,8 +131,9 @@ def learned_per_page(tp: TopicPage) -> int | None:
     return tp.per_page or None
 
 
-class PhpbbForum(BoardSession):
-    """A live phpBB 3.x board (implements :class:`referee.kernel.Forum`)."""
+class PhpbbForum(PmExport, BoardSession):
+    """A live phpBB 3.x board (implements :class:`referee.kernel.Forum` and
+    :class:`referee.kernel.PmFolderExport`)."""
 
     engine = "phpbb"
 
@@ -163,6 +167,9 @@ class PhpbbForum(BoardSession):
         self.logins = 0
         self.per_page: int | None = None
         self._pm_per_page: dict[str, int] = {}
+        self._exports: dict[tuple[str, int], parse.ExportForm] = {}
+        self._form_key = None
+        self.export_off = ""
 
 
     # -- urls
@@ -497,17 +504,19 @@ class PhpbbForum(BoardSession):
 
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
         url = self.pm_folder_url(folder, page)
-        fp = self._read(
-            url, lambda html: parse.parse_pm_folder(html, url=url, tz=self.tz, now=self.now()),
+        fp, form = self._read(
+            url, lambda html: parse.read_pm_folder(html, url=url, tz=self.tz, now=self.now()),
             what=f"the PM folder «{folder}»",
         )
+        self._remember_export(folder, page, url, form)
         if page == 1 and fp.total_pages > 1 and fp.entries:
             # A full first page tells the board's page size (topics_per_page).
             self._pm_per_page[folder] = len(fp.entries)
         return fp
 
     def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
-        """Open one PM (this marks it read for the host on the forum)."""
+        """Open one PM (this marks it read for the host on the forum): only for what the
+        folder export could not give (:meth:`export_pm_folder_page`)."""
         pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
         url = self.pm_url(pm_id, folder)
         return self._read(

@@ -86,8 +86,8 @@ class GameBase:
         """Read new pages of the game topic (and of ``[forum] vote_url``, the separate voting
         topic, when set) and the host's new PMs; returns one summary line per source.
 
-        PMs are read when a login is configured or the source is a snapshot folder; opening
-        a PM marks it read for the host, so each is opened once (see :mod:`referee.sync`).
+        PMs are read when a login is configured or the source is a snapshot folder: by
+        folder page where the engine can, else each opened once (see :mod:`referee.sync`).
         """
 
         from referee.sync import open_adapter, sync_pms, sync_topic

@@ -6,6 +6,8 @@ clan; the host's reading of each PM is the table below."""
 from __future__ import annotations
 
 import json
+import sys
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -20,7 +22,7 @@ from referee.config import (
     Player,
 )
 from referee.intake import NightIntake, night_roster, read_night, read_requests
-from referee.kernel import PrivateMessage
+from referee.kernel import PmListEntry, PrivateMessage
 from referee.roles import normalise_role
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"
@@ -72,6 +74,24 @@ def parsed_pms() -> list[PrivateMessage]:
     return out
 
 
+def exported_pms() -> list[PrivateMessage]:
+    """The same PMs as phpBB's folder export gives them (the BBCode as typed, the second
+    they were sent), through the adapter's export reader: what a sync stores."""
+    parse = pytest.importorskip("adapters.phpbb.parse")
+    sys.path.insert(0, str(FIXTURE.parents[1] / "benchmarks"))
+    from phpbb_export import ExportRow, export_xml
+
+    pms = MANIFEST["private_messages"]
+    rows = [ExportRow(p["subject"], p["from"], _utc(p["time"]["utc"]), p["bbcode"])
+            for p in pms]
+    form = parse.ExportForm("", {}, tuple(p["msg_id"] for p in pms), "Ведущий")
+    out = []
+    for p, row in zip(pms, parse.parse_pm_export(export_xml(rows)), strict=True):
+        entry = PmListEntry(p["msg_id"], p["subject"], p["from"], None, "")
+        out.append(parse.pm_from_export(row, entry, folder="inbox", form=form))
+    return out
+
+
 def game_config() -> Config:
     game = MANIFEST["game"]
     roles = {nick: normalise_role(r, nick) for nick, r in game["roles_as_designed"].items()}
@@ -109,10 +129,25 @@ def _reading(intake: NightIntake) -> dict[int, str]:
     return {k: " / ".join(v) for k, v in out.items()}
 
 
-@pytest.mark.parametrize("source", [manifest_pms, parsed_pms], ids=["manifest", "html"])
+@pytest.mark.parametrize("source", [manifest_pms, parsed_pms, exported_pms],
+                         ids=["manifest", "html", "export"])
 def test_real_night_1_pms_read_as_the_host_reads_them_N1_N14(source: object) -> None:
     intake = night_1(source())  # type: ignore[operator]
     assert _reading(intake) == EXPECTED
+
+
+def test_exported_pms_read_as_their_views_N1() -> None:
+    # The same requests, flags, notes and unread items whether a PM was opened or exported;
+    # only the times are finer (the export has the seconds, the view the minute).
+    def minute(intake: NightIntake) -> NightIntake:
+        def cut(when: datetime | None) -> datetime | None:
+            return when.replace(second=0) if when is not None else None
+
+        return replace(
+            intake, requests=tuple(replace(r, sent_at=cut(r.sent_at)) for r in intake.requests),
+            unreadable=tuple(replace(u, sent_at=cut(u.sent_at)) for u in intake.unreadable))
+
+    assert minute(night_1(exported_pms())) == night_1(parsed_pms())
 
 
 def test_the_hosts_own_pm_is_ignored() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import parse_qs
 
+import fake_export
 import httpx
 import respx
 from sync_helpers import BOARD, ROOT, FakeTime, fixture_bytes
@@ -86,6 +87,12 @@ class FakeBoard:
     sentbox: list[bytes] = field(default_factory=lambda: [fixture_bytes("pm_sent.html")])
     topic_status: dict[int, httpx.Response] = field(default_factory=dict)
     """Page number → a canned answer (errors); others are served normally."""
+    export: str = "xml"
+    """How the folder export answers: ``xml`` (phpBB's), ``none`` (the pages offer no XML
+    export), ``html`` (an HTML page instead), ``broken`` (XML cut short), ``shifted`` (a
+    PM arrived between the listing and the export)."""
+    export_posts: list[dict[str, str]] = field(default_factory=list)
+    form_key_served_at: float | None = None
     log: list[str] = field(default_factory=list)
     login_posts: list[dict[str, str]] = field(default_factory=list)
     login_form_served_at: list[float] = field(default_factory=list)
@@ -124,6 +131,8 @@ class FakeBoard:
         if request.method == "POST" and path == "ucp.php" and q.get("mode") == "login":
             self.log.append("POST login")
             return self._login(request)
+        if request.method == "POST" and path == "ucp.php" and q.get("i") == "pm":
+            return self._export(request, q)
         if path == "ucp.php" and q.get("mode") == "login":
             self.log.append("GET login")
             return self._guest(fixture_bytes("login.html"))
@@ -148,7 +157,36 @@ class FakeBoard:
             return self._guest(fixture_bytes("login_required.html"))
         if key.startswith("topic:"):
             return self.html(self.topic.page(int(key.split(":")[1])))
-        return self.html(self._pm_body(key))
+        body = self._pm_body(key)
+        if key.startswith("folder:"):
+            if self.form_key_served_at is None:
+                self.form_key_served_at = self.time.clock()
+            if self.export == "none":
+                body = body.replace(b'<option value="XML">', b'<option value="X" disabled>')
+        return self.html(body)
+
+    def _export(self, request: httpx.Request, q: dict[str, str]) -> httpx.Response:
+        """phpBB's answer to the folder form posted with ``submit_export``."""
+        form = {k: v[0] for k, v in parse_qs(request.content.decode()).items()}
+        self.export_posts.append(form)
+        key = self._pm_key({**q, **{k: v for k, v in form.items() if k == "start"}})
+        self.log.append(key.replace("folder:", "export:"))
+        if not self._session_ok(request):
+            return self._guest(fixture_bytes("login_required.html"))
+        served = self.form_key_served_at
+        if "submit_export" not in form or form.get("export_option") != "XML" \
+                or not form.get("form_token") or served is None \
+                or self.time.clock() - served < 1.0 or self.export == "html":
+            return self.html(fake_export.FORM_INVALID)
+        page = self._pm_body(key)
+        if self.export == "shifted":
+            new = ('<li class="row bg1">x p=999" class="topictitle">Новое</a> '
+                   'class="username">Лиса</a> &raquo; 22 ноя 2026, 02:10</li>\n')
+            page = page.replace(b'<li class="row bg', new.encode() + b'<li class="row bg', 1)
+        content, headers = fake_export.answer(page)
+        if self.export == "broken":
+            content = content[: len(content) // 2]
+        return httpx.Response(200, content=content, headers=headers)
 
     @staticmethod
     def _pm_key(q: dict[str, str]) -> str:

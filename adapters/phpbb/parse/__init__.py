@@ -16,6 +16,13 @@ HTTP status (gotcha 10: a login-required page is HTTP 200 with the login form).
 
 from __future__ import annotations
 
+from adapters.phpbb.parse.export import (
+    ExportedPm,
+    ExportForm,
+    parse_pm_export,
+    pm_from_export,
+    same_message,
+)
 from adapters.phpbb.parse.forms import (
     LoginErrorKind,
     LoginForm,
@@ -29,10 +36,12 @@ from adapters.phpbb.parse.forms import (
 )
 from adapters.phpbb.parse.kinds import page_kind
 from adapters.phpbb.parse.page import PageKind, decode_page, decode_stored_page, reads_as_phpbb
-from adapters.phpbb.parse.pm import parse_pm, parse_pm_folder
+from adapters.phpbb.parse.pm import parse_pm, parse_pm_folder, read_pm_folder
 from adapters.phpbb.parse.topic import parse_topic_page
 
 __all__ = [
+    "ExportForm",
+    "ExportedPm",
     "LoginErrorKind",
     "LoginForm",
     "PageKind",
@@ -44,11 +53,15 @@ __all__ = [
     "page_kind",
     "parse_login_form",
     "parse_pm",
+    "parse_pm_export",
     "parse_pm_folder",
     "parse_posting_form",
     "parse_topic_page",
+    "pm_from_export",
     "posting_error",
     "posting_success",
+    "read_pm_folder",
     "reads_as_phpbb",
+    "same_message",
 ]
 

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.phpbb.parse.export import ExportForm, export_form
 from adapters.phpbb.parse.forms import _logged_in_name
 from adapters.phpbb.parse.page import (
     _HINT_URL,
@@ -153,6 +154,14 @@ def parse_pm_folder(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> PmFo
     Rows of messages deleted by their author before reading are skipped: their only link
     is phpBB's «Удалить сообщение» action, and there is nothing left to read.
     """
+    return read_pm_folder(html, url=url, tz=tz, now=now)[0]
+
+
+def read_pm_folder(
+    html: str, *, url: str, tz: ZoneInfo, now: datetime
+) -> tuple[PmFolderPage, ExportForm | None]:
+    """:func:`parse_pm_folder` and, from the same parse, the page's XML export form
+    (None when the page offers none)."""
     tree = LexborHTMLParser(html)
     rows = tree.css("ul.pmlist > li")
     if not rows and tree.css_first("form#viewfolder") is None:
@@ -164,12 +173,13 @@ def parse_pm_folder(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> PmFo
         if entry is not None:
             entries.append(entry)
     pages = _pagination(tree, html, url, len(entries))
-    return PmFolderPage(
+    page = PmFolderPage(
         folder=_folder_name(tree, url),
         page=pages.page,
         total_pages=pages.total_pages,
         entries=tuple(entries),
     )
+    return page, export_form(tree, url, rows)
 
 
 def _pm_row(
@@ -199,6 +209,7 @@ def _pm_row(
     inner = row.css_first("div.list-inner") or row.css_first("dt")
     info = row.css_first("dd.info span")
     sender = ""
+    sender_id: int | None = None
     recipients: tuple[str, ...] = ()
     sent_text = ""
     if info is not None and ":" in info.text():
@@ -209,7 +220,7 @@ def _pm_row(
     elif inner is not None:
         users = [u for u in _users_among(_children(inner)) if u[0] != _norm(title.text())]
         if users:
-            sender = users[0][0]
+            sender, sender_id = users[0]
         full = _norm(inner.text())
         sent_text = full.rsplit("»", 1)[1].strip() if "»" in full else ""
     sent_at: datetime | None = None
@@ -226,6 +237,7 @@ def _pm_row(
         url=_abs_url(url, href, drop_sid=True),
         unread=unread,
         recipients=recipients,
+        sender_id=sender_id,
     )
 
 
