@@ -171,7 +171,6 @@ class PhpbbForum(PmExport, BoardSession):
         self._form_key = None
         self.export_off = ""
 
-
     # -- urls
 
     def topic_page_url(self, page: int, per_page: int | None = None) -> str:

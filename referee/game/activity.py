@@ -69,7 +69,7 @@ class ActivityRoom(Refusals):
         )
         recorded = False
         if record and report.final and self.store.result("activity", turn) is None:
-            self.store.record_result("activity", turn, {
+            self._record("activity", turn, {
                 "removed": [
                     {"nick": f.nick, "rule": f.rule, "explanation": f.explanation,
                      "effective_after_day": f.effective_after_day}

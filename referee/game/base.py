@@ -25,12 +25,14 @@ from referee.game.results import (
     _voters_of,
     utcnow,
 )
+from referee.intake import NightIntake
+from referee.kernel import PrivateMessage
 from referee.nicks import Roster
 from referee.night import GameState
 from referee.night import winner as game_winner
 from referee.night.win import GameResult
 from referee.slots import Slots
-from referee.store import Store
+from referee.store import RecordedResult, Store
 from referee.sync import ProgressCallback
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
 
@@ -52,6 +54,15 @@ class GameBase:
     _removals: tuple[int, dict[Any, list[dict[str, Any]]]] | None = field(
         default=None, repr=False)
     _schedule: tuple[int, tuple[DaySchedule, ...]] | None = field(default=None, repr=False)
+    _pms: tuple[int, list[PrivateMessage], list[datetime]] | None = field(
+        default=None, repr=False)
+    """The game's PMs (by :attr:`version`) and their times, for picking a night's."""
+    _intakes: dict[int, tuple[Any, NightIntake]] = field(default_factory=dict, repr=False)
+    _inputs: dict[Any, str] = field(default_factory=dict, repr=False)
+    """A day's count inputs digest (A2) by window, the living and :attr:`version`."""
+    _own_changes: int = field(default=0, repr=False)
+    """Rows this game object wrote recording results it had just worked out
+    (:meth:`_record`): not a change of what its caches were worked out from."""
 
     # ------------------------------------------------------------------ opening
 
@@ -78,6 +89,27 @@ class GameBase:
     @property
     def now(self) -> datetime:
         return self.clock()
+
+    @property
+    def version(self) -> int:
+        """Changes to the database since it was opened, but the results this game object
+        recorded from its own working (:meth:`_record`): what the run's caches are keyed
+        by. A sync, a host decision or a result recorded elsewhere changes it."""
+        return self.store.conn.total_changes - self._own_changes
+
+    def _record(self, phase: str, number: int, payload: dict[str, Any], *,
+                recorded_at: datetime) -> RecordedResult:
+        """Record a result this run has just worked out. The states worked out before it
+        stay: they are its inputs; only the states from this phase on are worked out
+        again, and the activity removals when it is an activity check (A3)."""
+        before = self.store.conn.total_changes
+        result = self.store.record_result(phase, number, payload, recorded_at=recorded_at)
+        self._own_changes += self.store.conn.total_changes - before
+        for k in [k for k in self._after_night if k >= number]:
+            del self._after_night[k]
+        if phase == "activity":
+            self._removals = None
+        return result
 
     # ------------------------------------------------------------------ sync
 
@@ -171,7 +203,7 @@ class GameBase:
         """The game's days (T1): ``[[schedule.days]]`` of the config, plus days and
         deadlines the host set on the command line (``tally --start/--deadline``, recorded
         as ``schedule.day`` / ``schedule.deadline`` decisions; the latest one wins)."""
-        version = self.store.conn.total_changes
+        version = self.version
         if self._schedule is not None and self._schedule[0] == version:
             return self._schedule[1]
         days = {d.day: d for d in self.config.schedule}
@@ -280,8 +312,8 @@ class GameBase:
     def state_before_day(self, day: int) -> tuple[GameState, tuple[str, ...]]:
         """The state at the start of Day ``day`` and notes on anything provisional."""
         # The states already worked out hold while the clock and the database stand still;
-        # the results recorded while working them out are the ones they were made from.
-        if self._chain_key != (self.now, self.store.conn.total_changes):
+        # the results this run records from them are the ones they were made from.
+        if self._chain_key != (self.now, self.version):
             self._after_night.clear()
         state = self.initial_state()
         notes: tuple[str, ...] = ()
@@ -296,7 +328,7 @@ class GameBase:
             state, n = self._through_night(state, k)
             notes += n
             self._after_night[k] = (state, notes)
-        self._chain_key = (self.now, self.store.conn.total_changes)
+        self._chain_key = (self.now, self.version)
         return state, notes
 
     def state_before_night(self, night: int) -> tuple[GameState, tuple[str, ...]]:
@@ -354,7 +386,7 @@ class GameBase:
 
     def _removals_effective_after(self, day: int) -> list[dict[str, Any]]:
         # Read once per state of the database, not once per day of the game.
-        version = self.store.conn.total_changes
+        version = self.version
         if self._removals is None or self._removals[0] != version:
             by_day: dict[Any, list[dict[str, Any]]] = {}
             for r in self.store.results():

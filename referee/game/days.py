@@ -158,7 +158,7 @@ class DayRoom(Refusals):
         stored = self.store.result("day", day)
         if stored is not None or not record or not t.closed:
             return stored, False
-        return self.store.record_result(
+        return self._record(
             "day", day, {
                 "hanged": t.hanged,
                 "hanged_all": list(t.hanged_all),
@@ -228,16 +228,22 @@ class DayRoom(Refusals):
     def _tally_inputs(self, window: DaySchedule, alive: Iterable[str]) -> str:
         """A digest of everything a day's count reads (V1–V6): the window, the living, the
         roster and rules, the host's vote decisions, and every stored text of every post of
-        the day. Equal digests mean the count would come out the same."""
+        the day. Equal digests mean the count would come out the same. Worked out once per
+        run for a day: the digest recorded with its count is the one its activity check
+        compares (A2)."""
+        key = (window, frozenset(alive), self.version)
+        if key in self._inputs:
+            return self._inputs[key]
         digest = hashlib.sha256(repr((
-            window, sorted(alive), self.config.host, self.config.votes,
+            window, sorted(key[1]), self.config.host, self.config.votes,
             [(p.nick, p.role, p.clan) for p in self.config.players],
             self.config.replacements, sorted(self.config.aliases.items()),
             self.vote_topic_id, self.vote_overrides(),
         )).encode("utf-8"))
         digest.update(self.store.post_digest(since=window.start, until=window.night_deadline,
                                              topic_id=self.vote_topic_id).encode("ascii"))
-        return digest.hexdigest()
+        self._inputs[key] = digest.hexdigest()
+        return self._inputs[key]
 
     def _day_voters(self, day: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(counted, rejected) voters of Day ``day`` for A2: from the recorded result when

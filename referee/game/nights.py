@@ -3,6 +3,7 @@ N2 order, recorded once the night is over."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -12,7 +13,14 @@ from referee.decisions import NightEdit
 from referee.errors import RequestRefused
 from referee.game.refusals import Refusals
 from referee.game.results import NightResult, _request_from, _request_to
-from referee.intake import HostEdit, NightIntake, apply_host_edits, load_requests_file, read_night
+from referee.intake import (
+    HostEdit,
+    NightIntake,
+    apply_host_edits,
+    load_requests_file,
+    night_span,
+    read_night,
+)
 from referee.kernel import PrivateMessage
 from referee.night import GameState, NightOutcome, resolve_night
 from referee.night import winner as game_winner
@@ -23,12 +31,32 @@ class NightRoom(Refusals):
     """The night («ночь»): requests from the PMs and the host, resolved (N1–N15)."""
 
     def game_pms(self) -> list[PrivateMessage]:
-        """PMs inside the game's time span (``[game] start``/``end``); others are stored
-        but ignored by the game commands."""
-        return self.store.pms(since=self.config.game_start, until=self.config.game_end)
+        """PMs inside the game's time span (``[game] start``/``end``), oldest first; others
+        are stored but ignored by the game commands. Read once per run (per
+        :attr:`version`), not once per night."""
+        cached = self._pms
+        if cached is None or cached[0] != self.version:
+            pms = self.store.pms(since=self.config.game_start, until=self.config.game_end)
+            cached = self._pms = (self.version, pms, [pm.sent_at for pm in pms])
+        return cached[1]
 
     def night_intake(self, night: int) -> NightIntake:
-        return read_night(self.game_pms(), self.config, night, self.night_window(night))
+        """Night ``night``'s requests from the PMs (N1), read once per run: only the PMs of
+        its own span are read (:func:`~referee.intake.night_span`), so a night costs its
+        own mail, not the whole game's."""
+        window = self.night_window(night)
+        key = (window, self.version)
+        cached = self._intakes.get(night)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        pms = self.game_pms()
+        assert self._pms is not None
+        since, until = night_span(self.config, night, window)
+        times = self._pms[2]
+        chosen = pms[bisect_left(times, since):bisect_left(times, until)]
+        intake = read_night(chosen, self.config, night, window)
+        self._intakes[night] = (key, intake)
+        return intake
 
     def host_edits(self, night: int) -> list[HostEdit]:
         """The host's recorded edits of Night ``night``'s requests, oldest first."""
@@ -74,7 +102,7 @@ class NightRoom(Refusals):
         recorded = False
         if record and stored is None:
             if final:
-                self.store.record_result("night", night, {
+                self._record("night", night, {
                     "requests": [_request_to(r) for r in requests],
                     "deaths": [{"player": d.player, "causes": list(d.causes)}
                                for d in outcome.deaths],

@@ -15,7 +15,7 @@
 Nothing is guessed silently: every part that cannot be read is listed with its reason (N14).
 """
 
-from referee.intake.nights import NightIntake, night_roster, read_night
+from referee.intake.nights import NightIntake, night_roster, night_span, read_night
 from referee.intake.reader import read_requests, sender_nick
 from referee.intake.requests_file import (
     HostEdit,
@@ -36,6 +36,7 @@ __all__ = [
     "file_requests",
     "load_requests_file",
     "night_roster",
+    "night_span",
     "parse_requests_file",
     "read_night",
     "read_requests",

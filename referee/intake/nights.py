@@ -77,6 +77,16 @@ def _day_phase_start(config: Config, night: int, window_start: datetime) -> date
     return None
 
 
+def night_span(config: Config, night: int, window: tuple[datetime, datetime]
+               ) -> tuple[datetime, datetime]:
+    """When the PMs :func:`read_night` looks at were sent: from the start of Day ``night``
+    (a necromancer's day PM, N9; a request sent too early, N14) to the end of the window.
+    A caller holding the PMs of many nights passes it only these."""
+    start, end = window
+    day_start = _day_phase_start(config, night, start)
+    return (min(day_start, start) if day_start is not None else start), end
+
+
 def read_night(
     pms: Sequence[PrivateMessage],
     config: Config,
