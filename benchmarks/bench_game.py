@@ -1,57 +1,40 @@
-"""Game benchmark: a 30-player game of 10 days (400 pages, 10,000 posts, ~300 PMs) — and the
-same game at 20 days — synced from 127.0.0.1 and refereed the way a host runs it.
+"""Game benchmark: the planned 30-player game (:mod:`game_plan`: 1,000 posts and ~30 PMs a
+day) at 10, 20 and 40 days, served by a board in its own process with every page rendered
+before the first request (:mod:`board`), synced and refereed the way a host runs it.
 
-The forum is bench_sync's :class:`SyntheticTopic` (real phpBB 3.3.10 prosilver markup,
-pagination as phpBB renders it) with its posts written by a planned game: thirty players
-dealt the RULES.md setup, every living player voting each day in real phpBB markup («Мой
-голос – <span style="color:red">Ник</span>», dark red in bold, the whole line red, a typo),
-votes quoted, repeated, late and without a reason, some posts edited, the host opening and
-closing each day. The host's inbox holds every night's requests in natural Russian (clan
-orders with an executor, heals, checks and one change of a check, beatings, the priest's
-guest, the maniac's ambush, the necromancer's day PM) among citizens' chat — served as
-phpBB's PM folder pages and opened PM pages, both cut from the fixture pages.
+Measured in one run of the script (``python benchmarks/bench_game.py``):
 
-Who dies follows a plan the night engine agrees with (the benchmark checks it): one hanging a
-day and one mafia kill a night while more than 16 live, then tied days (``tie = "nobody"``)
-and quiet nights, so a 20-day game still has players.
+- **requests**: a first sync of the game, counted by the board by kind (topic pages, PM
+  folder pages, folder exports, opened PMs), on a board with phpBB's folder export and on
+  one without it (PMs opened one by one, as before issue 15), with the seconds it took at
+  no rate limit and the wall time at the default 2 requests/s worked out from the counts;
+- **sync**: ``referee sync`` as a process (the wall time and its own peak memory) and the
+  same sync in-process (its tracemalloc peak); re-syncs with nothing new and one new page;
+- **commands**: ``tally`` of the last day, ``resolve-night`` of the last night and
+  ``check-activity`` of the last turn, each in-process (a fresh :class:`~referee.game.Game`
+  over a copy of the database, as a new CLI run) and as a process (``referee --config …
+  --db … --now … tally --day N --offline``, as a host types it): *recorded* — every
+  earlier phase recorded at its time, the last turn's commands in the host's order — and
+  *cold* — each alone on the synced database, nothing recorded;
+- **ratios**, every one the median of ``--runs`` rounds (at least 5) in which each side runs
+  once, the order turning: the recorded commands against the parse of the same game's
+  pages (target ≤ 10%), and the cold commands of each size against the size half as long
+  (target for 40 ÷ 20 days: ≤ 2.05×, i.e. linear in the game's length).
 
-Measured for each size (each in its own process, so ``ru_maxrss`` is that size's own):
-
-- full sync (topic + PMs), incremental sync with nothing new and with one new page;
-- the full parse of the topic's pages (decode + ``parse_topic_page``), the yardstick;
-- ``tally`` of the last day, ``resolve-night`` of the last night and ``check-activity`` of
-  the last turn, each on a fresh :class:`~referee.game.Game` as a new CLI run would do:
-  *recorded* — every earlier day, night and turn recorded at its time, as a host does, and
-  the last turn's commands run in the host's order, each on what the one before recorded —
-  and *cold* — each alone on the synced database, nothing recorded yet;
-- peak memory: tracemalloc peak of each step (a second run of it) and the process max RSS.
-
-Targets: tally and check-activity of a synced game (earlier days recorded) under 10% of
-the full parse; peak memory under 200 MB. The cold figures are shown beside them: every
-earlier day and night is then counted once.
-
-Run: ``python benchmarks/bench_game.py`` (both sizes, one table), or
-``python benchmarks/bench_game.py --days 10 --one`` (one size, JSON).
+The machine's load average is printed before and after. ``--json FILE`` keeps every figure.
 """
 
 from __future__ import annotations
 
 import argparse
-import html
 import json
-import random
-import re
-import resource
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 import tracemalloc
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from http.server import ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -59,493 +42,61 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_sync import (  # noqa: E402
-    MOSCOW,
-    RU_MONTHS,
-    TOPIC,
-    SyntheticTopic,
-    serve_on_loopback,
+from bench_sync import DEFAULT_RATE, MOSCOW, TOPIC, first_sync_wall  # noqa: E402
+from board import BoardProcess  # noqa: E402
+from game_plan import PER_PAGE, GameSite, GameTopic, Mailbox, Plan, make_plan, write_config  # noqa: E402
+from timing import (  # noqa: E402
+    RUNS,
+    load,
+    median,
+    ratio,
+    referee_command,
+    rounds,
+    run_process,
+    timed,
 )
 
 from adapters.phpbb import parse  # noqa: E402
-from referee.config import Player  # noqa: E402
-from referee.deal import deal  # noqa: E402
+from adapters.phpbb.pm_export import FORM_KEY_WAIT  # noqa: E402
 from referee.game import Game  # noqa: E402
 
-FIXTURES = ROOT / "fixtures" / "phpbb33-ru"
-HOST = "Ведущий"
-HOST_UID = 58
-STRANGER = "Пуаро"
-"""A forum user who is not in the game and writes to the host anyway."""
-PER_PAGE = 25
-PAGES_PER_DAY = 40
-PMS_PER_PAGE = 25
-QUIET_BELOW = 17
-"""While fewer players than this live, days end in a tie and nights are quiet."""
+__all__ = ["GameTopic", "Mailbox", "Plan", "make_plan", "serve", "write_config"]
 
-NICKS = (
-    "Шерлок", "Мисс Марпл", "Kotik", "Тень_Ночи", "Лиса", "Ёжик", "Полковник", "Nika-77",
-    "Гроза", "Мотылёк", "Снежок", "Доктор Ватсон", "Mr. Smith", "Ира-Ира", "Барон",
-    "Ласточка", "Dark Knight", "Фея", "Вольный стрелок", "Кот Бегемот", "Alice", "Старый Лис",
-    "Пчёлка", "Zorro", "Маргарита", "Тайга", "Сова", "Боцман", "Капитан Немо", "Рыжик",
-)
-CHAT = (
-    "Доброе утро всем.", "Перечитал вчерашнее, много интересного.",
-    "Кто-то слишком тихо сидит, это подозрительно.", "Не понимаю, почему все молчат.",
-    "Мне кажется, мафия уже выдала себя вчера.", "Давайте без паники, у нас ещё есть время.",
-    "Я бы посмотрел на тех, кто голосует последним.", "Ночь была тяжёлая, жаль игрока.",
-    "Согласен с предыдущим оратором.", "Это слишком удобная позиция, чтобы быть случайной.",
-    "Пока не уверен, подожду аргументов.", "Смотрите на голоса вчерашнего дня, там всё видно.",
-    "Мирным надо держаться вместе.", "У меня есть подозрения, но скажу позже.",
-    "Вечером буду поздно, голос оставлю заранее.", "Очень странная логика у некоторых.",
-)
-REASONS = (
-    "Весь день уводит обсуждение в сторону и ни разу не объяснил своих голосов.",
-    "Слишком старательно защищает одного и того же игрока, это похоже на связку.",
-    "Вчера голосовал за мирного и сегодня молчит, мне это не нравится.",
-    "Его логика меняется каждые два часа, так ведут себя те, кому есть что скрывать.",
-    "Первым набросился на погибшего ночью, а теперь делает вид, что ни при чём.",
-)
-PM_CHAT = (
-    "Привет! Я мирный, если что. Подозреваю {nick}.", "Можно вопрос по правилам голосования?",
-    "Спасибо за игру, очень интересно.", "Завтра буду поздно, учтите, пожалуйста.",
-    "Мне кажется, {nick} — мафия, присмотритесь.", "Я сегодня ночью сплю, хода у меня нет.",
-)
+COMMANDS: dict[str, tuple[str, Callable[[Game, int], Any], str]] = {
+    "tally": ("tally", lambda g, n: g.tally_day(n), "--day"),
+    "night": ("resolve-night", lambda g, n: g.resolve_night(n), "--night"),
+    "activity": ("check-activity", lambda g, n: g.check_activity(n), "--turn"),
+}
+"""Benchmark name → (the CLI command, the same in-process, its number option)."""
 
 
-def _local(when: datetime) -> str:
-    """A date as phpBB's Russian pack prints it with the board default ``d M Y, H:i``."""
-    local = when.astimezone(MOSCOW)
-    return f"{local.day:02d} {RU_MONTHS[local.month - 1]} {local.year}, {local:%H:%M}"
+def serve(topic: GameTopic, mailbox: Mailbox, *, export: bool = True
+          ) -> tuple[BoardProcess, str]:
+    """The game's board on 127.0.0.1, in its own process: (the board, its address)."""
+    board = BoardProcess(GameSite(topic, mailbox, export=export))
+    return board, board.url
 
 
-def _red(nick: str, colour: str = "red") -> str:
-    return f'<span style="color:{colour}">{html.escape(nick)}</span>'
-
-
-# ============================================================================ the game plan
-
-@dataclass(frozen=True, slots=True)
-class Day:
-    number: int
-    start: datetime
-    deadline: datetime
-    night_deadline: datetime
-
-
-@dataclass(frozen=True, slots=True)
-class Pm:
-    pm_id: int
-    sender: str
-    sent_at: datetime
-    subject: str
-    text: str
-
+# ============================================================================ one game
 
 @dataclass
-class Plan:
-    """The whole game, decided in advance: days, posts (as kinds, rendered on request),
-    PMs, and who dies when — what the referee is expected to find."""
+class Size:
+    """One length of the game, synced: its plan, config, databases and the last moment."""
 
-    days: list[Day]
-    players: list[Player]
-    posts_per_day: int
-    seed: int
-    alive_on: dict[int, list[str]] = field(default_factory=dict)
-    hanged: dict[int, str | None] = field(default_factory=dict)
-    killed: dict[int, str | None] = field(default_factory=dict)
-    votes: dict[int, tuple[str, str]] = field(default_factory=dict)
-    """Post number → (voter, target) of each living player's one counted vote of the day."""
-    pms: list[Pm] = field(default_factory=list)
-    extra_posts: int = 0
+    days: int
+    plan: Plan
+    folder: Path
+    config: Path
+    synced: Path
+    """Synced, nothing recorded: where the cold commands start."""
+    recorded: Path
+    """Synced, every phase before the last turn recorded as the host does."""
+    end: datetime
+    pages: list[bytes]
 
     @property
-    def n_posts(self) -> int:
-        return len(self.days) * self.posts_per_day + self.extra_posts
-
-    def uid(self, nick: str) -> int:
-        if nick == HOST:
-            return HOST_UID
-        return 100 + NICKS.index(nick) if nick in NICKS else 99
-
-    def day_of(self, k: int) -> tuple[Day, int]:
-        d = min(k // self.posts_per_day, len(self.days) - 1)
-        return self.days[d], k - d * self.posts_per_day
-
-    def time_of(self, k: int) -> datetime:
-        """Posts run evenly through each day (95%) and its night (5%), in id order."""
-        if k >= len(self.days) * self.posts_per_day:  # posts added after the game's last night
-            return self.days[-1].night_deadline + timedelta(seconds=k)
-        day, i = self.day_of(k)
-        by_day = int(self.posts_per_day * 0.95)
-        if i < by_day:
-            return day.start + (day.deadline - day.start) * (i + 0.5) / by_day
-        rest = self.posts_per_day - by_day
-        return day.deadline + (day.night_deadline - day.deadline) * (i - by_day + 0.5) / rest
-
-
-def _roles(players: list[Player]) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for p in players:
-        out.setdefault(p.role, []).append(p.nick)
-        if p.clan:
-            out.setdefault(f"clan:{p.clan}", []).append(p.nick)
-    return out
-
-
-def make_plan(days: int, seed: int = 7) -> Plan:
-    """Deal the roles and decide every day, vote and night of the game."""
-    rng = random.Random(seed)
-    players = deal(NICKS, None, seed)
-    role = {p.nick: p.role for p in players}
-    clan = {p.nick: p.clan for p in players}
-    by_role = _roles(players)
-    clans = sorted({p.clan for p in players if p.clan})
-    shooter = {c: next(n for n in by_role[f"clan:{c}"] if role[n] == "mafia") for c in clans}
-    citizens = list(by_role.get("citizen", []))
-    safe = citizens[:2]  # X and Y: shot by the second clan, healed by the doctor, never die
-    keep = set(safe) | set(shooter.values()) | {
-        n for r in ("commissar", "sergeant", "doctor", "priest", "maniac", "ninja",
-                    "necromancer", "thug") for n in by_role.get(r, [])}
-    start0 = datetime(2026, 11, 1, 7, 0, tzinfo=UTC)  # 10:00 Moscow
-    schedule = [
-        Day(d, start0 + timedelta(days=d - 1), start0 + timedelta(days=d - 1, hours=12),
-            start0 + timedelta(days=d - 1, hours=23, minutes=55))
-        for d in range(1, days + 1)
-    ]
-    plan = Plan(schedule, players, PAGES_PER_DAY * PER_PAGE, seed)
-    alive = [p.nick for p in players]
-    pm_id = 1000
-    last_target: dict[str, str] = {}
-    for day in schedule:
-        d = day.number
-        plan.alive_on[d] = list(alive)
-        active = len(alive) >= QUIET_BELOW
-        k0 = (d - 1) * plan.posts_per_day
-        slots = rng.sample(range(k0 + 2, k0 + int(plan.posts_per_day * 0.7)), len(alive))
-        # Clan members first to the gallows, then citizens; the plan's key players never.
-        pool = sorted((n for n in alive if n not in keep),
-                      key=lambda n: (clan[n] is None, rng.random()))
-        if active and pool:
-            target = pool[0]
-            others = [n for n in alive if n != target]
-            for voter, k in zip(alive, slots, strict=True):
-                # A clear majority for the target; the rest scatter, one vote each at most.
-                to = target if voter != target and (rng.random() < 0.7) else None
-                plan.votes[k] = (voter, to or rng.choice([n for n in others if n != voter]))
-            plan.hanged[d] = target
-        else:
-            # Two leaders with equal votes: tie = "nobody" hangs no one (V6). The leaders
-            # vote for each other; the rest alternate; an odd one out gives no reason.
-            t1, t2 = (pool + [n for n in alive if n not in pool])[:2]
-            rest = [n for n in alive if n not in (t1, t2)]
-            picks = {t1: t2, t2: t1}
-            for i, voter in enumerate(rest):
-                picks[voter] = "" if len(rest) % 2 and i == len(rest) - 1 else (t1, t2)[i % 2]
-            for voter, k in zip(alive, slots, strict=True):
-                plan.votes[k] = (voter, picks[voter])
-            plan.hanged[d] = None
-        if plan.hanged[d]:
-            alive.remove(plan.hanged[d])
-        # Night d: requests in natural Russian (RULES.md N1–N12), then chat.
-        night: list[tuple[str, str, str]] = []
-        victims = [n for n in alive if role[n] == "citizen" and n not in safe]
-        guarded = safe[d % 2]
-        victim = rng.choice(victims) if active and victims else None
-        for c in clans:
-            s = shooter[c]
-            if s not in alive:
-                continue
-            if c == clans[0] and victim:
-                night.append((s, "Ход мафии", f"Стреляем в {victim}, исполнитель {s}"))
-            elif c != clans[0]:
-                night.append((s, "Ход", f"Стреляем в {guarded}. Исполнитель {s}."))
-            else:
-                night.append((s, "Ход мафии", "Сегодня пропускаем, без хода."))
-        for doc in by_role.get("doctor", []):
-            night.append((doc, "Реаниматор", f"Лечу {guarded}"))
-        spare = [n for n in alive if role[n] == "citizen" and n != victim]
-        used: set[str] = set()
-        for actor, verb in [*((t, "Бью") for t in by_role.get("thug", [])),
-                            *((p, "Забираю к себе") for p in by_role.get("priest", []))]:
-            if actor not in alive:
-                continue
-            choice = [n for n in spare if n not in used and n != last_target.get(actor)]
-            if choice:
-                who = rng.choice(choice)
-                used.add(who)
-                last_target[actor] = who
-                night.append((actor, "Ночной ход", f"{verb} {who}"))
-        for com in by_role.get("commissar", []):
-            first = rng.choice([n for n in alive if n != com])
-            night.append((com, "Проверка", f"Проверяю {first}"))
-            if d == 3:
-                second = rng.choice([n for n in alive if n not in (com, first)])
-                night.append((com, "Исправление", f"Меняю проверку на {second}"))
-        for man in by_role.get("maniac", []):
-            night.append((man, "Маньяк", "Засада." if d % 2 else "Сегодня пропускаю."))
-        for nin in by_role.get("ninja", []):
-            night.append((nin, "Ниндзя", "Никого не трогаю этой ночью."))
-        chatty = [n for n in alive if role[n] in ("citizen", "boss_son")]
-        for _ in range(20):
-            who = rng.choice(chatty)
-            night.append((who, "Привет", rng.choice(PM_CHAT).format(nick=rng.choice(alive))))
-        night.append((STRANGER, "Вопрос", "Можно мне в следующую игру?"))
-        times = sorted(day.deadline + (day.night_deadline - day.deadline) * rng.uniform(.02, .98)
-                       for _ in night)
-        rng.shuffle(night)
-        # The commissar's change comes after his first request (N1).
-        night.sort(key=lambda item: item[1] == "Исправление")
-        for (sender, subject, text), when in zip(night, times, strict=True):
-            pm_id += 1
-            plan.pms.append(Pm(pm_id, sender, when, subject, text))
-        if d == 1:
-            for nec in by_role.get("necromancer", []):
-                pm_id += 1
-                plan.pms.append(Pm(pm_id, nec, day.start + timedelta(hours=2), "Некромант",
-                                   f"Защищаю {safe[0]} и {safe[1]}"))
-        plan.killed[d] = victim
-        if victim:
-            alive.remove(victim)
-    plan.pms.sort(key=lambda p: (p.sent_at, p.pm_id))
-    return plan
-
-
-# ============================================================================ rendering posts
-
-class GamePosts:
-    """Stands in for :attr:`SyntheticTopic.blocks`: item ``k`` renders post ``k`` of the
-    plan. SyntheticTopic spaces its posts 7 minutes apart; a game day needs its own clock,
-    so each post renders its own time and ignores the one offered."""
-
-    def __init__(self, plan: Plan, template: str) -> None:
-        self.plan = plan
-        self.template = template
-
-    def __len__(self) -> int:
-        return self.plan.n_posts
-
-    def __getitem__(self, k: int) -> _Post:
-        return _Post(self, k)
-
-
-class _Post:
-    __slots__ = ("k", "posts")
-
-    def __init__(self, posts: GamePosts, k: int) -> None:
-        self.posts, self.k = posts, k
-
-    def format(self, *, pid: int, iso: str, shown: str) -> str:  # noqa: ARG002
-        plan, k = self.posts.plan, self.k
-        when = plan.time_of(k)
-        author, content = _content(plan, k)
-        notice = ""
-        rng = random.Random(plan.seed * 1_000_003 + k)
-        if rng.random() < 0.02:
-            edited = when + timedelta(minutes=rng.randint(1, 30))
-            notice = (f'<div class="notice">Последний раз редактировалось <a href="./memberlist'
-                      f'.php?mode=viewprofile&amp;u={plan.uid(author)}" class="username">'
-                      f"{html.escape(author)}</a> {_local(edited)}, всего редактировалось 1 "
-                      "раз.</div>")
-        return self.posts.template.format(
-            pid=pid, iso=when.isoformat(), shown=_local(when), author=html.escape(author),
-            uid=plan.uid(author), content=content, notice=notice)
-
-
-def _content(plan: Plan, k: int) -> tuple[str, str]:
-    """(author, post HTML) of post ``k``: chat, the day's vote of a player, or vote noise."""
-    rng = random.Random(plan.seed * 1_000_003 + k)
-    if k >= len(plan.days) * plan.posts_per_day:
-        return rng.choice(plan.alive_on[plan.days[-1].number]), rng.choice(CHAT)
-    day, i = plan.day_of(k)
-    alive = plan.alive_on[day.number]
-    by_day = int(plan.posts_per_day * 0.95)
-    if i == 0:
-        return HOST, (f'<strong class="text-strong">День {day.number}</strong><br>Голос '
-                      f'оформляем так: Мой голос – {_red("Ник")} и аргумент.<br>Дедлайн: '
-                      f"{_local(day.deadline)} МСК.")
-    if i == by_day:
-        hanged = plan.hanged.get(day.number)
-        return HOST, (f"День {day.number} окончен. "
-                      + (f"Казнён <strong class=\"text-strong\">{html.escape(hanged)}</strong>."
-                         if hanged else "Ничья — никто не казнён.") + " Наступает ночь.")
-    if k in plan.votes:
-        voter, target = plan.votes[k]
-        reason = rng.choice(REASONS)
-        if not target:
-            return voter, f"Мой голос – {_red(rng.choice(alive))}"
-        typed = target
-        if rng.random() < 0.05 and len(target) >= 6 and plan.hanged.get(day.number):
-            cut = rng.randrange(1, len(target) - 1)
-            typed = target[:cut] + target[cut + 1:]  # a typo: a near match, flagged (V2)
-        style = rng.randrange(4)
-        if style == 0:
-            return voter, f"Мой голос – {_red(typed)}<br>{reason}"
-        if style == 1:
-            return voter, f"{reason}<br>Мой голос — {_red(typed, '#FF0000')}"
-        if style == 2:
-            line = f"Мой голос – {html.escape(typed)}"
-            return voter, f'<span style="color:red">{line}</span><br>{reason}'
-        return voter, (f'мой голос: <strong class="text-strong">{_red(typed, "darkred")}</strong>'
-                       f" {reason}")
-    author = rng.choice(alive)
-    roll = rng.random()
-    if roll < 0.04 and k > 1:
-        quoted = max(k - rng.randint(1, 40), 0)
-        who, _ = _content(plan, quoted) if quoted not in plan.votes else plan.votes[quoted]
-        return author, (f'<blockquote><div><cite><a href="./memberlist.php?mode=viewprofile'
-                        f'&amp;u={plan.uid(who)}">{html.escape(who)}</a> писал(а): '
-                        f'<a href="./viewtopic.php?p={1000 + quoted}#p{1000 + quoted}" '
-                        f'data-post-id="{1000 + quoted}">↑</a></cite>Мой голос – '
-                        f"{_red(rng.choice(alive))}</div></blockquote>{rng.choice(CHAT)}")
-    if roll < 0.06:
-        return author, "Мой голос пока при мне, подожду до вечера и послушаю всех."
-    if roll < 0.08 and i > int(plan.posts_per_day * 0.72):
-        # A second vote after the day's vote: ignored, votes cannot be changed (V4).
-        return author, f"Передумал! Мой голос – {_red(rng.choice(alive))}. {rng.choice(REASONS)}"
-    if roll < 0.09:
-        return author, f"Мой голос – {_red(rng.choice(alive))}"  # no reason: not counted (V3)
-    text = " ".join(rng.choice(CHAT) for _ in range(rng.randint(1, 4)))
-    if roll < 0.3:
-        text = f"{html.escape(rng.choice(alive))}, {text}"
-    return author, text
-
-
-class GameTopic(SyntheticTopic):
-    """bench_sync's synthetic topic with the posts of a planned game."""
-
-    def __init__(self, plan: Plan) -> None:
-        super().__init__(pages=1, per_page=PER_PAGE)
-        generic = self.blocks[0]  # Снежок's post p96 of the fixture, as a template
-        generic = generic.replace("Снежок", "{author}").replace("u=71", "u={uid}")
-        generic = generic.replace("author_id=71", "author_id={uid}")
-        generic = re.sub(r'<div class="content">.*?</div>', '<div class="content">{content}'
-                         "</div>{notice}", generic, count=1, flags=re.S)
-        self.plan = plan
-        self.blocks = GamePosts(plan, generic)  # type: ignore[assignment]
-        self.n_posts = plan.n_posts
-
-    def add_page(self) -> None:
-        """One more page of posts (chat after the last night): what a later sync finds."""
-        self.plan.extra_posts += self.per_page
-        self.n_posts = self.plan.n_posts
-
-
-# ============================================================================ the PM folder
-
-class Mailbox:
-    """The host's inbox as phpBB 3.3 renders it: folder pages (newest first) and PM pages,
-    cut from the fixture pages ``pm_inbox.html`` and ``pm_8.html``."""
-
-    _ROW = re.compile(r'[ \t]*<li class="row bg\d">.*?</li>\n', re.S)
-
-    def __init__(self, plan: Plan) -> None:
-        self.plan = plan
-        inbox = (FIXTURES / "pm_inbox.html").read_text(encoding="utf-8")
-        rows = list(self._ROW.finditer(inbox))
-        self.inbox_head = inbox[: rows[0].start()]
-        self.inbox_tail = inbox[rows[-1].end():]
-        self.row = rows[0].group(0)
-        self.pm = (FIXTURES / "pm_8.html").read_text(encoding="utf-8")
-        self.by_id = {p.pm_id: p for p in plan.pms}
-
-    @property
-    def pages(self) -> int:
-        return max(1, -(-len(self.plan.pms) // PMS_PER_PAGE))
-
-    def folder_page(self, page: int) -> bytes:
-        page = min(max(1, page), self.pages)
-        newest = sorted(self.plan.pms, key=lambda p: (p.sent_at, p.pm_id), reverse=True)
-        rows = []
-        for pm in newest[(page - 1) * PMS_PER_PAGE: page * PMS_PER_PAGE]:
-            row = re.sub(r"p=7\"", f'p={pm.pm_id}"', self.row)
-            row = row.replace('value="7"', f'value="{pm.pm_id}"')
-            row = row.replace(">Ночь 2</a>", f">{html.escape(pm.subject)}</a>")
-            row = row.replace("u=63", f"u={self.plan.uid(pm.sender)}")
-            row = row.replace(">Лиса</a> &raquo; 29 ноя 2026, 02:10",
-                              f">{html.escape(pm.sender)}</a> &raquo; {_local(pm.sent_at)}")
-            rows.append(row)
-        head = self.inbox_head.replace("17 сообщений", f"{len(self.plan.pms)} сообщений")
-        head = head.replace("Страница <strong>1</strong> из <strong>1</strong>",
-                            f"Страница <strong>{page}</strong> из <strong>{self.pages}</strong>")
-        return (head + "".join(rows) + self.inbox_tail).encode("utf-8")
-
-    def pm_page(self, pm_id: int) -> bytes:
-        pm = self.by_id[pm_id]
-        text = self.pm.replace('id="post-8"', f'id="post-{pm_id}"')
-        text = text.replace('<h3 class="first">Некромант</h3>',
-                            f'<h3 class="first">{html.escape(pm.subject)}</h3>')
-        text = text.replace("<strong>Отправлено:</strong> 21 ноя 2026, 15:05",
-                            f"<strong>Отправлено:</strong> {_local(pm.sent_at)}")
-        text = text.replace('u=66" class="username">Ёжик</a>',
-                            f'u={self.plan.uid(pm.sender)}" class="username">'
-                            f"{html.escape(pm.sender)}</a>")
-        text = re.sub(r'<div class="content">Привет! Ход некроманта.*?</div>',
-                      f'<div class="content">{html.escape(pm.text)}</div>', text, count=1,
-                      flags=re.S)
-        return text.encode("utf-8")
-
-
-def serve(topic: GameTopic, mailbox: Mailbox) -> tuple[ThreadingHTTPServer, str]:
-    """The board on 127.0.0.1: topic pages, PM folder pages, PM pages."""
-
-    def route(path: str, q: dict[str, str]) -> bytes | None:
-        if path == "/viewtopic.php" and q.get("t") == str(TOPIC):
-            return topic.page(int(q.get("start", "0")) // topic.per_page + 1)
-        if path == "/ucp.php" and q.get("i") == "pm" and "p" in q:
-            return mailbox.pm_page(int(q["p"]))
-        if path == "/ucp.php" and q.get("i") == "pm":
-            return mailbox.folder_page(int(q.get("start", "0")) // PMS_PER_PAGE + 1)
-        return None
-
-    return serve_on_loopback(route)
-
-
-def write_config(plan: Plan, base: str, folder: Path) -> Path:
-    def when(t: datetime) -> str:
-        return t.astimezone(MOSCOW).strftime("%Y-%m-%d %H:%M")
-
-    lines = [
-        "[game]", f'host = "{HOST}"', f'start = "{when(plan.days[0].start - timedelta(hours=1))}"',
-        "", "[forum]", f'url = "{base}viewtopic.php?t={TOPIC}"', f'username = "{HOST}"',
-        'timezone = "Europe/Moscow"', "rate_limit = 100000.0", "retries = 0", "",
-    ]
-    for day in plan.days:
-        lines += ["[[schedule.days]]", f"day = {day.number}", f'start = "{when(day.start)}"',
-                  f'deadline = "{when(day.deadline)}"',
-                  f'night_deadline = "{when(day.night_deadline)}"', ""]
-    lines.append("[players]")
-    for p in plan.players:
-        clan = f', clan = "{p.clan}"' if p.clan else ""
-        lines.append(f'"{p.nick}" = {{ role = "{p.role}"{clan} }}')
-    lines += ["", "[rules]", 'tie = "nobody"', ""]
-    path = folder / "referee.toml"
-    path.write_text("\n".join(lines), encoding="utf-8")
-    return path
-
-
-# ============================================================================ measuring
-
-@dataclass
-class Step:
-    seconds: float
-    peak_mb: float | None = None
-    note: str = ""
-
-
-def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
-    t0 = time.perf_counter()
-    value = fn()
-    return time.perf_counter() - t0, value
-
-
-def _traced(fn: Callable[[], Any]) -> float:
-    tracemalloc.start()
-    try:
-        fn()
-        return tracemalloc.get_traced_memory()[1] / 2**20
-    finally:
-        tracemalloc.stop()
+    def now_arg(self) -> str:
+        return self.end.astimezone(MOSCOW).strftime("%Y-%m-%d %H:%M")
 
 
 def _copy_db(src: Path, dst: Path) -> Path:
@@ -556,66 +107,70 @@ def _copy_db(src: Path, dst: Path) -> Path:
     return dst
 
 
-def _game(config: Path, db: Path, now: datetime) -> Game:
-    return Game.open(config, db, clock=lambda: now)
-
-
-def run_one(days: int) -> dict[str, Any]:
-    plan = make_plan(days)
-    topic = GameTopic(plan)
-    mailbox = Mailbox(plan)
-    server, base = serve(topic, mailbox)
-    out: dict[str, Any] = {
-        "days": days, "pages": topic.pages, "posts": topic.total, "pms": len(plan.pms),
-    }
-    tmp = Path(tempfile.mkdtemp(prefix="bench_game_"))
+def _run(config: Path, db: Path, now: datetime, op: Callable[[Game], Any]) -> Any:
+    g = Game.open(config, db, clock=lambda: now)
     try:
-        config = write_config(plan, base, tmp)
-        end = plan.days[-1].night_deadline + timedelta(hours=1)
-        synced = tmp / "synced.db"
-
-        def sync(db: Path) -> list[str]:
-            g = _game(config, db, end)
-            try:
-                return g.sync(pms=True)
-            finally:
-                g.close()
-
-        secs, lines = _timed(lambda: sync(synced))
-        out["full_sync"] = Step(secs, note="; ".join(lines))
-        out["full_sync"].peak_mb = _traced(lambda: sync(tmp / "traced.db"))
-        base_db = _copy_db(synced, tmp / "base.db")  # synced, nothing recorded
-        secs, lines = _timed(lambda: sync(synced))
-        out["resync_none"] = Step(secs, note="; ".join(lines))
-        topic.add_page()
-        secs, lines = _timed(lambda: sync(synced))
-        out["resync_page"] = Step(secs, note="; ".join(lines))
-
-        out["parse"] = Step(_parse_all(topic, base))
-
-        recorded = _copy_db(base_db, tmp / "recorded.db")
-        _play_as_host(plan, config, recorded)
-        last = plan.days[-1].number
-        ops: dict[str, Callable[[Game], Any]] = {
-            "tally": lambda g: g.tally_day(last),
-            "night": lambda g: g.resolve_night(last),
-            "activity": lambda g: g.check_activity(last),
-        }
-        # Recorded: the last turn in the host's order, each command on what the one before
-        # recorded (tally, then resolve-night, then check-activity). Cold: each alone on the
-        # synced database with nothing recorded.
-        for name, op in ops.items():
-            out[f"{name}_recorded"] = _measure(config, recorded, tmp / f"{name}_r", end, op)
-            _fresh_run(config, recorded, tmp / f"{name}_next.db", end, op)
-            recorded = tmp / f"{name}_next.db"
-            out[f"{name}_cold"] = _measure(config, base_db, tmp / f"{name}_c", end, op)
-        final = _copy_db(recorded, tmp / "final.db")
-        out["follows_plan"] = _follows_plan(plan, config, final, end)
+        return op(g)
     finally:
-        server.shutdown()
-        shutil.rmtree(tmp, ignore_errors=True)
-    out["max_rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {k: (v.__dict__ if isinstance(v, Step) else v) for k, v in out.items()}
+        g.close()
+
+
+def _first_sync(plan: Plan, folder: Path, name: str, *, export: bool = True
+                ) -> dict[str, Any]:
+    """``referee sync`` of an empty database as a process, at no rate limit: its seconds
+    and memory, the requests the board served by kind, and the wall time at the default
+    rate worked out from them."""
+    board, base = serve(GameTopic(plan), Mailbox(plan), export=export)
+    with board:
+        config = write_config(plan, base, folder)
+        db = folder / f"{name}.db"
+        seconds, mb = run_process([*referee_command(), "--config", str(config), "--db",
+                                   str(db), "sync"])
+        served = board.stats()
+    total = sum(served.values())
+    waits = FORM_KEY_WAIT if served.get("export") else 0.0
+    return {"seconds": seconds, "rss_mb": mb, "served": served, "requests": total,
+            "wall_at_rate": first_sync_wall(total, DEFAULT_RATE, waits), "db": str(db)}
+
+
+def build(days: int, tmp: Path, *, before: bool) -> tuple[Size, dict[str, Any]]:
+    """Sync a ``days``-day game (``referee sync`` as a process; ``before``: also on a board
+    without the folder export), sync it again in-process for its memory, re-sync it, and
+    record every phase before the last turn as the host does."""
+    plan = make_plan(days)
+    folder = tmp / f"d{days}"
+    folder.mkdir()
+    out: dict[str, Any] = {"days": days, "pms": len(plan.pms)}
+    if before:
+        out["requests_opened"] = _first_sync(plan, folder, "opened", export=False)
+    out["requests_export"] = _first_sync(plan, folder, "synced")
+    synced = Path(out["requests_export"]["db"])
+    topic = GameTopic(plan)
+    out["posts"], out["pages"] = topic.total, topic.pages
+    board, base = serve(topic, Mailbox(plan))
+    with board:
+        config = write_config(plan, base, folder)
+        end = plan.days[-1].night_deadline + timedelta(hours=1)
+        tracemalloc.start()
+        _run(config, folder / "traced.db", end, lambda g: g.sync(pms=True))
+        out["sync_peak_mb"] = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+        again = _copy_db(synced, folder / "again.db")
+
+        def resync() -> tuple[float, dict[str, int]]:
+            board.reset()
+            seconds = timed(lambda: _run(config, again, end, lambda g: g.sync(pms=True)))
+            return seconds, board.stats()
+
+        out["resync_none"] = resync()
+        board.control("add_page")
+        out["resync_page"] = resync()
+    recorded = _copy_db(synced, folder / "recorded.db")
+    _play_as_host(plan, config, recorded)
+    pages = [topic.page(n) for n in range(1, out["pages"] + 1)]  # as synced first
+    size = Size(days, plan, folder, config, synced, recorded, end, pages)
+    out["follows_plan"] = _follows_plan(size)
+    return size, out
 
 
 def _play_as_host(plan: Plan, config: Path, db: Path) -> None:
@@ -623,142 +178,220 @@ def _play_as_host(plan: Plan, config: Path, db: Path) -> None:
     night resolved after it, each turn's activity checked once the next day began — every
     result recorded, each command a fresh run at its own time."""
     for day in plan.days[:-1]:
-        steps = ((day.deadline + timedelta(minutes=10), "tally_day"),
-                 (day.night_deadline + timedelta(minutes=5), "resolve_night"),
-                 (plan.days[day.number].start + timedelta(minutes=10), "check_activity"))
-        for at, command in steps:
-            g = _game(config, db, at)
-            try:
-                getattr(g, command)(day.number)
-            finally:
-                g.close()
+        steps = ((day.deadline + timedelta(minutes=10), "tally"),
+                 (day.night_deadline + timedelta(minutes=5), "night"),
+                 (plan.days[day.number].start + timedelta(minutes=10), "activity"))
+        for at, name in steps:
+            _run(config, db, at, lambda g, name=name, n=day.number: COMMANDS[name][1](g, n))
 
 
-def _fresh_run(config: Path, source: Path, db: Path, now: datetime,
-               op: Callable[[Game], Any]) -> Any:
-    """``op`` on a fresh Game over a copy of ``source``: one CLI command of the host."""
-    return _run(config, _copy_db(source, db), now, op)
-
-
-def _run(config: Path, db: Path, now: datetime, op: Callable[[Game], Any]) -> Any:
-    g = _game(config, db, now)
-    try:
-        return op(g)
-    finally:
-        g.close()
-
-
-def _measure(config: Path, source: Path, stem: Path, now: datetime,
-             op: Callable[[Game], Any]) -> Step:
-    """Seconds of ``op`` as a fresh run (opening the game included, copying the database
-    not), then its tracemalloc peak in a second fresh run."""
-    timed, traced = (_copy_db(source, stem.with_suffix(s)) for s in (".t.db", ".m.db"))
-    secs, _ = _timed(lambda: _run(config, timed, now, op))
-    return Step(secs, _traced(lambda: _run(config, traced, now, op)))
-
-
-def _parse_all(topic: GameTopic, base: str) -> float:
-    """Decode + parse every page, in batches of 50 rendered pages (best of two passes)."""
-    now = datetime.now(UTC)
-    total = 0.0
-    for first in range(1, topic.pages + 1, 50):
-        batch = [(topic.page(p), f"{base}viewtopic.php?t={TOPIC}&start={(p - 1) * PER_PAGE}")
-                 for p in range(first, min(topic.pages, first + 49) + 1)]
-
-        def extract(batch: list[tuple[bytes, str]] = batch) -> None:
-            for raw, url in batch:
-                parse.parse_topic_page(parse.decode_page(raw, "text/html; charset=UTF-8"),
-                                       url=url, tz=MOSCOW, now=now)
-
-        total += min(_timed(extract)[0] for _ in range(2))
-    return total
-
-
-def _follows_plan(plan: Plan, config: Path, db: Path, now: datetime) -> str:
+def _follows_plan(size: Size) -> str:
     """How many days and nights the referee resolved as the plan meant them."""
-    g = _game(config, db, now)
-    try:
+    plan = size.plan
+
+    def check(g: Game) -> str:
         days = sum(g.tally_day(d.number, record=False).tally.hanged == plan.hanged[d.number]
                    for d in plan.days)
         nights = 0
         for d in plan.days:
             deaths = {x.player for x in g.resolve_night(d.number, record=False).outcome.deaths}
             nights += deaths == ({plan.killed[d.number]} if plan.killed[d.number] else set())
-    finally:
-        g.close()
-    return f"{days}/{len(plan.days)} days, {nights}/{len(plan.days)} nights"
+        return f"{days}/{len(plan.days)} days, {nights}/{len(plan.days)} nights"
+
+    return _run(size.config, _copy_db(size.recorded, size.folder / "check.db"), size.end, check)
 
 
-# ============================================================================ the table
+# ============================================================================ commands
 
-ROWS = (
-    ("full_sync", "full sync (topic + PMs)"),
-    ("resync_none", "re-sync, nothing new"),
-    ("resync_page", "re-sync, one new page"),
-    ("parse", "full parse of the pages"),
-    ("tally_recorded", "tally, last day (recorded)"),
-    ("night_recorded", "resolve-night, last night (rec.)"),
-    ("activity_recorded", "check-activity, last turn (rec.)"),
-    ("tally_cold", "tally, last day (cold)"),
-    ("night_cold", "resolve-night, last night (cold)"),
-    ("activity_cold", "check-activity, last turn (cold)"),
-)
+def in_process(size: Size, source: Path, name: str, stem: str) -> float:
+    """Seconds of one command as a fresh in-process run over a copy of ``source`` (the copy
+    is not timed)."""
+    db = _copy_db(source, size.folder / f"{stem}.db")
+    return timed(lambda: _run(size.config, db, size.end,
+                              lambda g: COMMANDS[name][1](g, size.days)))
 
 
-def table(results: list[dict[str, Any]]) -> str:
-    heads = [f"{r['days']} days / {r['pages']} pages" for r in results]
-    lines = [f"{'measure':<34}" + "".join(f"{h:>28}" for h in heads)
-             + ("   ×2 growth" if len(results) == 2 else "")]
-    lines.append("-" * len(lines[0]))
-    for key, label in ROWS:
+def as_process(size: Size, source: Path, name: str, stem: str) -> tuple[float, float]:
+    """(seconds, max RSS MB) of the command typed as a host types it, on a copy."""
+    db = _copy_db(source, size.folder / f"{stem}.db")
+    command, _, option = COMMANDS[name]
+    return run_process([*referee_command(), "--config", str(size.config), "--db", str(db),
+                        "--now", size.now_arg, command, option, str(size.days), "--offline"])
+
+
+def _parse(size: Size) -> float:
+    """Decode + parse of every page of the game's topic (the yardstick)."""
+    now = datetime.now(UTC)
+    base = "http://127.0.0.1/"
+
+    def run() -> None:
+        for n, raw in enumerate(size.pages, 1):
+            parse.parse_topic_page(parse.decode_page(raw, "text/html; charset=UTF-8"),
+                                   url=f"{base}viewtopic.php?t={TOPIC}&start={(n - 1) * PER_PAGE}",
+                                   tz=MOSCOW, now=now)
+
+    return timed(run)
+
+
+def recorded_rounds(size: Size, runs: int) -> dict[str, Any]:
+    """The last turn's commands in the host's order (each on what the one before recorded)
+    in-process and as processes, in rounds with the parse of the pages."""
+    before: dict[str, Path] = {}
+    source = size.recorded
+    for name in COMMANDS:  # the database each command finds in the host's order
+        before[name] = source
+        nxt = _copy_db(source, size.folder / f"after_{name}.db")
+        _run(size.config, nxt, size.end, lambda g, name=name: COMMANDS[name][1](g, size.days))
+        source = nxt
+    sides: dict[str, Callable[[], float]] = {"parse": lambda: _parse(size)}
+    rss: dict[str, list[float]] = {}
+    for name in COMMANDS:
+        sides[f"in:{name}"] = lambda name=name: in_process(size, before[name], name, "rec")
+
+        def proc(name: str = name) -> float:
+            seconds, mb = as_process(size, before[name], name, "recp")
+            rss.setdefault(name, []).append(mb)
+            return seconds
+
+        sides[f"proc:{name}"] = proc
+    times = rounds(sides, runs)
+    out: dict[str, Any] = {"parse": median(times["parse"])}
+    for name in COMMANDS:
+        out[name] = {"in": median(times[f"in:{name}"]), "proc": median(times[f"proc:{name}"]),
+                     "share": ratio(times["parse"], times[f"in:{name}"]).ratio,
+                     "rss": max(rss[name])}
+    return out
+
+
+def cold_rounds(sizes: list[Size], runs: int) -> dict[str, Any]:
+    """Each cold command at every size, in-process and as a process, in rounds: each size
+    once per round, the order turning."""
+    out: dict[str, Any] = {"rss": {}}
+    for name in COMMANDS:
+        for mode in ("in", "proc"):
+            def side(size: Size, mode: str = mode, name: str = name) -> float:
+                if mode == "in":
+                    return in_process(size, size.synced, name, "cold")
+                seconds, mb = as_process(size, size.synced, name, "coldp")
+                rss = out["rss"].setdefault(str(size.days), 0.0)
+                out["rss"][str(size.days)] = max(rss, mb)
+                return seconds
+
+            times = rounds({str(s.days): (lambda s=s: side(s)) for s in sizes}, runs)
+            out[f"{name}:{mode}"] = {
+                "times": {d: median(t) for d, t in times.items()},
+                "ratios": {f"{b.days}/{a.days}": ratio(times[str(a.days)], times[str(b.days)])
+                           for a, b in zip(sizes, sizes[1:], strict=False)},
+            }
+    return out
+
+
+# ============================================================================ the tables
+
+def requests_table(facts: dict[str, Any]) -> list[str]:
+    kinds = (("topic", "topic pages"), ("folder", "PM listings"), ("export", "PM exports"),
+             ("pm", "PM views"))
+    lines = [f"First sync of the {facts['days']}-day game ({facts['posts']:,} posts, "
+             f"{facts['pms']} PMs), requests the board served:", "",
+             "| PMs read by | " + " | ".join(k[1] for k in kinds)
+             + " | all | no rate limit | at 2 req/s |",
+             "|---|" + "---:|" * (len(kinds) + 3)]
+    for key, label in (("requests_opened", "opening each (before)"),
+                       ("requests_export", "folder export (now)")):
+        r = facts[key]
+        cells = [str(r["served"].get(k, 0)) for k, _ in kinds]
+        lines.append(f"| {label} | " + " | ".join(cells) + f" | {r['requests']} | "
+                     f"{r['seconds']:.1f} s | {r['wall_at_rate'] / 60:.1f} min |")
+    return lines
+
+
+def command_table(facts: list[dict[str, Any]], recorded: dict[int, Any],
+                  cold: dict[str, Any]) -> list[str]:
+    heads = [f"{f['days']} days" for f in facts]
+    lines = ["| measure | " + " | ".join(heads) + " |", "|---|" + "---:|" * len(heads)]
+
+    def row(label: str, cells: list[str]) -> None:
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+
+    row("posts / PMs", [f"{f['posts']:,} / {f['pms']}" for f in facts])
+    row("`referee sync`, first (process)", [
+        f"{f['requests_export']['seconds']:.1f} s, {f['requests_export']['requests']} req, "
+        f"{f['requests_export']['rss_mb']:.0f} MB" for f in facts])
+    row("first sync at 2 req/s (from the requests)", [
+        f"{f['requests_export']['wall_at_rate'] / 60:.1f} min" for f in facts])
+    row("first sync in-process: tracemalloc peak", [f"{f['sync_peak_mb']:.1f} MB"
+                                                    for f in facts])
+    row("re-sync, nothing new", [
+        f"{f['resync_none'][0] * 1000:.0f} ms, {sum(f['resync_none'][1].values())} req"
+        for f in facts])
+    row("re-sync, one new page", [
+        f"{f['resync_page'][0] * 1000:.0f} ms, {sum(f['resync_page'][1].values())} req"
+        for f in facts])
+    row("parse of the pages (decode+parse)", [f"{recorded[f['days']]['parse']:.2f} s"
+                                               for f in facts])
+    for name, (command, _, _) in COMMANDS.items():
+        row(f"`{command}`, recorded: in-process / process", [
+            f"{recorded[f['days']][name]['in']:.3f} / {recorded[f['days']][name]['proc']:.2f} s"
+            f" ({100 * recorded[f['days']][name]['share']:.1f}%)" for f in facts])
+    for name, (command, _, _) in COMMANDS.items():
+        row(f"`{command}`, cold: in-process / process", [
+            f"{cold[f'{name}:in']['times'][str(f['days'])]:.2f} / "
+            f"{cold[f'{name}:proc']['times'][str(f['days'])]:.2f} s" for f in facts])
+    def peak(f: dict[str, Any]) -> float:
+        return max([cold["rss"][str(f["days"])], f["requests_export"]["rss_mb"],
+                    *(recorded[f["days"]][n]["rss"] for n in COMMANDS)])
+
+    row("max RSS of a `referee` process (target < 200 MB)",
+        [f"{peak(f):.0f} MB" for f in facts])
+    row("outcome follows the plan", [f["follows_plan"] for f in facts])
+    return lines
+
+
+def scale_table(cold: dict[str, Any], runs: int) -> list[str]:
+    pairs = list(cold["tally:in"]["ratios"])
+    lines = ["| cold command | " + " | ".join(f"{p} days, in-process" for p in pairs) + " | "
+             + " | ".join(f"{p} days, process" for p in pairs) + " |",
+             "|---|" + "---:|" * (2 * len(pairs))]
+    for name, (command, _, _) in COMMANDS.items():
         cells = []
-        for r in results:
-            s = r[key]
-            share = (f" {100 * s['seconds'] / r['parse']['seconds']:4.1f}%"
-                     if key not in ("parse", "full_sync") else "      ")
-            peak = f" {s['peak_mb']:5.1f}MB" if s.get("peak_mb") is not None else " " * 8
-            cells.append(f"{s['seconds']:8.3f}s{share}{peak}")
-        grow = ""
-        if len(results) == 2 and results[0][key]["seconds"]:
-            grow = f"   {results[1][key]['seconds'] / results[0][key]['seconds']:5.2f}x"
-        lines.append(f"{label:<34}" + "".join(f"{c:>28}" for c in cells) + grow)
+        for mode in ("in", "proc"):
+            for p in pairs:
+                r = cold[f"{name}:{mode}"]["ratios"][p]
+                cells.append(f"{r.ratio:.2f}× ({r.spread()})")
+        lines.append(f"| `{command}` | " + " | ".join(cells) + " |")
     lines.append("")
-    for r in results:
-        tp = r["parse"]["seconds"]
-        host = max(r[k]["seconds"] for k in ("tally_recorded", "activity_recorded"))
-        cold = max(r[k]["seconds"] for k in ("tally_cold", "activity_cold"))
-        peak = max([r["max_rss_mb"]] + [r[k]["peak_mb"] or 0 for k, _ in ROWS
-                                         if isinstance(r[k], dict) and r[k].get("peak_mb")])
-        lines.append(
-            f"{r['days']} days: {r['posts']} posts, {r['pms']} PMs; outcome follows the plan: "
-            f"{r['follows_plan']}. Targets: tally and check-activity ≤ 10% of the parse "
-            f"(earlier days recorded): {'OK' if host <= 0.1 * tp else 'MISSED'} "
-            f"({100 * host / tp:.1f}%); cold, nothing recorded: {100 * cold / tp:.0f}% "
-            f"(every earlier day and night counted once); memory < 200 MB: "
-            f"{'OK' if peak < 200 else 'MISSED'} (max RSS {r['max_rss_mb']:.0f} MB).")
-        lines.append(f"  syncs: {r['full_sync']['note']} | {r['resync_none']['note']} | "
-                     f"{r['resync_page']['note']}")
-    lines.append("Columns: seconds, % of the full parse, tracemalloc peak of the step.")
-    return "\n".join(lines)
+    lines.append(f"Each ratio: the median of {runs} rounds (range in brackets); the target "
+                 "for 40 ÷ 20 days is ≤ 2.05× (linear).")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--days", type=int, nargs="*", default=[10, 20],
-                    help="game lengths to measure (40 pages of 25 posts a day)")
-    ap.add_argument("--one", action="store_true",
-                    help="measure one size in this process and print JSON")
+    ap.add_argument("--days", type=int, nargs="*", default=[10, 20, 40],
+                    help="game lengths (40 pages of 25 posts a day)")
+    ap.add_argument("--runs", type=int, default=RUNS, help="rounds behind every ratio (≥5)")
+    ap.add_argument("--json", type=Path, help="write every figure to this file")
     args = ap.parse_args(argv)
-    if args.one:
-        print(json.dumps(run_one(args.days[0]), ensure_ascii=False))
-        return 0
-    results = []
-    for days in args.days:
-        # One process per size: ru_maxrss is a process's lifetime peak.
-        done = subprocess.run([sys.executable, __file__, "--one", "--days", str(days)],
-                              check=True, capture_output=True, text=True)
-        results.append(json.loads(done.stdout.strip().splitlines()[-1]))
-    print(table(results))
+    runs = max(RUNS, args.runs)
+    print(f"# {load()} (before)", flush=True)
+    tmp = Path(tempfile.mkdtemp(prefix="bench_game_"))
+    try:
+        built = [build(days, tmp, before=i == 0) for i, days in enumerate(sorted(args.days))]
+        sizes = [s for s, _ in built]
+        facts = [f for _, f in built]
+        recorded = {s.days: recorded_rounds(s, runs) for s in sizes}
+        cold = cold_rounds(sizes, runs)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    lines = [*requests_table(facts[0]), "", *command_table(facts, recorded, cold), "",
+             *scale_table(cold, runs), "",
+             "Recorded: in-process / process seconds (in brackets: the in-process time as a "
+             "share of the parse, target ≤ 10%). Cold: nothing recorded, every earlier day "
+             "and night counted once.", f"# {load()} (after)"]
+    print("\n".join(lines))
+    if args.json:
+        args.json.write_text(json.dumps({"facts": facts, "recorded": recorded, "cold": cold},
+                                        ensure_ascii=False, indent=1, default=repr))
     return 0
 
 

@@ -1,19 +1,22 @@
-"""Sync benchmark: a synthetic 400-page phpBB 3.3 topic served from 127.0.0.1.
+"""Sync benchmark: a synthetic 400-page phpBB 3.3 topic on a board of its own process.
 
 The pages are real phpBB 3.3.10 markup: page 2 of the fixture topic
 (``fixtures/phpbb33-ru/topic_p2_host.html``) is the template, its post blocks are
 replicated with new ids and times, and the pagination is rebuilt the way phpBB's
-``pagination.html`` renders it. Pages are generated on request (nothing pre-built in
-memory, so the memory figure is the sync's own).
+``pagination.html`` renders it. The board (:mod:`board`) renders every page before it is
+asked for, in its own process, so the sync measured here shares nothing with it.
 
-Measured:
+Measured, in one run of the script:
 
-- full sync of an empty database (requests, seconds, posts/s);
+- full sync of an empty database: requests, seconds, posts/s, and the wall time it takes
+  at the default rate limit (2 requests/s) worked out from the requests;
 - re-sync of the unchanged topic (target: exactly 1 request);
-- extraction throughput (decode + ``parse_topic_page``) beside selectolax alone building
-  the same trees — the floor (target: within 2x);
-- peak memory: ``resource`` max RSS of the process after the sync, and the tracemalloc
-  peak of Python objects during a second full sync (target: under 200 MB).
+- extraction (decode + ``parse_topic_page``) against two floors on the same pages: the
+  bare tree (selectolax/lexbor builds the DOM, nothing read) and a minimal extractor (id,
+  author, time, body and its text per post, :func:`minimal_extract`, 20 lines) — each
+  ratio the median of ``--runs`` paired passes (at least 5), order alternating;
+- peak memory: ``ru_maxrss`` of the process after the sync, the tracemalloc peak of a
+  second full sync (target: under 200 MB).
 
 Run: ``python benchmarks/bench_sync.py --pages 400``
 """
@@ -25,21 +28,21 @@ import re
 import resource
 import sys
 import tempfile
-import threading
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import SimpleNamespace
-from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
+from board import HTML, BoardProcess  # noqa: E402
 from selectolax.lexbor import LexborHTMLParser  # noqa: E402
+from timing import RUNS, load, median, ratio, rounds, timed  # noqa: E402
 
 from adapters.base import HttpClient  # noqa: E402
 from adapters.phpbb import parse  # noqa: E402
@@ -52,6 +55,8 @@ TEMPLATE = ROOT / "fixtures" / "phpbb33-ru" / "topic_p2_host.html"
 MOSCOW = ZoneInfo("Europe/Moscow")
 RU_MONTHS = "янв фев мар апр май июн июл авг сен окт ноя дек".split()
 TOPIC = 3
+DEFAULT_RATE = 2.0
+"""``[forum] rate_limit``'s default: requests per second."""
 _POST_START = re.compile(r'[ \t]*<div id="p(\d+)" class="post')
 _PAGINATION = re.compile(r'<div class="pagination">.*?</div>', re.S)
 _TIME = re.compile(r'<time datetime="[^"]+">[^<]+</time>')
@@ -157,42 +162,52 @@ class SyntheticTopic:
         tail = tail.replace("t=3&amp;start=20", f"t=3{start_q}")
         return (head + "".join(posts) + tail).encode("utf-8")
 
-    def serve(self) -> tuple[ThreadingHTTPServer, str]:
-        def route(path: str, q: dict[str, str]) -> bytes | None:
-            if path != "/viewtopic.php" or q.get("t") != str(TOPIC):
-                return None
-            self.requests += 1
-            return self.page(int(q.get("start", "0")) // self.per_page + 1)
 
-        return serve_on_loopback(route)
+class TopicSite:
+    """:class:`SyntheticTopic` as a :class:`board.Site`: its pages by ``topic:N``."""
+
+    def __init__(self, topic: SyntheticTopic) -> None:
+        self.topic = topic
+
+    def key(self, method: str, path: str, query: Mapping[str, str],
+            form: Mapping[str, str]) -> str | None:
+        if path != "/viewtopic.php" or query.get("t") != str(TOPIC):
+            return None
+        page = int(query.get("start", "0")) // self.topic.per_page + 1
+        return f"topic:{min(max(1, page), self.topic.pages)}"
+
+    def render(self) -> dict[str, tuple[dict[str, str], bytes]]:
+        return {f"topic:{n}": (HTML, self.topic.page(n)) for n in range(1, self.topic.pages + 1)}
+
+    def control(self, name: str) -> None:
+        raise ValueError(name)
 
 
-def serve_on_loopback(
-    route: Callable[[str, dict[str, str]], bytes | None],
-) -> tuple[ThreadingHTTPServer, str]:
-    """A threaded HTTP server on 127.0.0.1 answering GETs with ``route(path, query)``
-    (``None`` → 404); returns the server and its base URL."""
+def minimal_extract(html: str) -> list[tuple[int, str, str, str, str]]:
+    """The least a topic reader must do: for every post its id, author, time, body and the
+    body's text — selectolax and nothing else (the yardstick for ``parse_topic_page``)."""
+    out = []
+    for post in LexborHTMLParser(html).css("div.post"):
+        pid = (post.attributes.get("id") or "p0")[1:]
+        author = post.css_first(".author .username, .author .username-coloured")
+        when = post.css_first("time")
+        body = post.css_first("div.content")
+        if body is None or not pid.isdigit():
+            continue
+        out.append((
+            int(pid),
+            author.text() if author is not None else "",
+            (when.attributes.get("datetime") or "") if when is not None else "",
+            body.html or "",
+            body.text(separator="\n"),
+        ))
+    return out
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 - http.server's name
-            url = urlsplit(self.path)
-            body = route(url.path, {k: v[0] for k, v in parse_qs(url.query).items()})
-            if body is None:
-                self.send_error(404)
-                return
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=UTF-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+def first_sync_wall(requests: int, rate: float = DEFAULT_RATE, waits: float = 0.0) -> float:
+    """Seconds a first sync takes at ``rate`` requests/s: requests start 1/rate apart
+    (:class:`adapters.base.HttpClient`); ``waits`` are the form-key waits on top."""
+    return requests / rate + waits
 
 
 def _sync(base: str, db: Path, rate: float | None) -> tuple[float, int, object]:
@@ -208,69 +223,95 @@ def _sync(base: str, db: Path, rate: float | None) -> tuple[float, int, object]:
     return elapsed, adapter.requests, report
 
 
-def _timed(fn: Callable[[], object]) -> float:
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
+def parse_times(topic: SyntheticTopic, base: str, runs: int) -> dict[str, list[float]]:
+    """Seconds of each pass over every page of ``topic``, ``runs`` rounds: the bare tree,
+    the minimal extractor, the decode (bytes → text, with its charset checks), the parse
+    of decoded text, and the extraction as a sync does it (decode + parse)."""
+    pages = [(topic.page(p), f"{base}viewtopic.php?t=3&start={(p - 1) * topic.per_page}")
+             for p in range(1, topic.pages + 1)]
+    texts = [(raw.decode("utf-8"), url) for raw, url in pages]
+    now = datetime.now(UTC)
+
+    # Each pass keeps nothing it made: one page's tree or result alive at a time.
+    def tree() -> None:
+        for raw, _ in pages:
+            LexborHTMLParser(raw.decode("utf-8"))
+
+    def minimal() -> None:
+        for raw, _ in pages:
+            minimal_extract(raw.decode("utf-8"))
+
+    def decode() -> None:
+        for raw, _ in pages:
+            parse.decode_page(raw, "text/html; charset=UTF-8")
+
+    def parse_only() -> None:
+        for text, url in texts:
+            parse.parse_topic_page(text, url=url, tz=MOSCOW, now=now)
+
+    def extract() -> None:
+        for raw, url in pages:
+            parse.parse_topic_page(parse.decode_page(raw, "text/html; charset=UTF-8"),
+                                   url=url, tz=MOSCOW, now=now)
+
+    passes = {"tree": tree, "minimal": minimal, "decode": decode, "parse": parse_only,
+              "extract": extract}
+    return rounds({k: (lambda f=f: timed(f)) for k, f in passes.items()}, runs)
+
+
+def parse_rows(times: dict[str, list[float]], n_posts: int, runs: int
+               ) -> list[tuple[str, str, str]]:
+    """The parse against its floors: medians of the passes, ratios within rounds."""
+    rows = []
+    for key, label, note in (
+        ("tree", "bare tree (floor)", "selectolax builds the DOM, nothing read"),
+        ("minimal", "minimal extractor", "id, author, time, body, text per post"),
+        ("decode", "decode alone", "bytes → text with the charset checks"),
+        ("parse", "parse alone", "parse_topic_page of decoded text"),
+        ("extract", "extraction (decode+parse)", "what a sync does per page"),
+    ):
+        s = median(times[key])
+        rows.append((label, f"{s:.2f} s, {n_posts / s:,.0f} posts/s", note))
+    for a, b, label in (("tree", "extract", "extraction ÷ bare tree"),
+                        ("minimal", "extract", "extraction ÷ minimal extractor"),
+                        ("minimal", "parse", "parse alone ÷ minimal extractor")):
+        r = ratio(times[a], times[b])
+        rows.append((label, f"{r.ratio:.2f}×", f"median of {runs} rounds ({r.spread()})"))
+    return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pages", type=int, default=400)
     ap.add_argument("--per-page", type=int, default=25)
-    ap.add_argument("--rate-limit", type=float, default=0.0,
-                    help="requests per second (0 = unlimited; the real default is 2)")
+    ap.add_argument("--runs", type=int, default=RUNS, help="paired passes behind each ratio")
     args = ap.parse_args(argv)
+    runs = max(RUNS, args.runs)
 
     topic = SyntheticTopic(args.pages, args.per_page)
-    server, base = topic.serve()
-    rate = args.rate_limit or None
     n_posts = topic.total
-    with tempfile.TemporaryDirectory() as tmp:
+    print(f"# {load()} (before)")
+    with BoardProcess(TopicSite(topic)) as board, tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
-        full_s, full_req, report = _sync(base, db, rate)
+        full_s, full_req, report = _sync(board.url, db, None)
         rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         stored = len(Store.open(db).posts())
-        resync_s, resync_req, _ = _sync(base, db, rate)
-
+        resync_s, resync_req, _ = _sync(board.url, db, None)
+        served = board.stats()
         tracemalloc.start()
-        _sync(base, Path(tmp) / "bench2.db", rate)
+        _sync(board.url, Path(tmp) / "bench2.db", None)
         _, traced_peak = tracemalloc.get_traced_memory()
         tracemalloc.stop()
-    server.shutdown()
-
-    # Extraction vs the floor, in batches of 50 pages (a batch in memory at a time); each
-    # figure is the best of three passes, so other load on the machine hits both alike.
-    tz, now = MOSCOW, datetime.now(UTC)
-    floor_s = extract_s = 0.0
-    for first in range(1, args.pages + 1, 50):
-        batch = [(topic.page(p), f"{base}viewtopic.php?t=3&start={(p - 1) * args.per_page}")
-                 for p in range(first, min(args.pages, first + 49) + 1)]
-
-        def floor(batch: list[tuple[bytes, str]] = batch) -> None:
-            for raw, _ in batch:
-                LexborHTMLParser(raw.decode("utf-8"))
-
-        def extract(batch: list[tuple[bytes, str]] = batch) -> None:
-            for raw, url in batch:
-                parse.parse_topic_page(parse.decode_page(raw, "text/html; charset=UTF-8"),
-                                       url=url, tz=tz, now=now)
-
-        floor_s += min(_timed(floor) for _ in range(3))
-        extract_s += min(_timed(extract) for _ in range(3))
-
-    ratio = extract_s / floor_s if floor_s else float("inf")
+        times = parse_times(topic, board.url, runs)
     rows = [
         ("topic", f"{args.pages} pages × {args.per_page} posts = {n_posts} posts", ""),
         ("full sync", f"{full_s:.2f} s, {full_req} requests, {n_posts / full_s:,.0f} posts/s",
-         f"stored {stored} posts"),
+         f"stored {stored} posts; the board served {served.get('topic', 0)} pages"),
+        ("full sync at 2 req/s", f"{first_sync_wall(full_req) / 60:.1f} min",
+         f"{full_req} requests / {DEFAULT_RATE:g} per s"),
         ("re-sync, unchanged", f"{resync_s * 1000:.0f} ms, {resync_req} request(s)",
          "target 1: " + ("OK" if resync_req == 1 else "MISSED")),
-        ("selectolax alone (floor)",
-         f"{floor_s:.2f} s, {n_posts / floor_s:,.0f} posts/s", ""),
-        ("extraction (decode+parse)",
-         f"{extract_s:.2f} s, {n_posts / extract_s:,.0f} posts/s",
-         f"{ratio:.2f}x the floor, target ≤ 2x: " + ("OK" if ratio <= 2 else "MISSED")),
+        *parse_rows(times, n_posts, runs),
         ("peak memory", f"max RSS {rss_mb:.0f} MB; Python heap peak "
          f"{traced_peak / 2**20:.1f} MB", "target < 200 MB: " + (
              "OK" if rss_mb < 200 else "MISSED")),
@@ -281,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'-' * w0}  {'-' * w1}  ----")
     for a, b, c in rows:
         print(f"{a:<{w0}}  {b:<{w1}}  {c}")
+    print(f"# {load()} (after)")
     if report is not None and getattr(report, "pages_fetched", 0) != args.pages:
         print(f"warning: the full sync read {report.pages_fetched} pages", file=sys.stderr)
     return 0

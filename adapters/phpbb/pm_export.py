@@ -20,7 +20,7 @@ import httpx
 
 from adapters.base import HttpClient
 from adapters.phpbb import parse
-from referee.errors import ForumError, MalformedPage
+from referee.errors import ForumError, NetworkError
 from referee.kernel import PmBatch, PmFolderPage, PmListEntry
 
 log = logging.getLogger("referee.phpbb")
@@ -81,7 +81,9 @@ class PmExport:
             return self._give_up(wanted, "the folder page offers no XML export")
         try:
             rows = parse.parse_pm_export(self._post_export(page, form))
-        except (MalformedPage, ForumError) as error:
+        except NetworkError:
+            raise  # the forum is unreachable: the sync stops as on any page, and retries
+        except ForumError as error:
             return self._give_up(wanted, error.message)
         if len(rows) != len(form.row_ids):
             # The folder changed between the listing and the export: the rows cannot be
@@ -109,11 +111,17 @@ class PmExport:
             if since < FORM_KEY_WAIT:
                 self.http.sleep(FORM_KEY_WAIT - since)
         referer = self.pm_folder_url(page.folder, page.page)
-        # Exporting changes nothing on the board, so a lost answer may be asked again.
-        r: httpx.Response = self.http.request("POST", form.action, data=fields,
-                                              headers={"Referer": referer})
-        if r.status_code >= 400:
-            raise ForumError(f"the forum answered HTTP {r.status_code} to the folder export")
+        for _ in range(2):
+            # Exporting changes nothing on the board, so an answer cut short (XML that does
+            # not reach its «</phpbb>») is asked for once more.
+            r: httpx.Response = self.http.request("POST", form.action, data=fields,
+                                                  headers={"Referer": referer})
+            if r.status_code >= 400:
+                raise ForumError(
+                    f"the forum answered HTTP {r.status_code} to the folder export")
+            if "xml" not in r.headers.get("content-type", "") \
+                    or r.content.rstrip().endswith(b"</phpbb>"):
+                break
         return r.content
 
     def _give_up(self, wanted: Sequence[PmListEntry], why: str) -> PmBatch:

@@ -169,8 +169,9 @@ def sync(
 ) -> None:
     """Read new topic pages and the host's new PMs into the database.
 
-    Opening a PM on the forum marks it READ for the host: each PM is opened only once and
-    only PMs not stored yet are opened. PMs are read when [forum] username is set.
+    New PMs are read from the forum's folder export, a page at a time, and stay unread
+    there; only a board that cannot export has them opened, once each, which marks them
+    READ for the host (the sync line says so). PMs are read when [forum] username is set.
     """
     _sync(_game(), sent=sent, full=full)
 

@@ -89,8 +89,9 @@ class FakeBoard:
     """Page number → a canned answer (errors); others are served normally."""
     export: str = "xml"
     """How the folder export answers: ``xml`` (phpBB's), ``none`` (the pages offer no XML
-    export), ``html`` (an HTML page instead), ``broken`` (XML cut short), ``shifted`` (a
-    PM arrived between the listing and the export)."""
+    export), ``html`` (an HTML page instead), ``broken`` (XML cut short), ``cut_once`` (cut
+    short once, then whole), ``shifted`` (a PM arrived between the listing and the
+    export)."""
     export_posts: list[dict[str, str]] = field(default_factory=list)
     form_key_served_at: float | None = None
     log: list[str] = field(default_factory=list)
@@ -184,8 +185,9 @@ class FakeBoard:
                    'class="username">Лиса</a> &raquo; 22 ноя 2026, 02:10</li>\n')
             page = page.replace(b'<li class="row bg', new.encode() + b'<li class="row bg', 1)
         content, headers = fake_export.answer(page)
-        if self.export == "broken":
+        if self.export in ("broken", "cut_once"):
             content = content[: len(content) // 2]
+            self.export = "xml" if self.export == "cut_once" else self.export
         return httpx.Response(200, content=content, headers=headers)
 
     @staticmethod

@@ -183,20 +183,20 @@ def test_a_listing_cut_short_is_read_in_full_next_time(
 
 # ------------------------------------------------------------------ when export fails
 
-@pytest.mark.parametrize(("mode", "why"), [
-    ("none", "offers no XML export"),          # a style or board without the option
-    ("html", "did not answer with its XML"),    # a refused form key, an error page
-    ("broken", "is broken"),                    # the answer cut short
+@pytest.mark.parametrize(("mode", "why", "asked"), [
+    ("none", "offers no XML export", 0),          # a style or board without the option
+    ("html", "did not answer with its XML", 1),    # a refused form key, an error page
+    ("broken", "is broken", 2),                    # cut short, and again when asked again
 ])
 def test_without_the_export_pms_are_opened_and_the_sync_line_says_so_once(
     board: FakeBoard, make_forum: MakeForum, config: Config, store: Store,
-    mode: str, why: str,
+    mode: str, why: str, asked: int,
 ) -> None:
     board.export = mode
     board.inbox = [inbox_page([18, 17, 16], 1, 2), inbox_page([15, 14], 2, 2)]
     report = sync_pms(config, store, make_forum())
     assert sorted(opened(board)) == [14, 15, 16, 17, 18]
-    assert len(exported(board)) == (0 if mode == "none" else 1)  # never asked again
+    assert len(exported(board)) == asked  # and not for the second page
     assert why in report.export_unavailable
     line = report.summary()
     assert line.count("folder export unavailable") == 1
@@ -230,3 +230,12 @@ def test_an_export_row_unlike_its_listing_row_is_opened_instead(
     forum.fetch_pm_folder = renamed  # type: ignore[method-assign]
     report = sync_pms(config, store, forum)
     assert opened(board) == [17] and report.exported == 2
+
+
+def test_an_export_cut_short_once_is_asked_for_again(
+    board: FakeBoard, make_forum: MakeForum, config: Config, store: Store
+) -> None:
+    board.export = "cut_once"
+    report = sync_pms(config, store, make_forum())
+    assert exported(board) == ["export:inbox:1", "export:inbox:1"] and not opened(board)
+    assert report.exported == 3
