@@ -22,7 +22,13 @@ from adapters.registry import engine_names
 from referee.config_checks import check_entries
 from referee.config_schema import ConfigProblems, Source, check_schema, local_time
 from referee.errors import ConfigError
-from referee.roles import ACTIONS, DEFAULT_CLAN, ROLES_WITH_CLAN, normalise_role
+from referee.roles import (
+    DEFAULT_CLAN,
+    ROLES_WITH_CLAN,
+    action_id,
+    action_words,
+    normalise_role,
+)
 
 DEFAULT_RED_COLOURS = ("red", "darkred", "crimson", "firebrick")
 
@@ -555,13 +561,14 @@ def _night_rules(t: Mapping[str, Any]) -> NightRules:
 def _actions(t: Mapping[str, Any], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
     value = t.get(key, list(default))
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"rules.{key} must be a list of action ids",
-                          "e.g. [\"check\", \"heal\", \"shoot\", \"kill\", \"blow\"]")
-    unknown = [v for v in value if v not in ACTIONS]
+        raise ConfigError(f"rules.{key}: нужен список действий",
+                          "например [\"проверка\", \"лечение\", \"выстрел\", \"убийство\"]")
+    ids = [action_id(v) for v in value]
+    unknown = [v for v, i in zip(value, ids, strict=True) if i is None]
     if unknown:
-        raise ConfigError(f"rules.{key}: unknown action {unknown[0]!r}",
-                          "use action ids: " + ", ".join(ACTIONS))
-    return tuple(value)
+        raise ConfigError(f"rules.{key}: неизвестное действие {unknown[0]!r}",
+                          "напишите одно из: " + action_words())
+    return tuple(i for i in ids if i is not None)
 
 
 def _setup(raw: Any) -> dict[str, int]:

@@ -39,7 +39,7 @@ from referee.errors import ConfigError, GameError
 from referee.night import GameResult, GameState, NightOutcome, winner
 from referee.night.events import ChangeIgnored, Event, RequestRejected
 from referee.night.state import Death
-from referee.roles import ACTIONS, normalise_role
+from referee.roles import action_id, action_words, normalise_role
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
 
 _HINT = "see the replay format in referee/replay.py"
@@ -277,9 +277,11 @@ def _requests(state: GameState, raw: Any, where: str) -> list[Request]:
             raise GameError(f"{w} must be an object {{actor, action, target?}}", _HINT)
         _keys(r, {"actor", "action", "target", "targets", "executor"}, w)
         actor = _need(r, "actor", str, w)
-        action = _need(r, "action", str, w)
-        if action not in ACTIONS:
-            raise GameError(f"{w}: unknown action {action!r}", "use one of: " + ", ".join(ACTIONS))
+        typed = _need(r, "action", str, w)
+        action = action_id(typed)
+        if action is None:
+            raise GameError(f"{w}: неизвестное действие {typed!r}",
+                            "напишите одно из: " + action_words())
         targets = r.get("targets", [])
         if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
             raise GameError(f"{w}.targets must be a list of nicks", _HINT)
@@ -333,6 +335,6 @@ def _day_text(p: _Day) -> str:
         lines.append("Голоса: " + ", ".join(f"{n} — {c}" for n, c in p.tally) + ".")
     if p.hanged is None:
         lines.append("Никто не повешен.")
-    lines += [f"- {e.explain()} [{e.rule}]" for e in p.events]
+    lines += [f"- {e.explain()} ({e.rule})" for e in p.events]
     return "\n".join(lines)
 

@@ -30,10 +30,13 @@ DEFAULT_CLAN = "mafia"
 
 @dataclass(frozen=True, slots=True)
 class Action:
-    """One night action: ``name_ru`` is how a host calls it in every explanation."""
+    """One night action: ``name_ru`` is how a host calls it in every explanation;
+    ``forms_ru`` are the other words a host may type for it (lower case, «е» for «ё»):
+    the noun, the verb and the first person a PM uses («проверка», «проверить», «проверяю»)."""
 
     id: str
     name_ru: str
+    forms_ru: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,15 +65,18 @@ class Role:
 
 
 _ACTIONS: tuple[Action, ...] = (
-    Action("check", "проверка"),
-    Action("heal", "лечение"),
-    Action("shoot", "выстрел мафии"),
-    Action("kill", "убийство"),
-    Action("ambush", "засада"),
-    Action("beat", "избиение"),
-    Action("blow", "подрыв"),
-    Action("take", "забрать на беседу"),
-    Action("protect", "защита некроманта"),
+    Action("check", "проверка", ("проверка", "проверить", "проверять", "проверяю")),
+    Action("heal", "лечение", ("лечение", "лечить", "лечу", "вылечить")),
+    Action("shoot", "выстрел мафии", ("выстрел", "выстрел мафии", "стрелять", "стреляем",
+                                      "стреляю", "выстрелить")),
+    Action("kill", "убийство", ("убийство", "убить", "убиваю", "убивать")),
+    Action("ambush", "засада", ("засада", "засаду", "сесть в засаду", "сижу в засаде")),
+    Action("beat", "избиение", ("избиение", "избить", "бить", "бью", "избиваю")),
+    Action("blow", "подрыв", ("подрыв", "подорвать", "взорвать", "взрываю", "подрываю")),
+    Action("take", "забрать на беседу", ("забрать", "забрать на беседу", "забираю",
+                                         "беседа")),
+    Action("protect", "защита некроманта", ("защита", "защита некроманта", "защитить",
+                                            "защищаю")),
 )
 
 # In the order the seed rules list the roles; the names are the seed's («Реаниматор», not
@@ -135,6 +141,10 @@ EXAMPLE_OF_ROLE: Mapping[str, str] = MappingProxyType(
 )
 """How each role that sends requests writes one by PM."""
 
+_ACTION_OF_WORD: Mapping[str, str] = MappingProxyType(
+    {form: a.id for a in _ACTIONS for form in (a.id, a.name_ru, *a.forms_ru)}
+)
+
 _ROLE_OF_NAME: Mapping[str, str] = MappingProxyType(
     {alias: r.id for r in _ROLES for alias in r.aliases_ru}
 )
@@ -147,15 +157,16 @@ def normalise_role(value: Any, where: str) -> str:
 
     A :class:`ConfigError` that names ``where`` for anything else."""
     if not isinstance(value, str):
-        raise ConfigError(f"{where}: role must be a string, got {value!r}")
+        raise ConfigError(f"{where}: роль должна быть строкой, а не {value!r}")
     key = value.strip().lower().replace("ё", "е")
     if key in ROLES:
         return key
     if key in _ROLE_OF_NAME:
         return _ROLE_OF_NAME[key]
     raise ConfigError(
-        f"{where}: unknown role {value!r}",
-        "use one of: " + ", ".join(ROLE_IDS) + " (or the Russian name, e.g. «комиссар»)",
+        f"{where}: неизвестная роль {value!r}",
+        "напишите одну из: " + ", ".join(r.name_ru.lower() for r in _ROLES)
+        + " (или id: " + ", ".join(ROLE_IDS) + ")",
     )
 
 
@@ -179,6 +190,18 @@ def role_ru(role: str) -> str:
 def action_ru(action: str) -> str:
     """How a host calls an action, or the value itself when it is not an action."""
     return ACTION_NAMES_RU.get(action, action)
+
+
+def action_id(word: str) -> str | None:
+    """The action id of an action as a host types it: an id («check») or a Russian name or
+    form («проверка», «Проверить», «стрелять»). ``None`` for anything else."""
+    key = " ".join(word.strip().lower().replace("ё", "е").split())
+    return _ACTION_OF_WORD.get(key)
+
+
+def action_words() -> str:
+    """The accepted action words for a hint: each Russian name with its id."""
+    return ", ".join(f"{a.name_ru} ({a.id})" for a in _ACTIONS)
 
 
 def side_of_role(role: str) -> Side:

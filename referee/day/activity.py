@@ -49,7 +49,7 @@ Status = Literal["ok", "excused", "warning", "removed", "died"]
 
 EndBasis = Literal["next_day_start", "night_deadline", "day_deadline"]
 
-A3_NOTE = "Выбывание вступает в силу в конце дня, после подсчёта голосов (правило A3)."
+A3_NOTE = "Выбывание вступает в силу в конце дня, после подсчёта голосов."
 
 DEFAULT_EXCUSE_REASON = "предупредил(а) ведущего"
 

@@ -2,8 +2,10 @@
 
 Pure. :func:`verdict` reads the day's counts as :func:`referee.day.count.tally` sorts them
 (most votes first, then who reached the count first) and says who is hanged and why, in
-Russian. Each value of the ``tie`` setting is one function in :data:`TIE_RULES`; a new tie
-rule is one more entry there. With ``early_majority`` the day closes the moment one player
+Russian, ready for the game topic: a nick is never declined, so each sentence puts it where
+its form does not change («На виселицу отправляется: Лиса»), and no rule code or setting id
+appears (the host-only part names the rule: :data:`TIE_RULE_NAMES_RU`). Each value of the
+``tie`` setting is one function in :data:`TIE_RULES`; a new tie rule is one more entry there. With ``early_majority`` the day closes the moment one player
 has an absolute majority of the living players (:func:`absolute_majority`).
 """
 
@@ -74,7 +76,8 @@ def verdict(
 def no_votes(closed: bool) -> Verdict:
     """V6: no valid votes, nobody is hanged."""
     if closed:
-        return Verdict(None, (), None, (), "Засчитанных голосов нет — никто не казнён (V6).")
+        return Verdict(None, (), None, (),
+                       "Засчитанных голосов нет: на виселицу никто не отправляется.")
     return Verdict(None, (), None, (), "Засчитанных голосов пока нет.")
 
 
@@ -83,9 +86,8 @@ def early_majority(counts: Sequence[Candidate], early: CountedVote, alive_count:
     """V6 (early_majority): the player whose vote reached the absolute majority is hanged."""
     top = next(c for c in counts if c.voters and any(
         v.post_id == early.post_id for v in c.voters))
-    text = (f"День закрыт досрочно: у {top.target} {top.votes} из {alive_count} голосов "
-            f"живых игроков — абсолютное большинство (V6, early_majority), "
-            f"сообщение {early.post_id}.")
+    text = (f"День закрыт досрочно: абсолютное большинство — {top.votes} из {alive_count} "
+            f"живых (сообщение {early.post_id}). На виселицу отправляется: {top.target}.")
     return Verdict(top.target, (top.target,), top.target, (), text)
 
 
@@ -93,9 +95,9 @@ def most_votes(leader: Candidate, closed: bool) -> Verdict:
     """V6: the player with most votes is hanged."""
     name, votes = leader.target, leader.votes
     if closed:
-        text = f"Больше всех голосов у {name} ({votes}) — на виселицу отправляется {name} (V6)."
+        text = f"Больше всех голосов: {name} — {votes}. На виселицу отправляется: {name}."
         return Verdict(name, (name,), name, (), text)
-    return Verdict(None, (), name, (), f"Лидирует {name} ({votes}).")
+    return Verdict(None, (), name, (), f"Лидер по голосам: {name} — {votes}.")
 
 
 # ------------------------------------------------------------------ the tie rules
@@ -105,8 +107,11 @@ TieRule = Callable[[Sequence[Candidate], bool], Verdict]
 
 
 def _head(tied: Sequence[Candidate]) -> str:
-    votes = tied[0].votes
-    return f"Ничья {votes}:{votes} ({', '.join(c.target for c in tied)})"
+    return f"Ничья, по {tied[0].votes}: {', '.join(c.target for c in tied)}."
+
+
+def _verb(closed: bool) -> str:
+    return "На виселицу отправляется" if closed else "Сейчас впереди"
 
 
 def _one_of(tied: Sequence[Candidate], winner: Candidate, closed: bool, text: str) -> Verdict:
@@ -119,10 +124,9 @@ def _one_of(tied: Sequence[Candidate], winner: Candidate, closed: bool, text: st
 def tie_first_to_reach(tied: Sequence[Candidate], closed: bool) -> Verdict:
     """V6 (tie = first_to_reach, the default): the one who first reached the final count."""
     winner = min(tied, key=lambda c: (c.reached_at, c.reached_post or 0))
-    verb = "на виселицу отправляется" if closed else "впереди"
-    text = (f"{_head(tied)}: {winner.target} первым набрал(а) {winner.votes} "
-            f"(сообщение {winner.reached_post}) — {verb} {winner.target} "
-            f"(V6, кто первым набрал).")
+    text = (f"{_head(tied)} Раньше других набрал(а) {winner.votes} "
+            f"(сообщение {winner.reached_post}): {winner.target}. {_verb(closed)}: "
+            f"{winner.target}.")
     return _one_of(tied, winner, closed, text)
 
 
@@ -130,10 +134,8 @@ def tie_earliest_last_vote(tied: Sequence[Candidate], closed: bool) -> Verdict:
     """V6 (tie = earliest_last_vote): the one whose last vote came first."""
     winner = min(tied, key=lambda c: max((v.at, v.post_id) for v in c.voters))
     last = max(winner.voters, key=lambda v: (v.at, v.post_id))
-    verb = "на виселицу отправляется" if closed else "впереди"
-    text = (f"{_head(tied)}: последний голос за {winner.target} отдан раньше, чем за "
-            f"остальных (сообщение {last.post_id}) — {verb} {winner.target} "
-            f"(V6, earliest_last_vote).")
+    text = (f"{_head(tied)} Последний голос раньше, чем остальные, получил(а) "
+            f"(сообщение {last.post_id}): {winner.target}. {_verb(closed)}: {winner.target}.")
     return _one_of(tied, winner, closed, text)
 
 
@@ -141,9 +143,9 @@ def tie_nobody(tied: Sequence[Candidate], closed: bool) -> Verdict:
     """V6 (tie = nobody): a tie hangs nobody."""
     names = tuple(c.target for c in tied)
     if closed:
-        text = f"{_head(tied)}: по правилу tie = nobody никто не казнён."
+        text = f"{_head(tied)} При ничьей на виселицу никто не отправляется."
     else:
-        text = f"{_head(tied)}: при ничьей никто не будет казнён (tie = nobody)."
+        text = f"{_head(tied)} При ничьей на виселицу никто не отправится."
     return Verdict(None, (), None, names, text)
 
 
@@ -151,10 +153,10 @@ def tie_all(tied: Sequence[Candidate], closed: bool) -> Verdict:
     """V6 (tie = all): every tied player is hanged."""
     names = tuple(c.target for c in tied)
     if closed:
-        text = (f"{_head(tied)}: по правилу tie = all на виселицу отправляются все: "
+        text = (f"{_head(tied)} При ничьей на виселицу отправляются все: "
                 f"{', '.join(names)}.")
         return Verdict(names[0], names, names[0], names, text)
-    text = f"{_head(tied)}: при ничьей на виселицу отправятся все (tie = all)."
+    text = f"{_head(tied)} При ничьей на виселицу отправятся все."
     return Verdict(None, (), names[0], names, text)
 
 
@@ -165,3 +167,11 @@ TIE_RULES: dict[str, TieRule] = {
     "all": tie_all,
 }
 """The ``tie`` setting's values (RULES.md V6)."""
+
+TIE_RULE_NAMES_RU: dict[str, str] = {
+    "first_to_reach": "кто первым набрал",
+    "earliest_last_vote": "чей последний голос раньше",
+    "nobody": "никого не вешают",
+    "all": "вешают всех",
+}
+"""How the host-only part names each ``tie`` value beside the rule code («V6, ничья: …»)."""

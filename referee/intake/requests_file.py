@@ -42,7 +42,7 @@ from referee.actions import Request, Source
 from referee.config import read_toml
 from referee.errors import ConfigError, GameError
 from referee.nicks import Roster
-from referee.roles import ACTION_NAMES_RU, ACTIONS
+from referee.roles import ACTION_NAMES_RU, ACTIONS, action_id, action_words
 
 EditOp = Literal["add", "drop"]
 
@@ -152,11 +152,12 @@ def _entry(
         raise ConfigError(f"{label}: actor is missing", 'add actor = "Nick" (who acts)')
     label = f"{label} (actor {actor_typed!r})"
     actor = _nick(actor_typed, roster, label, "actor")
-    action = entry.get("action")
-    if action is not None and action not in ACTIONS:
+    typed = entry.get("action")
+    action = action_id(typed) if isinstance(typed, str) else None
+    if typed is not None and action is None:
         raise ConfigError(
-            f"{label}: action = {action!r} is not a night action",
-            "use one of: " + ", ".join(ACTIONS),
+            f"{label}: action = {typed!r} — не ночное действие",
+            "напишите одно из: " + action_words(),
         )
     reason = entry.get("reason", "")
     if not isinstance(reason, str):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from referee.actions import Request
-from referee.night.text import CAUSE_NAMES_RU, names, request_ru, requester_ru
+from referee.night.text import CAUSE_NAMES_RU, clan_ru, names, request_ru, requester_ru
 from referee.roles import action_ru, role_ru
 
 NINJA_MISS_LIMIT = 2
@@ -27,7 +27,7 @@ class Event:
         raise NotImplementedError
 
     def __str__(self) -> str:
-        return f"{self.explain()} [{self.rule}]"
+        return f"{self.explain()} ({self.rule})"
 
 
 # ------------------------------------------------------------------ requests (N1, N14)
@@ -127,7 +127,7 @@ class ProtectionNamed(Event):
 
     def explain(self) -> str:
         text = (
-            f"Некромант {self.necromancer} защищает {names(self.targets)}: "
+            f"Некромант {self.necromancer} — защита: {names(self.targets)}; "
             f"одно воскрешение на двоих, действует с ночи {self.from_night}"
         )
         if self.rule == "N15.5":
@@ -164,8 +164,8 @@ class Took(Event):
 
     def explain(self) -> str:
         return (
-            f"Священник {self.priest} забирает к себе {self.guest}: ход {self.guest} и всё, "
-            f"что направлено на {self.guest}, не исполняется; направленное на священника "
+            f"Священник {self.priest} забирает к себе: {self.guest}. Ход гостя и всё, "
+            "что направлено на гостя, не исполняется; направленное на священника "
             "касается обоих."
         )
 
@@ -187,18 +187,19 @@ class Beaten(Event):
     def explain(self) -> str:
         if self.priest_with_guest:
             text = (
-                f"Громила {self.thug} избивает священника {self.target}; гостя он уже забрал "
-                "(священник ходит первым)"
+                f"Громила {self.thug} — избиение священника: {self.target}; гостя священник "
+                "уже забрал (он ходит первым)"
             )
         elif self.via_priest:
             text = (
-                f"Громила {self.thug} избивает священника {self.via_priest}, а с ним и его "
-                f"гостя {self.target}: ход {self.target} этой ночью не исполняется"
+                f"Громила {self.thug} — избиение священника: {self.via_priest}, а с ним и "
+                f"гостя: {self.target}; ход гостя этой ночью не исполняется"
             )
         else:
-            text = f"Громила {self.thug} избивает {self.target}: его ход этой ночью не исполняется"
+            text = (f"Громила {self.thug} — избиение: {self.target}; ход этого игрока этой "
+                    "ночью не исполняется")
         if self.loop:
-            text += (f" (громилы {names(self.loop)} избивают друг друга по кругу — "
+            text += (f" (громилы избивают друг друга по кругу: {names(self.loop)} — "
                      "избиты все)")
         return text + "."
 
@@ -248,6 +249,13 @@ class Attack(Event):
         return f"{self.kind}:{self.by}"
 
     @property
+    def by_ru(self) -> str:
+        """Who struck, in the host's words: the clan by its name, else the nick."""
+        if self.kind == "mafia":
+            return clan_ru(self.clan)
+        return self.by
+
+    @property
     def is_shot(self) -> bool:
         """N8: the doctor saves from these only."""
         return self.kind in ("mafia", "maniac")
@@ -255,28 +263,34 @@ class Attack(Event):
     def explain(self) -> str:
         t, by = self.target, self.by
         via = (
-            f" (выстрел в священника {self.via_priest} задевает и его гостя)"
+            f" (удар по священнику задевает и его гостя; священник: {self.via_priest})"
             if self.via_priest and self.via_priest != t
             else ""
         )
         if self.kind == "mafia":
-            return f"Клан {self.clan}: исполнитель {by} стреляет в {t}{via}."
+            clan = clan_ru(self.clan)
+            return f"{clan[0].upper() + clan[1:]} — выстрел: {t}{via}; исполнитель: {by}."
         if self.kind == "maniac":
-            return f"Маньяк {by} нападает на {t}{via}."
+            return f"Маньяк {by} — нападение: {t}{via}."
         if self.kind == "ambush":
-            return f"{t} приходит к маньяку {by}, сидящему в засаде, и погибает."
+            return f"К маньяку {by} в засаду приходит и погибает: {t}."
         if self.kind == "blast":
-            return f"Камикадзе {by} подрывает {t}{via}."
+            return f"Камикадзе {by} — подрыв: {t}{via}."
         if self.kind == "blast_self":
             return f"Камикадзе {by} гибнет при своём подрыве."
         if self.kind == "ninja":
-            return f"Ниндзя {by} убивает {t}{via}."
+            return f"Ниндзя {by} — убийство: {t}{via}."
         if self.kind == "harakiri":
             return f"Ниндзя {by}: {NINJA_MISS_LIMIT}-й промах — харакири, он погибает этой ночью."
         if self.kind == "testament":
-            guest = f" (гость священника {self.via_priest})" if self.via_priest else ""
-            return f"Завещание ниндзя {by}: погибает {t}{guest}."
+            guest = f" (гость священника; священник: {self.via_priest})" if self.via_priest else ""
+            return f"Завещание ниндзя {by} — погибает: {t}{guest}."
         return f"{CAUSE_NAMES_RU.get(self.kind, self.kind)}: {t}."
+
+
+def _attacks_ru(attacks: tuple[Attack, ...]) -> str:
+    """«выстрел мафии (клан «A»); подрыв камикадзе (Kotik)»: never the stored tokens."""
+    return "; ".join(f"{CAUSE_NAMES_RU[a.kind]} ({a.by_ru})" for a in attacks)
 
 
 @dataclass(frozen=True)
@@ -293,10 +307,10 @@ class Healed(Event):
     def explain(self) -> str:
         if self.via_priest:
             return (
-                f"Реаниматор {self.doctor} лечит священника {self.via_priest}, "
-                f"а с ним и гостя {self.target}."
+                f"Реаниматор {self.doctor} — лечение священника: {self.via_priest}, "
+                f"а с ним и гостя: {self.target}."
             )
-        return f"Реаниматор {self.doctor} лечит {self.target}."
+        return f"Реаниматор {self.doctor} — лечение: {self.target}."
 
 
 @dataclass(frozen=True)
@@ -310,7 +324,8 @@ class Saved(Event):
 
     def explain(self) -> str:
         what = ", ".join(CAUSE_NAMES_RU[a.kind] for a in self.attacks)
-        return f"Лечение реаниматора {self.doctor} спасает {self.player} ({what} отменён)."
+        return (f"Лечение спасает: {self.player} (отменено: {what}; "
+                f"реаниматор — {self.doctor}).")
 
 
 @dataclass(frozen=True)
@@ -324,8 +339,8 @@ class HealFailed(Event):
 
     def explain(self) -> str:
         return (
-            f"Реаниматор {self.doctor} бессилен: в {self.player} стреляли "
-            f"{len(self.attacks)} раза ({', '.join(a.cause for a in self.attacks)})."
+            f"Реаниматор {self.doctor} бессилен: цель — {self.player}, выстрелов — "
+            f"{len(self.attacks)} ({_attacks_ru(self.attacks)})."
         )
 
 
@@ -341,8 +356,8 @@ class HealNotAShot(Event):
 
     def explain(self) -> str:
         return (
-            f"Лечение реаниматора {self.doctor} не спасает {self.player} от засады маньяка: "
-            "засада — не выстрел."
+            f"Лечение (реаниматор — {self.doctor}) не спасает от засады маньяка: "
+            f"{self.player}; засада — не выстрел."
         )
 
 
@@ -358,7 +373,7 @@ class NinjaMiss(Event):
 
     def explain(self) -> str:
         return (
-            f"Ниндзя {self.ninja} убил мирного ({names(self.victims)}): "
+            f"Ниндзя {self.ninja}: жертва мирная ({names(self.victims)}) — "
             f"промах {self.misses} из {NINJA_MISS_LIMIT}."
         )
 
@@ -375,7 +390,7 @@ class NinjaKillPrevented(Event):
 
     def explain(self) -> str:
         return (
-            f"Ниндзя {self.ninja}: {names(self.saved)} спасён(ы) некромантом — "
+            f"Ниндзя {self.ninja}: цель спасена некромантом ({names(self.saved)}) — "
             "убийства не было, промах не засчитан."
         )
 
@@ -391,7 +406,7 @@ class NinjaTargetGone(Event):
 
     def explain(self) -> str:
         return (
-            f"Цель ниндзя {self.ninja} — {self.target} — уже погибла этой ночью: "
+            f"Ниндзя {self.ninja}: цель ({self.target}) уже погибла этой ночью — "
             "ничего не происходит, промах не засчитан."
         )
 
@@ -466,8 +481,8 @@ class Protected(Event):
         what = ", ".join(CAUSE_NAMES_RU[a.kind] for a in self.attacks)
         why = f"; {self.why}" if self.why else ""
         return (
-            f"Защита некроманта {self.necromancer} спасает {self.player} ({what}): "
-            f"воскрешение израсходовано{why}."
+            f"Защита некроманта спасает: {self.player} ({what}; некромант — "
+            f"{self.necromancer}), воскрешение израсходовано{why}."
         )
 
 
@@ -484,9 +499,9 @@ class CheckResult(Event):
     rule: str = "N12"
 
     def explain(self) -> str:
-        via = f" (гость священника {self.via_priest})" if self.via_priest else ""
+        via = f" (гость священника; священник: {self.via_priest})" if self.via_priest else ""
         alive = " (комиссар выжил этой ночью — результат остаётся)" if self.rule == "N15.6" else ""
-        return (f"Комиссар {self.by} проверяет {self.target}{via}: "
+        return (f"Комиссар {self.by} — проверка: {self.target}{via}; результат: "
                 f"{role_ru(self.result)}{alive}.")
 
 
@@ -504,7 +519,7 @@ class CheckSuppressed(Event):
     def explain(self) -> str:
         return (
             f"Комиссар {self.by} убит выстрелом мафии этой ночью: результата проверки "
-            f"{self.target} нет ни у него, ни у сержанта."
+            f"({self.target}) нет ни у него, ни у сержанта."
         )
 
 
@@ -526,8 +541,7 @@ class Died(Event):
         return tuple(out)
 
     def explain(self) -> str:
-        what = "; ".join(CAUSE_NAMES_RU[a.kind] + f" ({a.cause})" for a in self.attacks)
-        return f"Погибает {self.player} ({role_ru(self.role)}): {what}."
+        return f"Погибает: {self.player} ({role_ru(self.role)}) — {_attacks_ru(self.attacks)}."
 
 
 @dataclass(frozen=True)
@@ -559,7 +573,7 @@ class Hanged(Event):
     rule: str = "V6"
 
     def explain(self) -> str:
-        text = f"День {self.day}: повешен {self.player} ({role_ru(self.role)})"
+        text = f"День {self.day}, на виселице: {self.player} ({role_ru(self.role)})"
         if self.role == "ninja":
             text += (
                 f"; завещание ниндзя исполнится ночью {self.day}, первым в очереди — "

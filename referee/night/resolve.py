@@ -61,9 +61,12 @@ class NightOutcome:
     def explain(self) -> str:
         """The night told step by step, in Russian, for the host."""
         lines = [f"Ночь {self.night}:"]
-        lines += [f"{i}. {e.explain()} [{e.rule}]" for i, e in enumerate(self.events, 1)]
-        if self.deaths:
-            lines.append("Итог: погибли " + ", ".join(d.player for d in self.deaths) + ".")
+        lines += [f"{i}. {e.explain()} ({e.rule})" for i, e in enumerate(self.events, 1)]
+        dead = [d.player for d in self.deaths]
+        if len(dead) == 1:
+            lines.append(f"Итог: погиб(ла): {dead[0]}.")
+        elif dead:
+            lines.append(f"Итог: погибли ({len(dead)}): {', '.join(dead)}.")
         else:
             lines.append("Итог: этой ночью никто не погиб.")
         return "\n".join(lines)

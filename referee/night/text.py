@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from referee.actions import Request
-from referee.roles import action_ru
+from referee.roles import DEFAULT_CLAN, action_ru
 
 CAUSE_NAMES_RU: dict[str, str] = {
     "mafia": "выстрел мафии",
@@ -37,9 +37,20 @@ def names(nicks: Iterable[str]) -> str:
     return ", ".join(items[:-1]) + " и " + items[-1]
 
 
+def clan_ru(clan: str | None) -> str:
+    """A clan as the host names it: «клан «Лисья нора»», or «мафия» for the clan the host
+    did not name (its key is ``mafia``)."""
+    if not clan or clan == DEFAULT_CLAN:
+        return "мафия"
+    return f"клан «{clan}»"
+
+
 def requester_ru(requester: str) -> str:
     """N1: a requester is a nick or ``clan:<name>`` (a clan's orders count as one)."""
-    return f"Клан {requester[5:]}" if requester.startswith("clan:") else requester
+    if requester.startswith("clan:"):
+        words = clan_ru(requester[5:])
+        return words[0].upper() + words[1:]
+    return requester
 
 
 def request_ru(request: Request) -> str:

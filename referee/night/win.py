@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from referee.config import NightRules
 from referee.night.state import GameState
-from referee.roles import Side
+from referee.roles import DEFAULT_CLAN, Side
 
 WINNER_RU: dict[Side, str] = {"town": "мирные жители", "maniac": "маньяк"}
 
@@ -44,6 +44,9 @@ class GameResult:
         if self.side is None:
             return "никто"
         if self.side == "clan":
+            # A clan the host did not name has the key "mafia": the players know it as «мафия».
+            if not self.clan or self.clan == DEFAULT_CLAN:
+                return "мафия"
             return f"мафиозный клан «{self.clan}»"
         return WINNER_RU[self.side]
 

@@ -3,10 +3,11 @@
 Three formats:
 
 - ``bbcode``: a public part ready to paste into the game topic (who leaves the game and
-  why, RULES.md A1/A2, with the revealed role when the setting says so, and the A3 note;
-  before the turn is over, a reminder for those who still have time), then a clearly marked
-  host-only part with the details table in a ``[code]`` block. Every nick and every text
-  the host typed (excuse reasons, causes of death) goes through :func:`referee.bbcode.escape`.
+  why, RULES.md A1/A2 in words — the rule codes stay in the host-only part —, with the
+  revealed role when the setting says so, and the A3 note; before the turn is over, a
+  reminder for those who still have time), then the host-only part below the one divider
+  (:mod:`.parts`) with the details table in a ``[code]`` block, at most 100 columns wide.
+  Every nick and every text the host typed (excuse reasons, causes of death) goes through :func:`referee.bbcode.escape`.
 - ``text``: the same for a terminal, as a readable table.
 - ``json``: ``turn``, ``final``, ``rows``, ``removed`` (plus ``warnings`` and the window),
   times in ISO 8601 UTC.
@@ -15,21 +16,29 @@ Three formats:
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
 from typing import Any, Literal
 
 from referee.bbcode import b, escape
 from referee.day.activity import ActivityFlag, ActivityReport, ActivityRow
+from referee.render.parts import HOST_ONLY
 from referee.roles import role_name_ru
 
 Format = Literal["bbcode", "text", "json"]
 
-HOST_ONLY_HEADER = "==================== ТОЛЬКО ДЛЯ ВЕДУЩЕГО — не публиковать ===================="
+HOST_ONLY_HEADER = HOST_ONLY
+"""The divider of every command (:data:`referee.render.parts.HOST_ONLY`)."""
+
+TABLE_WIDTH = 100
+"""The host's table fits a terminal of this many columns."""
+NICK_WIDTH = 20
+"""A longer nick is cut in the table (the public part always shows it whole)."""
 
 _STATUS_RU = {
     "ok": "в игре",
-    "excused": "уважительная причина",
+    "excused": "причина",
     "warning": "предупреждение",
     "removed": "выбывает",
     "died": "погиб(ла) в этом ходе",
@@ -55,7 +64,7 @@ def render_activity(
         return _text(report, role_of, tz)
     if fmt == "json":
         return _json(report, role_of)
-    raise ValueError(f"unknown format {fmt!r}: use bbcode, text or json")
+    raise ValueError(f"неизвестный формат {fmt!r}: bbcode, text или json")
 
 
 # --------------------------------------------------------------------------- shared pieces
@@ -101,31 +110,25 @@ def _state_line(report: ActivityReport, tz: tzinfo) -> str:
     )
 
 
-def _rule_ref(rule: str) -> str:
-    return f"правила {rule}" if "," in rule else f"правило {rule}"
-
-
 def _removal_sentence(flag: ActivityFlag, role: str | None, nick: str) -> str:
-    """``nick`` and ``role`` are already escaped (BBCode) or plain (text)."""
+    """``nick`` and ``role`` are already escaped (BBCode) or plain (text). The nick opens
+    the line, before the dash, where its form never changes."""
     role_part = f" Роль: {role}." if role else ""
     return (
-        f"{nick} — {flag.explanation} ({_rule_ref(flag.rule)}).{role_part} "
-        f"Выбывает в конце дня {flag.effective_after_day}, после подсчёта голосов."
+        f"{nick} — {flag.explanation}.{role_part} "
+        f"Выбывание — в конце дня {flag.effective_after_day}, после подсчёта голосов."
     )
 
 
 def _warning_sentence(flag: ActivityFlag, nick: str) -> str:
-    return f"{nick} — {flag.explanation} ({_rule_ref(flag.rule)})."
+    return f"{nick} — {flag.explanation}."
 
 
 # --------------------------------------------------------------------------- table
 
 
 def _headers(turn: int) -> tuple[str, ...]:
-    return (
-        "Ник", "Сообщений", "Последнее", f"Голос дня {turn}", "Пропуски голосов",
-        "Уважительная причина", "Статус", "Правило",
-    )
+    return ("Ник", "Сообщ.", "Последнее", f"Голос д{turn}", "Пропуски", "Статус")
 
 
 def _table_rows(report: ActivityReport, tz: tzinfo) -> list[tuple[str, ...]]:
@@ -134,34 +137,58 @@ def _table_rows(report: ActivityReport, tz: tzinfo) -> list[tuple[str, ...]]:
         vote = _VOTE_RU[row.vote]
         if row.vote == "no" and not report.votes_final:
             vote = "ещё нет"
-        status = _STATUS_RU[row.status]
-        if row.death is not None:
-            cause = f": {row.death.cause}" if row.death.cause else ""
-            status = f"погиб(ла) {_when(row.death.at, tz)}{cause}"
-        last = _when(row.last_post_at, tz)
-        if row.last_post_at is None and row.last_seen_at is not None:
-            last = f"— (раньше: {_when(row.last_seen_at, tz)})"
         out.append((
             row.nick,
             str(row.posts),
-            last,
+            _last_post(row, tz),
             vote,
             ", ".join(str(d) for d in row.missed_days) or "—",
-            row.excused or "—",
-            status,
-            ", ".join(row.rules) or "—",
+            _status(row, tz),
         ))
     return out
 
 
-def _format_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(r[i]) for r in (headers, *rows)) for i in range(len(headers))]
+def _last_post(row: ActivityRow, tz: tzinfo) -> str:
+    if row.last_post_at is None and row.last_seen_at is not None:
+        return f"раньше {_when(row.last_seen_at, tz)}"
+    return _when(row.last_post_at, tz)
 
-    def line(cells: Sequence[str]) -> str:
-        return " | ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
+
+def _status(row: ActivityRow, tz: tzinfo) -> str:
+    """One cell: the status, the rules that flag it, the host's excuse or the death."""
+    if row.death is not None:
+        cause = row.death.cause.removeprefix("погиб(ла) ") if row.death.cause else ""
+        return f"погиб(ла) {_when(row.death.at, tz)}" + (f", {cause}" if cause else "")
+    status = _STATUS_RU[row.status]
+    if row.status == "excused" and row.excused:
+        status += f": {row.excused}"
+    if row.rules:
+        status += f" ({', '.join(row.rules)})"
+    return status
+
+
+def _format_table(headers: Sequence[str], rows: Sequence[Sequence[str]],
+                  width: int = TABLE_WIDTH) -> str:
+    """A plain table no wider than ``width``: a nick longer than :data:`NICK_WIDTH` is cut
+    with «…», and the last column (the status, the longest text) wraps onto more lines."""
+    widths = [max(len(r[i]) for r in (headers, *rows)) for i in range(len(headers))]
+    widths[0] = min(widths[0], NICK_WIDTH)
+    room = width - 3 * (len(headers) - 1) - sum(widths[:-1])
+    widths[-1] = max(min(widths[-1], room), 10)
+
+    def cell(text: str, w: int) -> str:
+        return (text if len(text) <= w else text[: w - 1] + "…").ljust(w)
+
+    def lines(cells: Sequence[str]) -> list[str]:
+        *first, last = cells
+        parts = textwrap.wrap(last, widths[-1]) or [""]
+        head = [cell(c, w) for c, w in zip(first, widths, strict=False)]
+        blank = [" " * w for w in widths[:-1]]
+        return [" | ".join([*(head if i == 0 else blank), part]).rstrip()
+                for i, part in enumerate(parts)]
 
     rule = "-+-".join("-" * w for w in widths)
-    return "\n".join([line(headers), rule, *(line(r) for r in rows)])
+    return "\n".join([*lines(headers), rule, *(ln for r in rows for ln in lines(r))])
 
 
 def _legend(report: ActivityReport, tz: tzinfo) -> str:
@@ -169,7 +196,7 @@ def _legend(report: ActivityReport, tz: tzinfo) -> str:
         " подряд" if report.missed_votes_consecutive else " всего"
     )
     return (
-        f"Правила: A1 — ни одного сообщения за ход; A2 — {a2}. "
+        f"A1 — ни одного сообщения за ход; A2 — {a2}; A3 — выбывание в конце дня.\n"
         f"Проверено: {_when(report.now, tz)} {_tz_label(tz)}."
     )
 
@@ -196,7 +223,7 @@ def _bbcode(report: ActivityReport, role_of: Mapping[str, str], tz: tzinfo) -> s
     table = _format_table(
         _headers(report.turn), [[escape(c) for c in r] for r in _table_rows(report, tz)]
     )
-    sections.append(["", HOST_ONLY_HEADER, _legend(report, tz), "[code]", table, "[/code]"])
+    sections.append([HOST_ONLY_HEADER, _legend(report, tz), "[code]", table, "[/code]"])
     return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
 
 
@@ -214,7 +241,7 @@ def _text(report: ActivityReport, role_of: Mapping[str, str], tz: tzinfo) -> str
         items = ["  - " + _warning_sentence(f, f.nick) for f in report.warnings]
         sections.append(["Предупреждения (ещё есть время):", *items])
     table = _format_table(_headers(report.turn), _table_rows(report, tz))
-    sections.append([_legend(report, tz), table])
+    sections.append([HOST_ONLY_HEADER, _legend(report, tz), table])
     return "\n\n".join("\n".join(lines) for lines in sections) + "\n"
 
 

@@ -24,7 +24,7 @@ def _game_over(result: DayResult, bb: bool) -> str:
     if result.winner is None:
         return ""
     line = result.winner.explain()
-    return "\n" + (b(line) if bb else line)
+    return "\n" + (b(escape(line)) if bb else line)
 
 
 def _leaving(result: DayResult, ctx: Context, bb: bool) -> str:
@@ -34,15 +34,16 @@ def _leaving(result: DayResult, ctx: Context, bb: bool) -> str:
     esc = escape if bb else (lambda s: s)
     reveal = ctx.reveal_role_on_removal
     roles = ctx.roles
-    lines = ["", "Покидают игру в конце дня (A3):"]
+    # A3, in words: the rule codes and the host's own reason stay in the host-only part.
+    lines = ["", "Покидают игру в конце дня:"]
     for r in result.removals:
         nick = r["nick"]
         words = {"A1": "пропал(а) без вести", "A2": "пропустил(а) голосования"}
         rules = [part.strip() for part in str(r.get("rule", "")).split(",") if part.strip()]
-        why = ", ".join(words.get(rule, rule) for rule in rules) or "решение ведущего"
-        line = f"{b(esc(nick)) if bb else nick} — {esc(why)}"
+        why = ", ".join(words[rule] for rule in rules if rule in words) or "решение ведущего"
+        line = f"{b(esc(nick)) if bb else nick} — {why}"
         if reveal and nick in roles:
-            line += f"; роль: {role_name_ru(roles[nick]) or roles[nick]}"
+            line += f"; роль: {role_name_ru(roles[nick]) or '?'}"
         lines.append(line)
     return "\n".join(lines)
 

@@ -27,18 +27,25 @@ def role_title(state: GameState, nick: str) -> str:
 def morning_report(outcome: NightOutcome, state: GameState, rules: NightRules) -> str:
     """N2: the morning summary for the game topic, in BBCode. Nicks are escaped."""
     lines = [bbcode.b(f"Утро после ночи {outcome.night}")]
-    if outcome.deaths:
-        lines.append("Этой ночью погибли:" if len(outcome.deaths) > 1 else "Этой ночью погиб:")
-        for d in outcome.deaths:
-            line = bbcode.b(bbcode.escape(d.player))
-            if rules.reveal_role_on_death:
-                line += f" — {role_title(outcome.before, d.player)}"
-            lines.append(line)
+
+    def dead(nick: str) -> str:
+        line = bbcode.b(bbcode.escape(nick))
+        if rules.reveal_role_on_death:
+            line += f" — {role_title(outcome.before, nick)}"
+        return line
+
+    # The nick stands after the colon, where its form never changes; the verb agrees in
+    # number and keeps the neutral gender form («погиб(ла)»), as every public text does.
+    if len(outcome.deaths) == 1:
+        lines.append(f"Этой ночью погиб(ла): {dead(outcome.deaths[0].player)}")
+    elif outcome.deaths:
+        lines.append(f"Этой ночью погибли ({len(outcome.deaths)}):")
+        lines += [f"• {dead(d.player)}" for d in outcome.deaths]
     else:
         lines.append("Этой ночью никто не погиб.")
     result = winner(state, rules)
     if result is not None:
-        lines.append(bbcode.b(result.explain()))
+        lines.append(bbcode.b(bbcode.escape(result.explain())))
     return "\n".join(lines)
 
 
@@ -53,8 +60,8 @@ def private_results(outcome: NightOutcome) -> list[tuple[str, str]]:
     sergeants = before.with_role("sergeant")
     for c in outcome.checks:
         text = (
-            f"Ночь {n}: проверка комиссара {bbcode.escape(c.by)} — "
-            f"{bbcode.b(bbcode.escape(c.target))}: {role_ru(c.result)}."
+            f"Ночь {n}, проверка (комиссар — {bbcode.escape(c.by)}): "
+            f"{bbcode.b(bbcode.escape(c.target))} — {role_ru(c.result)}."
         )
         for recipient in (c.by, *sergeants):
             if after.is_alive(recipient):
@@ -66,7 +73,7 @@ def private_results(outcome: NightOutcome) -> list[tuple[str, str]]:
             )))
         if isinstance(e, Protected) and after.is_alive(e.necromancer):
             out.append((e.necromancer, (
-                f"Ночь {n}: ваша защита сработала — {bbcode.escape(e.player)} остался жив. "
-                "Воскрешение израсходовано."
+                f"Ночь {n}: ваша защита сработала, в живых остаётся: "
+                f"{bbcode.escape(e.player)}. Воскрешение израсходовано."
             )))
     return out

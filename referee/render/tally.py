@@ -19,12 +19,14 @@ from zoneinfo import ZoneInfo
 
 from referee.bbcode import b, escape, url
 from referee.day.result import Candidate, CountedVote, Tally
+from referee.day.verdict import TIE_RULE_NAMES_RU
+from referee.render.parts import HOST_ONLY
 from referee.roles import role_name_ru
 
 Format = Literal["bbcode", "text", "json"]
 
-HOST_ONLY_RULE = "━" * 12 + " ТОЛЬКО ДЛЯ ВЕДУЩЕГО — не публиковать " + "━" * 12
-"""The line that separates the paste part from the host-only part."""
+HOST_ONLY_RULE = HOST_ONLY
+"""The line that separates the paste part from the host-only part (:mod:`.parts`)."""
 
 
 def post_link(post_id: int, topic_url: str | None = None) -> str:
@@ -76,7 +78,7 @@ def render_parts(
 ) -> tuple[str, str]:
     """(paste part, host-only part), so a caller can print or copy them separately."""
     if fmt not in ("bbcode", "text"):
-        raise ValueError(f"unknown format {fmt!r}: use bbcode, text or json")
+        raise ValueError(f"неизвестный формат {fmt!r}: bbcode, text или json")
     zone = _zone(tz)
     bb = fmt == "bbcode"
     return (_paste(tally, bb, topic_url, zone, roles),
@@ -104,7 +106,7 @@ def _paste(t: Tally, bb: bool, topic_url: str | None, tz: tzinfo,
     if roles is not None and t.closed:
         for nick in t.hanged_all:
             if nick in roles:
-                lines.append(f"{esc(nick)} — {bold(role_name_ru(roles[nick]) or roles[nick])}.")
+                lines.append(f"Роль: {esc(nick)} — {bold(role_name_ru(roles[nick]) or '?')}.")
     if t.not_voted:
         label = "Не проголосовали" if t.closed else "Ещё не проголосовали"
         lines.append(f"{label} ({len(t.not_voted)}): " + ", ".join(esc(n) for n in t.not_voted))
@@ -155,7 +157,9 @@ def _host_only(t: Tally, bb: bool, topic_url: str | None, tz: tzinfo) -> str:
         out.append("Решения ведущего:")
         out.extend(f"• {esc(o)}" for o in t.overrides)
     out.append("")
-    out.append(f"Правило ничьей: {t.tie_rule}. Живых игроков: {len(t.alive)}.")
+    tie = TIE_RULE_NAMES_RU.get(t.tie_rule, t.tie_rule)
+    out.append(f"V6, ничья: {tie} ([rules] tie = \"{t.tie_rule}\"). "
+               f"Живых игроков: {len(t.alive)}.")
     return "\n".join(out)
 
 

@@ -103,8 +103,8 @@ def test_cli_replay_text_tells_the_night_in_russian(runner: CliRunner) -> None:
     result = runner.invoke(app, ["replay", str(game_file("town_wins")), "--format", "text"])
     assert result.exit_code == 0, result.output
     text = result.output
-    assert "День 1:" in text and "повешен Don" in text
-    assert "Ночь 1:" in text and "Погибает Анна" in text and "Погибает Jack" in text
+    assert "День 1:" in text and "на виселице: Don" in text
+    assert "Ночь 1:" in text and "Погибает: Анна" in text and "Погибает: Jack" in text
     assert "Игра окончена: победа — мирные жители." in text
 
 

@@ -68,7 +68,7 @@ def test_requests_file_gives_requests_from_the_file(tmp_path: Path) -> None:
         ('night = 1\nactor = "Лиса"\naction = "shoot"\ntarget = "Тень_Ночт"', GameError,
          "did you mean 'Тень_Ночи'"),
         ('night = 1\nactor = "Лиса"\naction = "fly"\ntarget = "Kotik"', ConfigError,
-         "not a night action"),
+         "не ночное действие"),
         ('night = 0\nactor = "Лиса"\naction = "shoot"\ntarget = "Kotik"', ConfigError,
          "night number"),
         ('night = 1\nactor = "Лиса"\naction = "shoot"', ConfigError, "target is missing"),

@@ -220,7 +220,7 @@ def test_n9_dead_necromancer_resurrects_nobody() -> None:
 def test_n9_necromancer_is_told_his_protection_was_used() -> None:
     g = protected_game()
     out = g.night(1, ["Don shoot Bob"])
-    assert ("Necro", "Ночь 1: ваша защита сработала — Bob остался жив. Воскрешение "
+    assert ("Necro", "Ночь 1: ваша защита сработала, в живых остаётся: Bob. Воскрешение "
             "израсходовано.") in private_results(out)
 
 
@@ -243,4 +243,4 @@ def test_n9_protection_against_harakiri() -> None:
     g.night(1, ["Nin kill Bob"])
     out = g.night(2, ["Nin kill Cid"])
     assert dead(out) == {"Cid"}
-    assert said(out, "Защита некроманта Necro спасает Nin (харакири)")
+    assert said(out, "Защита некроманта спасает: Nin (харакири; некромант — Necro)")

@@ -41,7 +41,7 @@ CASES: tuple[Case, ...] = (
     Case("N15.1", "a loop: thugs who beat each other are all beaten",
          "ThugA and ThugB beat each other: nobody beats first, so both are beaten.",
          (Night(1, ("ThugA beat ThugB", "ThugB beat ThugA"),
-                says="громилы ThugA и ThugB избивают друг друга по кругу — избиты все"),)),
+                says="громилы избивают друг друга по кругу: ThugB и ThugA — избиты все"),)),
     Case("N15.1", "a beaten thug does not walk into the ambush",
          "ThugB, beaten by ThugA, stays home: he does not visit Jack in ambush and lives.",
          (Night(1, ("Jack ambush", "ThugA beat ThugB", "ThugB beat Jack"),
@@ -51,7 +51,7 @@ CASES: tuple[Case, ...] = (
          "Pr takes Jack before ThugA beats Pr: Jack stays with the priest and does not kill; "
          "the beating reaches Jack too.",
          (Night(1, ("Pr take Jack", "Jack kill Bob", "ThugA beat Pr"),
-                says="Громила ThugA избивает священника Pr; гостя он уже забрал"),)),
+                says="Громила ThugA — избиение священника: Pr; гостя священник уже забрал"),)),
     Case("N15.2", "a shot priest still holds his guest",
          "Pr takes Doc; Don shoots Pr, which reaches Doc too: the priest's take stands, so "
          "Doc's own heal of Pr does not happen and both die.",
@@ -129,7 +129,7 @@ CASES: tuple[Case, ...] = (
          "2 is Nin's first miss and he lives.",
          (Day(1, requests=("Necro protect Ann Bob",)),
           Night(1, ("Nin kill Ann",), saved={"Ann": "Necro"},
-                says="Ann спасён(ы) некромантом — убийства не было, промах не засчитан"),
+                says="цель спасена некромантом (Ann) — убийства не было, промах не засчитан"),
           Day(2),
           Night(2, ("Nin kill Vera",), dead={"Vera": "ninja:Nin"}))),
     Case("N15.7", "a town kill that stands is a miss",
@@ -301,7 +301,7 @@ def test_through_referee_replay_on_the_command_line(
     for p in case.phases:
         if isinstance(p, Night) and p.says:
             # The host's log says it, citing the decision.
-            assert any(p.says in line and f"[{case.rule}]" in line
+            assert any(p.says in line and f"({case.rule})" in line
                        for line in text.splitlines()), (p.says, text)
 
 

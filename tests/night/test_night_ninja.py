@@ -75,7 +75,7 @@ def test_n10_target_already_dead_tonight_nothing_happens_no_miss() -> None:
     out = night(PLAYERS, ["Don shoot Bob", "Nin kill Bob"])
     assert causes(out, "Bob") == ("mafia:A",)
     assert misses(out) == []
-    assert said(out, "уже погибла этой ночью: ничего не происходит, промах не засчитан")
+    assert said(out, "уже погибла этой ночью — ничего не происходит, промах не засчитан")
 
 
 def test_n10_target_saved_by_doctor_is_not_already_dead() -> None:
@@ -174,7 +174,7 @@ def test_n15_7_a_kill_the_necromancer_prevents_is_no_miss_and_no_pm() -> None:
     out = g.night(1, ["Nin kill Bob"])
     assert dead(out) == set() and misses(out) == []
     assert not [to for to, _ in private_results(out) if to == "Nin"]
-    assert said(out, "Bob спасён(ы) некромантом — убийства не было, промах не засчитан")
+    assert said(out, "цель спасена некромантом (Bob) — убийства не было, промах не засчитан")
 
 
 def test_n15_7_priest_saved_but_town_guest_killed_is_one_miss() -> None:

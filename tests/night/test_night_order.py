@@ -62,4 +62,4 @@ def test_n2_a_player_dies_once_with_every_cause() -> None:
 def test_n2_explanation_is_numbered_and_ends_with_the_deaths() -> None:
     text = night(PLAYERS, ["Don shoot Bob"]).explain()
     assert text.splitlines()[0] == "Ночь 1:"
-    assert text.splitlines()[-1] == "Итог: погибли Bob."
+    assert text.splitlines()[-1] == "Итог: погиб(ла): Bob."

@@ -117,7 +117,7 @@ def test_n3_heal_of_priest_heals_guest_too() -> None:
 def test_n3_mafia_shot_at_priest_kills_guest_too() -> None:
     out = night(ALL, ["Pr take Bob", "Don shoot Pr"])
     assert dead(out) == {"Pr", "Bob"}
-    assert said(out, "выстрел в священника Pr задевает и его гостя")
+    assert said(out, "удар по священнику задевает и его гостя; священник: Pr")
 
 
 def test_n3_thug_beating_priest_beats_both() -> None:
@@ -147,7 +147,7 @@ def test_n3_maniac_killing_priest_kills_both() -> None:
 def test_n3_priest_taking_ambushing_maniac_dies_and_ambush_stands() -> None:
     out = night(ALL, ["Jack ambush", "Pr take Jack", "Don shoot Jack by Vito"])
     assert dead(out) == {"Pr", "Vito"}
-    assert said(out, "Pr приходит к маньяку Jack, сидящему в засаде, и погибает")
+    assert said(out, "К маньяку Jack в засаду приходит и погибает: Pr")
 
 
 def test_n3_priest_cannot_take_same_player_two_nights_in_a_row() -> None:

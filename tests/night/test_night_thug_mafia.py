@@ -29,7 +29,7 @@ def test_n4_beating_does_not_kill() -> None:
 def test_n4_beating_the_priest_beats_both() -> None:
     out = night(PLAYERS, ["Pr take Ann", "ThugA beat Pr"])
     assert {e.target for e in out.events if isinstance(e, Beaten)} == {"Pr", "Ann"}
-    assert said(out, "избивает священника Pr, а с ним и его гостя Ann")
+    assert said(out, "избиение священника: Pr, а с ним и гостя: Ann")
 
 
 def test_n4_thug_cannot_beat_himself() -> None:
@@ -66,7 +66,7 @@ def test_n5_clan_order_kills_target() -> None:
     out = night(PLAYERS, ["Don shoot Bob by Vito"])
     assert dead(out) == {"Bob"}
     assert causes(out, "Bob") == ("mafia:A",)
-    assert said(out, "Клан A: исполнитель Vito стреляет в Bob")
+    assert said(out, "Клан «A» — выстрел: Bob; исполнитель: Vito")
 
 
 def test_n5_without_executor_the_sender_is_executor() -> None:

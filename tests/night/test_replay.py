@@ -75,7 +75,7 @@ def test_replay_output_is_json() -> None:
 def test_replay_text_is_the_hosts_explanation() -> None:
     text = replay_text(load("town_wins.json"), RULES)
     assert "Голоса: Don — 2, Cid — 2." in text
-    assert "Ночь 2:" in text and "Brute приходит к маньяку Jack" in text
+    assert "Ночь 2:" in text and "К маньяку Jack в засаду приходит и погибает: Brute" in text
     assert text.endswith("Игра окончена: победа — мирные жители.")
 
 
@@ -127,14 +127,14 @@ def test_replay_hanged_and_voters_given_directly() -> None:
     ("data", "message"),
     [
         ({"phases": []}, 'the replay has no "players"'),
-        ({"players": [{"nick": "A", "role": "wizard"}], "phases": []}, "unknown role 'wizard'"),
+        ({"players": [{"nick": "A", "role": "wizard"}], "phases": []}, "неизвестная роль 'wizard'"),
         ({"players": [{"role": "citizen"}], "phases": []}, 'players[0] has no "nick"'),
         (game([{"day": 1, "votes": votes("A>Zed")}]), "'Zed' is not a player"),
         (game([{"night": 1, "requests": [{"actor": "M", "target": "A"}]}]), 'has no "action"'),
         (game([{"night": 1, "requests": [{"actor": "Q", "action": "shoot"}]}]),
          "'Q' is not a player"),
         (game([{"night": 1, "requests": [{"actor": "M", "action": "poison"}]}]),
-         "unknown action 'poison'"),
+         "неизвестное действие 'poison'"),
         (game([{"day": 1, "night": 1}]), 'exactly one of "day" or "night"'),
         (game([{"day": 1, "hanged": "Zed"}]), "'Zed' is not a player"),
         (game([{"day": 1, "votes": [{"voter": "A"}]}]), 'needs "voter" and "target"'),

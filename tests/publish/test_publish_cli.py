@@ -163,7 +163,7 @@ def test_resolve_night_posts_the_morning_report_and_sends_the_private_results(
     assert "[b]Утро после ночи 1[/b]" in report["message"] and HOST_ONLY not in report["message"]
     # N12 to the commissar, N10 to the ninja; ids known from their posts in the topic.
     assert [to for to, _ in board.stored_pms] == [67, 74]
-    assert "[b]Тень_Ночи[/b]: Мафия." in board.stored_pms[0][1]
+    assert "[b]Тень_Ночи[/b] — Мафия." in board.stored_pms[0][1]
     assert {pm["subject"] for pm in board.pms} == {"Ночь 1: результат"}
 
 
@@ -201,7 +201,7 @@ def test_check_activity_posts_the_public_part_only(live: list[str], board: Posti
     assert res.exit_code == 0, res.output
     (sent,) = board.replies
     message = sent["message"]
-    assert message.strip() == res.stdout.split("=" * 20)[0].strip()
+    assert message.strip() == res.stdout.split("━" * 12)[0].strip()
     assert HOST_ONLY not in message and "[code]" not in message
 
 

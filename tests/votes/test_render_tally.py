@@ -44,8 +44,8 @@ def test_bbcode_paste_part_counts_voters_and_times() -> None:
         "Лиса — 2: Шерлок ([url=https://forum.example/viewtopic.php?p=11#p11]20.11 19:00"
         "[/url]), Ёжик ([url=https://forum.example/viewtopic.php?p=14#p14]20.11 22:00[/url])",
         "",
-        "[b]Ничья 2:2 (Шерлок, Лиса): Шерлок первым набрал(а) 2 (сообщение 13) — на виселицу "
-        "отправляется Шерлок (V6, кто первым набрал).[/b]",
+        "[b]Ничья, по 2: Шерлок, Лиса. Раньше других набрал(а) 2 (сообщение 13): Шерлок. "
+        "На виселицу отправляется: Шерлок.[/b]",
         "Не проголосовали (3): Лиса, Mr. Smith, Снежок",
     ]
 
@@ -71,8 +71,8 @@ def test_times_in_the_forum_time_zone() -> None:
 def test_count_as_it_stands_mid_day() -> None:
     paste, _ = render_parts(run(DAY, as_of=12), "text", None, "Europe/Moscow")
     assert paste.splitlines()[0] == "Подсчёт голосов — день 1, на 20.11 20:00"
-    assert "Лидирует Лиса (1)." not in paste        # a tie 1:1 at that moment
-    assert "впереди Лиса" in paste
+    assert "Лидер по голосам: Лиса" not in paste    # a tie 1:1 at that moment
+    assert "Сейчас впереди: Лиса." in paste
     assert paste.splitlines()[-1].startswith("Ещё не проголосовали (5): ")
 
 

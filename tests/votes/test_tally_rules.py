@@ -193,7 +193,7 @@ def test_v6_tie_the_one_who_first_reached_the_count_is_hanged() -> None:
     assert counts(t) == {"Шерлок": ["Kotik", "Гроза"], "Лиса": ["Шерлок", "Ёжик"]}
     assert t.tied == ("Шерлок", "Лиса")
     assert t.hanged == "Шерлок"
-    assert "Шерлок первым набрал(а) 2 (сообщение 3)" in t.explanation
+    assert "Раньше других набрал(а) 2 (сообщение 3): Шерлок." in t.explanation
 
 
 # With changes = last_counts: Лиса reaches 2 at 11:00 and never drops below; Снежок reaches
@@ -246,7 +246,7 @@ def test_v6_tie_first_to_reach_counts_the_rise_that_held() -> None:
 def test_v6_no_valid_votes_nobody_is_hanged() -> None:
     t = run(posts([(1, "Гроза", "20.11 19:00", "Мой голос – [color=red]Kotik[/color]")]))
     assert (t.counts, t.hanged, t.leader) == ((), None, None)
-    assert t.explanation == "Засчитанных голосов нет — никто не казнён (V6)."
+    assert t.explanation == "Засчитанных голосов нет: на виселицу никто не отправляется."
 
 
 @pytest.mark.parametrize("early", [False, True], ids=["off", "on"])
