@@ -7,7 +7,8 @@ Three formats:
   revealed role when the setting says so, and the A3 note; before the turn is over, a
   reminder for those who still have time), then the host-only part below the one divider
   (:mod:`.parts`) with the details table in a ``[code]`` block, at most 100 columns wide.
-  Every nick and every text the host typed (excuse reasons, causes of death) goes through :func:`referee.bbcode.escape`.
+  Every nick and every text the host typed (excuse reasons, causes of death) goes through
+  :func:`referee.bbcode.escape`.
 - ``text``: the same for a terminal, as a readable table.
 - ``json``: ``turn``, ``final``, ``rows``, ``removed`` (plus ``warnings`` and the window),
   times in ISO 8601 UTC.
