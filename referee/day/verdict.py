@@ -5,8 +5,9 @@ Pure. :func:`verdict` reads the day's counts as :func:`referee.day.count.tally` 
 Russian, ready for the game topic: a nick is never declined, so each sentence puts it where
 its form does not change («На виселицу отправляется: Лиса»), and no rule code or setting id
 appears (the host-only part names the rule: :data:`TIE_RULE_NAMES_RU`). Each value of the
-``tie`` setting is one function in :data:`TIE_RULES`; a new tie rule is one more entry there.
-With ``early_majority`` the day closes the moment one player has an absolute majority of the living players (:func:`absolute_majority`).
+``tie`` setting is one function in :data:`TIE_RULES`; a new tie rule is one more entry
+there. With ``early_majority`` the day closes the moment one player has an absolute majority
+of the living players (:func:`absolute_majority`).
 """
 
 from __future__ import annotations
