@@ -69,21 +69,21 @@ class SyncReport:
         return bool(self.new_posts or self.edited_posts or self.missing_posts)
 
     def summary(self) -> str:
-        parts = [
-            f"topic {self.topic_id}: read page{'s' if self.last_page != self.start_page else ''} "
-            + (f"{self.start_page}–{self.last_page}" if self.last_page != self.start_page
-               else f"{self.start_page}")
-            + f" of {self.total_pages}"
-            + (f" and re-read page{'s' if len(self.rechecked) != 1 else ''} "
-               f"{_ranges(self.rechecked)} for edits and deletions" if self.rechecked else ""),
-            f"{self.new_posts} new post{'s' if self.new_posts != 1 else ''}",
-        ]
+        """One line for the host; counts after a colon, so no noun has to agree with them."""
+        pages = (f"страницы {self.start_page}–{self.last_page}"
+                 if self.last_page != self.start_page else f"страница {self.start_page}")
+        if self.rechecked:
+            pages += (f" и перечитаны {_ranges(self.rechecked)} (правки и удаления)")
+        parts = [f"новых сообщений: {self.new_posts}"]
         if self.edited_posts:
-            parts.append(f"{self.edited_posts} edited")
+            parts.append(f"изменено: {self.edited_posts}")
         if self.missing_posts:
-            parts.append(f"{self.missing_posts} vanished (kept, marked missing)")
-        parts.append(f"{self.requests} request{'s' if self.requests != 1 else ''}")
-        return ", ".join(parts)
+            parts.append(f"исчезло: {self.missing_posts} (сохранены, помечены)")
+        parts.append(f"заявок: {self.requests}")
+        return f"тема {self.topic_id}: прочитаны {pages} из {self.total_pages}; " + ", ".join(parts)
+
+
+FOLDERS_RU = {"inbox": "входящие", "sentbox": "отправленные", "outbox": "исходящие"}
 
 
 def _ranges(pages: tuple[int, ...]) -> str:
@@ -113,15 +113,16 @@ class PmSyncReport:
     """Why the engine's folder export could not be used (then PMs were opened)."""
 
     def summary(self) -> str:
-        text = (f"PMs ({', '.join(self.folders)}): {self.listed} listed, "
-                f"{self.new_pms} new, {self.requests} request{'s' if self.requests != 1 else ''}")
+        folders = ", ".join(FOLDERS_RU.get(f, f) for f in self.folders)
+        text = (f"ЛС ({folders}): в списке {self.listed}, новых {self.new_pms}, "
+                f"заявок {self.requests}")
         if self.exported:
-            text += f"; {self.exported} read by folder page, still unread on the forum"
+            text += f"; прочитано страницами папки: {self.exported}, на форуме не прочитаны"
         if self.export_unavailable and self.opened:
-            text += (f"; folder export unavailable ({self.export_unavailable}): "
-                     f"{self.opened} opened one by one, now marked read on the forum")
+            text += (f"; выгрузка папки недоступна ({self.export_unavailable}): открыто по "
+                     f"одному: {self.opened}, теперь прочитаны на форуме")
         if self.removed:
-            text += f"; deleted by their authors before reading: {len(self.removed)}"
+            text += f"; удалены авторами до прочтения: {len(self.removed)}"
         return text
 
 

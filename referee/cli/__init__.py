@@ -3,6 +3,9 @@
 Every command is a few lines: open the game, call one library function, print what it
 returns. Errors of the project (:class:`referee.errors.RefereeError`) are printed as one
 clear message with what to do, never as a traceback, and never with a secret in them.
+The interface is Russian: each help is a one-line purpose and an example, and typer's own
+words are Russian too (:mod:`referee.render.typer_ru`); the terminal side — colour, the
+yes/no question, the progress bar — is :mod:`referee.render.console`.
 """
 
 from __future__ import annotations
@@ -10,45 +13,60 @@ from __future__ import annotations
 import logging
 import sqlite3
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from referee.errors import RefereeError
-
-if TYPE_CHECKING:
-    from referee.sync import SyncProgress
+from referee.render.console import confirm, echo_err, emit, err, out, progress_bar
+from referee.render.typer_ru import RussianGroup
 
 app = typer.Typer(
     name="referee",
     help=(
-        "Referee for forum Mafia games on phpBB: vote tally, activity check, night "
-        "resolution. Reads the game topic and the host's private messages into SQLite."
+        "Судья форумной мафии: подсчёт голосов, проверка активности, разбор ночи. Читает "
+        "тему игры и личные сообщения ведущего в базу SQLite. Правила: docs/rules.md.\n\n"
+        "\b\nПример: referee --config игра/referee.toml tally --day 1"
     ),
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=False,  # our own Russian --install-completion/--show-completion below
     pretty_exceptions_enable=False,
     rich_markup_mode=None,  # docstrings name [players], [setup]: not rich markup
+    context_settings={"help_option_names": ["-h", "--help"]},
+    cls=RussianGroup,
 )
-vote_app = typer.Typer(help="Host decisions on single vote posts (recorded, shown in the tally).")
-action_app = typer.Typer(help="Host edits of night requests (recorded as the host's).")
+vote_app = typer.Typer(
+    help="Решение ведущего по одному сообщению с голосом (записывается, видно в подсчёте).\n\n"
+         "\b\nПример: referee vote reject 123 --reason \"голос после правки\"",
+    no_args_is_help=True, cls=RussianGroup,
+    context_settings={"help_option_names": ["-h", "--help"]})
+action_app = typer.Typer(
+    help="Правка ночных заявок ведущим (записывается как решение ведущего).\n\n"
+         "\b\nПример: referee action add --night 1 Полковник проверка Лиса",
+    no_args_is_help=True, cls=RussianGroup,
+    context_settings={"help_option_names": ["-h", "--help"]})
 app.add_typer(vote_app, name="vote")
 app.add_typer(action_app, name="action")
-
-out = Console(soft_wrap=True, highlight=False)
-err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
 class Fmt(StrEnum):
     bbcode = "bbcode"
     text = "text"
     json = "json"
+
+
+class ReplayFmt(StrEnum):
+    """``replay`` tells a game for audits: JSON or Russian text (no BBCode: never posted)."""
+
+    json = "json"
+    text = "text"
+
+
+FmtOpt = Annotated[Fmt, typer.Option(
+    "--format", "-f", help="bbcode — для форума, text — для чтения, json — для программ.")]
 
 
 class _Opts:
@@ -61,20 +79,60 @@ class _Opts:
 opts = _Opts()
 
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import version
+
+        out.print(f"referee {version('referee')}", markup=False)
+        raise typer.Exit()
+
+
+def _completion(value: bool, ctx: typer.Context, install: bool) -> None:
+    """``--install-completion`` / ``--show-completion``: typer's scripts, Russian words."""
+    if not value or ctx.resilient_parsing:
+        return
+    from typer._completion_shared import get_completion_script
+    from typer._completion_shared import install as put
+    from typer.completion import _get_shell_name, completion_init
+
+    completion_init()
+    if install:
+        shell, path = put(prog_name="referee", complete_var="_REFEREE_COMPLETE")
+        out.print(f"Автодополнение для {shell} установлено: {path}. Оно заработает в новом "
+                  "окне терминала.", markup=False)
+    else:
+        out.print(get_completion_script(prog_name="referee", complete_var="_REFEREE_COMPLETE",
+                                        shell=_get_shell_name() or "bash"), markup=False)
+    raise typer.Exit()
+
+
+def _install(ctx: typer.Context, value: bool) -> None:
+    _completion(value, ctx, install=True)
+
+
+def _show(ctx: typer.Context, value: bool) -> None:
+    _completion(value, ctx, install=False)
+
+
 @app.callback()
 def _main(
-    config: Annotated[Path, typer.Option("--config", "-c", help="The game's referee.toml.")] = Path(
-        "referee.toml"
-    ),
-    db: Annotated[
-        Path | None, typer.Option(help="SQLite file (default: next to the config, .db).")
-    ] = None,
-    verbose: Annotated[bool, typer.Option("--verbose", "-v", help="Log HTTP requests.")] = False,
-    now: Annotated[
-        str | None,
-        typer.Option(help='Act as if it were this time (forum time zone), for audits and '
-                          'rehearsals: "2026-11-21 21:00".'),
-    ] = None,
+    config: Annotated[Path, typer.Option("--config", "-c", help="referee.toml этой игры.")
+                      ] = Path("referee.toml"),
+    db: Annotated[Path | None, typer.Option(
+        help="Файл базы SQLite (по умолчанию рядом с конфигом, .db).")] = None,
+    verbose: Annotated[bool, typer.Option("--verbose", "-v",
+                                          help="Писать в журнал HTTP-запросы.")] = False,
+    now: Annotated[str | None, typer.Option(
+        help='Действовать так, будто сейчас это время (часовой пояс форума), для проверок '
+             'и репетиций: "2026-11-21 21:00".')] = None,
+    _v: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                     help="Показать версию и выйти.")] = False,
+    _i: Annotated[bool, typer.Option(
+        "--install-completion", is_eager=True, help="Установить автодополнение для оболочки.",
+        callback=_install)] = False,
+    _s: Annotated[bool, typer.Option(
+        "--show-completion", is_eager=True, help="Показать скрипт автодополнения.",
+        callback=_show)] = False,
 ) -> None:
     opts.config, opts.db, opts.verbose, opts.now = config, db, verbose, now
     logging.basicConfig(
@@ -119,30 +177,11 @@ def _parse_when(value: str, game, option: str) -> datetime:  # noqa: ANN001
 
 
 def _sync(game, *, sent: bool = False, full: bool = False, quiet: bool = False) -> None:  # noqa: ANN001
-    with _progress_bar(enabled=not quiet) as progress:
+    with progress_bar(enabled=not quiet) as progress:
         lines = game.sync(sent=sent, full=full, progress=progress)
     for line in lines:
         if not quiet:
-            err.print(line, markup=False)
-
-
-@contextmanager
-def _progress_bar(*, enabled: bool) -> Iterator[Callable[[SyncProgress], None] | None]:
-    """A progress bar on stderr for a sync, drawn only on a terminal."""
-    if not (enabled and err.is_terminal):
-        yield None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                  TextColumn("{task.fields[posts]} new posts"), console=err,
-                  transient=True) as bar:
-        task = bar.add_task("Reading the topic", total=None, posts=0)
-
-        def show(p: SyncProgress) -> None:
-            bar.update(task, completed=p.pages_read, total=p.pages_to_read, posts=p.new_posts)
-
-        yield show
+            echo_err(line)
 
 
 def _context(game):  # noqa: ANN001, ANN202 - a Game in, a render Context out
@@ -151,40 +190,37 @@ def _context(game):  # noqa: ANN001, ANN202 - a Game in, a render Context out
     return Context.of(game.config)
 
 
-def _emit(text: str) -> None:
-    # Plain print: rich markup must never interpret BBCode brackets from the output.
-    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+def _emit_output(text: str, fmt: Fmt, sending: bool) -> None:
+    """The command's whole text; when it is about to be sent, only its host-only part: the
+    text to send is shown once, in the sending listing."""
+    if sending and fmt != Fmt.json:
+        from referee.render.parts import split
+
+        text = split(text)[1] or text
+    _emit(text, fmt.value)
+
+
+def _emit(text: str, fmt: str = "bbcode") -> None:
+    emit(text, fmt)
 
 
 def _host_notes(notes) -> str:  # noqa: ANN001
     return "\n".join(f"! {n}" for n in notes)
 
 
-# ---------------------------------------------------------------------------------- sync
-
-@app.command()
-def sync(
-    sent: Annotated[bool, typer.Option("--sent", help="Also read the sent folder.")] = False,
-    full: Annotated[bool, typer.Option(help="Re-read every page (finds old edits).")] = False,
-) -> None:
-    """Read new topic pages and the host's new PMs into the database.
-
-    New PMs are read from the forum's folder export, a page at a time, and stay unread
-    there; only a board that cannot export has them opened, once each, which marks them
-    READ for the host (the sync line says so). PMs are read when [forum] username is set.
-    """
-    _sync(_game(), sent=sent, full=full)
-
-
 # ---------------------------------------------------------------------------------- sending
 
 PostOpt = Annotated[bool, typer.Option(
-    "--post", help="Then reply in the game topic with the public part (shown, then asked).")]
-SendOpt = Annotated[bool, typer.Option("--send", help="Then send the PMs (shown, then asked).")]
-YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Send without asking.")]
+    "--post", help="Затем ответить в теме игры публичной частью (показать, спросить).")]
+SendOpt = Annotated[bool, typer.Option("--send", help="Затем отправить ЛС (показать, спросить).")]
+YesOpt = Annotated[bool, typer.Option("--yes", "-y", help="Отправить, не спрашивая.")]
 DryRunOpt = Annotated[bool, typer.Option(
-    "--dry-run", help="Show what would be sent; send and record nothing.")]
-OfflineOpt = Annotated[bool, typer.Option(help="Do not sync first.")]
+    "--dry-run", help="Показать, что было бы отправлено; ничего не отправлять и не записывать.")]
+OfflineOpt = Annotated[bool, typer.Option(help="Не синхронизировать перед этим.")]
+
+
+_echo_err = echo_err
+_confirm = confirm
 
 
 def _publish(game, messages, yes: bool, dry_run: bool) -> None:  # noqa: ANN001
@@ -195,15 +231,28 @@ def _publish(game, messages, yes: bool, dry_run: bool) -> None:  # noqa: ANN001
         dry_run=dry_run)
 
 
-def _echo_err(text: str) -> None:
-    typer.echo(text, err=True)
+ReasonOpt = Annotated[str, typer.Option(help="Причина (видна в подсчёте).")]
 
 
-def _confirm(question: str) -> bool:
-    try:
-        return typer.confirm(question, default=False, err=True)
-    except typer.Abort:
-        return False
+# ---------------------------------------------------------------------------------- sync
+
+@app.command()
+def sync(
+    sent: Annotated[bool, typer.Option("--sent", help="Читать и папку отправленных.")] = False,
+    full: Annotated[bool, typer.Option(help="Перечитать все страницы (найдёт старые правки).")
+                    ] = False,
+) -> None:
+    """Прочитать новые страницы темы и новые ЛС ведущего в базу.
+
+    Новые ЛС читаются из выгрузки папки форума, страница за страницей, и там остаются
+    непрочитанными; только на форуме без выгрузки они открываются, каждое один раз, и
+    становятся ПРОЧИТАННЫМИ для ведущего (строка синхронизации об этом скажет). ЛС
+    читаются, когда задан [forum] username.
+
+    \b
+    Пример: referee sync --sent
+    """
+    _sync(_game(), sent=sent, full=full)
 
 
 # The commands, in the order --help lists them.
@@ -229,5 +278,5 @@ def main() -> None:
         err.print(f"referee: {error}", markup=False)
         raise SystemExit(error.exit_code) from None
     except KeyboardInterrupt:
-        err.print("referee: interrupted; everything stored so far is kept", markup=False)
+        err.print("referee: прервано; всё, что уже сохранено, остаётся в базе", markup=False)
         raise SystemExit(130) from None

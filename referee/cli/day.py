@@ -11,10 +11,14 @@ import typer
 from referee.cli import (
     DryRunOpt,
     Fmt,
+    FmtOpt,
+    OfflineOpt,
     PostOpt,
+    ReasonOpt,
     YesOpt,
     _context,
     _emit,
+    _emit_output,
     _game,
     _host_notes,
     _parse_when,
@@ -28,34 +32,31 @@ from referee.errors import GameError, RequestRefused
 if TYPE_CHECKING:
     from referee.decisions import VoteAction
 
-
-
-
 # ---------------------------------------------------------------------------------- votes
 
 @app.command()
 def tally(
-    day: Annotated[int | None, typer.Option(help="Day number (default: the current day).")] = None,
-    deadline: Annotated[
-        str | None, typer.Option(help='Set the day deadline, forum time: "2026-11-21 22:00".')
-    ] = None,
-    start: Annotated[
-        str | None, typer.Option(help="Set the day's start (for a day not in [schedule]).")
-    ] = None,
-    as_of: Annotated[
-        str | None, typer.Option("--as-of", help="The count as it stood at a post id or time.")
-    ] = None,
-    offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
-    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode,
+    day: Annotated[int | None, typer.Option(help="Номер дня (по умолчанию — текущий).")] = None,
+    deadline: Annotated[str | None, typer.Option(
+        help='Назначить дедлайн дня, время форума: "2026-11-21 22:00".')] = None,
+    start: Annotated[str | None, typer.Option(
+        help="Назначить начало дня (для дня, которого нет в [schedule]).")] = None,
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="Подсчёт на момент сообщения (номер) или времени.")] = None,
+    offline: OfflineOpt = False,
+    fmt: FmtOpt = Fmt.bbcode,
     post: PostOpt = False,
     yes: YesOpt = False,
     dry_run: DryRunOpt = False,
 ) -> None:
-    """The day's vote count and who is hanged (V1–V6), ready to paste.
+    """Подсчёт голосов дня и кто отправляется на виселицу (V1–V6), готовый к публикации.
 
-    Before the deadline it is a preview; the first run after the deadline records the
-    hanging; later runs show the recorded result. --post replies with the count (never the
-    host-only part), once.
+    До дедлайна это предварительный подсчёт; первый запуск после дедлайна записывает итог
+    дня, следующие показывают записанный итог. --post публикует подсчёт (никогда — часть
+    только для ведущего), один раз.
+
+    \b
+    Пример: referee tally --day 2 --post
     """
     game = _game()
     if not offline:
@@ -64,7 +65,7 @@ def tally(
     if not deadline or n < 1:
         game.scheduled_day(n)  # --deadline may add a day the schedule does not list
     if start and not deadline:
-        raise GameError("--start needs --deadline too", 'e.g. --start "…" --deadline "…"')
+        raise GameError("--start нужен вместе с --deadline", 'например: --start "…" --deadline "…"')
     if deadline:
         game.set_deadline(n, _parse_when(deadline, game, "--deadline"), "--deadline",
                           start=_parse_when(start, game, "--start") if start else None)
@@ -76,16 +77,20 @@ def tally(
     from referee.render.day import day_paste, render_day
 
     ctx = _context(game)
-    _emit(render_day(result, ctx, fmt.value))
+    _emit_output(render_day(result, ctx, fmt.value), fmt, sending=post)
     if post:
         _publish(game, [tally_post(game.config, n, day_paste(result, ctx))], yes, dry_run)
 
 
 @app.command()
 def votes(
-    day: Annotated[int | None, typer.Option(help="Day number (default: the current day).")] = None,
+    day: Annotated[int | None, typer.Option(help="Номер дня (по умолчанию — текущий).")] = None,
 ) -> None:
-    """Every vote event of the day (counted, ignored, rejected) with links."""
+    """Все события голосования дня (засчитанные, пропущенные, отклонённые) со ссылками.
+
+    \b
+    Пример: referee votes --day 1
+    """
     from referee.render.host import votes_list
 
     game = _game()
@@ -103,40 +108,57 @@ def _vote_override(action: VoteAction, post: int, reason: str = "",
     _emit(vote_recorded(effect, action))
 
 
-@vote_app.command("accept")
-def vote_accept(post: int, reason: Annotated[str, typer.Option()] = "") -> None:
-    """Count this post's vote although a rule rejected it (not V2/V5)."""
-    _vote_override("accept", post, reason)
-
-
-@vote_app.command("reject")
-def vote_reject(post: int, reason: Annotated[str, typer.Option()] = "отклонён ведущим") -> None:
-    """Do not count this post's vote (it counts as no vote)."""
-    _vote_override("reject", post, reason)
-
-
-@vote_app.command("set")
-def vote_set(post: int, target: Annotated[str, typer.Option()],
-             reason: Annotated[str, typer.Option()] = "") -> None:
-    """This post's vote is for TARGET."""
-    _vote_override("set", post, reason, target)
-
-
-ReasonOpt = Annotated[str, typer.Option(
-    help="Для записи ведущего; в публичную часть не попадает.")]
 PublicNoteOpt = Annotated[str, typer.Option(
     "--public-note", help="Пометка для игроков: показывается вместе с итогом.")]
 
 
+@vote_app.command("accept")
+def vote_accept(post: Annotated[int, typer.Argument(help="Номер сообщения.")],
+                reason: ReasonOpt = "") -> None:
+    """Засчитать голос этого сообщения, хотя правило его отклонило (кроме V2/V5).
+
+    \b
+    Пример: referee vote accept 94 --reason "красный ник виден в цитате"
+    """
+    _vote_override("accept", post, reason)
+
+
+@vote_app.command("reject")
+def vote_reject(post: Annotated[int, typer.Argument(help="Номер сообщения.")],
+                reason: ReasonOpt = "отклонён ведущим") -> None:
+    """Не засчитывать голос этого сообщения (считается, что голоса нет).
+
+    \b
+    Пример: referee vote reject 108 --reason "смена голоса"
+    """
+    _vote_override("reject", post, reason)
+
+
+@vote_app.command("set")
+def vote_set(post: Annotated[int, typer.Argument(help="Номер сообщения.")],
+             target: Annotated[str, typer.Option(help="За кого этот голос.")],
+             reason: ReasonOpt = "") -> None:
+    """Голос этого сообщения — за TARGET.
+
+    \b
+    Пример: referee vote set 89 --target Ёжик --reason "опечатка в нике"
+    """
+    _vote_override("set", post, reason, target)
+
+
 @app.command()
 def hang(
-    day: Annotated[int, typer.Option(help="The day whose result the host decides.")],
-    nick: Annotated[str | None, typer.Argument(help="Who is hanged (omit with --nobody).")] = None,
-    nobody: Annotated[bool, typer.Option(help="Nobody is hanged this day.")] = False,
+    day: Annotated[int, typer.Option(help="День, итог которого решает ведущий.")],
+    nick: Annotated[str | None, typer.Argument(help="Кого вешают (без него — --nobody).")] = None,
+    nobody: Annotated[bool, typer.Option(help="В этот день никого не вешают.")] = False,
     reason: ReasonOpt = "",
     public_note: PublicNoteOpt = "",
 ) -> None:
-    """The host decides the day's result over the count (recorded, shown in the tally)."""
+    """Ведущий решает итог дня поверх подсчёта (записывается, видно в подсчёте).
+
+    \b
+    Пример: referee hang --day 2 Лиса --reason "ничья" --public-note "решение ведущего"
+    """
     from referee.render.decision import hanging_recorded
 
     if (nick is None) == (not nobody):
@@ -147,12 +169,16 @@ def hang(
 
 @app.command()
 def remove(
-    nick: str,
-    after_day: Annotated[int, typer.Option("--after-day", help="Removed at the end of this day.")],
+    nick: Annotated[str, typer.Argument(help="Ник игрока.")],
+    after_day: Annotated[int, typer.Option("--after-day", help="Выбывает в конце этого дня.")],
     reason: ReasonOpt = "",
     public_note: PublicNoteOpt = "",
 ) -> None:
-    """The host removes a player from the game at the end of a day (A3)."""
+    """Ведущий выводит игрока из игры в конце дня (A3).
+
+    \b
+    Пример: referee remove Снежок --after-day 2 --reason "попросил выйти"
+    """
     from referee.render.decision import removal_recorded
 
     who = _game().remove(nick, after_day, reason, public_note)
@@ -163,20 +189,23 @@ def remove(
 
 @app.command("check-activity")
 def check_activity(
-    turn: Annotated[
-        int | None, typer.Option(
-            help="Turn number (default: the turn just ended if its check is not recorded, "
-                 "else the current one).")
-    ] = None,
-    offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
-    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode,
+    turn: Annotated[int | None, typer.Option(
+        help="Номер хода (по умолчанию — только что закончившийся, если его проверка не "
+             "записана, иначе текущий).")] = None,
+    offline: OfflineOpt = False,
+    fmt: FmtOpt = Fmt.bbcode,
     post: PostOpt = False,
     yes: YesOpt = False,
     dry_run: DryRunOpt = False,
 ) -> None:
-    """Who is missing (A1: no post this turn; A2: missed votes). Before the turn ends it is a
-    reminder list; after it the removals are recorded (A3). --post replies with the public
-    part, once."""
+    """Кто пропал (A1: ни одного сообщения за ход; A2: пропущенные голосования).
+
+    До конца хода это список-напоминание; после — выбывания записываются (A3). --post
+    публикует публичную часть, один раз.
+
+    \b
+    Пример: referee check-activity --turn 2 --post
+    """
     from referee.render.activity import render_activity
 
     game = _game()
@@ -185,8 +214,9 @@ def check_activity(
     n = turn if turn is not None else game.activity_turn()
     result = game.check_activity(n, record=not dry_run)
     ctx = _context(game)
-    _emit(render_activity(result.report, fmt.value, ctx.roles, ctx.reveal_role_on_removal,
-                          ctx.tz))
+    text = render_activity(result.report, fmt.value, ctx.roles, ctx.reveal_role_on_removal,
+                           ctx.tz)
+    _emit_output(text, fmt, sending=post)
     if result.notes and fmt != Fmt.json:
         _emit(_host_notes(result.notes))
     if post:
@@ -201,11 +231,15 @@ def check_activity(
 
 @app.command()
 def excuse(
-    nick: str,
-    turn: Annotated[int, typer.Option(help="The turn the player warned about.")],
-    reason: Annotated[str, typer.Option()] = "",
+    nick: Annotated[str, typer.Argument(help="Ник игрока.")],
+    turn: Annotated[int, typer.Option(help="Ход, о котором игрок предупредил.")],
+    reason: ReasonOpt = "",
 ) -> None:
-    """Record that NICK warned the host: not flagged as missing for that turn (A1)."""
+    """Записать, что игрок предупредил ведущего: в этом ходе он не пропавший (A1).
+
+    \b
+    Пример: referee excuse Гроза --turn 2 --reason "уехала на дачу"
+    """
     from referee.render.decision import excuse_recorded
 
     _emit(excuse_recorded(_game().excuse(nick, turn, reason), turn))

@@ -4,17 +4,21 @@ of requests."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from referee.cli import (
     Fmt,
+    FmtOpt,
+    OfflineOpt,
     PostOpt,
+    ReasonOpt,
     SendOpt,
     YesOpt,
     _context,
     _emit,
+    _emit_output,
     _game,
     _publish,
     _sync,
@@ -22,21 +26,20 @@ from referee.cli import (
     app,
     out,
 )
-
-if TYPE_CHECKING:
-    pass
-
-
-
+from referee.errors import GameError
 
 # ---------------------------------------------------------------------------------- night
 
 @app.command()
 def pms(
-    night: Annotated[int | None, typer.Option(help="Only this night's window.")] = None,
-    offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
+    night: Annotated[int | None, typer.Option(help="Только окно этой ночи.")] = None,
+    offline: OfflineOpt = False,
 ) -> None:
-    """The stored PMs (of a night): sender, time, first line."""
+    """Сохранённые ЛС (ночи): отправитель, время, первая строка.
+
+    \b
+    Пример: referee pms --night 1
+    """
     game = _game()
     if not offline:
         _sync(game, quiet=True)
@@ -53,19 +56,25 @@ def pms(
 
 @app.command("resolve-night")
 def resolve_night(
-    night: Annotated[int | None, typer.Option(help="Night number (default: the last one).")] = None,
+    night: Annotated[int | None, typer.Option(help="Номер ночи (по умолчанию — последняя).")
+                     ] = None,
     dry_run: Annotated[bool, typer.Option(
-        "--dry-run", help="Resolve, record nothing; with --post/--send show, send nothing.")
-    ] = False,
-    offline: Annotated[bool, typer.Option(help="Do not sync first.")] = False,
-    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode,
+        "--dry-run", help="Разобрать, ничего не записывать; с --post/--send — показать, не "
+                          "отправлять.")] = False,
+    offline: OfflineOpt = False,
+    fmt: FmtOpt = Fmt.bbcode,
     post: PostOpt = False,
     send: SendOpt = False,
     yes: YesOpt = False,
 ) -> None:
-    """Read the night's requests from the PMs, resolve them (N1–N14) and print the morning
-    report, the private results to send and the step-by-step explanation. --post replies
-    with the morning report, --send sends the private results by PM; each once."""
+    """Прочитать ночные заявки из ЛС, разобрать ночь (N1–N15) и вывести утренний итог.
+
+    Затем — только для ведущего — личные результаты к отправке и пошаговое объяснение.
+    --post публикует утренний итог, --send отправляет личные результаты в ЛС; один раз.
+
+    \b
+    Пример: referee resolve-night --night 1 --post --send
+    """
     from referee.render.night import render_night
 
     game = _game()
@@ -73,7 +82,7 @@ def resolve_night(
         _sync(game, quiet=fmt == Fmt.json)
     n = night if night is not None else game.current_night()
     result = game.resolve_night(n, record=not dry_run)
-    _emit(render_night(result, _context(game), fmt.value))
+    _emit_output(render_night(result, _context(game), fmt.value), fmt, sending=post or send)
     if post or send:
         from referee.publish import night_messages
         from referee.render.morning import morning_report, private_results
@@ -86,45 +95,71 @@ def resolve_night(
         _publish(game, messages, yes, dry_run)
 
 
+def _action(word: str) -> str:
+    from referee.roles import action_id, action_words
+
+    found = action_id(word)
+    if found is None:
+        raise GameError(f"неизвестное действие {word!r}", "напишите одно из: " + action_words())
+    return found
+
+
 @action_app.command("add")
 def action_add(
-    night: Annotated[int, typer.Option()],
-    actor: str,
-    action: str,
-    target: Annotated[list[str] | None, typer.Argument()] = None,
-    executor: Annotated[str | None, typer.Option()] = None,
-    reason: Annotated[str, typer.Option()] = "",
+    night: Annotated[int, typer.Option(help="Номер ночи.")],
+    actor: Annotated[str, typer.Argument(help="Кто ходит.")],
+    action: Annotated[str, typer.Argument(help="Действие: проверка, лечение, выстрел, …")],
+    target: Annotated[list[str] | None, typer.Argument(help="Цель (у защиты — две).")] = None,
+    executor: Annotated[str | None, typer.Option(help="Исполнитель выстрела мафии.")] = None,
+    reason: ReasonOpt = "",
 ) -> None:
-    """Add a request as the host: ACTOR ACTION [TARGET...] (e.g. `Лиса shoot Шерлок
-    --executor Тень_Ночи`, `Ёжик protect Kotik Ира-Ира`)."""
+    """Добавить заявку от имени ведущего: КТО ДЕЙСТВИЕ [ЦЕЛЬ...].
+
+    Действие — по-русски или id: проверка/проверить, лечение/лечить, выстрел/стрелять,
+    убийство, засада, избить, подрыв, забрать, защита.
+
+    \b
+    Пример: referee action add --night 1 Лиса выстрел Шерлок --executor Тень_Ночи
+    Пример: referee action add --night 1 Ёжик защита Kotik Ира-Ира
+    """
     from referee.render.decision import action_recorded
 
+    found = _action(action)
     game = _game()
     targets = target or []
-    game.add_action(night, actor, action, target=targets[0] if len(targets) == 1 else None,
+    game.add_action(night, actor, found, target=targets[0] if len(targets) == 1 else None,
                     targets=targets if len(targets) > 1 else (), executor=executor,
                     reason=reason)
-    _emit(action_recorded(night, actor, action, targets))
+    _emit(action_recorded(night, actor, found, targets))
 
 
 @action_app.command("drop")
 def action_drop(
-    night: Annotated[int, typer.Option()],
-    actor: str,
-    action: Annotated[str | None, typer.Argument()] = None,
-    reason: Annotated[str, typer.Option()] = "",
+    night: Annotated[int, typer.Option(help="Номер ночи.")],
+    actor: Annotated[str, typer.Argument(help="Чьи заявки отменить.")],
+    action: Annotated[str | None, typer.Argument(help="Только это действие.")] = None,
+    reason: ReasonOpt = "",
 ) -> None:
-    """Drop ACTOR's request(s) of the night as the host."""
+    """Отменить заявку (или все заявки) игрока за ночь от имени ведущего.
+
+    \b
+    Пример: referee action drop --night 1 Полковник проверка
+    """
     from referee.render.decision import drop_recorded
 
-    _game().drop_action(night, actor, action, reason)
-    _emit(drop_recorded(night, actor, action))
+    found = _action(action) if action is not None else None
+    _game().drop_action(night, actor, found, reason)
+    _emit(drop_recorded(night, actor, found))
 
 
 @action_app.command("import")
 def action_import(
-    requests_file: Annotated[Path, typer.Argument(help="A TOML file of [[request]]/[[drop]].")],
+    requests_file: Annotated[Path, typer.Argument(help="Файл TOML с [[request]]/[[drop]].")],
 ) -> None:
-    """Record every entry of a host's requests file as the host's decision."""
+    """Записать каждую запись файла заявок ведущего как его решение.
+
+    \b
+    Пример: referee action import ночь1.toml
+    """
     edits = _game().import_requests(requests_file)
     _emit(f"Записано решений ведущего: {len(edits)} (из {requests_file})")

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
 from referee.cli import (
     DryRunOpt,
     Fmt,
+    FmtOpt,
     OfflineOpt,
+    ReplayFmt,
     SendOpt,
     YesOpt,
     _confirm,
@@ -26,31 +28,39 @@ from referee.cli import (
 )
 from referee.errors import GameError
 
-if TYPE_CHECKING:
-    pass
-
-
-
 
 @app.command("mark-sent")
 def mark_sent(
-    key: Annotated[str, typer.Argument(help="The key printed with «неизвестно, дошло ли».")],
-    forum_id: Annotated[int | None, typer.Option(help="The post or PM id on the forum.")] = None,
+    key: Annotated[str, typer.Argument(help="Ключ из строки «неизвестно, дошло ли».")],
+    forum_id: Annotated[int | None, typer.Option(help="Номер сообщения или ЛС на форуме.")
+                        ] = None,
 ) -> None:
-    """The host checked the forum: a message that "may have been sent" was sent. Recorded,
-    so re-running the command does not send it again."""
+    """Ведущий проверил форум: сообщение, которое «могло дойти», дошло.
+
+    Записывается, чтобы повторный запуск команды не отправил его второй раз.
+
+    \b
+    Пример: referee mark-sent 3f2a…c9 --forum-id 146
+    """
     from referee.publish import mark_sent_by_host
 
     record = mark_sent_by_host(_game().store, key, forum_id)
-    _emit(f"Записано как отправленное: {record.kind} для {record.recipient}")
+    what = "сообщение в тему" if record.kind == "post" else "ЛС"
+    _emit(f"Записано как отправленное: {what}, получатель: {record.recipient}")
 
 
 @app.command()
 def replay(
-    game_file: Annotated[Path, typer.Argument(help="GAME.json (see README).")],
-    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.json,
+    game_file: Annotated[Path, typer.Argument(help="GAME.json (формат — в README).")],
+    fmt: Annotated[ReplayFmt, typer.Option(
+        "--format", "-f", help="json — для программ, text — рассказ по-русски.")
+    ] = ReplayFmt.json,
 ) -> None:
-    """Re-play a whole game from a JSON file (audits, tests)."""
+    """Переиграть всю игру из файла JSON (проверки, тесты).
+
+    \b
+    Пример: referee replay игра.json --format text
+    """
     from referee.config import NightRules
     from referee.replay import replay as run_replay
     from referee.replay import replay_text
@@ -60,22 +70,23 @@ def replay(
     except (OSError, ValueError, RecursionError) as e:
         # ValueError covers bad UTF-8, bad JSON and a number too long to read (Python's
         # 4300-digit limit); RecursionError, arrays nested thousands deep.
-        raise GameError(f"cannot read {game_file}: {e}", "give a UTF-8 JSON game file") from e
+        raise GameError(f"не удаётся прочитать {game_file}: {e}",
+                        "нужен файл игры JSON в UTF-8") from e
     rules = NightRules()
     if opts.config.exists():
         from referee.config import load_config
 
         rules = load_config(opts.config).night
-    if fmt == Fmt.json:
+    if fmt == ReplayFmt.json:
         _emit(json.dumps(run_replay(data, rules), ensure_ascii=False, indent=2))
     else:
-        _emit(replay_text(data, rules))
+        _emit(replay_text(data, rules), "text")
 
 
 @app.command()
 def deal(
-    seed: Annotated[int, typer.Option(help="Random seed: the same seed deals the same roles.")],
-    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.text,
+    seed: Annotated[int, typer.Option(help="Зерно случайности: то же зерно — та же раздача.")],
+    fmt: FmtOpt = Fmt.text,
     force: Annotated[bool, typer.Option(
         "--force", help="Раздать заново поверх ролей в [players] или записанной раздачи.")
     ] = False,
@@ -83,9 +94,14 @@ def deal(
     yes: YesOpt = False,
     dry_run: DryRunOpt = False,
 ) -> None:
-    """Assign roles to the [players] roster from [setup] (RULES.md default), record them in
-    the database as the game's roster and write the role PM texts. --send sends them (once;
-    a second deal with another seed is refused)."""
+    """Раздать роли игрокам [players] по [setup] (по умолчанию — из правил) и написать ЛС.
+
+    Раздача записывается в базу как состав игры. --send отправляет ЛС с ролями (один раз;
+    вторая раздача с другим зерном запрещена).
+
+    \b
+    Пример: referee deal --seed 7 --send
+    """
     from referee.config import load_config
     from referee.game.dealing import deal_game
     from referee.publish import send_deal
@@ -98,34 +114,43 @@ def deal(
     with Store.open(opts.db or config.db_path) as store:
         players = deal_game(config, store, seed, force=force, record=not dry_run)
         texts = role_pm_texts(players)
-        _emit(deal_listing(players, texts, "json" if fmt == Fmt.json else "text"))
+        # --send shows the role PMs once, in the sending listing
+        _emit(deal_listing(players, [] if send else texts, "json" if fmt == Fmt.json else "text"))
         _echo_err(deal_recorded(seed, len(players), recorded=not dry_run))
         if send:
             send_deal(config, store, seed, texts, echo=_echo_err, confirm=_confirm, yes=yes,
                       dry_run=dry_run)
 
 
-# ---------------------------------------------------------------------------------- at a glance
-
 @app.command()
-def status(fmt: Annotated[Fmt, typer.Option("--format", "-f", help="text or json.")] = Fmt.text,
+def status(fmt: Annotated[Fmt, typer.Option("--format", "-f", help="text или json.")
+                          ] = Fmt.text,
            offline: OfflineOpt = False) -> None:
-    """The game at a glance (host only): phase, time left, who lives, who left, what to do."""
+    """Игра одним взглядом (только ведущему): фаза, сколько осталось, кто жив, что сделать.
+
+    \b
+    Пример: referee status
+    """
     from referee.render.morning import private_results
     from referee.render.status import render_status
     from referee.status import game_status
 
-    _emit(render_status(game_status(_game(sync=not offline), private_results), fmt.value))
+    _emit(render_status(game_status(_game(sync=not offline), private_results), fmt.value),
+         fmt.value)
 
 
 @app.command()
 def history(
-    day: Annotated[int | None, typer.Option(help="Day number (default: the current day).")] = None,
-    whole: Annotated[bool, typer.Option("--game", help="The whole game's table.")] = False,
-    plot: Annotated[Path | None, typer.Option(help="Also draw the day as a PNG.")] = None,
-    fmt: Annotated[Fmt, typer.Option("--format", "-f")] = Fmt.bbcode, offline: OfflineOpt = False,
+    day: Annotated[int | None, typer.Option(help="Номер дня (по умолчанию — текущий).")] = None,
+    whole: Annotated[bool, typer.Option("--game", help="Таблица всей игры.")] = False,
+    plot: Annotated[Path | None, typer.Option(help="Ещё и нарисовать день в PNG.")] = None,
+    fmt: FmtOpt = Fmt.bbcode, offline: OfflineOpt = False,
 ) -> None:
-    """The day's vote, vote by vote (count, leader, lead changes, V6); --game: the game."""
+    """Голосование дня голос за голосом (счёт, лидер, смены лидера, V6); --game: вся игра.
+
+    \b
+    Пример: referee history --day 1 --plot день1.png
+    """
     from referee import history as h
     from referee.render import history as show
     from referee.render.plot import plot_day
@@ -133,21 +158,26 @@ def history(
     game = _game(sync=not offline)
     ctx, title = _context(game), game.config.title
     if whole:
-        return _emit(show.render_game_history(h.game_history(game), fmt.value, title))
+        return _emit(show.render_game_history(h.game_history(game), fmt.value, title), fmt.value)
     day_history = h.history_of_day(
         game, game.scheduled_day(day).day if day is not None else game.current_day())
-    _emit(show.render_day_history(day_history, fmt.value, ctx))
+    _emit(show.render_day_history(day_history, fmt.value, ctx), fmt.value)
     if plot:  # the picture's path on stderr: stdout stays the table to paste
         err.print(f"Рисунок: {plot_day(day_history, plot, ctx, title)}", markup=False)
 
 
 @app.command()
 def export(
-    game_file: Annotated[Path, typer.Argument(help="The replay file to write (JSON).")],
-    votes: Annotated[Path | None, typer.Option("--csv", help="Default: FILE.votes.csv.")] = None,
+    game_file: Annotated[Path, typer.Argument(help="Файл переигровки (JSON), куда писать.")],
+    votes: Annotated[Path | None, typer.Option(
+        "--csv", help="По умолчанию: ФАЙЛ.votes.csv.")] = None,
     offline: OfflineOpt = False,
 ) -> None:
-    """The live game as a `referee replay` file plus a CSV of every vote event."""
+    """Идущая игра как файл для `referee replay` и CSV всех событий голосования.
+
+    \b
+    Пример: referee export игра.json
+    """
     from referee.export import export_game
     from referee.render.export import replay_json, votes_csv
 
@@ -157,5 +187,6 @@ def export(
         game_file.write_text(replay_json(data), encoding="utf-8")
         votes.write_text(votes_csv(events, _context(game)), encoding="utf-8")
     except OSError as e:
-        raise GameError(f"cannot write {e.filename}: {e.strerror}", "give a writable path") from e
+        raise GameError(f"не удаётся записать {e.filename}: {e.strerror}",
+                        "укажите путь, куда можно писать") from e
     _emit(f"Записано: {game_file} (проверка: referee replay {game_file}), {votes}")

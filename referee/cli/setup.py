@@ -15,9 +15,15 @@ from referee.cli import _emit, app, opts
 def check(
     offline: Annotated[bool, typer.Option(help="Не открывать тему на форуме.")] = False,
 ) -> None:
-    """Что referee понял из referee.toml: расписание по времени форума, игроки с ролями и
-    стороны против расклада, правила не по умолчанию, предупреждения и ошибки; без
-    --offline ещё открывает тему. Код выхода 0 — только если ошибок нет."""
+    """Что referee понял из referee.toml: расписание, игроки с ролями, правила, ошибки.
+
+    Расписание по времени форума, игроки с ролями и стороны против расклада, правила не по
+    умолчанию, предупреждения и ошибки; без --offline ещё открывает тему. Код выхода 0 —
+    только если ошибок нет.
+
+    \b
+    Пример: referee --config игра/referee.toml check --offline
+    """
     from referee.checkup import checkup_now, run_checkup
     from referee.render.checkup import render_checkup
 
@@ -40,8 +46,14 @@ def init(
     night_hours: Annotated[int, typer.Option("--night-hours", help="Длина ночи, часов.")] = 12,
     username: Annotated[str | None, typer.Option(help="Войти под этим ником.")] = None,
 ) -> None:
-    """Написать referee.toml новой игры (--config, по умолчанию ./referee.toml) по первому
-    сообщению темы: ведущий, игроки, расписание. Существующий файл не трогает."""
+    """Написать referee.toml новой игры по первому сообщению темы.
+
+    Ведущий, игроки, расписание — в файл --config (по умолчанию ./referee.toml).
+    Существующий файл не трогает.
+
+    \b
+    Пример: referee init "https://forum.example/viewtopic.php?t=123" --timezone Europe/Moscow
+    """
     from referee.init_game import make_new_game, write_new
     from referee.render.config_file import new_config_text
     from referee.render.decision import config_written

@@ -23,24 +23,33 @@ if TYPE_CHECKING:
 
 @app.command()
 def watch(
-    every: Annotated[float, typer.Option(help="Minutes between two looks (2 or more).")] = 10,
+    every: Annotated[float, typer.Option(
+        help="Минут между двумя проверками (не меньше 2).")] = 10,
     tally_at_deadline: Annotated[bool, typer.Option(
-        help="After each day's deadline: record and show the count (--post).")] = False,
+        help="После дедлайна дня: записать и показать подсчёт (--post).")] = False,
     resolve_at_deadline: Annotated[bool, typer.Option(
-        help="After each night: resolve it, show the morning report (--post, --send).")] = False,
+        help="После ночи: разобрать её, показать утренний итог (--post, --send).")] = False,
     activity_at_deadline: Annotated[bool, typer.Option(
-        help="After each turn: the activity check, recorded and shown (--post).")] = False,
+        help="После хода: проверка активности, записана и показана (--post).")] = False,
     post: PostOpt = False,
     send: SendOpt = False,
     remind: Annotated[float | None, typer.Option(
-        help="Minutes before each deadline: who has not voted (--post: a reminder).")] = None,
+        help="За сколько минут до дедлайна сказать, кто не голосовал (--post: напоминание).")
+    ] = None,
     warn: Annotated[float, typer.Option(
-        help="Minutes before each deadline: tell who has not posted this turn.")] = 60,
-    until: Annotated[str | None, typer.Option(help='Stop then: "2026-11-23 23:00".')] = None,
+        help="За сколько минут до дедлайна сказать, кто не писал в этом ходе.")] = 60,
+    until: Annotated[str | None, typer.Option(
+        help='Остановиться в это время: "2026-11-23 23:00".')] = None,
     yes: YesOpt = False,
 ) -> None:
-    """Keep the count while the game runs: sync every --every minutes and tell what is new;
-    at each deadline do what the options ask, once (the question is asked here, once)."""
+    """Следить за игрой: синхронизировать каждые --every минут и говорить, что нового.
+
+    В каждый дедлайн — то, что просят параметры, один раз (вопрос задаётся здесь, один
+    раз).
+
+    \b
+    Пример: referee watch --every 10 --tally-at-deadline --post
+    """
     import getpass
 
     import referee.watch as watching

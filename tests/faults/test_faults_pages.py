@@ -47,7 +47,7 @@ def test_a_sync_re_reads_the_pages_it_is_given_and_sees_edits_and_deletions(
         report = sync_topic(run.config(), store, forum, recheck=[2, 3, 5, 9])
     assert board.log[served:] == ["topic:2", "topic:3", "topic:5"]   # those pages only
     assert (report.rechecked, report.edited_posts, report.missing_posts) == ((2, 3), 1, 1)
-    assert "re-read pages 2–3 for edits and deletions" in report.summary()
+    assert "перечитаны 2–3 (правки и удаления)" in report.summary()
     assert any("#1013" in n and "gone from page 3" in n for n in report.notes)
     assert missing_posts(run.db) == [1013]
     edited = next(p for p in stored_posts(run.db) if p[0] == 1007)
@@ -83,7 +83,7 @@ def test_an_edited_and_a_deleted_vote_of_the_open_day_are_caught_by_a_plain_sync
     sync = referee(config, *NOW, "sync")
     assert sync.returncode == 0, sync.stderr
     assert board.requests("topic:")[served:] == ["topic:3", "topic:4", "topic:5"]
-    assert "re-read pages 3–4 for edits and deletions" in sync.stderr
+    assert "перечитаны 3–4 (правки и удаления)" in sync.stderr
     assert "1 edited" in sync.stderr and "1 vanished" in sync.stderr
     assert "post #1013 by Тень_Ночи is gone from page 3" in sync.stderr
     tally = json.loads(referee(config, *NOW, "tally", "--offline", "--format", "json").stdout)
@@ -99,7 +99,7 @@ def test_once_the_day_is_recorded_its_pages_are_not_re_read(
     after = ["--now", "2026-11-21 09:00"]    # the night: day 1 closed
     assert referee(config, *after, "sync").returncode == 0
     sync = referee(config, *after, "sync")   # closed, not recorded: its pages are re-read
-    assert "re-read pages 1–4" in sync.stderr
+    assert "перечитаны 1–4" in sync.stderr
     assert referee(config, *after, "tally", "--offline").returncode == 0   # recorded
     sync = referee(config, *after, "sync")
     assert "re-read" not in sync.stderr and "read page 5 of 5" in sync.stderr

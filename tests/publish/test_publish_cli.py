@@ -18,7 +18,6 @@ from typer.testing import CliRunner, Result
 import referee.publish as publish_module
 from referee.cli import app
 from referee.errors import RefereeError
-from referee.render.tally import HOST_ONLY_RULE
 from referee.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -65,8 +64,11 @@ def invoke_error(args: list[str]) -> tuple[Result, RefereeError]:
     return res, res.exception
 
 
-def paste_of(stdout: str, separator: str = HOST_ONLY_RULE) -> str:
-    return stdout.split(separator)[0].strip()
+def paste_of(stderr: str) -> str:
+    """The text to send as the listing shows it once (stderr): between its title line and
+    the closing rule. stdout keeps only the host-only part then."""
+    listing = stderr.split("━" * 24 + " ", 1)[1]
+    return listing.split("\n", 1)[1].split("\n" + "━" * 24, 1)[0].strip()
 
 
 DAY1 = ["--now", "2026-11-22 09:00", "tally", "--day", "1", "--offline"]
@@ -78,16 +80,18 @@ NIGHT1 = ["--now", "2026-11-22 10:30", "resolve-night", "--night", "1", "--offli
 def test_tally_post_shows_the_paste_asks_and_posts_exactly_it(
     live: list[str], board: PostingBoard, tmp_path: Path
 ) -> None:
-    res = invoke([*live, *DAY1, "--post"], input="y\n")
+    res = invoke([*live, *DAY1, "--post"], input="д\n")
     assert res.exit_code == 0, res.output
     (sent,) = board.replies
-    paste = paste_of(res.stdout)
+    paste = paste_of(res.stderr)
     assert "[b]Mr. Smith — 6[/b]" in paste
     assert sent["message"].strip() == paste                  # the paste part, nothing else
     assert HOST_ONLY not in sent["message"] and "V3" not in sent["message"]
-    # The listing and the question (stderr) show that text and not the host-only part.
-    assert paste in res.stderr and HOST_ONLY not in res.stderr
-    assert "Отправить 1 сообщ. в тему? [y/N]" in res.stderr
+    # The listing and the question (stderr) show that text and not the host-only part;
+    # stdout shows the host-only part only: the text to send appears once.
+    assert HOST_ONLY not in res.stderr and res.output.count("[b]Mr. Smith — 6[/b]") == 1
+    assert res.stdout.lstrip().startswith("━") and "V3" in res.stdout
+    assert "Отправить 1 сообщ. в тему? [д/Н]" in res.stderr
     assert "Отправлено: Сообщение в тему (t=3) — подсчёт голосов, день 1 (#147)" in res.stderr
     # The password went into the login form only: not on screen, not in the database.
     assert board.login_posts[0]["password"] == PASSWORD
@@ -120,7 +124,7 @@ def test_answering_no_posts_and_records_nothing(live: list[str], board: PostingB
 
 def test_yes_posts_without_a_question(live: list[str], board: PostingBoard) -> None:
     res = invoke([*live, *DAY1, "--post", "--yes"])
-    assert res.exit_code == 0 and "[y/N]" not in res.stderr
+    assert res.exit_code == 0 and "[д/Н]" not in res.stderr
     assert len(board.replies) == 1
 
 
@@ -130,7 +134,7 @@ def test_dry_run_shows_the_post_and_sends_and_records_nothing(
     res = invoke([*live, *DAY1, "--post", "--dry-run"])
     assert res.exit_code == 0
     assert board.log == []
-    assert paste_of(res.stdout) in res.stderr
+    assert "[b]Mr. Smith — 6[/b]" in paste_of(res.stderr)
     assert "--dry-run: ничего не отправлено и не записано." in res.stderr
     with Store.open(tmp_path / "game.db") as store:
         assert store.sent() == []
@@ -159,7 +163,7 @@ def test_resolve_night_posts_the_morning_report_and_sends_the_private_results(
     res = invoke([*live, *NIGHT1, "--post", "--send", "--yes"])
     assert res.exit_code == 0, res.output
     (report,) = board.replies
-    assert report["message"].strip() == paste_of(res.stdout)
+    assert report["message"].strip() == paste_of(res.stderr)
     assert "[b]Утро после ночи 1[/b]" in report["message"] and HOST_ONLY not in report["message"]
     # N12 to the commissar, N10 to the ninja; ids known from their posts in the topic.
     assert [to for to, _ in board.stored_pms] == [67, 74]
@@ -201,7 +205,8 @@ def test_check_activity_posts_the_public_part_only(live: list[str], board: Posti
     assert res.exit_code == 0, res.output
     (sent,) = board.replies
     message = sent["message"]
-    assert message.strip() == res.stdout.split("━" * 12)[0].strip()
+    assert message.strip() == paste_of(res.stderr)
+    assert "[code]" in res.stdout and "Покидают игру" not in res.stdout
     assert HOST_ONLY not in message and "[code]" not in message
 
 

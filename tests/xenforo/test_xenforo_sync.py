@@ -19,7 +19,8 @@ def test_first_sync_reads_every_page_and_the_conversations(
         board: XfBoard, game119: Game119, open_game: Callable[..., Game]) -> None:
     game = open_game()
     lines = game.sync(progress=None)
-    assert lines[0].startswith("topic 69072: read pages 1–2 of 2, 22 new posts, 2 requests")
+    assert lines[0].startswith(
+        "тема 69072: прочитаны страницы 1–2 из 2; новых сообщений: 22, заявок: 2")
     assert board.requests() == [
         ("GET", "threads/mafija-119.69072/", 200),
         ("GET", "threads/mafija-119.69072/page-2", 200),
@@ -42,8 +43,8 @@ def test_a_sync_with_nothing_new_costs_one_request_per_source(
     board.log.clear()
     lines = game.sync(progress=None)
     # Issue 14: the open day's earlier page is read again too, for edits and deletions.
-    assert "re-read page 1 for edits and deletions, 0 new posts, 2 requests" in lines[0]
-    assert "1 request" in lines[-1]
+    assert "перечитаны 1 (правки и удаления); новых сообщений: 0, заявок: 2" in lines[0]
+    assert "заявок 1" in lines[-1]
     assert board.requests() == [("GET", "threads/mafija-119.69072/", 200),
                                 ("GET", "threads/mafija-119.69072/page-2", 200),
                                 ("GET", "conversations/", 200)]

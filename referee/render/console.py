@@ -1,0 +1,114 @@
+"""The host's terminal: where each text goes, how it looks there, and the yes/no question.
+
+- stdout carries the command's text (what a host pastes or pipes); stderr the sync lines,
+  the progress bar, the sending listing and the question, so a pipe gets the text alone.
+- ``--format text`` on a terminal is drawn with rich — titles bold, the host-only divider
+  in colour — and piped it is the plain text, byte for byte (no colour codes).
+- BBCode and JSON are never styled: they are meant to be copied exactly.
+- The question accepts Russian and English answers: «д», «да», «y», «yes» and «н», «нет»,
+  «n», «no» (any case); Enter alone is «нет».
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Protocol
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+from referee.render.parts import HOST_ONLY
+
+out = Console(soft_wrap=True, highlight=False)
+err = Console(stderr=True, soft_wrap=True, highlight=False)
+
+YES = frozenset({"д", "да", "y", "yes"})
+NO = frozenset({"н", "нет", "n", "no"})
+
+
+class Progress(Protocol):
+    """What a sync reports as it goes (:class:`referee.sync.SyncProgress`)."""
+
+    pages_read: int
+    pages_to_read: int | None
+    new_posts: int
+
+
+def emit(text: str, fmt: str = "bbcode") -> None:
+    """The command's text on stdout: styled for a terminal only in the text format."""
+    if fmt == "text" and out.is_terminal:
+        out.print(styled(text))
+        return
+    # Plain write: rich markup must never interpret BBCode brackets from the output.
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+
+def styled(text: str) -> Text:
+    """A text output as rich draws it: the first line (the title) bold, the divider bold
+    yellow, the host-only part below it dimmed a little; the words are unchanged."""
+    result = Text()
+    host = False
+    for i, line in enumerate(text.rstrip("\n").split("\n")):
+        if line == HOST_ONLY:
+            host = True
+            result.append(line + "\n", style="bold yellow")
+        elif i == 0:
+            result.append(line + "\n", style="bold")
+        else:
+            result.append(line + "\n", style="dim" if host and line.startswith("!") else "")
+    return result
+
+
+def echo_err(text: str) -> None:
+    """One line (or block) for the host on stderr, never read as markup."""
+    err.print(text, markup=False)
+
+
+def yes_no(answer: str) -> bool | None:
+    """«д»/«да»/«y»/«yes» → True, «н»/«нет»/«n»/«no» or nothing → False, else None."""
+    word = answer.strip().lower()
+    if not word or word in NO:
+        return False
+    return True if word in YES else None
+
+
+def confirm(question: str, ask: Callable[[str], str] | None = None) -> bool:
+    """Ask on stderr until the answer is a yes or a no; no input at all (a pipe that ended,
+    Ctrl-D, Ctrl-C) is a no."""
+    read = ask or _prompt
+    while True:
+        try:
+            answer = yes_no(read(f"{question} [д/Н]"))
+        except (click.Abort, EOFError, KeyboardInterrupt):
+            echo_err("")
+            return False
+        if answer is not None:
+            return answer
+        echo_err("Ответьте «д» (да) или «н» (нет).")
+
+
+def _prompt(question: str) -> str:
+    return click.prompt(question, default="", show_default=False, err=True)
+
+
+@contextmanager
+def progress_bar(*, enabled: bool) -> Iterator[Callable[[Progress], None] | None]:
+    """A progress bar on stderr for a sync, drawn only on a terminal."""
+    if not (enabled and err.is_terminal):
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, TextColumn
+    from rich.progress import Progress as Bar
+
+    with Bar(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+             TextColumn("новых сообщений: {task.fields[posts]}"), console=err,
+             transient=True) as bar:
+        task = bar.add_task("Читаю тему", total=None, posts=0)
+
+        def show(p: Progress) -> None:
+            bar.update(task, completed=p.pages_read, total=p.pages_to_read, posts=p.new_posts)
+
+        yield show
