@@ -123,14 +123,14 @@ def get_password(
         interactive = sys.stdin.isatty()
     if not interactive and prompt is None:
         raise LoginRequired(
-            f"the forum needs the password of «{username}» and there is no terminal to ask",
-            f"set the environment variable {PASSWORD_ENV} before running referee",
+            f"форуму нужен пароль «{username}», а спросить его негде (нет терминала)",
+            f"задайте переменную окружения {PASSWORD_ENV} перед запуском referee",
         )
     ask = prompt or getpass.getpass
-    value = ask(f"Forum password for {username}: ")
+    value = ask(f"Пароль на форуме для {username}: ")
     if not value:
         raise LoginRequired(
-            "no password was given", f"type it at the prompt or set {PASSWORD_ENV}"
+            "пароль не введён", f"введите его в ответ на вопрос или задайте {PASSWORD_ENV}"
         )
     return Secret(value)
 
@@ -295,10 +295,10 @@ class HttpClient:
                 shown = what or strip_sid(url)
                 if attempt >= self.retries:
                     raise NetworkError(
-                        f"the forum sent {shown} {attempt + 1} times in an encoding that "
-                        f"does not read right under any candidate ({e})",
-                        "nothing of it was stored; run the command again later, and if it "
-                        "repeats, save the page from a browser and report it",
+                        f"форум {attempt + 1} раз(а) прислал страницу в кодировке, которая "
+                        f"не читается ни одним из вариантов (запрос: {shown}; {e})",
+                        "ничего из неё не сохранено; запустите команду позже, а если повторится — "
+                        "сохраните страницу из браузера и сообщите о ней",
                     ) from None
                 delay = self.backoff.delay(attempt, self.random())
                 notices.warning("жду ответа форума… %s: the page does not decode for sure; "
@@ -350,13 +350,13 @@ class HttpClient:
             location = response.headers.get("Location", "")
             nxt = response.url.join(location)
             if nxt.scheme not in ("http", "https"):
-                raise ForumError(f"the forum redirected to an unsupported address ({nxt.scheme}:)")
+                raise ForumError(f"форум перенаправил на неподдерживаемый адрес ({nxt.scheme}:)")
             foreign = not same_site(nxt.host, self.host)
             if foreign and len(self._client.cookies.jar):
                 raise ForumError(
-                    f"the forum redirected to another site ({nxt.host}); referee does not "
-                    "follow it while logged in, so the session is not sent there",
-                    "check [forum] url: it should point at the forum itself",
+                    f"форум перенаправил на другой сайт ({nxt.host}); referee не идёт туда с "
+                    "входом на форум, чтобы не отдать чужому сайту сессию",
+                    "проверьте [forum] url: он должен вести на сам форум",
                 )
             # 301/302/303 turn a POST into a GET (what browsers and phpBB expect).
             method = "GET" if response.status_code in (301, 302, 303) else method
@@ -364,8 +364,8 @@ class HttpClient:
             content = None if method == "GET" else content
             response = self._send(method, nxt, data=data, headers=headers,
                                   retry_unsafe=True, cookies=not foreign, content=content)
-        raise ForumError(f"the forum redirected more than {self.max_redirects} times",
-                         "open the topic in a browser to see where it leads")
+        raise ForumError(f"форум перенаправил больше {self.max_redirects} раз",
+                         "откройте тему в браузере и посмотрите, куда она ведёт")
 
     def _pace(self) -> None:
         if self.min_interval and self._last_start is not None:
@@ -451,10 +451,10 @@ class HttpClient:
             # posts; it is asked for again instead.
             if attempt >= self.retries:
                 raise NetworkError(
-                    f"the forum sent an incomplete page for {shown} "
-                    f"{attempt + 1} times (it stops before its end)",
-                    "the forum or the connection is cutting pages short; run the "
-                    "command again later (pages already read are kept)",
+                    f"форум {attempt + 1} раз(а) прислал неполную страницу (она обрывается "
+                    f"до конца; запрос: {shown})",
+                    "форум или соединение обрезают страницы; запустите "
+                    "команду позже (уже прочитанные страницы сохранены)",
                 )
             delay = self.backoff.delay(attempt, self.random())
             log.info("%s %s -> an incomplete page; retry in %.1fs", method, shown, delay)
@@ -463,16 +463,16 @@ class HttpClient:
         wait = retry_after_seconds(response.headers.get("Retry-After"), self.wall())
         if wait is not None and wait > MAX_RETRY_AFTER:
             raise NetworkError(
-                f"the forum is busy (HTTP {status}) and asks to wait "
-                f"{int(wait)} s before the next request",
-                "run the command again later",
+                f"форум занят (HTTP {status}) и просит подождать "
+                f"{int(wait)} с до следующего запроса",
+                "запустите команду позже",
             )
         if attempt >= self.retries:
             raise NetworkError(
-                f"the forum answered HTTP {status} for {shown} "
-                f"after {attempt + 1} attempts",
-                "the forum may be down or overloaded; run the command again later "
-                "(pages already read are kept)",
+                f"форум ответил HTTP {status} (запрос: {shown}), "
+                f"попыток: {attempt + 1}",
+                "форум, возможно, лежит или перегружен; запустите команду позже "
+                "(уже прочитанные страницы сохранены)",
             )
         delay = wait if wait is not None else self.backoff.delay(attempt, self.random())
         log.info("%s %s -> HTTP %s; retry in %.1fs", method, shown, status, delay)
@@ -499,31 +499,31 @@ def _unknown_name(e: BaseException) -> int | None:
 
 def _unreachable(e: Exception, shown: str, attempt: int) -> NetworkError:
     """The error for a request that got no answer, after ``attempt`` retries."""
-    tries = f" after {attempt + 1} attempts" if attempt else ""
+    tries = f", попыток: {attempt + 1}" if attempt else ""
     code = _unknown_name(e)
     if code is not None:
         host = httpx.URL(shown).host
         gone = code == socket.EAI_NONAME
         return NetworkError(
-            f"the forum's address «{host}» does not resolve: "
-            + ("no such name in DNS" if gone else "the name server did not answer")
-            + f" (for {shown})" + tries,
-            "check the spelling of the address in [forum] url" if gone else
-            "check the internet connection (DNS), then run the command again",
+            f"адрес форума «{host}» не находится: "
+            + ("такого имени нет в DNS" if gone else "DNS-сервер не ответил")
+            + f" (запрос: {shown})" + tries,
+            "проверьте написание адреса в [forum] url" if gone else
+            "проверьте подключение к интернету (DNS) и запустите команду снова",
         )
     if isinstance(e, httpx.DecodingError):
         # gzip output spoilt by text printed before it: the browser's «Content Encoding
         # Error»; often gone on the next request.
         return NetworkError(
-            "the forum sent a page that cannot be unpacked (broken "
-            f"Content-Encoding) for {shown}" + tries,
-            "the forum's compression is failing; run the command again later "
-            "(pages already read are kept)",
+            "форум прислал страницу, которую не распаковать (сломан "
+            f"Content-Encoding; запрос: {shown})" + tries,
+            "у форума сбоит сжатие; запустите команду позже "
+            "(уже прочитанные страницы сохранены)",
         )
     return NetworkError(
-        f"could not reach the forum ({type(e).__name__}) for {shown}" + tries,
-        "check the internet connection and [forum] url; "
-        "run the command again later (pages already read are kept)",
+        f"не удаётся связаться с форумом ({type(e).__name__}; запрос: {shown})" + tries,
+        "проверьте подключение к интернету и [forum] url; "
+        "запустите команду позже (уже прочитанные страницы сохранены)",
     )
 
 

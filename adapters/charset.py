@@ -112,15 +112,15 @@ def signatures(text: str) -> tuple[int, str | None]:
     score = as_1251 + as_latin + as_koi8 + runs + mixed
     why = None
     if as_1251 >= 3 and as_1251 * 10 >= cyrillic:
-        why = "UTF-8 read as cp1251 (a letter, then a sign, over and over)"
+        why = "UTF-8, прочитанный как cp1251 (буква, знак, буква, знак…)"
     elif as_latin >= 3 and as_latin * 10 >= non_ascii:
-        why = "UTF-8 read as Latin-1 (a letter, then a sign, over and over)"
+        why = "UTF-8, прочитанный как Latin-1 (буква, знак, буква, знак…)"
     elif as_koi8 >= 3 and as_koi8 * 10 >= cyrillic:
-        why = "UTF-8 read as KOI8-R (box-drawing signs inside words)"
+        why = "UTF-8, прочитанный как KOI8-R (псевдографика внутри слов)"
     elif runs >= 3:
-        why = "cp1251 read as Latin-1 (runs of accented letters)"
+        why = "cp1251, прочитанный как Latin-1 (цепочки букв с диакритикой)"
     elif mixed >= 5 and mixed * 20 >= cyrillic:
-        why = "a wrong Cyrillic encoding (capitals inside words)"
+        why = "не та кириллическая кодировка (заглавные внутри слов)"
     return score, why
 
 
@@ -140,11 +140,11 @@ def decide(content: bytes, content_type: str | None = None, *,
         try:
             text = content.decode(name).removeprefix("\ufeff")
         except (UnicodeDecodeError, LookupError) as e:
-            tried.append((name, f"invalid bytes ({getattr(e, 'reason', e)})"))
+            tried.append((name, f"недопустимые байты ({getattr(e, 'reason', e)})"))
             continue
         score, why = signatures(text)
         if why is None and reads_right is not None and not reads_right(text):
-            why = "does not read as the forum's pages"
+            why = "не читается как страницы форума"
         if why is not None:
             tried.append((name, why))
         elif best is None or score < best[0]:

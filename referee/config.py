@@ -200,9 +200,9 @@ def load_config(path: str | Path) -> Config:
     """Read and validate ``referee.toml``; relative paths in it are relative to its folder."""
     p = Path(path)
     raw = read_toml(
-        p, "config file",
-        "create it from the commented example referee.toml in the project root, "
-        "or pass --config PATH",
+        p, "файл настроек",
+        "создайте его по образцу referee.toml с комментариями в корне проекта "
+        "или укажите --config ПУТЬ",
     )
     # Every key, type and form first, then what the entries say together: each problem
     # with its line, all at once — before a value is read.
@@ -221,14 +221,14 @@ def load_config(path: str | Path) -> Config:
 def read_toml(p: Path, what: str, if_missing: str) -> dict[str, Any]:
     """A TOML file the host wrote, or a :class:`ConfigError` saying what is wrong with it."""
     if not p.exists():
-        raise ConfigError(f"{what} {p} does not exist", if_missing)
+        raise ConfigError(f"{what} {p} не найден", if_missing)
     if p.is_dir():
         raise ConfigError(f"{p} — это папка, а не файл", f"укажите файл в ней, например "
                           f"--config {p / 'referee.toml'}")
     try:
         return tomllib.loads(p.read_text(encoding="utf-8"))
     except UnicodeDecodeError as e:
-        raise ConfigError(f"{p} is not UTF-8 text ({e.reason})", "save it as UTF-8") from e
+        raise ConfigError(f"{p} — не текст в UTF-8 ({e.reason})", "сохраните файл в UTF-8") from e
     except tomllib.TOMLDecodeError as e:
         line = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
         where = f"{p}, строка {line.group(1)}" if line else str(p)
@@ -246,20 +246,20 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
         tz = ZoneInfo(tz_name)
     except (ZoneInfoNotFoundError, ValueError, OSError) as e:  # OSError: «Europe» is a folder
         raise ConfigError(
-            f"[forum] timezone = {tz_name!r} is not a known time zone",
-            'use an IANA name such as "Europe/Moscow" or "UTC"',
+            f"[forum] timezone = {tz_name!r} — неизвестный часовой пояс",
+            'напишите имя IANA, например "Europe/Moscow" или "UTC"',
         ) from e
 
     snapshot = forum_raw.get("snapshot")
     if snapshot is not None and not isinstance(snapshot, str):
-        raise ConfigError("[forum] snapshot must be a folder path (a string)")
+        raise ConfigError("[forum] snapshot — это путь к папке (строка в кавычках)")
     url = forum_raw.get("url")
     if url is not None and not isinstance(url, str):
-        raise ConfigError("[forum] url must be a string like \"https://forum/viewtopic.php?t=123\"")
+        raise ConfigError("[forum] url — строка вида \"https://forum/viewtopic.php?t=123\"")
     if url is None and snapshot is None:
         raise ConfigError(
-            "[forum] needs either url (the game topic) or snapshot (a folder of saved pages)",
-            'add url = "https://your-forum/viewtopic.php?t=123" under [forum]',
+            "в [forum] нужен url (тема игры) или snapshot (папка сохранённых страниц)",
+            'добавьте в [forum]: url = "https://ваш-форум/viewtopic.php?t=123"',
         )
     forum = ForumConfig(
         engine=_opt_str(forum_raw, "forum.engine"),
@@ -276,9 +276,9 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
     )
     if forum.engine is not None and forum.engine not in engine_names():
         raise ConfigError(
-            f"[forum] engine = {forum.engine!r} is not supported",
-            "use one of " + ", ".join(f'engine = "{n}"' for n in engine_names())
-            + " or leave it out (the engine is read from the topic URL)",
+            f"[forum] engine = {forum.engine!r} не поддерживается",
+            "напишите одно из: " + ", ".join(f'engine = "{n}"' for n in engine_names())
+            + " или уберите строку (движок определится по адресу темы)",
         )
 
     host = game.get("host")
@@ -287,9 +287,9 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
                           'пишите host = "Ник ведущего"')
     if not isinstance(host, str) or not host.strip():
         raise ConfigError(
-            "[game] host is missing: the host's forum nick is needed "
-            "(the host's posts are never votes)",
-            'add host = "YourNick" under [game]',
+            "нет [game] host: нужен ник ведущего на форуме "
+            "(сообщения ведущего никогда не голоса)",
+            'добавьте в [game]: host = "ВашНик"',
         )
 
     players = _players(raw.get("players"))
@@ -323,11 +323,11 @@ def _check_no_secrets(raw: Mapping[str, Any], where: str = "") -> None:
     for key, value in raw.items():
         if key.lower() in _SECRET_KEYS:
             raise ConfigError(
-                f"referee.toml has a secret key {where}{key}: credentials must not be in the file",
-                "delete that line and set REFEREE_TELEGRAM_TOKEN (the bot's token) in the "
-                "environment" if "token" in key.lower() else
-                "delete that line and set REFEREE_PASSWORD in the environment "
-                "(or let referee prompt for it)",
+                f"в referee.toml секретный ключ {where}{key}: паролям и токенам не место в файле",
+                "удалите эту строку и задайте REFEREE_TELEGRAM_TOKEN (токен бота) в "
+                "окружении" if "token" in key.lower() else
+                "удалите эту строку и задайте REFEREE_PASSWORD в окружении "
+                "(или referee спросит пароль сам)",
             )
         if isinstance(value, Mapping):
             _check_no_secrets(value, f"{where}{key}.")
@@ -336,39 +336,39 @@ def _check_no_secrets(raw: Mapping[str, Any], where: str = "") -> None:
 def _table(raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     value = raw.get(key, {})
     if not isinstance(value, Mapping):
-        raise ConfigError(f"[{key}] must be a table", f"write it as a [{key}] section")
+        raise ConfigError(f"[{key}] должен быть таблицей", f"запишите его разделом [{key}]")
     return value
 
 
 def _str(t: Mapping[str, Any], key: str, default: str) -> str:
     value = t.get(key.split(".")[-1], default)
     if not isinstance(value, str):
-        raise ConfigError(f"{key} must be a string, got {value!r}")
+        raise ConfigError(f"{key} — нужна строка, а не {value!r}")
     return value
 
 
 def _opt_str(t: Mapping[str, Any], key: str) -> str | None:
     value = t.get(key.split(".")[-1])
     if value is not None and not isinstance(value, str):
-        raise ConfigError(f"{key} must be a string (in quotes), got {value!r}")
+        raise ConfigError(f"{key} — нужна строка (в кавычках), а не {value!r}")
     return value
 
 
 def _num(t: Mapping[str, Any], key: str, default: float, minimum: float | None = None) -> float:
     value = t.get(key.split(".")[-1], default)
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ConfigError(f"{key} must be a number, got {value!r}")
+        raise ConfigError(f"{key} — нужно число, а не {value!r}")
     if not math.isfinite(value):  # TOML allows inf and nan
-        raise ConfigError(f"{key} must be a finite number, got {value!r}")
+        raise ConfigError(f"{key} — нужно конечное число, а не {value!r}")
     if minimum is not None and value < minimum:
-        raise ConfigError(f"{key} = {value} is too small", f"use a value of at least {minimum}")
+        raise ConfigError(f"{key} = {value} — слишком мало", f"нужно не меньше {minimum}")
     return float(value)
 
 
 def _bool(t: Mapping[str, Any], key: str, default: bool, table: str = "rules") -> bool:
     value = t.get(key, default)
     if not isinstance(value, bool):
-        raise ConfigError(f"{table}.{key} must be true or false, got {value!r}")
+        raise ConfigError(f"{table}.{key} — нужно true или false, а не {value!r}")
     return value
 
 
@@ -376,8 +376,8 @@ def _choice(t: Mapping[str, Any], key: str, default: str, choices: tuple[str, ..
     value = t.get(key, default)
     if value not in choices:
         raise ConfigError(
-            f"rules.{key} = {value!r} is not one of the accepted values",
-            "use one of: " + ", ".join(repr(c) for c in choices),
+            f"rules.{key} = {value!r} — недопустимое значение",
+            "напишите одно из: " + ", ".join(repr(c) for c in choices),
         )
     return value
 
@@ -385,11 +385,11 @@ def _choice(t: Mapping[str, Any], key: str, default: str, choices: tuple[str, ..
 def _players(raw: Any) -> tuple[Player, ...]:
     if raw is None:
         raise ConfigError(
-            "[players] is missing: the roster is needed to match vote nicks",
-            'add a [players] table: "Nick" = "citizen", "Nick2" = { role = "mafia", clan = "A" }',
+            "нет [players]: без списка игроков не сопоставить ники в голосах",
+            'добавьте таблицу [players]: "Ник" = "мирный", "Ник2" = { role = "мафия", clan = "A" }',
         )
     if not isinstance(raw, Mapping) or not raw:
-        raise ConfigError("[players] must be a non-empty table of nick = role")
+        raise ConfigError("[players] — непустая таблица строк ник = роль")
     out: list[Player] = []
     for nick, spec in raw.items():
         where = f"players.{nick!r}"
@@ -401,12 +401,12 @@ def _players(raw: Any) -> tuple[Player, ...]:
             role = normalise_role(spec.get("role", "citizen"), where)
             clan = spec.get("clan")
             if clan is not None and not isinstance(clan, str):
-                raise ConfigError(f"{where}.clan must be a string")
+                raise ConfigError(f"{where}.clan — нужна строка")
             if role in ROLES_WITH_CLAN and clan is None:
                 clan = DEFAULT_CLAN
             out.append(Player(nick=nick, role=role, clan=clan))
         else:
-            raise ConfigError(f"{where} must be a role name or {{ role = ..., clan = ... }}")
+            raise ConfigError(f"{where} — нужна роль или {{ role = ..., clan = ... }}")
     return tuple(out)
 
 
@@ -422,32 +422,33 @@ def _schedule(raw: Any, tz: ZoneInfo) -> tuple[DaySchedule, ...]:
     days_raw = raw.get("days") if isinstance(raw, Mapping) else raw
     if not isinstance(days_raw, list):
         raise ConfigError(
-            "[schedule] must hold [[schedule.days]] entries",
-            'add [[schedule.days]] with day = 1, start = "...", deadline = "..."',
+            "в [schedule] должны быть записи [[schedule.days]]",
+            'добавьте [[schedule.days]] с day = 1, start = "...", deadline = "..."',
         )
     out: list[DaySchedule] = []
     for i, d in enumerate(days_raw):
         where = f"schedule.days[{i}]"
         if not isinstance(d, Mapping):
-            raise ConfigError(f"{where} must be a table")
+            raise ConfigError(f"{where} должен быть таблицей")
         for key in ("start", "deadline"):
             if key not in d:
-                raise ConfigError(f"{where}.{key} is missing", f'add {key} = "2026-11-21 22:00"')
+                raise ConfigError(f"{where}.{key}: значения нет",
+                                  f'добавьте {key} = "2026-11-21 22:00"')
         n = d.get("day", i + 1)
         if not isinstance(n, int) or n < 1:
-            raise ConfigError(f"{where}.day must be a positive whole number")
+            raise ConfigError(f"{where}.day — нужно целое положительное число")
         start = _time(d["start"], tz, f"{where}.start")
         deadline = _time(d["deadline"], tz, f"{where}.deadline")
         if deadline <= start:
-            raise ConfigError(f"{where}: deadline is not after start")
+            raise ConfigError(f"{where}: deadline не позже start")
         nd = d.get("night_deadline")
         night_deadline = _time(nd, tz, f"{where}.night_deadline") if nd is not None else None
         if night_deadline is not None and night_deadline <= deadline:
-            raise ConfigError(f"{where}: night_deadline is not after the day deadline")
+            raise ConfigError(f"{where}: night_deadline не позже дедлайна дня")
         out.append(DaySchedule(n, start, deadline, night_deadline))
     out.sort(key=lambda s: s.day)
     if len({s.day for s in out}) != len(out):
-        raise ConfigError("[schedule] lists the same day twice")
+        raise ConfigError("[schedule]: один и тот же день указан дважды")
     return tuple(out)
 
 
@@ -455,17 +456,18 @@ def _aliases(raw: Any, nicks: set[str]) -> dict[str, tuple[str, ...]]:
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
-        raise ConfigError("[aliases] must be a table: \"Nick\" = [\"other spelling\", ...]")
+        raise ConfigError("[aliases] — таблица: \"Ник\" = [\"другое написание\", ...]")
     out: dict[str, tuple[str, ...]] = {}
     for nick, spellings in raw.items():
         if nick not in nicks:
             raise ConfigError(
-                f"aliases.{nick!r}: no such player in [players]", "use the nick as in [players]"
+                f"aliases.{nick!r}: такого игрока нет в [players]", "пишите ник так, как в "
+                "[players]"
             )
         if isinstance(spellings, str):
             spellings = [spellings]
         if not isinstance(spellings, list) or not all(isinstance(s, str) for s in spellings):
-            raise ConfigError(f"aliases.{nick!r} must be a list of strings")
+            raise ConfigError(f"aliases.{nick!r} — нужен список строк")
         out[nick] = tuple(spellings)
     return out
 
@@ -474,24 +476,24 @@ def _replacements(raw: Any, tz: ZoneInfo, nicks: set[str]) -> tuple[Replacement,
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise ConfigError("replacements must be written as [[replacements]] entries")
+        raise ConfigError("замены записываются как [[replacements]]")
     out: list[Replacement] = []
     for i, r in enumerate(raw):
         where = f"replacements[{i}]"
         if not isinstance(r, Mapping) or "slot" not in r or "player" not in r:
-            raise ConfigError(f"{where} needs slot = \"old nick\" and player = \"new nick\"")
+            raise ConfigError(f"{where}: нужны slot = \"старый ник\" и player = \"новый ник\"")
         for key in ("slot", "player"):
             if not isinstance(r[key], str):
-                raise ConfigError(f"{where}.{key} must be a nick in quotes, got {r[key]!r}")
+                raise ConfigError(f"{where}.{key} — нужен ник в кавычках, а не {r[key]!r}")
         if r["slot"] not in nicks:
-            raise ConfigError(f"{where}.slot {r['slot']!r} is not a player in [players]")
+            raise ConfigError(f"{where}.slot {r['slot']!r} — такого игрока нет в [players]")
         from_post = r.get("from_post")
         if isinstance(from_post, bool) or not isinstance(from_post, int | None):
-            raise ConfigError(f"{where}.from_post must be a post id (a whole number), "
-                              f"got {from_post!r}")
+            raise ConfigError(f"{where}.from_post — нужен номер сообщения (целое число), "
+                              f"а не {from_post!r}")
         from_time = _time(r["from_time"], tz, f"{where}.from_time") if "from_time" in r else None
         if from_post is None and from_time is None:
-            raise ConfigError(f"{where} needs from_post = POST_ID or from_time = \"...\"")
+            raise ConfigError(f"{where}: нужен from_post = НОМЕР или from_time = \"...\"")
         out.append(Replacement(r["slot"], r["player"], from_post, from_time))
     return tuple(out)
 
@@ -502,7 +504,7 @@ def _vote_rules(t: Mapping[str, Any]) -> VoteRules:
     colours = t.get("red_colours", list(d.red_colours))
     for key, value in (("vote_phrases", phrases), ("red_colours", colours)):
         if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"rules.{key} must be a non-empty list of strings")
+            raise ConfigError(f"rules.{key} — нужен непустой список строк")
     changes = _choice(t, "changes", d.changes, ("forbidden", "last_counts", "limited"))
     vote_colours = t.get("vote_colours", list(d.vote_colours))
     if not isinstance(vote_colours, list) or not vote_colours \
@@ -542,7 +544,7 @@ def _night_rules(t: Mapping[str, Any]) -> NightRules:
     d = NightRules()
     ambush = t.get("ambush_kills", list(d.ambush_kills))
     if not isinstance(ambush, list):
-        raise ConfigError("rules.ambush_kills must be a list of role ids")
+        raise ConfigError("rules.ambush_kills — нужен список ролей")
     return NightRules(
         reveal_role_on_death=_bool(t, "reveal_role_on_death", d.reveal_role_on_death),
         maniac_ambush_twice_in_a_row=_bool(
@@ -575,17 +577,17 @@ def _setup(raw: Any) -> dict[str, int]:
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
-        raise ConfigError("[setup] must be a table of role = count")
+        raise ConfigError("[setup] — таблица роль = число")
     out: dict[str, int] = {}
     for role, count in raw.items():
         if role in ("clans",):
             if not isinstance(count, int) or count < 0:
-                raise ConfigError("setup.clans must be a whole number")
+                raise ConfigError("setup.clans — нужно целое число")
             out["clans"] = count
             continue
         rid = normalise_role(role, f"setup.{role}")
         if not isinstance(count, int) or count < 0:
-            raise ConfigError(f"setup.{role} must be a whole number of players")
+            raise ConfigError(f"setup.{role} — нужно целое число игроков")
         out[rid] = count
     return out
 

@@ -79,8 +79,8 @@ def default_setup(players: int) -> dict[str, int]:
     if players >= MIN_PLAYERS:
         return {"clans": 1, "mafia": 2, "commissar": 1, "doctor": 1}
     raise GameError(
-        f"{players} players are too few to deal roles: at least {MIN_PLAYERS} are needed",
-        "add players to the roster, or give an explicit [setup]",
+        f"игроков слишком мало для раздачи: {players}, нужно хотя бы {MIN_PLAYERS}",
+        "добавьте игроков в [players] или задайте [setup] явно",
     )
 
 
@@ -98,8 +98,8 @@ def _normalised_setup(setup: Mapping[str, int]) -> dict[str, int]:
         role = "clans" if key == "clans" else normalise_role(key, f"setup.{key}")
         if isinstance(count, bool) or not isinstance(count, int) or count < 0:
             raise ConfigError(
-                f"setup.{key} = {count!r} is not a whole number of players",
-                f"write e.g. {key} = 1",
+                f"setup.{key} = {count!r} — нужно целое число игроков",
+                f"например {key} = 1",
             )
         out[role] = out.get(role, 0) + count
     if "clans" not in out:
@@ -117,13 +117,13 @@ def setup_roles(setup: Mapping[str, int], players: int) -> list[tuple[str, str |
     clans = clan_names(s["clans"]) if s["clans"] else ()
     if clans and s.get("mafia", 0) < 1:
         raise ConfigError(
-            f"setup has {len(clans)} clan(s) but no Мафия in them: a clan must be able to shoot",
-            "set mafia = 1 or more (the count is per clan), or clans = 0",
+            f"в [setup] кланов: {len(clans)}, но в них нет Мафии: клан должен уметь стрелять",
+            "задайте mafia = 1 или больше (число на клан) или clans = 0",
         )
     if not clans and any(s.get(r, 0) for r in PER_CLAN):
         raise ConfigError(
-            "setup names clan roles (mafia, thug, kamikaze, boss_son) with clans = 0",
-            "set clans = 1 or more",
+            "в [setup] есть клановые роли (mafia, thug, kamikaze, boss_son), но clans = 0",
+            "задайте clans = 1 или больше",
         )
     roles: list[tuple[str, str | None]] = []
     for role in _DEAL_ORDER:
@@ -138,14 +138,15 @@ def setup_roles(setup: Mapping[str, int], players: int) -> list[tuple[str, str |
     if "citizen" in s:
         if special + s["citizen"] != players:
             raise GameError(
-                f"the setup deals {special} roles + {s['citizen']} Мирный житель = "
-                f"{special + s['citizen']} players, but the roster has {players}",
-                "change setup.citizen (or drop it: the rest are then citizens) or the roster",
+                f"по [setup] ролей {special} + мирных жителей {s['citizen']} = "
+                f"{special + s['citizen']} игроков, а в [players] — {players}",
+                "измените setup.citizen (или уберите: остальные станут мирными) либо состав "
+                "игроков",
             )
     elif special > players:
         raise GameError(
-            f"the setup needs {special} players for its roles, but the roster has {players}",
-            "remove roles from [setup] (clan roles count per clan) or add players",
+            f"по [setup] на роли нужно игроков: {special}, а в [players] — {players}",
+            "уберите роли из [setup] (клановые считаются на клан) или добавьте игроков",
         )
     roles.extend(("citizen", None) for _ in range(players - special))
     return roles
@@ -156,11 +157,11 @@ def deal(nicks: Sequence[str], setup: Mapping[str, int] | None, seed: int) -> li
     the same roles; the players come back in the order of ``nicks``."""
     names = [n.strip() for n in nicks]
     if any(not n for n in names):
-        raise GameError("the roster has an empty nick", "remove the empty entry")
+        raise GameError("в составе игроков пустой ник", "удалите пустую запись")
     seen: set[str] = set()
     for n in names:
         if n.casefold() in seen:
-            raise GameError(f"the roster lists {n!r} twice", "keep one entry per player")
+            raise GameError(f"в составе игроков {n!r} дважды", "оставьте одну запись на игрока")
         seen.add(n.casefold())
     roles = setup_roles(default_setup(len(names)) if setup is None else setup, len(names))
     shuffled = list(names)

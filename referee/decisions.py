@@ -38,19 +38,19 @@ class VoteDecision:
     def parse(cls, text: str) -> VoteDecision:
         """``accept 85`` | ``reject 85 флуд`` | ``set 99 target Снежок``."""
         parts = text.strip().split(maxsplit=2)
-        hint = "write: accept POST | reject POST reason | set POST target NICK"
+        hint = "пишите: accept НОМЕР | reject НОМЕР причина | set НОМЕР target НИК"
         if len(parts) < 2 or parts[0].lower() not in ("accept", "reject", "set"):
-            raise GameError(f"cannot read the override {text!r}", hint)
+            raise GameError(f"не удаётся прочитать решение {text!r}", hint)
         action = parts[0].lower()
         try:
             post_id = int(parts[1].lstrip("#p"))
         except ValueError as e:
-            raise GameError(f"override {text!r}: {parts[1]!r} is not a post id", hint) from e
+            raise GameError(f"решение {text!r}: {parts[1]!r} — не номер сообщения", hint) from e
         rest = parts[2].strip() if len(parts) > 2 else ""
         if action == "set":
             word, _, nick = rest.partition(" ")
             if word.lower() != "target" or not nick.strip():
-                raise GameError(f"override {text!r}: no target nick", hint)
+                raise GameError(f"решение {text!r}: нет ника цели", hint)
             return cls("set", post_id, target=nick.strip())
         if action == "reject":
             return cls("reject", post_id, reason=rest or "отклонён ведущим")

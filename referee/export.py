@@ -27,7 +27,7 @@ from referee.game import Game
 from referee.night import GameState
 from referee.replay import tally_votes
 
-REPLAY_NOTE = "referee export: the live game as a replay file (referee replay FILE)"
+REPLAY_NOTE = "referee export: идущая игра как файл переигровки (referee replay ФАЙЛ)"
 
 
 def export_game(game: Game) -> tuple[dict[str, Any], list[VoteEvent]]:

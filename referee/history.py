@@ -92,10 +92,10 @@ def history_of_day(game: Game, day: int, story: Chronicle | None = None) -> DayH
         return day_history(entry.tally)
     window = game.window(day)
     if game.now < window.start:
-        raise GameError(f"day {day} has not started yet (it starts {window.start.isoformat()})",
-                        "ask for a day that has begun: referee history --day N")
+        raise GameError(f"день {day} ещё не начался (начало {window.start:%d.%m %H:%M})",
+                        "выберите день, который уже начался: referee history --day N")
     if story.winner is not None:
-        raise GameError(f"the game ended before day {day}", "ask for a day of the game")
+        raise GameError(f"игра закончилась раньше дня {day}", "выберите день этой игры")
     return day_history(game.tally_day(day, record=False, _state=story.state).tally)
 
 

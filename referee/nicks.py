@@ -79,14 +79,14 @@ class NickMatch:
         if self.kind == "exact":
             return f"«{self.typed}» = {self.nick}"
         if self.kind == "alias":
-            return f"«{self.typed}» is an alias of {self.nick}"
+            return f"«{self.typed}» — другое написание ника {self.nick}"
         if self.kind == "folded":
-            return f"«{self.typed}» = {self.nick} (look-alike letters)"
+            return f"«{self.typed}» = {self.nick} (похожие буквы)"
         if self.kind == "near":
-            return f"«{self.typed}» read as {self.nick} (near match, check it)"
+            return f"«{self.typed}» прочитан как {self.nick} (похожий ник, проверьте)"
         if self.kind == "ambiguous":
-            return f"«{self.typed}» could be any of: {', '.join(self.candidates)}"
-        return f"«{self.typed}» matches no player"
+            return f"«{self.typed}» — может быть любой из: {', '.join(self.candidates)}"
+        return f"«{self.typed}» — нет такого игрока"
 
 
 class Roster:

@@ -114,9 +114,9 @@ def public_part(rendered: str, separator: str) -> str:
     head, found, _ = rendered.partition(separator)
     if not found:
         raise GameError(
-            "internal: the rendered text has no host-only separator, so referee cannot tell "
-            "which part is public; nothing is posted",
-            "post the public part by hand",
+            "внутренняя ошибка: в тексте нет разделителя части для ведущего, и referee не может "
+            "понять, что публично; ничего не опубликовано",
+            "опубликуйте публичную часть вручную",
         )
     return head.rstrip() + "\n"
 
@@ -147,9 +147,9 @@ def night_messages(config: Config, result: NightResult, *, report: str,
     if not result.final:
         end = result.window[1].astimezone(config.tz)
         raise GameError(
-            f"night {n} is not over yet (until {end:%d.%m %H:%M}): its result is provisional "
-            "and is not sent",
-            "run the command again after the night deadline",
+            f"ночь {n} ещё не закончилась (до {end:%d.%m %H:%M}): итог предварительный "
+            "и не отправляется",
+            "запустите команду снова после дедлайна ночи",
         )
     out: list[Outgoing] = []
     game = game_ref(config)
@@ -199,21 +199,22 @@ def check_can_send(config: Config) -> None:
     forum = config.forum
     if forum.snapshot is not None:
         raise ConfigError(
-            "posting needs the live forum: [forum] snapshot reads saved pages, it cannot post",
-            "set [forum] url to the game topic and remove snapshot (or use --dry-run to see "
-            "what would be sent)",
+            "для отправки нужен живой форум: [forum] snapshot читает сохранённые страницы и "
+            "отправлять не может",
+            "укажите в [forum] url темы игры и уберите snapshot (или --dry-run, чтобы увидеть, "
+            "что было бы отправлено)",
         )
     if not forum.url:
-        raise ConfigError("posting needs the live forum: set [forum] url",
+        raise ConfigError("для отправки нужен живой форум: укажите [forum] url",
                           'url = "https://forum.example.com/viewtopic.php?t=123"')
     if not forum.username:
         raise ConfigError(
-            "posting needs the host's forum login: set [forum] username",
-            "the password is asked for (or read from REFEREE_PASSWORD), never stored",
+            "для отправки нужен логин ведущего: укажите [forum] username",
+            "пароль спрашивается (или берётся из REFEREE_PASSWORD) и нигде не хранится",
         )
     if not can_post(forum.settings()):
-        raise ConfigError(f"posting is not supported for [forum] engine = {forum.engine!r}",
-                          "copy the text into the topic by hand")
+        raise ConfigError(f"отправка не поддерживается для [forum] engine = {forum.engine!r}",
+                          "скопируйте текст в тему вручную")
 
 
 def live_sender(config: Config, db_path: Path | None) -> Poster:
@@ -267,7 +268,7 @@ def mark_sent_by_host(store: Store, key: str, forum_id: int | None = None) -> Se
     raw = store.get_meta(MAYBE_SENT + key)
     if raw is None:
         raise GameError(
-            f"no message with key {key} is waiting for confirmation",
+            f"нет сообщения с ключом {key}, ждущего подтверждения",
             "copy the key from the «Внимание: неизвестно, дошло ли…» line",
         )
     m = json.loads(raw)
@@ -420,9 +421,9 @@ def send_deal(
     earlier = store.get_meta(DEAL_SEED_META)
     if earlier is not None and earlier != str(seed):
         raise GameError(
-            f"role PMs of this game were already sent with --seed {earlier}; a deal with "
-            f"--seed {seed} would give players a second role",
-            f"use --seed {earlier} to send the rest of that deal",
+            f"ЛС с ролями этой игры уже отправлены с --seed {earlier}; раздача с "
+            f"--seed {seed} дала бы игрокам вторую роль",
+            f"укажите --seed {earlier}, чтобы отправить остаток той раздачи",
         )
     messages = role_pms(config, texts)
     try:

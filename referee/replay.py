@@ -42,7 +42,8 @@ from referee.night.state import Death
 from referee.roles import action_id, action_words, normalise_role
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
 
-_HINT = "see the replay format in referee/replay.py"
+_HINT = "формат файла переигровки — в README (раздел «Формат файла переигровки»)"
+_KIND_RU = {str: "строка", int: "число", list: "список", dict: "объект"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,24 +91,24 @@ def replay_text(data: Mapping[str, Any], rules: NightRules) -> str:
 
 def _run(data: Mapping[str, Any], rules: NightRules) -> tuple[list[_Day | _Night], GameState]:
     if not isinstance(data, Mapping):
-        raise GameError("a replay must be a JSON object with players and phases", _HINT)
-    state = GameState.new(_players(_need(data, "players", list, "the replay")))
+        raise GameError("файл переигровки — объект JSON с players и phases", _HINT)
+    state = GameState.new(_players(_need(data, "players", list, "файл переигровки")))
     out: list[_Day | _Night] = []
     previous: tuple[int, int] | None = None
-    for i, raw in enumerate(_need(data, "phases", list, "the replay")):
+    for i, raw in enumerate(_need(data, "phases", list, "файл переигровки")):
         where = f"phases[{i}]"
         if not isinstance(raw, Mapping):
-            raise GameError(f"{where} must be an object with a day or night number", _HINT)
+            raise GameError(f"{where} — нужен объект с номером day или night", _HINT)
         if ("day" in raw) == ("night" in raw):
-            raise GameError(f"{where} needs exactly one of \"day\" or \"night\"", _HINT)
+            raise GameError(f"{where}: нужен ровно один из ключей \"day\" или \"night\"", _HINT)
         if previous is not None and (won := winner(state, rules)) is not None:
             # W2: the game ended with the previous phase; playing on would report the
             # winner of a position nobody should have reached.
             raise GameError(
-                f"{where}: the game was already over after {_phase_name(previous)} "
-                f"(winner: {won.token})",
-                "remove the phases after the end, or check the [rules] settings "
-                "(clan_wins_at_parity) the game was played with",
+                f"{where}: игра уже закончилась после фазы «{_phase_name(previous)}» "
+                f"(победитель: {won.token})",
+                "уберите фазы после конца игры или проверьте настройки [rules] "
+                "(clan_wins_at_parity), с которыми игра шла",
             )
         previous = _in_order(raw, previous, where)
         if "night" in raw:
@@ -132,21 +133,21 @@ def _run_day(
     tally: tuple[tuple[str, int], ...] = ()
     if "votes" in raw:
         if "hanged" in raw or "voters" in raw:
-            raise GameError(f"{where}: give either votes or hanged + voters, not both", _HINT)
+            raise GameError(f"{where}: либо votes, либо hanged + voters, не оба сразу", _HINT)
         hanged, voters, tally = tally_votes(state, raw["votes"], where)
     else:
         hanged = raw.get("hanged")
         if hanged is not None and not isinstance(hanged, str):
-            raise GameError(f"{where}.hanged must be a nick or null", _HINT)
+            raise GameError(f"{where}.hanged — нужен ник или null", _HINT)
         voters = raw.get("voters", [])
         if not isinstance(voters, list) or not all(isinstance(v, str) for v in voters):
-            raise GameError(f"{where}.voters must be a list of nicks", _HINT)
+            raise GameError(f"{where}.voters — нужен список ников", _HINT)
         for nick in [hanged, *voters]:
             _known(state, nick, where)
     reqs = _requests(state, raw.get("requests", []), where)
     removals = raw.get("removed", [])
     if not isinstance(removals, list):
-        raise GameError(f"{where}.removed must be a list of nicks or {{player, reason}}", _HINT)
+        raise GameError(f"{where}.removed — нужен список ников или {{player, reason}}", _HINT)
     removed: list[tuple[str, str]] = []
     for j, item in enumerate(removals):
         nick, reason = _removal(item, f"{where}.removed[{j}]")
@@ -165,14 +166,14 @@ def tally_votes(
     a dead player are ignored. Most votes is hanged; a tie goes to the player who first
     reached the final count; no votes — nobody. Returns (hanged, his voters in order, tally)."""
     if not isinstance(votes, list):
-        raise GameError(f"{where}.votes must be a list of {{voter, target}}", _HINT)
+        raise GameError(f"{where}.votes — нужен список {{voter, target}}", _HINT)
     counts: dict[str, int] = {}
     reached: dict[tuple[str, int], int] = {}
     voted: set[str] = set()
     voters_of: dict[str, list[str]] = {}
     for k, v in enumerate(votes):
         if not isinstance(v, Mapping) or "voter" not in v or "target" not in v:
-            raise GameError(f"{where}.votes[{k}] needs \"voter\" and \"target\"", _HINT)
+            raise GameError(f"{where}.votes[{k}]: нужны \"voter\" и \"target\"", _HINT)
         voter, target = v["voter"], v["target"]
         _known(state, voter, where)
         _known(state, target, where)
@@ -205,38 +206,39 @@ def _in_order(raw: Mapping[str, Any], previous: tuple[int, int] | None, where: s
         (previous[0], 1) if previous[1] == 0 else (previous[0] + 1, 0)
     ]
     if phase not in expected:
-        after = "the start" if previous is None else _phase_name(previous)
+        after = "начала игры" if previous is None else _phase_name(previous)
         raise GameError(
-            f"{where}: {_phase_name(phase)} cannot come after {after} — phases are out of order",
-            "list the phases as the game went (T1): day 1, night 1, day 2, night 2, …, each "
-            f"once; here {' or '.join(_phase_name(p) for p in expected)} comes next "
-            '(a quiet night is {"night": N})',
+            f"{where}: «{_phase_name(phase)}» не может идти после «{after}» — фазы не по порядку",
+            "перечислите фазы в ходе игры (T1): день 1, ночь 1, день 2, ночь 2, …, каждую "
+            f"один раз; здесь следующей идёт {' или '.join(_phase_name(p) for p in expected)} "
+            '(тихая ночь — {"night": N})',
         )
     return phase
 
 
 def _phase_name(phase: tuple[int, int]) -> str:
-    return f"{'night' if phase[1] else 'day'} {phase[0]}"
+    return f"{'ночь' if phase[1] else 'день'} {phase[0]}"
 
 
 def _need(raw: Mapping[str, Any], key: str, kind: type, where: str) -> Any:
     if key not in raw:
-        raise GameError(f"{where} has no \"{key}\"", _HINT)
+        raise GameError(f"{where}: нет \"{key}\"", _HINT)
     if not isinstance(raw[key], kind):
-        raise GameError(f"{where}: \"{key}\" must be a {kind.__name__}", _HINT)
+        raise GameError(f"{where}: \"{key}\" — нужен тип "
+                        f"{_KIND_RU.get(kind, kind.__name__)}", _HINT)
     return raw[key]
 
 
 def _keys(raw: Mapping[str, Any], allowed: set[str], where: str) -> None:
     extra = sorted(set(raw) - allowed)
     if extra:
-        raise GameError(f"{where} has unknown key(s) {', '.join(extra)}",
-                        "allowed: " + ", ".join(sorted(allowed)))
+        raise GameError(f"{where}: неизвестные ключи: {', '.join(extra)}",
+                        "допустимые: " + ", ".join(sorted(allowed)))
 
 
 def _number(value: Any, where: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise GameError(f"{where} must be a positive whole number, got {value!r}", _HINT)
+        raise GameError(f"{where} — нужно целое положительное число, а не {value!r}", _HINT)
     return value
 
 
@@ -244,8 +246,8 @@ def _known(state: GameState, nick: Any, where: str) -> None:
     if nick is None:
         return
     if not isinstance(nick, str) or not state.has(nick):
-        raise GameError(f"{where}: {nick!r} is not a player of this game",
-                        "use the nicks exactly as in \"players\"")
+        raise GameError(f"{where}: {nick!r} — не игрок этой игры",
+                        "пишите ники точно как в \"players\"")
 
 
 def _players(raw: list[Any]) -> list[Player]:
@@ -253,7 +255,7 @@ def _players(raw: list[Any]) -> list[Player]:
     for i, p in enumerate(raw):
         where = f"players[{i}]"
         if not isinstance(p, Mapping):
-            raise GameError(f"{where} must be an object {{nick, role, clan?}}", _HINT)
+            raise GameError(f"{where} — нужен объект {{nick, role, clan?}}", _HINT)
         nick = _need(p, "nick", str, where)
         role_raw = _need(p, "role", str, where)
         try:
@@ -262,19 +264,19 @@ def _players(raw: list[Any]) -> list[Player]:
             raise GameError(e.message, e.hint) from None
         clan = p.get("clan")
         if clan is not None and not isinstance(clan, str):
-            raise GameError(f"{where}.clan must be a string", _HINT)
+            raise GameError(f"{where}.clan — нужна строка", _HINT)
         out.append(Player(nick, role, clan))
     return out
 
 
 def _requests(state: GameState, raw: Any, where: str) -> list[Request]:
     if not isinstance(raw, list):
-        raise GameError(f"{where}.requests must be a list", _HINT)
+        raise GameError(f"{where}.requests — нужен список", _HINT)
     out: list[Request] = []
     for k, r in enumerate(raw):
         w = f"{where}.requests[{k}]"
         if not isinstance(r, Mapping):
-            raise GameError(f"{w} must be an object {{actor, action, target?}}", _HINT)
+            raise GameError(f"{w} — нужен объект {{actor, action, target?}}", _HINT)
         _keys(r, {"actor", "action", "target", "targets", "executor"}, w)
         actor = _need(r, "actor", str, w)
         typed = _need(r, "action", str, w)
@@ -284,7 +286,7 @@ def _requests(state: GameState, raw: Any, where: str) -> list[Request]:
                             "напишите одно из: " + action_words())
         targets = r.get("targets", [])
         if not isinstance(targets, list) or not all(isinstance(t, str) for t in targets):
-            raise GameError(f"{w}.targets must be a list of nicks", _HINT)
+            raise GameError(f"{w}.targets — нужен список ников", _HINT)
         for nick in (actor, r.get("target"), r.get("executor"), *targets):
             _known(state, nick, w)
         out.append(Request(
@@ -299,7 +301,7 @@ def _removal(item: Any, where: str) -> tuple[str, str]:
         return item, "пропал без вести"
     if isinstance(item, Mapping) and isinstance(item.get("player"), str):
         return item["player"], str(item.get("reason", "пропал без вести"))
-    raise GameError(f"{where} must be a nick or {{player, reason}}", _HINT)
+    raise GameError(f"{where} — нужен ник или {{player, reason}}", _HINT)
 
 
 # ------------------------------------------------------------------ output

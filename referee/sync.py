@@ -70,17 +70,18 @@ class SyncReport:
 
     def summary(self) -> str:
         """One line for the host; counts after a colon, so no noun has to agree with them."""
-        pages = (f"страницы {self.start_page}–{self.last_page}"
-                 if self.last_page != self.start_page else f"страница {self.start_page}")
+        pages = (f"{self.start_page}–{self.last_page}" if self.last_page != self.start_page
+                 else f"{self.start_page}")
+        read = f"прочитаны стр. {pages} из {self.total_pages}"
         if self.rechecked:
-            pages += (f" и перечитаны {_ranges(self.rechecked)} (правки и удаления)")
+            read += f", перечитаны стр. {_ranges(self.rechecked)} (правки и удаления)"
         parts = [f"новых сообщений: {self.new_posts}"]
         if self.edited_posts:
             parts.append(f"изменено: {self.edited_posts}")
         if self.missing_posts:
             parts.append(f"исчезло: {self.missing_posts} (сохранены, помечены)")
         parts.append(f"заявок: {self.requests}")
-        return f"тема {self.topic_id}: прочитаны {pages} из {self.total_pages}; " + ", ".join(parts)
+        return f"тема {self.topic_id}: {read}; " + ", ".join(parts)
 
 
 FOLDERS_RU = {"inbox": "входящие", "sentbox": "отправленные", "outbox": "исходящие"}
@@ -194,8 +195,8 @@ def sync_topic(
         new += saved.new_posts
         edited += saved.edited_posts
         missing += saved.missing_posts
-        notes += [f"post #{pid} by {author} is gone from page {tp.page} of the topic "
-                  "(deleted or hidden): kept, and a vote in it still counts (V4)"
+        notes += [f"сообщение #{pid} ({author}) пропало со страницы {tp.page} темы "
+                  "(удалено или скрыто): сохранено, и голос в нём по-прежнему считается (V4)"
                   for pid, author in saved.vanished]
         title = tp.title or title
         total = tp.total_pages
@@ -260,8 +261,8 @@ def _in_topic_order(adapter: Forum, tp: TopicPage, per_page: int | None,
     page = again or tp
     log.info("page %s shows its posts out of order twice; storing them in time order",
              page.page)
-    notes.append(f"page {page.page} of the topic shows its posts out of time order; they "
-                 "are stored in time order (check the topic's sorting on the forum)")
+    notes.append(f"на странице {page.page} темы сообщения не по порядку времени; они "
+                 "сохранены по времени (проверьте сортировку темы на форуме)")
     posts = sorted(page.posts, key=lambda p: (p.posted_at, p.post_id))
     return replace(page, posts=tuple(replace(p, position=i)
                                      for i, p in enumerate(posts, start=1)))

@@ -79,8 +79,8 @@ def parse_topic_url(url: str) -> tuple[str, int | None]:
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
         raise ConfigError(
-            f"[forum] url {strip_sid(url)!r} is not a web address",
-            'write it like "https://forum.example.com/viewtopic.php?t=123"',
+            f"[forum] url {strip_sid(url)!r} — не веб-адрес",
+            'запишите его так: "https://forum.example.com/viewtopic.php?t=123"',
         )
     path = parts.path or "/"
     root_path = path if path.endswith("/") else path.rsplit("/", 1)[0] + "/"
@@ -92,13 +92,13 @@ def parse_topic_url(url: str) -> tuple[str, int | None]:
             topic = int(query["t"][0])
         except ValueError:
             raise ConfigError(
-                f"[forum] url has t={query['t'][0]!r}, which is not a topic number",
-                'copy the topic link from the forum: "…/viewtopic.php?t=123"',
+                f"в [forum] url t={query['t'][0]!r} — это не номер темы",
+                'скопируйте ссылку на тему с форума: "…/viewtopic.php?t=123"',
             ) from None
     elif "p" in query and path.endswith("viewtopic.php"):
         raise ConfigError(
-            "[forum] url links to a single post (p=…), not to the topic",
-            "open the topic's first page and copy that link (it has t=…)",
+            "[forum] url ведёт на одно сообщение (p=…), а не на тему",
+            "откройте первую страницу темы и скопируйте её ссылку (в ней есть t=…)",
         )
     return root, topic
 
@@ -150,8 +150,8 @@ class PhpbbForum(PmExport, BoardSession):
     ) -> None:
         if not forum.url:
             raise ConfigError(
-                "[forum] url is not set: referee does not know which forum to read",
-                'add url = "https://forum.example.com/viewtopic.php?t=123" under [forum]',
+                "не задан [forum] url: referee не знает, какой форум читать",
+                'добавьте в [forum]: url = "https://forum.example.com/viewtopic.php?t=123"',
             )
         self.forum = forum
         self.root, self.topic_id = parse_topic_url(forum.url)
@@ -177,8 +177,8 @@ class PhpbbForum(PmExport, BoardSession):
         """Page ``page`` of the game topic, oldest first, nothing filtered (gotcha 8)."""
         if self.topic_id is None:
             raise ConfigError(
-                "[forum] url has no topic number (t=…)",
-                'use the topic link, e.g. "https://forum.example.com/viewtopic.php?t=123"',
+                "в [forum] url нет номера темы (t=…)",
+                'укажите ссылку на тему, например "https://forum.example.com/viewtopic.php?t=123"',
             )
         url = f"{self.root}viewtopic.php?t={self.topic_id}&sk=t&sd=a&st=0"
         if page > 1:
@@ -209,7 +209,7 @@ class PhpbbForum(PmExport, BoardSession):
             return int(folder)
         except ValueError:
             raise ForumError(
-                f"unknown PM folder {folder!r}", "use inbox, sentbox or outbox"
+                f"неизвестная папка ЛС {folder!r}", "бывают inbox, sentbox или outbox"
             ) from None
 
     # -- fetching
@@ -240,9 +240,9 @@ class PhpbbForum(PmExport, BoardSession):
             return read(html)
         except LoginRequired:
             raise LoginRequired(
-                f"the forum still shows a login form for {what} right after logging in "
-                f"as «{self.forum.username}»",
-                "check in a browser that this account can open the page",
+                f"форум всё ещё показывает форму входа ({what}) сразу после входа "
+                f"как «{self.forum.username}»",
+                "проверьте в браузере, что эта учётная запись может открыть страницу",
             ) from None
 
     def _check_status(self, r: httpx.Response, html: str, *, what: str) -> None:
@@ -251,21 +251,21 @@ class PhpbbForum(PmExport, BoardSession):
             return
         if status == 404:
             raise TopicNotFound(
-                f"{what} does not exist (HTTP 404 from {self.http.host})",
-                "check [forum] url: open it in a browser; the topic may have been deleted "
-                "or moved",
+                f"{what}: такой страницы нет (HTTP 404 от {self.http.host})",
+                "проверьте [forum] url: откройте его в браузере; тему могли удалить "
+                "или перенести",
             )
         if status == 403:
             detail = self._message_text(html)
             raise AccessDenied(
-                f"the forum refuses to show {what} (HTTP 403)"
+                f"форум не показывает {what} (HTTP 403)"
                 + (f": «{detail}»" if detail else ""),
-                "the account may be banned, or lack permission to read this forum; "
-                "check in a browser while logged in as the same user",
+                "учётную запись могли заблокировать, или у неё нет прав читать этот раздел; "
+                "проверьте в браузере, войдя тем же пользователем",
             )
         raise ForumError(
-            f"the forum answered HTTP {status} for {what}",
-            "open the page in a browser to see what the forum says",
+            f"форум ответил HTTP {status} (запрос: {what})",
+            "откройте страницу в браузере и посмотрите, что пишет форум",
         )
 
     @staticmethod
@@ -283,7 +283,7 @@ class PhpbbForum(PmExport, BoardSession):
         url = self.topic_page_url(page, per_page)
         tp = self._read(
             url, lambda html: parse.parse_topic_page(html, url=url, tz=self.tz, now=self.now()),
-            what=f"topic t={self.topic_id} page {page}",
+            what=f"страницу {page} темы t={self.topic_id}",
         )
         learned = learned_per_page(tp)
         if learned:
@@ -327,8 +327,8 @@ class PhpbbForum(PmExport, BoardSession):
                 return
             if tp.page <= last_seen:
                 raise MalformedPage(
-                    f"the forum answered page {tp.page} when asked for page {page_no}",
-                    "the topic may have changed its page size; run the sync again",
+                    f"форум прислал страницу {tp.page}, а просили страницу {page_no}",
+                    "в теме могло поменяться число сообщений на странице; запустите sync снова",
                 )
             if tp.page != page_no:
                 log.info("asked for page %s, forum shows page %s of %s",
@@ -339,7 +339,7 @@ class PhpbbForum(PmExport, BoardSession):
             if tp.page >= tp.total_pages or (max_pages and count >= max_pages):
                 return
             if count >= MAX_PAGES:  # pragma: no cover - a guard against a looping forum
-                raise MalformedPage("the topic seems to have no last page")
+                raise MalformedPage("у темы, похоже, нет последней страницы")
             page_no = tp.page + 1
 
     # -- login
@@ -388,15 +388,15 @@ class PhpbbForum(PmExport, BoardSession):
         username = self.forum.username
         if not username:
             raise LoginRequired(
-                "the forum asks to log in, but [forum] username is not set",
-                'add username = "YourNick" under [forum]; the password is asked for '
-                "(or read from REFEREE_PASSWORD)",
+                "форум просит войти, а [forum] username не задан",
+                'добавьте в [forum]: username = "ВашНик"; пароль спросится '
+                "(или возьмётся из REFEREE_PASSWORD)",
             )
         if self.logins >= self.max_logins:
             raise LoginFailed(
-                f"the forum keeps asking to log in as «{username}» "
-                f"({self.logins} logins in this run)",
-                "sessions may be expiring at once; check the forum in a browser",
+                f"форум снова и снова просит войти как «{username}» "
+                f"(входов за этот запуск: {self.logins})",
+                "сессии, похоже, сразу истекают; проверьте форум в браузере",
             )
         self.logins += 1
         for attempt in range(2):  # a second go only after an expired form token
@@ -406,17 +406,17 @@ class PhpbbForum(PmExport, BoardSession):
                 form = parse.parse_login_form(form_html, url=self.login_url())
             except MalformedPage:
                 raise LoginFailed(
-                    "the forum's login page has no login form referee understands",
-                    f"open {self.login_url()} in a browser",
+                    "на странице входа форума нет понятной referee формы входа",
+                    f"откройте {self.login_url()} в браузере",
                 ) from None
             if form.has_captcha:
                 raise self._failure("captcha_required", username)
             action = form.action or self.login_url()
             if not same_site(httpx.URL(action).host, self.http.host):
                 raise LoginFailed(
-                    f"the login form would send the password to another site "
-                    f"({httpx.URL(action).host}); referee refuses",
-                    "check [forum] url: it should point at the forum itself",
+                    f"форма входа отправила бы пароль на другой сайт "
+                    f"({httpx.URL(action).host}); referee отказывается",
+                    "проверьте [forum] url: он должен вести на сам форум",
                 )
             action, data = sid_in_body(action, self._login_data(form, username))
             # Gotcha 11: a form posted in the second it was made is refused (FORM_INVALID).
@@ -431,10 +431,10 @@ class PhpbbForum(PmExport, BoardSession):
                 # Not a refusal of the password: the forum broke (a refused login is an
                 # HTTP 200 page with the form and a reason).
                 raise NetworkError(
-                    f"the forum answered HTTP {r.status_code} when logging in as "
+                    f"форум ответил HTTP {r.status_code} при входе как "
                     f"«{username}»",
-                    "the forum may be down or overloaded; run the command again later "
-                    "(pages already read are kept)",
+                    "форум, возможно, лежит или перегружен; запустите команду позже "
+                    "(уже прочитанные страницы сохранены)",
                 )
             html = parse.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
             del data
@@ -466,36 +466,36 @@ class PhpbbForum(PmExport, BoardSession):
         """The host-readable reason for a refused login (never the password)."""
         reasons: dict[str, tuple[str, str]] = {
             "wrong_password": (
-                f"the forum rejected the password for «{username}»",
-                "check REFEREE_PASSWORD (or what you typed); after 3 wrong tries phpBB "
-                "starts asking for a CAPTCHA",
+                f"форум не принял пароль для «{username}»",
+                "проверьте REFEREE_PASSWORD (или что вы ввели); после 3 неверных попыток "
+                "phpBB начинает спрашивать CAPTCHA",
             ),
             "wrong_username": (
-                f"the forum has no user «{username}»",
-                "check [forum] username: it must be the login name exactly as on the forum",
+                f"на форуме нет пользователя «{username}»",
+                "проверьте [forum] username: это имя для входа точно как на форуме",
             ),
             "captcha_required": (
-                f"the forum now wants a CAPTCHA to log in as «{username}» "
-                "(too many failed logins)",
-                "log in once in a browser (solving the CAPTCHA) with the right password, "
-                "then run referee again with that password",
+                f"форум теперь требует CAPTCHA для входа как «{username}» "
+                "(слишком много неудачных входов)",
+                "войдите один раз в браузере (пройдя CAPTCHA) с верным паролем, "
+                "затем запустите referee с этим паролем",
             ),
             "banned": (
-                f"the account «{username}» is banned on this forum",
-                "ask the forum's administrators; referee cannot read as a banned user",
+                f"учётная запись «{username}» заблокирована на этом форуме",
+                "обратитесь к администраторам форума: заблокированным referee читать не может",
             ),
             "inactive": (
-                f"the account «{username}» is not activated",
-                "activate it from the forum's e-mail or ask an administrator",
+                f"учётная запись «{username}» не активирована",
+                "активируйте её по письму форума или попросите администратора",
             ),
             "form_invalid": (
-                "the forum rejected the login form twice (its security token was refused)",
-                "run the command again; if it repeats, check the computer's clock",
+                "форум дважды отклонил форму входа (не принят ключ безопасности формы)",
+                "запустите команду снова; если повторится, проверьте часы компьютера",
             ),
         }
         message, hint = reasons.get(str(kind or ""), (
-            f"logging in as «{username}» failed and the forum gave no reason referee knows",
-            "try logging in with the same name and password in a browser",
+            f"вход как «{username}» не удался, и форум не назвал понятной referee причины",
+            "попробуйте войти с теми же именем и паролем в браузере",
         ))
         return LoginFailed(message, hint)
 
@@ -505,7 +505,7 @@ class PhpbbForum(PmExport, BoardSession):
         url = self.pm_folder_url(folder, page)
         fp, form = self._read(
             url, lambda html: parse.read_pm_folder(html, url=url, tz=self.tz, now=self.now()),
-            what=f"the PM folder «{folder}»",
+            what=f"папку ЛС «{folder}»",
         )
         self._remember_export(folder, page, url, form)
         if page == 1 and fp.total_pages > 1 and fp.entries:
@@ -521,7 +521,7 @@ class PhpbbForum(PmExport, BoardSession):
         return self._read(
             url, lambda html: parse.parse_pm(html, url=url, tz=self.tz, now=self.now(),
                                              folder=folder),
-            what=f"private message {pm_id}",
+            what=f"личное сообщение {pm_id}",
         )
 
 

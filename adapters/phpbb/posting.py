@@ -158,8 +158,8 @@ class PhpbbPoster:
     def reply_url(self) -> str:
         if self.forum.topic_id is None:
             raise ForumError(
-                "[forum] url has no topic number (t=…): referee does not know where to post",
-                'use the topic link, e.g. "https://forum.example.com/viewtopic.php?t=123"',
+                "в [forum] url нет номера темы (t=…): referee не знает, куда писать",
+                'укажите ссылку на тему, например "https://forum.example.com/viewtopic.php?t=123"',
             )
         return f"{self.forum.root}posting.php?mode=reply&t={self.forum.topic_id}"
 
@@ -181,13 +181,13 @@ class PhpbbPoster:
             target = parse_qs(urlsplit(form.action).query).get("t", [""])[0]
             if target != topic:
                 raise PostingError(
-                    f"the forum's reply form points at topic t={target or '?'}, not at the "
-                    f"game topic t={topic}; nothing was posted",
-                    "check [forum] url and open the topic's reply form in a browser",
+                    f"форма ответа форума ведёт в тему t={target or '?'}, а не в "
+                    f"тему игры t={topic}; ничего не отправлено",
+                    "проверьте [forum] url и откройте форму ответа темы в браузере",
                 )
 
-        return self._submit(lambda: self._get_form(url, "the reply form"), build, check,
-                            what=f"the reply in topic t={topic}", pm=False)
+        return self._submit(lambda: self._get_form(url, "форму ответа"), build, check,
+                            what=f"ответ в теме t={topic}", pm=False)
 
     def send_pm(self, to: str, message: str, subject: str,
                 user_id: int | None = None) -> int | None:
@@ -202,7 +202,7 @@ class PhpbbPoster:
             if first is not None:
                 got, first = first, None
                 return got
-            return self._get_form(url, "the PM form")
+            return self._get_form(url, "форму ЛС")
 
         def build(form: parse.PostingForm) -> dict[str, str]:
             data = {k: v for k, v in self._fields(form, message, subject).items()
@@ -210,7 +210,7 @@ class PhpbbPoster:
             data[f"address_list[u][{user_id}]"] = "to"
             return data
 
-        return self._submit(get, build, lambda form: None, what=f"the PM to «{to}»", pm=True)
+        return self._submit(get, build, lambda form: None, what=f"ЛС для «{to}»", pm=True)
 
     # -- steps
 
@@ -237,35 +237,35 @@ class PhpbbPoster:
                 form = self.forum._read(url, read, what=what)
             except _GuestForm:
                 raise LoginRequired(
-                    f"the forum still shows {what} to a guest right after logging in as "
+                    f"форум всё ещё показывает гостю {what} сразу после входа как "
                     f"«{self.forum.forum.username}»",
-                    "check in a browser that this account stays logged in",
+                    "проверьте в браузере, что вход этой учётной записи не слетает",
                 ) from None
         if form.has_captcha:
             raise PostingError(
-                f"{what} asks for a CAPTCHA; referee cannot answer it",
-                "post this one by hand in a browser, or ask the forum's administrators to "
-                "let the host's account post without a CAPTCHA",
+                f"{what}: форум требует CAPTCHA, а referee не может её пройти",
+                "отправьте это вручную в браузере или попросите администраторов форума "
+                "разрешить учётной записи ведущего писать без CAPTCHA",
             )
         return _Form(form, self.http.clock(), seen[-1])
 
     def _add_recipient(self, url: str, nick: str) -> tuple[_Form, int]:
         """«Добавить получателей»: phpBB turns the name into ``address_list[u][ID]``."""
-        got = self._get_form(url, "the PM form")
+        got = self._get_form(url, "форму ЛС")
         self._wait(got)
         data = dict(got.form.hidden)
         data["username_list"] = nick
         data["add_to"] = "Добавить"
-        r = self._post(got.form.action, data, referer=url, what=f"the recipient «{nick}»")
+        r = self._post(got.form.action, data, referer=url, what=f"получателя «{nick}»")
         html = self._html(r)
         try:
             form = parse.parse_posting_form(html, url=url)
         except ForumError:
             answer = classify_answer(html, pm=True)
             raise PostingError(
-                f"the forum did not take «{nick}» as a PM recipient"
+                f"форум не принял «{nick}» как получателя ЛС"
                 + (f": «{answer.text}»" if answer.text else ""),
-                "check the nick on the forum's member list",
+                "проверьте ник по списку пользователей форума",
             ) from None
         ids = {int(m.group(1)) for k in form.hidden if (m := _ADDRESS.match(k))}
         if len(ids) != 1:
@@ -273,9 +273,9 @@ class PhpbbPoster:
             reason = f": «{said}»" if said else ""
             unknown = any(n in said.lower() for n in _NO_USERS)
             raise PostingError(
-                f"the forum {'has no user' if unknown else 'did not take'} «{nick}» "
-                f"as a PM recipient{reason}",
-                "check the nick in [players]: it must be the player's forum name",
+                f"{'на форуме нет пользователя' if unknown else 'форум не принял'} «{nick}» "
+                f"как получателя ЛС{reason}",
+                "проверьте ник в [players]: это должно быть имя игрока на форуме",
             )
         return _Form(form, self.http.clock(), html), ids.pop()
 
@@ -304,10 +304,11 @@ class PhpbbPoster:
             if answer.kind in ("form_invalid", "login"):
                 if fresh_used:
                     raise PostingError(
-                        f"the forum refused {what} twice (its security token was rejected); "
-                        "nothing was posted",
-                        "run the command again; if it repeats, log in once in a browser and "
-                        "check the computer's clock",
+                        f"форум дважды отклонил {what} (не принят ключ безопасности формы); "
+                        "ничего не отправлено",
+                        "запустите команду снова; если повторится, войдите один раз через "
+                        "браузер и "
+                        "проверьте часы компьютера",
                     )
                 fresh_used = True
                 if answer.kind == "login":
@@ -317,8 +318,8 @@ class PhpbbPoster:
             if answer.kind == "new_posts":
                 if review_used:
                     raise PostingError(
-                        f"new posts keep arriving in the topic; {what} was not posted",
-                        "run the command again in a minute",
+                        f"в тему всё время приходят новые сообщения; не отправлено: {what}",
+                        "запустите команду снова через минуту",
                     )
                 review_used = True
                 log.info("new posts since the form was made; submitting again")
@@ -327,10 +328,10 @@ class PhpbbPoster:
             if answer.kind == "flood":
                 if flood_used:
                     raise PostingError(
-                        f"the forum's flood control refused {what} again after waiting "
-                        f"{self.flood_wait:.0f} s: «{answer.text}»",
-                        "run the same command again in a few minutes: what was sent is "
-                        "recorded and is not sent twice",
+                        f"защита форума от флуда снова отклонила {what} после ожидания "
+                        f"{self.flood_wait:.0f} с: «{answer.text}»",
+                        "запустите ту же команду через несколько минут: отправленное "
+                        "записано и второй раз не уйдёт",
                     )
                 flood_used = True
                 self.flood_seen = True
@@ -340,14 +341,13 @@ class PhpbbPoster:
                 continue
             if answer.kind == "refused":
                 raise PostingError(
-                    f"the forum did not accept {what}: «{answer.text}»",
-                    "open the form in a browser to see why; nothing was posted",
+                    f"форум не принял {what}: «{answer.text}»",
+                    "откройте форму в браузере и посмотрите почему; ничего не отправлено",
                 )
             raise PostingError(
-                f"the forum's answer to {what} is neither a success nor an error referee "
-                "knows",
-                "look in the topic (or the PM outbox) in a browser before running the command "
-                "again: if it is there, it was sent",
+                f"ответ форума на {what} — ни успех, ни ошибка, известные referee",
+                "посмотрите тему (или исходящие ЛС) в браузере, прежде чем запускать команду "
+                "снова: если сообщение там, оно отправлено",
                 maybe_sent=True,
             )
 
@@ -375,13 +375,13 @@ class PhpbbPoster:
                 html = self._html(r)
                 said = parse.posting_error(html) or f"HTTP {r.status_code}"
                 raise PostingError(
-                    f"the forum refused {what}: «{said}»",
-                    "check in a browser that the host's account may post there",
+                    f"форум отклонил {what}: «{said}»",
+                    "проверьте в браузере, что учётной записи ведущего можно там писать",
                 )
             raise PostingError(
-                f"the forum answered HTTP {r.status_code} to {what}",
-                "look in the topic (or the PM outbox) in a browser before running the command "
-                "again: if it is there, it was sent",
+                f"форум ответил HTTP {r.status_code} (запрос: {what})",
+                "посмотрите тему (или исходящие ЛС) в браузере, прежде чем запускать команду "
+                "снова: если сообщение там, оно отправлено",
                 maybe_sent=True,
             )
         return classify_answer(self._html(r), pm=pm, after_post=after)
@@ -397,9 +397,9 @@ class PhpbbPoster:
         except NetworkError as e:
             # The request may have reached the forum: say so, never retry blindly.
             raise PostingError(
-                f"the connection broke while sending {what}: {e.message}",
-                "look in the topic (or the PM outbox) in a browser before running the command "
-                "again: if it is there, it was sent",
+                f"связь оборвалась при отправке ({what}): {e.message}",
+                "посмотрите тему (или исходящие ЛС) в браузере, прежде чем запускать команду "
+                "снова: если сообщение там, оно отправлено",
                 maybe_sent=True,
             ) from None
 

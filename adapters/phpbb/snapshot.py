@@ -78,8 +78,8 @@ class SnapshotForum:
         self.folder = Path(folder)
         if not self.folder.is_dir():
             raise ConfigError(
-                f"[forum] snapshot folder {self.folder} does not exist",
-                "save the topic pages (and PMs) from the browser into that folder",
+                f"папки [forum] snapshot {self.folder} нет",
+                "сохраните в неё страницы темы (и ЛС) из браузера",
             )
         self.tz = tz or ZoneInfo(forum.timezone if forum else "UTC")
         self.topic_id: int | None = None
@@ -126,7 +126,7 @@ class SnapshotForum:
             try:
                 html = parse.decode_stored_page(path.read_bytes())
             except Undecodable as e:
-                self.skipped.append((path, f"its encoding cannot be told for sure ({e})"))
+                self.skipped.append((path, f"не понять наверняка, в какой он кодировке ({e})"))
                 continue
             kind = parse.page_kind(html)
             url = path.resolve().as_uri()
@@ -147,7 +147,7 @@ class SnapshotForum:
                     pm = parse.parse_pm(html, url=url, tz=self.tz, now=when, folder=folder)
                     self._pms[pm.pm_id] = pm
                 else:
-                    self.skipped.append((path, f"not a topic page or PM ({kind})"))
+                    self.skipped.append((path, f"это не страница темы и не ЛС ({kind})"))
             except ForumError as e:
                 self.skipped.append((path, e.message))
         for path, why in self.skipped:
@@ -165,8 +165,8 @@ class SnapshotForum:
         if len(topics) > 1:
             ids = ", ".join(str(t) for t in sorted(t for t in topics if t is not None))
             raise ConfigError(
-                f"the snapshot folder {self.folder} holds pages of several topics ({ids})",
-                'set [forum] url = "…/viewtopic.php?t=N" to say which one is the game',
+                f"в папке snapshot {self.folder} страницы нескольких тем ({ids})",
+                'укажите [forum] url = "…/viewtopic.php?t=N" — какая из них игра',
             )
         for tid, pages in topics.items():
             self.topic_id = tid
@@ -178,8 +178,8 @@ class SnapshotForum:
     def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE) -> Iterator[TopicPage]:
         if not self._topic:
             raise TopicNotFound(
-                f"the snapshot folder {self.folder} has no saved page of the game topic",
-                "save the topic pages from the browser (Ctrl+S) into that folder",
+                f"в папке snapshot {self.folder} нет ни одной сохранённой страницы темы игры",
+                "сохраните страницы темы из браузера (Ctrl+S) в эту папку",
             )
         for n in sorted(self._topic):
             if n >= cursor.page:
@@ -211,7 +211,7 @@ class SnapshotForum:
         pm = self._pms.get(pm_id)
         if pm is None:
             raise MalformedPage(
-                f"private message {pm_id} is not among the saved pages",
-                "open that PM in the browser and save it into the snapshot folder too",
+                f"личного сообщения {pm_id} нет среди сохранённых страниц",
+                "откройте это ЛС в браузере и сохраните его тоже в папку snapshot",
             )
         return pm

@@ -151,8 +151,8 @@ def turn_window(turn: int, schedule: Sequence[DaySchedule]) -> TurnWindow:
     if day is None:
         known = ", ".join(str(d) for d in sorted(by_day)) or "none"
         raise GameError(
-            f"day {turn} is not in the schedule (scheduled days: {known})",
-            f"add a [[schedule.days]] entry with day = {turn}, start and deadline",
+            f"дня {turn} нет в расписании (дни в расписании: {known})",
+            f"добавьте запись [[schedule.days]] с day = {turn}, start и deadline",
         )
     following = by_day.get(turn + 1)
     if following is not None:
@@ -163,16 +163,17 @@ def turn_window(turn: int, schedule: Sequence[DaySchedule]) -> TurnWindow:
         end, basis = day.deadline, "day_deadline"
     if following is not None and following.start < day.deadline:
         raise GameError(
-            f"day {turn + 1} starts ({following.start.isoformat()}) before day {turn}'s "
-            f"deadline ({day.deadline.isoformat()})",
-            f"fix the start of day {turn + 1} or the deadline of day {turn} "
-            "in [[schedule.days]]",
+            f"день {turn + 1} начинается ({following.start:%d.%m %H:%M}) раньше дедлайна дня "
+            f"{turn} "
+            f"({day.deadline:%d.%m %H:%M})",
+            f"исправьте начало дня {turn + 1} или дедлайн дня {turn} "
+            "в [[schedule.days]]",
         )
     if end <= day.start:
         raise GameError(
-            f"turn {turn} would end ({end.isoformat()}) before it starts "
-            f"({day.start.isoformat()})",
-            f"check the start of day {turn + 1} in [[schedule.days]]",
+            f"ход {turn} закончился бы ({end:%d.%m %H:%M}) раньше, чем начался "
+            f"({day.start:%d.%m %H:%M})",
+            f"проверьте начало дня {turn + 1} в [[schedule.days]]",
         )
     return TurnWindow(turn, day.start, day.deadline, end, basis)
 
@@ -203,14 +204,14 @@ def check_activity(
     """
     if now.tzinfo is None:
         raise GameError(
-            "the activity check got a time without a time zone",
-            "pass aware datetimes (UTC) for now, posts and deaths",
+            "проверка активности получила время без часового пояса",
+            "передавайте время с поясом (UTC) для now, сообщений и смертей",
         )
     window = turn_window(turn, schedule)
     if now < window.start:
         raise GameError(
-            f"turn {turn} has not started yet (it starts {window.start.isoformat()})",
-            "run the activity check once the day has started",
+            f"ход {turn} ещё не начался (начало {window.start:%d.%m %H:%M})",
+            "запустите проверку активности, когда день начнётся",
         )
     alive: list[str] = []
     for nick in players_alive_at_turn_start:
@@ -379,8 +380,9 @@ def _vote_days(
 def _voted(nick: str, day: int, counted: Mapping[int, Collection[str]]) -> bool:
     if day not in counted:
         raise GameError(
-            f"no vote tally for day {day}: the activity check needs who voted that day (A2)",
-            f"run the tally for day {day} first, or give its counted voters",
+            f"нет подсчёта голосов дня {day}: проверке активности нужно, кто в тот день "
+            "голосовал (A2)",
+            f"сначала подсчитайте голоса дня {day} или передайте засчитанных голосовавших",
         )
     return nick in counted[day]
 

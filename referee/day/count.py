@@ -387,8 +387,8 @@ def _day_posts(posts: Iterable[PostItem], window: DaySchedule, as_of: int | date
         ids = [v[0].post_id for v in items]
         if as_of not in ids:
             raise GameError(
-                f"post {as_of} is not one of day {window.day}'s posts",
-                "give a post id from the day's window, or a time",
+                f"сообщение {as_of} — не из сообщений дня {window.day}",
+                "укажите номер сообщения из окна дня или время",
             )
         items = items[: ids.index(as_of) + 1]
         return items, items[-1][0].posted_at, as_of
@@ -481,7 +481,7 @@ def _versions(item: PostItem) -> tuple[Post, ...]:
         return (item,)
     revs = tuple(item)
     if not revs:
-        raise GameError("a post was given with no stored revision", "pass at least one Post")
+        raise GameError("сообщение передано без сохранённой версии", "передайте хотя бы один Post")
     return revs
 
 

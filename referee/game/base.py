@@ -145,7 +145,7 @@ class GameBase:
             adapter = open_adapter(votes_config, db_path=self.store.path)
             try:
                 recheck = self.pages_to_recheck(adapter.topic_id)
-                lines.append("votes " + sync_topic(votes_config, self.store, adapter,
+                lines.append("голосование: " + sync_topic(votes_config, self.store, adapter,
                                                    progress=progress, full=full,
                                                    recheck=recheck).summary())
             finally:
@@ -227,8 +227,8 @@ class GameBase:
                 return d
         days = ", ".join(str(d.day) for d in self.schedule) or "none"
         raise GameError(
-            f"day {day} is not in the schedule (scheduled days: {days})",
-            f"add a [[schedule.days]] entry for it in referee.toml, or give its window: "
+            f"дня {day} нет в расписании (дни в расписании: {days})",
+            f"добавьте для него запись [[schedule.days]] в referee.toml или задайте окно: "
             f'referee tally --day {day} --start "…" --deadline "…"',
         )
 
@@ -243,17 +243,17 @@ class GameBase:
             start = prev.night_deadline if prev is not None else None
             if start is None:
                 raise GameError(
-                    f"day {day} is not in the schedule and its start is unknown",
-                    f'give it: referee tally --day {day} --start "…" --deadline "…"')
+                    f"дня {day} нет в расписании, и его начало неизвестно",
+                    f'задайте его: referee tally --day {day} --start "…" --deadline "…"')
         if start is not None:
             if deadline <= start:
-                raise GameError(f"the deadline {deadline.isoformat()} is not after the start "
-                                f"{start.isoformat()} of day {day}")
+                raise GameError(f"дедлайн {deadline:%d.%m %H:%M} не позже начала дня {day} "
+                                f"({start:%d.%m %H:%M})")
             decisions.record(self.store, ScheduleChange(day, deadline, start, reason=reason))
         else:
             if deadline <= known[day].start:
                 raise GameError(
-                    f"the deadline {deadline.isoformat()} is before day {day} starts")
+                    f"дедлайн {deadline:%d.%m %H:%M} раньше начала дня {day}")
             decisions.record(self.store, ScheduleChange(day, deadline, reason=reason))
         self.store.forget_result("day", day)
         self._tallies.clear()
@@ -268,7 +268,7 @@ class GameBase:
             return max(started)
         if schedule:
             return schedule[0].day
-        raise GameError("[schedule] is empty", "add [[schedule.days]] entries to referee.toml")
+        raise GameError("[schedule] пуст", "добавьте записи [[schedule.days]] в referee.toml")
 
     def activity_turn(self) -> int:
         """The turn ``check-activity`` looks at by default: the turn that has just ended if
@@ -286,7 +286,7 @@ class GameBase:
         now = self.now
         begun = [d.day for d in self.schedule if d.deadline <= now]
         if not begun:
-            raise GameError("no night has begun yet (day 1's deadline has not passed)")
+            raise GameError("ещё не началась ни одна ночь (дедлайн дня 1 не прошёл)")
         return max(begun)
 
     def night_window(self, night: int) -> tuple[datetime, datetime]:
@@ -299,8 +299,8 @@ class GameBase:
             end = nxt.start if nxt is not None else None
         if end is None:
             raise GameError(
-                f"night {night} has no end in the schedule",
-                f"set night_deadline for day {night} in [[schedule.days]]",
+                f"у ночи {night} нет конца в расписании",
+                f"задайте night_deadline для дня {night} в [[schedule.days]]",
             )
         return day.deadline, end
 

@@ -78,14 +78,14 @@ def _sync_warnings(adapter: object, report: object) -> list[str]:
     out: list[str] = [f"! {note}" for note in getattr(adapter, "notes", ())]
     last, total = getattr(report, "last_page", 0), getattr(report, "total_pages", 0)
     if total and last < total:
-        out.append(f"! pages {last + 1}–{total} of the topic were not read: "
-                   + ("they are not in the snapshot folder — save them too"
-                      if hasattr(adapter, "skipped") else "the forum did not serve them"))
+        out.append(f"! страницы {last + 1}–{total} темы не прочитаны: "
+                   + ("их нет в папке snapshot — сохраните и их"
+                      if hasattr(adapter, "skipped") else "форум их не отдал"))
     out += [f"! {note}" for note in getattr(report, "notes", ())]
     for path, why in getattr(adapter, "skipped", []):
         name = getattr(path, "name", str(path))
         if name.lower().endswith((".html", ".htm")):
-            out.append(f"! skipped saved file {name}: {why}")
+            out.append(f"! пропущен сохранённый файл {name}: {why}")
     return out
 
 

@@ -70,7 +70,7 @@ class HostEdit:
         """The request this ``add`` stands for (``source`` is ``host`` or ``file``)."""
         if self.op != "add" or self.action is None:
             raise GameError(
-                f"host edit for {self.actor} (night {self.night}) is a {self.op}, not a request"
+                f"решение ведущего для {self.actor} (ночь {self.night}) — {self.op}, а не заявка"
             )
         return Request(
             actor=self.actor,
@@ -91,13 +91,13 @@ def load_requests_file(path: str | Path, roster: Roster) -> tuple[HostEdit, ...]
     """Read and validate a requests file; every nick must be a player of ``roster``."""
     p = Path(path)
     raw = read_toml(
-        p, "requests file", "check the path, or write [[request]] entries into a new .toml file"
+        p, "файл заявок", "проверьте путь или запишите записи [[request]] в новый файл .toml"
     )
     return parse_requests_file(raw, roster, where=p.name)
 
 
 def parse_requests_file(
-    raw: Mapping[str, Any], roster: Roster, *, where: str = "requests file"
+    raw: Mapping[str, Any], roster: Roster, *, where: str = "файл заявок"
 ) -> tuple[HostEdit, ...]:
     """Validate the ``[[request]]`` and ``[[drop]]`` tables of a parsed requests file.
 
@@ -106,16 +106,16 @@ def parse_requests_file(
     unknown = set(raw) - {"request", "drop"}
     if unknown:
         raise ConfigError(
-            f"{where}: unknown section(s) {', '.join(sorted(unknown))}",
-            "a requests file holds only [[request]] and [[drop]] entries",
+            f"{where}: неизвестные разделы: {', '.join(sorted(unknown))}",
+            "в файле заявок бывают только записи [[request]] и [[drop]]",
         )
     edits: list[HostEdit] = []
     for section, op in (("request", "add"), ("drop", "drop")):
         entries = raw.get(section, [])
         if not isinstance(entries, list):
             raise ConfigError(
-                f"{where}: {section} must be written as [[{section}]] entries",
-                f"start each entry with a line [[{section}]]",
+                f"{where}: {section} записывается как [[{section}]]",
+                f"начинайте каждую запись строкой [[{section}]]",
             )
         for i, entry in enumerate(entries):
             label = f"{where} [[{section}]] #{i + 1}"
@@ -135,21 +135,21 @@ def _entry(
     entry: Any, op: EditOp, label: str, roster: Roster, source_id: str
 ) -> HostEdit:
     if not isinstance(entry, Mapping):
-        raise ConfigError(f"{label} must be a table of key = value lines")
+        raise ConfigError(f"{label} — нужна таблица строк ключ = значение")
     allowed = _REQUEST_KEYS if op == "add" else _DROP_KEYS
     extra = set(entry) - allowed
     if extra:
         raise ConfigError(
-            f"{label}: unknown key(s) {', '.join(sorted(extra))}",
-            "allowed keys: " + ", ".join(sorted(allowed)),
+            f"{label}: неизвестные ключи: {', '.join(sorted(extra))}",
+            "допустимые ключи: " + ", ".join(sorted(allowed)),
         )
     night = entry.get("night")
     if isinstance(night, bool) or not isinstance(night, int) or night < 1:
-        raise ConfigError(f"{label}: night = {night!r} must be a night number (1, 2, …)",
-                          "add night = 1 (the night this entry is for)")
+        raise ConfigError(f"{label}: night = {night!r} — нужен номер ночи (1, 2, …)",
+                          "добавьте night = 1 (ночь, к которой относится запись)")
     actor_typed = entry.get("actor")
     if not isinstance(actor_typed, str) or not actor_typed.strip():
-        raise ConfigError(f"{label}: actor is missing", 'add actor = "Nick" (who acts)')
+        raise ConfigError(f"{label}: нет actor", 'добавьте actor = "Ник" (кто ходит)')
     label = f"{label} (actor {actor_typed!r})"
     actor = _nick(actor_typed, roster, label, "actor")
     typed = entry.get("action")
@@ -161,20 +161,21 @@ def _entry(
         )
     reason = entry.get("reason", "")
     if not isinstance(reason, str):
-        raise ConfigError(f"{label}: reason must be text in quotes")
+        raise ConfigError(f"{label}: reason — нужен текст в кавычках")
     if op == "drop":
         return HostEdit("drop", night, actor, action, reason=reason.strip(), source="file",
                         source_id=source_id)
     if action is None:
-        raise ConfigError(f"{label}: action is missing", "add action = " + " | ".join(ACTIONS))
+        raise ConfigError(f"{label}: нет action", "добавьте action = " + " | "
+                          "".join(ACTION_NAMES_RU[a] for a in ACTIONS))
     target, targets = _targets(entry, action, label, roster)
     executor = entry.get("executor")
     if executor is not None:
         if action != "shoot":
-            raise ConfigError(f"{label}: executor is only for action = \"shoot\" (N5)",
-                              "remove the executor line")
+            raise ConfigError(f"{label}: executor бывает только у выстрела мафии (N5)",
+                              "удалите строку executor")
         if not isinstance(executor, str):
-            raise ConfigError(f"{label}: executor must be a nick in quotes")
+            raise ConfigError(f"{label}: executor — нужен ник в кавычках")
         executor = _nick(executor, roster, label, "executor")
     return HostEdit("add", night, actor, action, target, targets, executor, reason.strip(),
                     source="file", source_id=source_id)
@@ -186,7 +187,7 @@ def _targets(
     target, targets = entry.get("target"), entry.get("targets")
     if action == "ambush":
         if target is not None or targets is not None:
-            raise ConfigError(f"{label}: an ambush has no target (N6)", "remove the target line")
+            raise ConfigError(f"{label}: у засады нет цели (N6)", "удалите строку target")
         return None, ()
     if action == "protect":
         if targets is None and isinstance(target, str):
@@ -194,16 +195,17 @@ def _targets(
         if (not isinstance(targets, list) or len(targets) != 2
                 or not all(isinstance(t, str) for t in targets)):
             raise ConfigError(
-                f"{label}: the necromancer names two players (N9)",
-                'write targets = ["Nick1", "Nick2"]',
+                f"{label}: некромант называет двух игроков (N9)",
+                'напишите targets = ["Ник1", "Ник2"]',
             )
         return None, tuple(_nick(t, roster, label, "targets") for t in targets)
     if targets is not None:
         if not isinstance(targets, list) or len(targets) != 1 or not isinstance(targets[0], str):
-            raise ConfigError(f"{label}: {action} has one target", 'write target = "Nick"')
+            raise ConfigError(f"{label}: у действия «{ACTION_NAMES_RU.get(action, action)}» "
+                              "одна цель", 'напишите target = "Ник"')
         target = targets[0]
     if not isinstance(target, str) or not target.strip():
-        raise ConfigError(f"{label}: target is missing", 'add target = "Nick"')
+        raise ConfigError(f"{label}: нет target", 'добавьте target = "Ник"')
     return _nick(target, roster, label, "target"), ()
 
 
@@ -214,15 +216,15 @@ def _nick(typed: str, roster: Roster, label: str, key: str) -> str:
     if m.nick is not None and m.kind in ("exact", "alias", "folded"):
         return m.nick
     if m.kind == "near" and m.nick:
-        raise GameError(f"{label}: {key} {typed!r} is not a player", f"did you mean {m.nick!r}?")
+        raise GameError(f"{label}: {key} {typed!r} — не игрок", f"может быть, {m.nick!r}?")
     if m.kind == "ambiguous":
         raise GameError(
-            f"{label}: {key} {typed!r} could be any of {', '.join(m.candidates)}",
-            "write the nick exactly as in [players]",
+            f"{label}: {key} {typed!r} — может быть любой из: {', '.join(m.candidates)}",
+            "напишите ник точно как в [players]",
         )
     raise GameError(
-        f"{label}: {key} {typed!r} is not a player of this game",
-        "write the nick exactly as in [players]",
+        f"{label}: {key} {typed!r} — не игрок этой игры",
+        "напишите ник точно как в [players]",
     )
 
 
@@ -289,8 +291,9 @@ def apply_host_edits(
                 log.append(f"{who}: отмена заявки {e.actor}{what} — таких заявок не было{why}")
             continue
         if e.action is None:
-            raise GameError(f"host edit for {e.actor} (night {e.night}) adds no action",
-                            "give the action (check, heal, shoot, …)")
+            raise GameError(f"решение ведущего для {e.actor} (ночь {e.night}) не добавляет "
+                            "действия",
+                            "укажите действие (проверка, лечение, выстрел, …)")
         key = (_requester(e.actor, e.action, clans), _kind(e.action))
         replaced = [
             r for r in out if (_requester(r.actor, r.action, clans), _kind(r.action)) == key

@@ -42,12 +42,12 @@ def apply_day(
         )
     if hanged is None:
         return state, tuple(events)
-    _require_alive(state, hanged, f"day {day}: the hanged player")
+    _require_alive(state, hanged, f"день {day}: повешенный")
     for voter in voters_in_order:
         if not state.has(voter):
             raise GameError(
-                f"day {day}: voter {voter!r} is not a player of this game",
-                "check the nick against the roster",
+                f"день {day}: голосующий {voter!r} — не игрок этой игры",
+                "сверьте ник со списком игроков",
             )
     role = state.role_of(hanged)
     events.append(Hanged(hanged, role, day, tuple(voters_in_order)))
@@ -65,7 +65,7 @@ def remove_player(
     decision). He dies for the engine: he no longer acts and cannot be targeted; a removed
     commissar passes the badge (N12). A removed ninja leaves no testament (only hanging
     does, N11)."""
-    _require_alive(state, nick, "removed player")
+    _require_alive(state, nick, "выбывающий игрок")
     role = state.role_of(nick)
     after = state.bury([Death(nick, (f"removed:{reason}",), phase)])
     return after, (Removed(nick, role, reason), *_promotions(state, after, nick))
@@ -77,10 +77,10 @@ def _promotions(before: GameState, after: GameState, dead: str) -> list[Event]:
 
 def _require_alive(state: GameState, nick: str, what: str) -> None:
     if not state.has(nick):
-        raise GameError(f"{what} {nick!r} is not a player of this game",
-                        "check the nick against the roster")
+        raise GameError(f"{what} {nick!r} — не игрок этой игры",
+                        "сверьте ник со списком игроков")
     if not state.is_alive(nick):
         death = state.death_of(nick)
         when = f" ({death.phase})" if death and death.phase else ""
-        raise GameError(f"{what} {nick!r} is already dead{when}",
-                        "a dead player cannot die again; check the phase order")
+        raise GameError(f"{what} {nick!r} уже мёртв(а){when}",
+                        "мёртвый игрок не может погибнуть снова; проверьте порядок фаз")

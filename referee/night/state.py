@@ -105,15 +105,15 @@ class GameState:
         roster: list[Player] = []
         for p in players:
             if not p.nick or not p.nick.strip():
-                raise GameError("a player has an empty nick", "give every player a nick")
+                raise GameError("у игрока пустой ник", "дайте каждому игроку ник")
             if p.nick in seen:
                 raise GameError(
-                    f"player {p.nick!r} is listed twice", "list every player once in the roster"
+                    f"игрок {p.nick!r} указан дважды", "укажите каждого игрока в составе один раз"
                 )
             if p.role not in ROLE_IDS:
                 raise GameError(
-                    f"player {p.nick!r} has unknown role {p.role!r}",
-                    "use one of: " + ", ".join(ROLE_IDS),
+                    f"у игрока {p.nick!r} неизвестная роль {p.role!r}",
+                    "напишите одну из: " + ", ".join(ROLE_IDS),
                 )
             seen.add(p.nick)
             clan = p.clan
@@ -123,7 +123,7 @@ class GameState:
                 clan = None
             roster.append(Player(p.nick, p.role, clan))
         if not roster:
-            raise GameError("the roster is empty", "list the game's players")
+            raise GameError("состав игроков пуст", "перечислите игроков этой игры")
         return cls(players=tuple(roster))
 
     def evolve(self, **changes: object) -> GameState:
@@ -143,7 +143,7 @@ class GameState:
             return self._index[nick]
         except KeyError:
             raise GameError(
-                f"{nick!r} is not a player of this game", "check the nick against the roster"
+                f"{nick!r} — не игрок этой игры", "сверьте ник со списком игроков"
             ) from None
 
     @property

@@ -24,7 +24,7 @@ ROLES_WARNING = ("Игра ещё идёт: таблица раскрывает 
 
 def _check(fmt: str) -> None:
     if fmt not in ("bbcode", "text", "json"):
-        raise ValueError(f"unknown format {fmt!r}: use bbcode, text or json")
+        raise ValueError(f"неизвестный формат {fmt!r}: bbcode, text или json")
 
 
 # ---------------------------------------------------------------------- one day

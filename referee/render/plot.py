@@ -18,8 +18,8 @@ from referee.history import DayHistory
 from referee.render.cells import plain, when
 from referee.render.context import Context
 
-INSTALL_HINT = ("install the plotting extra: pip install -e '.[plot]' in the referee folder "
-                "(or: pip install 'matplotlib>=3.8')")
+INSTALL_HINT = ("установите дополнение для рисунков: pip install -e '.[plot]' в папке referee "
+                "(или: pip install 'matplotlib>=3.8')")
 MAX_LINES = 12
 """Candidates drawn one by one; the rest (fewest votes) share one grey line each, unlabelled."""
 
@@ -29,7 +29,7 @@ def _matplotlib() -> Any:
         from matplotlib.backends.backend_agg import FigureCanvasAgg
         from matplotlib.figure import Figure
     except ImportError:
-        raise GameError("the picture needs matplotlib, which is not installed",
+        raise GameError("для рисунка нужен matplotlib, а он не установлен",
                         INSTALL_HINT) from None
     return Figure, FigureCanvasAgg
 
@@ -102,6 +102,6 @@ def plot_day(h: DayHistory, path: Path, ctx: Context | None = None, title: str =
     try:
         fig.savefig(path, format="png")
     except OSError as e:
-        raise GameError(f"cannot write {path}: {e.strerror or e}",
-                        "give a file in a folder you can write to") from e
+        raise GameError(f"не удаётся записать {path}: {e.strerror or e}",
+                        "укажите файл в папке, куда можно писать") from e
     return path

@@ -45,7 +45,7 @@ def render_status(status: Status, fmt: Format = "text") -> str:
     if fmt == "json":
         return json.dumps(status_json(status), ensure_ascii=False, indent=2) + "\n"
     if fmt != "text":
-        raise ValueError(f"unknown format {fmt!r}: use text or json")
+        raise ValueError(f"неизвестный формат {fmt!r}: text или json")
     return status_text(status)
 
 

@@ -158,7 +158,7 @@ def _host_only(t: Tally, bb: bool, topic_url: str | None, tz: tzinfo) -> str:
         out.extend(f"• {esc(o)}" for o in t.overrides)
     out.append("")
     tie = TIE_RULE_NAMES_RU.get(t.tie_rule, t.tie_rule)
-    out.append(f"V6, ничья: {tie} ([rules] tie = \"{t.tie_rule}\"). "
+    out.append(f"V6, ничья: {tie} (настройка tie = \"{t.tie_rule}\"). "
                f"Живых игроков: {len(t.alive)}.")
     return "\n".join(out)
 

@@ -88,9 +88,9 @@ class StoreBase:
         found = self.schema_version()
         if found is not None and found > SCHEMA_VERSION:
             raise StoreError(
-                f"{self.path} was written by a newer referee (schema {found}, "
-                f"this one knows {SCHEMA_VERSION})",
-                "upgrade referee (pip install -U referee)",
+                f"{self.path} записан более новой версией referee (схема {found}, "
+                f"эта версия знает {SCHEMA_VERSION})",
+                "обновите referee (pip install -U referee)",
             )
         with self._tx():
             for name, (columns, pk) in _TABLES.items():

@@ -94,17 +94,17 @@ def acquire(db: Path, *, wait: float = LOCK_WAIT,
     while not _try_lock(fd):
         holder = _holder(path)
         if not told:
-            notices.warning("%s is in use by another referee run%s; waiting for it to finish "
-                            "(up to %.0f s)…", db.name, f" ({holder})" if holder else "", wait)
+            notices.warning("%s занят другим запуском referee%s; жду, пока он закончит "
+                            "(до %.0f с)…", db.name, f" ({holder})" if holder else "", wait)
             told = True
         if time.monotonic() >= deadline:
             os.close(fd)
             raise StoreError(
-                f"{db} is in use by another referee run"
+                f"{db} занят другим запуском referee"
                 + (f" ({holder})" if holder else "")
-                + f", which did not finish within {wait:.0f} s",
-                "let it finish (or stop it) and run the command again: one run at a time "
-                "writes a game database",
+                + f", который не закончился за {wait:.0f} с",
+                "дайте ему закончить (или остановите) и запустите команду снова: базу игры "
+                "пишет один запуск за раз",
             )
         sleep(0.2)
     try:
@@ -171,30 +171,30 @@ def fs_error(e: OSError, path: Path) -> StoreError:
         return read_only(where)
     if code in (errno.EACCES, errno.EPERM):
         return StoreError(
-            f"no permission to write {where}",
-            f"give yourself write access to it and its folder (chmod u+rw «{where}»), or "
-            "point referee at another file with --db",
+            f"нет прав на запись: {where}",
+            f"дайте себе право записи в файл и папку (chmod u+rw «{where}») или "
+            "укажите другой файл через --db",
         )
     if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
         return disk_full(where)
-    return StoreError(f"cannot write {where}: {e.strerror or e}",
-                      "check the disk and the folder, then run the command again")
+    return StoreError(f"не удаётся записать {where}: {e.strerror or e}",
+                      "проверьте диск и папку и запустите команду снова")
 
 
 def read_only(where: Path) -> StoreError:
     return StoreError(
-        f"{where} is on a read-only disk or folder: referee writes the game database, its "
-        "-wal/-shm and .lock files beside it",
-        "copy the game's folder somewhere writable and run referee there (or give "
-        "--db a writable place); nothing was changed",
+        f"{where} на диске или в папке только для чтения: referee пишет базу игры, а рядом "
+        "её файлы -wal/-shm и .lock",
+        "скопируйте папку игры туда, где можно писать, и запустите referee там (или укажите "
+        "--db в доступном месте); ничего не изменено",
     )
 
 
 def disk_full(where: Path) -> StoreError:
     return StoreError(
-        f"the disk holding {where} is full",
-        "free some space and run the command again: the database is as it was before "
-        "the write that did not fit (pages already stored are kept)",
+        f"диск, на котором {where}, заполнен",
+        "освободите место и запустите команду снова: база такая же, как до записи, "
+        "которая не поместилась (уже сохранённые страницы остаются)",
     )
 
 
@@ -215,15 +215,15 @@ def sqlite_error(e: sqlite3.Error, db: Path | None) -> StoreError:
             return fs_error(OSError(errno.EACCES, "Permission denied", str(db)), db)
     if code in (SQLITE_NOTADB, SQLITE_CORRUPT):
         return StoreError(
-            f"{name} is not a referee database ({e})",
-            "point referee at the right file, or move this one away to start afresh",
+            f"{name} — не база referee ({e})",
+            "укажите нужный файл или уберите этот, чтобы начать заново",
         )
     if code in (SQLITE_BUSY, SQLITE_LOCKED):
-        return StoreError(f"{name} is busy: another program holds it ({e})",
-                          "close the other program (a database browser?) and run again")
-    return StoreError(f"the game database {name} failed: {e}",
-                      "check the disk and the file, then run the command again; the last "
-                      "write was undone")
+        return StoreError(f"{name} занят: его держит другая программа ({e})",
+                          "закройте другую программу (просмотрщик баз?) и запустите снова")
+    return StoreError(f"сбой базы игры {name}: {e}",
+                      "проверьте диск и файл и запустите команду снова; последняя "
+                      "запись отменена")
 
 
 __all__ = ["LOCK_WAIT", "acquire", "disk_full", "fs_error", "lock_path", "make_private",

@@ -99,7 +99,7 @@ class GameRecords(StoreBase):
         when the rules read them, and the history stays for the game log.
         """
         if not _OVERRIDE_KIND.match(kind):
-            raise StoreError(f"override kind {kind!r} is not a word like 'vote.accept'")
+            raise StoreError(f"вид решения {kind!r} — не слово вида 'vote.accept'")
         at = recorded_at or _now()
         data = dict(payload or {})
         with self._tx() as c:
@@ -142,7 +142,7 @@ class GameRecords(StoreBase):
         """Record the result of day/night ``number`` once; a second call returns the first
         result unchanged (a published result is not silently rewritten)."""
         if phase not in PHASES:
-            raise StoreError(f"phase must be one of {', '.join(PHASES)}, not {phase!r}")
+            raise StoreError(f"фаза — одно из {', '.join(PHASES)}, а не {phase!r}")
         with self._tx() as c:
             c.execute(
                 "INSERT OR IGNORE INTO results(phase, number, payload, recorded_at) "
@@ -192,7 +192,7 @@ class GameRecords(StoreBase):
     ) -> SentRecord:
         """Remember that the post/PM with idempotency ``key`` was sent (first call wins)."""
         if kind not in SENT_KINDS:
-            raise StoreError(f"sent kind must be 'post' or 'pm', not {kind!r}")
+            raise StoreError(f"вид отправки — 'post' или 'pm', а не {kind!r}")
         with self._tx() as c:
             c.execute(
                 "INSERT OR IGNORE INTO sent(key, kind, recipient, body, forum_id, sent_at) "

@@ -199,7 +199,7 @@ class SentRecord:
 
 def _iso(dt: datetime) -> str:
     if dt.tzinfo is None:
-        raise StoreError(f"internal: naive datetime {dt!r} given to the store (T2: UTC only)")
+        raise StoreError(f"внутренняя ошибка: время без часового пояса {dt!r} (T2: только UTC)")
     return dt.astimezone(UTC).isoformat()
 
 

@@ -81,7 +81,7 @@ def test_two_syncs_at_once_open_each_pm_once_and_the_second_waits_its_turn(
             outcomes += [(p.wait(60), p.stderr.read() if p.stderr else "") for p in procs]
     assert [code for code, _ in outcomes] == [0] * 6, outcomes
     assert not any("Traceback" in err for _, err in outcomes)
-    assert sum("in use by another referee run" in err for _, err in outcomes) >= 1
+    assert sum("занят другим запуском referee" in err for _, err in outcomes) >= 1
     assert sorted(opened_pms(board)) == sorted(f"pm:{m.pm_id}" for m in board.pms)
     assert_db_is_the_truth(tmp_path / "referee.db", board)
 

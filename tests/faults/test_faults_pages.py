@@ -47,8 +47,8 @@ def test_a_sync_re_reads_the_pages_it_is_given_and_sees_edits_and_deletions(
         report = sync_topic(run.config(), store, forum, recheck=[2, 3, 5, 9])
     assert board.log[served:] == ["topic:2", "topic:3", "topic:5"]   # those pages only
     assert (report.rechecked, report.edited_posts, report.missing_posts) == ((2, 3), 1, 1)
-    assert "перечитаны 2–3 (правки и удаления)" in report.summary()
-    assert any("#1013" in n and "gone from page 3" in n for n in report.notes)
+    assert "перечитаны стр. 2–3 (правки и удаления)" in report.summary()
+    assert any("#1013" in n and "пропало со страницы 3" in n for n in report.notes)
     assert missing_posts(run.db) == [1013]
     edited = next(p for p in stored_posts(run.db) if p[0] == 1007)
     assert len(edited[5]) == 2 and "Kotik" in edited[5][1]   # both texts kept (V4)
@@ -83,9 +83,9 @@ def test_an_edited_and_a_deleted_vote_of_the_open_day_are_caught_by_a_plain_sync
     sync = referee(config, *NOW, "sync")
     assert sync.returncode == 0, sync.stderr
     assert board.requests("topic:")[served:] == ["topic:3", "topic:4", "topic:5"]
-    assert "перечитаны 3–4 (правки и удаления)" in sync.stderr
-    assert "1 edited" in sync.stderr and "1 vanished" in sync.stderr
-    assert "post #1013 by Тень_Ночи is gone from page 3" in sync.stderr
+    assert "перечитаны стр. 3–4 (правки и удаления)" in sync.stderr
+    assert "изменено: 1" in sync.stderr and "исчезло: 1" in sync.stderr
+    assert "сообщение #1013 (Тень_Ночи) пропало со страницы 3" in sync.stderr
     tally = json.loads(referee(config, *NOW, "tally", "--offline", "--format", "json").stdout)
     v4 = [f for f in tally["flags"] if f["rule"] == "V4"]
     assert [(f["post_id"], f["voter"]) for f in v4] == [(1012, "Ёжик")]
@@ -99,10 +99,10 @@ def test_once_the_day_is_recorded_its_pages_are_not_re_read(
     after = ["--now", "2026-11-21 09:00"]    # the night: day 1 closed
     assert referee(config, *after, "sync").returncode == 0
     sync = referee(config, *after, "sync")   # closed, not recorded: its pages are re-read
-    assert "перечитаны 1–4" in sync.stderr
+    assert "перечитаны стр. 1–4" in sync.stderr
     assert referee(config, *after, "tally", "--offline").returncode == 0   # recorded
     sync = referee(config, *after, "sync")
-    assert "re-read" not in sync.stderr and "read page 5 of 5" in sync.stderr
+    assert "перечитаны" not in sync.stderr and "прочитаны стр. 5 из 5" in sync.stderr
 
 
 # --------------------------------------------------------------------------- order
@@ -132,6 +132,6 @@ def test_a_page_that_stays_out_of_order_is_stored_in_order_with_a_note(
     board.inject("topic:2", SWAPPED, SWAPPED)
     report = run.topic()
     assert board.requests("topic:2") == ["topic:2!swapped", "topic:2!swapped"]
-    assert any("page 2" in n and "out of time order" in n for n in report.notes)
+    assert any("странице 2" in n and "не по порядку времени" in n for n in report.notes)
     assert stored_order(run.db, 2) == ([1005, 1006, 1007, 1008, 1009],) * 2
     assert_db_is_the_truth(run.db, board, pms=False)

@@ -127,7 +127,7 @@ def test_a_board_with_its_api_closed_is_read_from_its_pages_and_said_once(
     try:
         lines = game.sync(progress=None)
         assert sum("API форума закрыт" in line for line in lines) == 1
-        assert lines[0].startswith("тема 317: прочитаны страницы 1–2 из 2")
+        assert lines[0].startswith("тема 317: прочитаны стр. 1–2 из 2")
         day1 = game.tally_day(1).tally
         assert {c.target: c.votes for c in day1.counts} == {
             "Лиса": 4, "Шерлок": 2, "Kotik": 1, "Nika-77": 1}

@@ -126,7 +126,7 @@ def test_replay_hanged_and_voters_given_directly() -> None:
 @pytest.mark.parametrize(
     ("data", "message"),
     [
-        ({"phases": []}, 'the replay has no "players"'),
+        ({"phases": []}, 'файл переигровки: нет "players"'),
         ({"players": [{"nick": "A", "role": "wizard"}], "phases": []}, "неизвестная роль 'wizard'"),
         ({"players": [{"role": "citizen"}], "phases": []}, 'players[0] has no "nick"'),
         (game([{"day": 1, "votes": votes("A>Zed")}]), "'Zed' is not a player"),

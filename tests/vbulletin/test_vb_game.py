@@ -63,7 +63,7 @@ def rejected(result: DayResult) -> set[int]:
 
 def test_three_days_synced_and_counted_as_a_host_counts(game: Game, board: VbBoard) -> None:
     lines = at(game, "2026-11-21 23:00").sync()
-    assert lines[0].startswith("тема 63: прочитаны страницы 1–2 из 2; новых сообщений: 11")
+    assert lines[0].startswith("тема 63: прочитаны стр. 1–2 из 2; новых сообщений: 11")
     day1 = game.tally_day(1)
     assert counts(day1) == {"Kotik": ["Лиса", "Тень_Ночи", "Мисс Марпл", "Полковник"],
                             "Лиса": ["Шерлок", "Ёжик", "Kotik"]}

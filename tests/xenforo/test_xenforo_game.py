@@ -115,7 +115,7 @@ def test_a_separate_voting_thread_counts_its_votes_only(
            'Мой голос – <span style="color: red">Тень</span>', thread=g.game)
     game = open_game(config_text(board, vote_thread=True))
     lines = game.sync(progress=None)
-    assert lines[-1].startswith("votes topic 69073")
+    assert lines[-1].startswith("голосование: тема 69073")
     assert counts(game, 1) == {"Лиса": ["Ёжик", "Марго", "Комиссар Рекс", "Пилот"],
                                "Ёжик": ["Лиса", "Бармен", "Тень"], "Бармен": ["Снежок"]}
     assert game.tally_day(1).tally.hanged == "Лиса"

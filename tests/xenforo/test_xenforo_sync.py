@@ -20,7 +20,7 @@ def test_first_sync_reads_every_page_and_the_conversations(
     game = open_game()
     lines = game.sync(progress=None)
     assert lines[0].startswith(
-        "тема 69072: прочитаны страницы 1–2 из 2; новых сообщений: 22, заявок: 2")
+        "тема 69072: прочитаны стр. 1–2 из 2; новых сообщений: 22, заявок: 2")
     assert board.requests() == [
         ("GET", "threads/mafija-119.69072/", 200),
         ("GET", "threads/mafija-119.69072/page-2", 200),
@@ -43,7 +43,7 @@ def test_a_sync_with_nothing_new_costs_one_request_per_source(
     board.log.clear()
     lines = game.sync(progress=None)
     # Issue 14: the open day's earlier page is read again too, for edits and deletions.
-    assert "перечитаны 1 (правки и удаления); новых сообщений: 0, заявок: 2" in lines[0]
+    assert "перечитаны стр. 1 (правки и удаления); новых сообщений: 0, заявок: 2" in lines[0]
     assert "заявок 1" in lines[-1]
     assert board.requests() == [("GET", "threads/mafija-119.69072/", 200),
                                 ("GET", "threads/mafija-119.69072/page-2", 200),
