@@ -255,7 +255,7 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
         raise ConfigError("[forum] snapshot — это путь к папке (строка в кавычках)")
     url = forum_raw.get("url")
     if url is not None and not isinstance(url, str):
-        raise ConfigError("[forum] url — строка вида \"https://forum/viewtopic.php?t=123\"")
+        raise ConfigError("[forum] url — нужна строка вида \"https://forum/viewtopic.php?t=123\"")
     if url is None and snapshot is None:
         raise ConfigError(
             "в [forum] нужен url (тема игры) или snapshot (папка сохранённых страниц)",

@@ -150,7 +150,7 @@ def _entry(
     actor_typed = entry.get("actor")
     if not isinstance(actor_typed, str) or not actor_typed.strip():
         raise ConfigError(f"{label}: нет actor", 'добавьте actor = "Ник" (кто ходит)')
-    label = f"{label} (actor {actor_typed!r})"
+    label = f"{label} (кто: {actor_typed!r})"
     actor = _nick(actor_typed, roster, label, "actor")
     typed = entry.get("action")
     action = action_id(typed) if isinstance(typed, str) else None

@@ -81,6 +81,7 @@ def _require_alive(state: GameState, nick: str, what: str) -> None:
                         "сверьте ник со списком игроков")
     if not state.is_alive(nick):
         death = state.death_of(nick)
-        when = f" ({death.phase})" if death and death.phase else ""
+        phase = (death.phase or "").replace("night", "ночь").replace("day", "день") if death else ""
+        when = f" ({phase})" if phase else ""
         raise GameError(f"{what} {nick!r} уже мёртв(а){when}",
                         "мёртвый игрок не может погибнуть снова; проверьте порядок фаз")

@@ -112,7 +112,7 @@ def acquire(db: Path, *, wait: float = LOCK_WAIT,
         started = datetime.now().astimezone().strftime("%Y-%m-%d %H:%M:%S")
         command = " ".join(os.path.basename(a) if i == 0 else a
                            for i, a in enumerate(sys.argv[:3]))
-        os.write(fd, f"pid {os.getpid()}: {command}, since {started}\n".encode())
+        os.write(fd, f"pid {os.getpid()}: {command}, с {started}\n".encode())
     except OSError:
         pass  # the note is a courtesy to the next run; the lock itself is held
     with _held_guard:

@@ -301,24 +301,24 @@ def test_T1_turn_window() -> None:
     only_deadline = (day(1, "20.11 18:00", "21.11 22:00"),)
     assert turn_window(1, only_deadline).end == msk("21.11 22:00")
     assert turn_window(1, only_deadline).end_basis == "day_deadline"
-    with pytest.raises(GameError, match="day 5 is not in the schedule"):
+    with pytest.raises(GameError, match="дня 5 нет в расписании"):
         turn_window(5, SCHEDULE)
     overlapping = (day(1, "20.11 18:00", "21.11 22:00"), day(2, "21.11 20:00", "22.11 22:00"))
-    with pytest.raises(GameError, match="day 2 starts .* before day 1's deadline"):
+    with pytest.raises(GameError, match="день 2 начинается .* раньше дедлайна дня 1"):
         turn_window(1, overlapping)
 
 
 def test_a_missing_tally_or_an_unstarted_turn_is_an_error() -> None:
     # The day-1 tally was never given: A2 cannot be decided for turn 2.
-    with pytest.raises(GameError, match="no vote tally for day 1"):
+    with pytest.raises(GameError, match="нет подсчёта голосов дня 1"):
         check_activity(
             2, players_alive_at_turn_start=("Лиса",), posts=(), schedule=SCHEDULE,
             counted_voters_by_day={2: ()}, excuses=(), deaths_during_turn=(), host=HOST,
             rules=ActivityRules(), now=msk(TURN_2_OVER),
         )
-    with pytest.raises(GameError, match="has not started yet"):
+    with pytest.raises(GameError, match="ещё не начался"):
         run(2, alive=("Лиса",), now="22.11 10:00")
-    with pytest.raises(GameError, match="without a time zone"):
+    with pytest.raises(GameError, match="без часового пояса"):
         check_activity(
             1, players_alive_at_turn_start=("Лиса",), posts=(), schedule=SCHEDULE,
             counted_voters_by_day={1: ()}, excuses=(), deaths_during_turn=(), host=HOST,

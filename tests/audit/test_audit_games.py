@@ -122,16 +122,16 @@ BASE = [{"nick": "Анна", "role": "citizen"}, {"nick": "Don", "role": "mafia"
         {"nick": "Вера", "role": "citizen"}]
 
 BAD_GAMES: list[tuple[str, Any, str]] = [
-    ("not an object", [1, 2], "JSON object"),
+    ("not an object", [1, 2], "объект JSON"),
     ("no players", {"phases": []}, "players"),
     ("no phases", {"players": BASE}, "phases"),
     ("unknown role", {"players": [{"nick": "A", "role": "wizard"}], "phases": []}, "wizard"),
     ("player without role", {"players": [{"nick": "A"}], "phases": []}, "role"),
-    ("repeated nick", {"players": BASE + BASE[:1], "phases": []}, "twice"),
+    ("repeated nick", {"players": BASE + BASE[:1], "phases": []}, "дважды"),
     ("phase with day and night", {"players": BASE, "phases": [{"day": 1, "night": 1}]},
-     "exactly one"),
+     "ровно один"),
     ("phase number not a number", {"players": BASE, "phases": [{"night": "one"}]},
-     "whole number"),
+     "целое положительное число"),
     ("unknown action", {"players": BASE, "phases": [
         {"night": 1, "requests": [{"actor": "Jack", "action": "stab", "target": "Анна"}]}]},
      "stab"),
@@ -147,7 +147,7 @@ BAD_GAMES: list[tuple[str, Any, str]] = [
     ("unknown phase key", {"players": BASE, "phases": [{"night": 1, "kills": []}]}, "kills"),
     ("hanging a dead player", {"players": BASE, "phases": [
         {"night": 1, "requests": [{"actor": "Jack", "action": "kill", "target": "Анна"}]},
-        {"day": 2, "hanged": "Анна", "voters": []}]}, "already dead"),
+        {"day": 2, "hanged": "Анна", "voters": []}]}, "уже мёртв(а)"),
     ("removed is not a list", {"players": BASE, "phases": [{"day": 1, "removed": 5}]},
      "removed"),
     ("removed is a bare nick", {"players": BASE, "phases": [{"day": 1, "removed": "Анна"}]},
@@ -157,14 +157,14 @@ BAD_GAMES: list[tuple[str, Any, str]] = [
     ("requests is not a list", {"players": BASE, "phases": [{"night": 1, "requests": {}}]},
      "requests"),
     ("night 2 before day 1", {"players": BASE, "phases": [{"night": 2}, {"day": 1}]},
-     "order"),
-    ("night 1 twice", {"players": BASE, "phases": [{"night": 1}, {"night": 1}]}, "order"),
+     "не по порядку"),
+    ("night 1 twice", {"players": BASE, "phases": [{"night": 1}, {"night": 1}]}, "не по порядку"),
     ("a day skipped", {"players": BASE, "phases": [{"day": 1}, {"night": 1}, {"night": 2}]},
-     "order"),
+     "не по порядку"),
     ("a phase after the maniac has won", {"players": BASE[:1] + BASE[2:4], "phases": [
         {"night": 1, "requests": [{"actor": "Jack", "action": "kill", "target": "Анна"}]},
         {"day": 2, "votes": [{"voter": "Борис", "target": "Jack"}]}]},
-     "already over after night 1 (winner: maniac)"),
+     "игра уже закончилась после фазы «ночь 1» (победитель: maniac)"),
 ]
 
 

@@ -81,7 +81,7 @@ def test_password_in_config_is_refused_without_echoing_it(tmp_path: Path) -> Non
 
 
 def test_missing_file_says_what_to_do(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="does not exist"):
+    with pytest.raises(ConfigError, match="не найден"):
         load_config(tmp_path / "nope.toml")
 
 

@@ -56,8 +56,8 @@ def test_a_page_spoilt_once_is_asked_for_again(board: Board, run: Runner) -> Non
     assert_db_is_the_truth(run.db, board)
 
 
-@pytest.mark.parametrize("request_key, named", [("topic:3", "topic t=3 page 3"),
-                                                ("pm:101", "private message 101")])
+@pytest.mark.parametrize("request_key, named", [("topic:3", "страницу 3 темы t=3"),
+                                                ("pm:101", "личное сообщение 101")])
 def test_a_page_that_reads_right_under_no_encoding_stops_the_sync_naming_it(
     board: Board, run: Runner, request_key: str, named: str
 ) -> None:
@@ -66,7 +66,7 @@ def test_a_page_that_reads_right_under_no_encoding_stops_the_sync_naming_it(
     with pytest.raises(NetworkError) as caught:
         run.all()
     assert named in caught.value.message
-    assert "nothing of it was stored" in (caught.value.hint or "")
+    assert "ничего из неё не сохранено" in (caught.value.hint or "")
     assert integrity(run.db) == "ok"
     if request_key.startswith("topic:"):
         assert stored_posts(run.db) == true_posts(board)[:2 * board.per_page]

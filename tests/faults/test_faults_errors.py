@@ -37,18 +37,18 @@ TRIES = 3
     ("faults", "request_key", "error", "words"),
     [
         # every try of the request gets        request      error          message says
-        ([status(503)] * TRIES, "topic:3", NetworkError, ["HTTP 503", "after 3 attempts"]),
+        ([status(503)] * TRIES, "topic:3", NetworkError, ["HTTP 503", "попыток: 3"]),
         ([status(500)] * TRIES, "pm:104", NetworkError, ["HTTP 500", "p=104"]),
-        ([DROP] * TRIES, "topic:4", NetworkError, ["could not reach the forum",
+        ([DROP] * TRIES, "topic:4", NetworkError, ["не удаётся связаться с форумом",
                                                    "RemoteProtocolError"]),
-        ([BAD_GZIP] * TRIES, "topic:2", NetworkError, ["cannot be unpacked"]),
-        ([TRUNCATE] * TRIES, "topic:3", NetworkError, ["incomplete page"]),
-        ([TRUNCATE] * TRIES, "pm:101", NetworkError, ["incomplete page", "p=101"]),
-        ([status(429, retry_after="3600")], "topic:2", NetworkError, ["asks to wait 3600 s"]),
-        ([status(502)], "login", NetworkError, ["HTTP 502 when logging in"]),
-        ([LOGIN_FORM] * 2, "topic:3", LoginRequired, ["still shows a login form",
-                                                      "topic t=3 page 3"]),
-        ([LOGIN_FORM] * 2, "folder:inbox:2", LoginRequired, ["still shows a login form"]),
+        ([BAD_GZIP] * TRIES, "topic:2", NetworkError, ["не распаковать"]),
+        ([TRUNCATE] * TRIES, "topic:3", NetworkError, ["неполную страницу"]),
+        ([TRUNCATE] * TRIES, "pm:101", NetworkError, ["неполную страницу", "p=101"]),
+        ([status(429, retry_after="3600")], "topic:2", NetworkError, ["просит подождать 3600 с"]),
+        ([status(502)], "login", NetworkError, ["HTTP 502 при входе"]),
+        ([LOGIN_FORM] * 2, "topic:3", LoginRequired, ["всё ещё показывает форму входа",
+                                                      "страницу 3 темы t=3"]),
+        ([LOGIN_FORM] * 2, "folder:inbox:2", LoginRequired, ["всё ещё показывает форму входа"]),
     ],
     ids=lambda v: v[0].kind if isinstance(v, list) and isinstance(v[0], Fault) else None,
 )
@@ -78,6 +78,6 @@ def test_a_page_that_never_answers_is_a_timeout_error(board: Board, make_runner)
     board.inject("topic:2", *[stall(5)] * TRIES)
     with pytest.raises(NetworkError, match="ReadTimeout") as caught:
         run.topic()
-    assert "run the command again later" in (caught.value.hint or "")
+    assert "запустите команду позже" in (caught.value.hint or "")
     run.all()
     assert_db_is_the_truth(run.db, board)

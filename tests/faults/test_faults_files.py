@@ -118,9 +118,9 @@ def test_a_run_that_waits_too_long_stops_with_a_clear_error(
             Store.open(db, lock_wait=0.6)
         assert 0.5 < time.monotonic() - started < 5
         assert f"pid {holder.pid}" in caught.value.message
-        assert "did not finish within 1 s" in caught.value.message
-        assert "one run at a time" in (caught.value.hint or "")
-        assert any("waiting for it to finish" in r.getMessage() for r in caplog.records)
+        assert "не закончился за 1 с" in caught.value.message
+        assert "один запуск за раз" in (caught.value.hint or "")
+        assert any("жду, пока он закончит" in r.getMessage() for r in caplog.records)
     # The holder was killed: the system dropped its lock, nothing stale is left.
     started = time.monotonic()
     Store.open(db, lock_wait=5).close()
@@ -194,7 +194,7 @@ def test_a_read_only_folder_is_told_in_words_and_changes_nothing(
         remount(folder, "ro")
         for args in (["sync"], ["tally", "--offline"], ["votes"]):
             run = referee(config, *args)
-            assert_told_in_words(run, str(folder), "read-only", "copy the game's folder")
+            assert_told_in_words(run, str(folder), "только для чтения", "скопируйте папку игры")
             assert "move this one away" not in run.stderr
         remount(folder, "rw")
         if synced_before:
@@ -211,7 +211,7 @@ def test_a_disk_that_fills_up_mid_sync_keeps_whole_pages_and_the_next_run_comple
         config = write_config(board, folder)
         db = folder / "referee.db"
         run = referee(config, "sync")
-        assert_told_in_words(run, str(db), "is full", "free some space")
+        assert_told_in_words(run, str(db), "заполнен", "освободите место")
         assert integrity(db) == "ok"
         kept = stored_posts(db)
         assert 0 < len(kept) < len(board.posts)
@@ -230,8 +230,8 @@ def test_a_full_disk_at_open_is_not_called_a_wrong_file(tmp_path: Path) -> None:
             for _ in range(50):        # the schema fits or not; the first write after fails
                 with Store.open(db) as store:
                     store.set_meta("filler", "x" * 8000)
-        assert "is full" in caught.value.message
-        assert "not a referee database" not in caught.value.message
+        assert "заполнен" in caught.value.message
+        assert "не база referee" not in caught.value.message
         assert integrity(db) == "ok"
 
 
@@ -253,7 +253,7 @@ def test_a_full_disk_mid_sync_in_process(
     before = content(run.db)
     board.add_posts(40)                             # eight more pages to store
     monkeypatch.setattr(Store, "open", classmethod(small_disk))
-    with pytest.raises(StoreError, match="is full") as caught:
+    with pytest.raises(StoreError, match="заполнен") as caught:
         run.topic()
     assert str(run.db) in caught.value.message
     monkeypatch.undo()
@@ -293,7 +293,7 @@ def test_a_cookie_file_the_disk_refuses_is_a_notice_and_the_old_file_stays(
 def test_a_file_that_is_not_a_database_is_still_called_so(tmp_path: Path) -> None:
     db = tmp_path / "game.db"
     db.write_bytes(b"these are the host's notes, not a database" * 100)
-    with pytest.raises(StoreError, match="not a referee database"):
+    with pytest.raises(StoreError, match="не база referee"):
         Store.open(db)
 
 

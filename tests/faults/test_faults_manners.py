@@ -79,9 +79,9 @@ def test_an_address_that_does_not_resolve_is_named(
                         sleep=lambda s: None)
     with pytest.raises(NetworkError) as caught:
         client.get("http://mafia-forum.invalid/viewtopic.php?t=3")
-    assert "«mafia-forum.invalid» does not resolve" in caught.value.message
-    assert "no such name" in caught.value.message
-    assert "spelling" in (caught.value.hint or "")
+    assert "«mafia-forum.invalid» не находится" in caught.value.message
+    assert "такого имени нет" in caught.value.message
+    assert "написание" in (caught.value.hint or "")
     assert client.requests == 1                          # a name that is not there: no retry
 
 

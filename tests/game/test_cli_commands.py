@@ -81,9 +81,9 @@ def test_sync_says_which_saved_pages_are_missing_or_unusable(tmp_path: Path) -> 
     cfg.write_text(DEMO.read_text(encoding="utf-8"), encoding="utf-8")
     res = CliRunner().invoke(app, ["--config", str(cfg), "sync"])
     assert res.exit_code == 0, res.output
-    assert "pages 2–4 of the topic were not read" in res.stderr
-    assert "skipped saved file topic_p2_host.html" in res.stderr
-    assert "skipped saved file notes.html" in res.stderr
+    assert "страницы 2–4 темы не прочитаны" in res.stderr
+    assert "пропущен сохранённый файл topic_p2_host.html" in res.stderr
+    assert "пропущен сохранённый файл notes.html" in res.stderr
 
 
 def test_hanged_role_is_revealed_only_when_the_setting_says_so(tmp_path: Path) -> None:

@@ -257,7 +257,7 @@ def test_host_sets_a_day_the_config_does_not_list(game: Game) -> None:
     # T1: Day 3 is not in referee.toml; the host gives its deadline on the command line and
     # it starts at Night 2's deadline (24.11 10:00). Recorded, and the day is counted.
     at(game, "2026-11-25 23:00")
-    with pytest.raises(Exception, match="not in the schedule"):
+    with pytest.raises(Exception, match="нет в расписании"):
         game.window(3)
     game.set_deadline(3, msk("2026-11-25 22:00"), "день 3")
     w = game.window(3)

@@ -92,7 +92,7 @@ def test_the_day_in_progress_is_the_count_as_it_stands(tmp_path: Path) -> None:
     text = render_day_history(h, "text", MOSCOW)
     assert "(день идёт, счёт на 21.11 13:00)" in text
     assert "Нынешние 3 голоса Шерлок набрал(а) 21.11 12:40" in text
-    with pytest.raises(GameError, match="day 2 has not started"):
+    with pytest.raises(GameError, match="день 2 ещё не начался"):
         history_of_day(game, 2)
 
 

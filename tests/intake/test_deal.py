@@ -70,19 +70,19 @@ def test_default_setup_scales_down(players: int, clans: int, negative: int) -> N
 
 
 def test_too_few_players_is_an_error_with_the_numbers() -> None:
-    with pytest.raises(GameError, match="5 players are too few"):
+    with pytest.raises(GameError, match="игроков слишком мало для раздачи: 5"):
         deal(NICKS_30[:5], None, seed=1)
 
 
 def test_a_setup_bigger_than_the_roster_is_an_error_with_the_numbers() -> None:
-    with pytest.raises(GameError, match="needs 19 players .* roster has 12"):
+    with pytest.raises(GameError, match="нужно игроков: 19, а в \\[players\\] — 12"):
         deal(NICKS_30[:12], RULES_SETUP, seed=1)
 
 
 def test_an_explicit_setup_with_citizens_must_fill_the_roster() -> None:
     setup = {"mafia": 2, "commissar": 1, "citizen": 4}
     assert counts(deal(NICKS_30[:7], setup, seed=1)) == Counter(mafia=2, commissar=1, citizen=4)
-    with pytest.raises(GameError, match="= 7 players, but the roster has 8"):
+    with pytest.raises(GameError, match="= 7 игроков, а в \\[players\\] — 8"):
         deal(NICKS_30[:8], setup, seed=1)
 
 
@@ -100,7 +100,7 @@ def test_an_invalid_setup_is_a_config_error(setup: dict) -> None:
 
 
 def test_duplicate_nicks_are_an_error() -> None:
-    with pytest.raises(GameError, match="twice"):
+    with pytest.raises(GameError, match="дважды"):
         deal(["Kotik", "kotik", *NICKS_30[:8]], None, seed=1)
 
 

@@ -374,4 +374,4 @@ def test_no_phase_after_a_draw() -> None:
     game["phases"].append({"day": 2, "votes": []})
     with pytest.raises(GameError) as info:
         replay(game, NightRules())
-    assert "already over after night 1 (winner: draw)" in str(info.value)
+    assert "игра уже закончилась после фазы «ночь 1» (победитель: draw)" in str(info.value)

@@ -139,14 +139,14 @@ def test_day_hanging_unknown_or_dead_player_is_an_error() -> None:
     try:
         apply_day(g.state, 1, "Bbo", [])
     except GameError as e:
-        assert "'Bbo' is not a player" in str(e)
+        assert "'Bbo' — не игрок" in str(e)
     else:
         raise AssertionError("no error")
     g.day(1, hanged="Bob", voters=["Ann"])
     try:
         apply_day(g.state, 2, "Bob", [])
     except GameError as e:
-        assert "already dead (day 1)" in str(e)
+        assert "уже мёртв(а) (день 1)" in str(e)
     else:
         raise AssertionError("no error")
 

@@ -51,7 +51,7 @@ def test_without_an_id_the_name_is_added_by_phpbb_first(
 
 def test_an_unknown_name_is_reported_with_phpbbs_words(board: PostingBoard,
                                                        make_poster: MakePoster) -> None:
-    with pytest.raises(PostingError, match="has no user «Незнакомец»") as e:
+    with pytest.raises(PostingError, match="нет пользователя «Незнакомец»") as e:
         make_poster().send_pm("Незнакомец", "текст\n", "тема")
     assert "не существуют" in str(e.value)
     assert board.pms == []
@@ -82,6 +82,6 @@ def test_a_redirect_is_no_proof_that_a_pm_was_sent(board: PostingBoard,
 
     # phpBB 3.0 sends a too-quick submit back to the inbox without sending anything.
     board.pm_answers = [board.raw(httpx.Response(302, headers={"location": "./ucp.php?i=pm"}))]
-    with pytest.raises(PostingError, match="before running the command again") as e:
+    with pytest.raises(PostingError, match="прежде чем запускать команду") as e:
         make_poster().send_pm("Лиса", "текст\n", "тема", user_id=63)
     assert e.value.maybe_sent

@@ -210,7 +210,7 @@ def test_a_message_that_may_have_arrived_is_named_for_the_host_to_check(store: S
     again, term2 = FakeSender(), Terminal()
     run(store, [post()], again, term2)
     assert again.calls == [] and "уже отправлено" in term2.text
-    with pytest.raises(GameError, match="no message with key"):
+    with pytest.raises(GameError, match="нет сообщения с ключом"):
         mark_sent_by_host(store, "0" * 64)
 
 
@@ -250,10 +250,10 @@ def test_a_known_forum_id_goes_with_the_pm(store: Store) -> None:
 @pytest.mark.parametrize(
     ("forum", "says"),
     [
-        ({"snapshot": Path("pages")}, "posting needs the live forum"),
-        ({"url": None}, "posting needs the live forum: set [forum] url"),
-        ({"username": None}, "set [forum] username"),
-        ({"engine": "ipb"}, "not supported"),
+        ({"snapshot": Path("pages")}, "для отправки нужен живой форум"),
+        ({"url": None}, "для отправки нужен живой форум: укажите [forum] url"),
+        ({"username": None}, "укажите [forum] username"),
+        ({"engine": "ipb"}, "не поддерживается"),
     ],
     ids=["snapshot", "no url", "no username", "other engine"],
 )
@@ -264,7 +264,7 @@ def test_a_config_that_cannot_post_says_what_to_set(tmp_path: Path, forum: dict[
 
 
 def test_the_public_part_is_never_guessed() -> None:
-    with pytest.raises(GameError, match="host-only separator"):
+    with pytest.raises(GameError, match="нет разделителя"):
         public_part("текст без разделителя", "━━ ТОЛЬКО ДЛЯ ВЕДУЩЕГО ━━")
     assert public_part("для всех\n\n━━ ТОЛЬКО ━━\nсекрет", "━━ ТОЛЬКО ━━") == "для всех\n"
 
@@ -279,7 +279,7 @@ def test_a_second_deal_with_another_seed_is_refused(tmp_path: Path, store: Store
     texts = [("Полковник", "Ваша роль: Комиссар", "Привет, Полковник!\n")]
     send_deal(cfg, store, 7, texts, yes=True, echo=lambda s: None, confirm=lambda q: False)
     assert store.get_meta(DEAL_SEED_META) == "7" and len(sender.calls) == 1
-    with pytest.raises(GameError, match="already sent with --seed 7"):
+    with pytest.raises(GameError, match="уже отправлены с --seed 7"):
         send_deal(cfg, store, 8, [("Полковник", "Ваша роль: Мирный житель", "Привет!\n")],
                   yes=True, echo=lambda s: None, confirm=lambda q: False)
     # the same deal: nothing new

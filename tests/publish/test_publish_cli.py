@@ -147,7 +147,7 @@ def test_a_snapshot_config_cannot_post_and_says_so(tmp_path: Path, demo_db: Path
     _, error = invoke_error(["--config", str(DEMO), "--db", str(tmp_path / "game.db"), *DAY1,
                              "--post", "--yes"])
     assert error.exit_code == 2
-    assert "posting needs the live forum" in str(error) and "[forum] url" in str(error)
+    assert "для отправки нужен живой форум" in str(error) and "[forum] url" in str(error)
     # Seeing what would be sent needs no forum at all.
     res = invoke(["--config", str(DEMO), "--db", str(tmp_path / "game.db"), *DAY1, "--post",
                   "--dry-run"])
@@ -193,7 +193,7 @@ def test_a_night_that_is_not_over_is_not_sent(live: list[str], board: PostingBoa
     _, error = invoke_error([*live, "--now", "2026-11-22 02:00", "resolve-night", "--night",
                              "1", "--offline", "--send", "--yes"])
     assert error.exit_code == 5
-    assert "night 1 is not over yet" in str(error)
+    assert "ночь 1 ещё не закончилась" in str(error)
     assert board.log == []
 
 

@@ -75,7 +75,7 @@ def test_a_token_refused_twice_is_a_clear_error_and_nothing_is_stored(
     board: PostingBoard, make_poster: MakePoster
 ) -> None:
     board.reply_answers = [board.form_again(FORM_INVALID), board.form_again(FORM_INVALID)]
-    with pytest.raises(PostingError, match="refused the reply in topic t=3 twice") as e:
+    with pytest.raises(PostingError, match="дважды отклонил ответ в теме t=3") as e:
         make_poster().reply(COUNT)
     assert not e.value.maybe_sent
     assert board.log.count("POST reply") == 2 and board.stored_replies == []
@@ -99,7 +99,7 @@ def test_new_posts_while_the_form_was_open_resubmit_the_same_text_once(
 def test_new_posts_twice_in_a_row_stop_with_a_message(board: PostingBoard,
                                                       make_poster: MakePoster) -> None:
     board.reply_answers = [board.new_posts_review(), board.new_posts_review()]
-    with pytest.raises(PostingError, match="new posts keep arriving"):
+    with pytest.raises(PostingError, match="всё время приходят новые сообщения"):
         make_poster().reply(COUNT)
     assert board.stored_replies == []
 
@@ -108,7 +108,7 @@ def test_a_form_that_points_at_another_topic_is_never_posted(
     board: PostingBoard, make_poster: MakePoster
 ) -> None:
     board.reply_answers = [board.new_posts_review(topic=1)]
-    with pytest.raises(PostingError, match="points at topic t=1, not at the game topic t=3"):
+    with pytest.raises(PostingError, match="ведёт в тему t=1, а не в тему игры t=3"):
         make_poster().reply(COUNT)
     assert board.log.count("POST reply") == 1
 
@@ -130,8 +130,8 @@ def test_flood_control_twice_stops_and_says_the_rerun_is_safe(
     with pytest.raises(PostingError) as e:
         make_poster().reply(COUNT)
     text = str(e.value)
-    assert "flood control" in text and "сразу после предыдущего" in text
-    assert "not sent twice" in text
+    assert "защита форума от флуда" in text and "сразу после предыдущего" in text
+    assert "второй раз не уйдёт" in text
     assert board.stored_replies == []
 
 
@@ -205,7 +205,7 @@ def test_an_answer_that_proves_nothing_says_look_before_rerunning(
     why: str,
 ) -> None:
     board.reply_answers = [board.raw(answer)]
-    with pytest.raises(PostingError, match="before running the command again") as e:
+    with pytest.raises(PostingError, match="прежде чем запускать команду") as e:
         make_poster().reply(COUNT)
     assert e.value.maybe_sent, why
     assert board.log.count("POST reply") == 1                 # never posted blindly again
@@ -218,7 +218,7 @@ def test_a_connection_broken_during_the_post_is_not_retried(
         raise httpx.ReadTimeout("timed out")
 
     board.reply_answers = [broken]
-    with pytest.raises(PostingError, match="connection broke") as e:
+    with pytest.raises(PostingError, match="связь оборвалась") as e:
         make_poster().reply(COUNT)
     assert e.value.maybe_sent
     assert board.log.count("POST reply") == 1
@@ -240,7 +240,7 @@ def test_no_topic_in_the_url_is_a_config_message(clock: FakeTime, board: Posting
     from publish_board import forum_config, make_poster_for
 
     poster = make_poster_for(forum_config(url="https://forum.test/index.php"), clock)
-    with pytest.raises(Exception, match="no topic number"):
+    with pytest.raises(Exception, match="нет номера темы"):
         poster.reply(COUNT)
 
 
@@ -252,6 +252,6 @@ def test_login_required_message_when_even_the_login_does_not_help(
     # The board keeps serving the guest form: the login «worked» but the page disagrees.
     board.reply_form_page = board.reply_form_page.replace('id="username_logged_in"', 'id="x"')
     board.reply_form_page = board.reply_form_page.replace("mode=logout", "mode=nologout")
-    with pytest.raises(LoginRequired, match="to a guest right after logging in"):
+    with pytest.raises(LoginRequired, match="гостю .* сразу после входа"):
         poster.reply(COUNT)
     assert board.replies == []

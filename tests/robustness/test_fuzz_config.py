@@ -61,7 +61,8 @@ KEYS = tuple(sorted(
     key=len, reverse=True,
 ))
 SAYS_WHAT_TO_DO = re.compile(
-    r"must|needs|is not|unknown|missing|twice|too small|no such|does not exist|secret", re.I)
+    r"нуж[енаоы]|неизвестн|недопустим|должен|\bнет\b|дважды|слишком мало|не найден|секрет"
+    r"|не позже|не поддерживается|такой даты нет|ошибка в TOML|— не ", re.I)
 
 
 @st.composite

@@ -109,12 +109,12 @@ def test_the_password_reaches_the_login_form_and_nothing_else(
     # 2. A refused login (wrong password), on a fresh database without a session.
     board.login_answers = [failed_login(fixture_bytes("login_failed.html"))]
     code, shown, error = referee(config, tmp_path / "refused.db", "sync")
-    assert code != 0 and error is not None and "rejected the password" in str(error)
+    assert code != 0 and error is not None and "не принял пароль" in str(error)
     seen.append(shown)
     board.login_answers = [failed_login(fixture_bytes("login_failed.html"))]
     code, shown = referee_main(config, tmp_path / "refused2.db", "sync", capsys=capsys,
                                monkeypatch=monkeypatch)
-    assert code == 3 and "rejected the password" in shown
+    assert code == 3 and "не принял пароль" in shown
     seen.append(shown)
 
     # 3. The network fails right after a login, while opening the PMs.
@@ -128,7 +128,7 @@ def test_the_password_reaches_the_login_form_and_nothing_else(
     monkeypatch.setattr(board, "handle", cut_off)
     code, shown = referee_main(config, tmp_path / "offline.db", "sync", capsys=capsys,
                                monkeypatch=monkeypatch)
-    assert code == 3 and "could not reach the forum" in shown
+    assert code == 3 and "не удаётся связаться с форумом" in shown
     seen.append(shown)
     seen.append(capsys.readouterr().out)
 
@@ -171,7 +171,7 @@ def test_a_redirect_to_another_site_never_gets_the_session(
     trap = board.router.route(url__startswith=elsewhere.rsplit("/", 1)[0]).mock(
         return_value=httpx.Response(200, text="<html>gotcha</html>"))
     board.topic_status[2] = httpx.Response(302, headers={"location": elsewhere})
-    with pytest.raises(ForumError, match="another site") as refused:
+    with pytest.raises(ForumError, match="другой сайт") as refused:
         forum.fetch_topic_page(2, per_page=20)
     assert trap.call_count == 0
     assert MARKER not in str(refused.value) and SESSION_ID not in str(refused.value)

@@ -29,7 +29,7 @@ def message_page(text: str) -> bytes:
 @pytest.mark.parametrize(
     ("status", "body", "error", "says"),
     [
-        (404, message_page("Запрошенной темы не существует."), TopicNotFound, "does not exist"),
+        (404, message_page("Запрошенной темы не существует."), TopicNotFound, "такой страницы нет"),
         (404, b"<html><body><h1>404 Not Found</h1>nginx</body></html>", TopicNotFound,
          "HTTP 404"),
         (403, message_page("Вам <strong>бессрочно</strong> закрыт доступ к конференции."),
@@ -65,6 +65,6 @@ def test_a_topic_answered_by_a_server_error_is_reported_after_retries(
     board: FakeBoard, make_forum: MakeForum
 ) -> None:
     board.topic_status[1] = httpx.Response(500)
-    with pytest.raises(ForumError, match="HTTP 500 .* after 5 attempts"):
+    with pytest.raises(ForumError, match="HTTP 500 .* попыток: 5"):
         list(make_forum().fetch_topic_pages(PageCursor(1)))
     assert board.log == ["topic:1"] * 5                       # retries = 4 (the default)

@@ -93,7 +93,7 @@ def test_a_retry_after_of_an_hour_is_not_waited_out() -> None:
         respx.get(BOARD + "index.php").mock(
             return_value=httpx.Response(503, headers={"Retry-After": "3600"})
         )
-        with pytest.raises(NetworkError, match="asks to wait 3600 s"):
+        with pytest.raises(NetworkError, match="просит подождать 3600 с"):
             client(t).get(BOARD + "index.php")
     assert t.sleeps == []
 
@@ -107,7 +107,7 @@ def test_network_errors_are_retried_then_reported(error: type[Exception]) -> Non
             client(t, retries=2).get(BOARD + "viewtopic.php?t=3&sid=" + "a" * 32)
     assert route.call_count == 3
     assert t.sleeps == [1.0, 2.0]
-    assert "after 3 attempts" in str(e.value)
+    assert "попыток: 3" in str(e.value)
     assert "sid=" not in str(e.value)          # the session id is a secret too
 
 
@@ -115,7 +115,7 @@ def test_five_hundreds_after_all_retries_name_the_status() -> None:
     t = FakeTime()
     with respx.mock:
         respx.get(BOARD + "index.php").mock(return_value=httpx.Response(502))
-        with pytest.raises(NetworkError, match="HTTP 502 .* after 2 attempts"):
+        with pytest.raises(NetworkError, match="HTTP 502 .* попыток: 2"):
             client(t, retries=1).get(BOARD + "index.php")
 
 
@@ -246,7 +246,7 @@ def test_a_redirect_to_another_site_is_refused_while_logged_in() -> None:
         evil = respx.get("https://evil.test/steal").mock(return_value=httpx.Response(200))
         http = client(t)
         http.get(BOARD + "index.php")
-        with pytest.raises(ForumError, match="redirected to another site"):
+        with pytest.raises(ForumError, match="перенаправил на другой сайт"):
             http.get(BOARD + "viewtopic.php?t=3")
     assert evil.call_count == 0
 
@@ -296,7 +296,7 @@ def test_password_is_prompted_for_when_not_in_the_environment() -> None:
         return PASSWORD
 
     assert get_password("Ведущий", env={}, prompt=prompt).reveal() == PASSWORD
-    assert asked == ["Forum password for Ведущий: "]
+    assert asked == ["Пароль на форуме для Ведущий: "]
 
 
 def test_without_a_terminal_the_host_is_told_how_to_give_the_password() -> None:

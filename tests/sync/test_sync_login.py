@@ -97,7 +97,7 @@ def test_a_page_that_still_wants_a_login_after_logging_in_is_an_error(
 ) -> None:
     # The account logs in fine but may not read the game forum: no endless login loop.
     board.topic_status[1] = board._guest(fixture_bytes("login_required.html"))
-    with pytest.raises(LoginRequired, match="still shows a login form"):
+    with pytest.raises(LoginRequired, match="всё ещё показывает форму входа"):
         list(make_forum().fetch_topic_pages(PageCursor(1)))
     assert board.log == ["topic:1", "POST login", "topic:1"]
 
@@ -105,19 +105,19 @@ def test_a_page_that_still_wants_a_login_after_logging_in_is_an_error(
 @pytest.mark.parametrize(
     ("forum_page", "reason"),
     [
-        (fixture_bytes("login_failed.html"), "rejected the password"),
+        (fixture_bytes("login_failed.html"), "не принял пароль"),
         (login_page_with_error("Вы ввели неверное имя пользователя. Проверьте его."),
-         "has no user «Ведущий»"),
+         "нет пользователя «Ведущий»"),
         (login_page_with_error(
             "Вы превысили максимально допустимое количество попыток входа. Теперь, кроме "
             "имени пользователя и пароля, вы должны пройти проверку средством против "
             "спам-ботов.", captcha=True), "CAPTCHA"),
         (login_page_with_error("Вам <strong>бессрочно</strong> закрыт доступ к конференции."),
-         "banned"),
+         "заблокирована"),
         (login_page_with_error(
             "Указанное имя пользователя в настоящее время неактивно. Если у вас есть "
             "проблемы с активацией учётной записи, свяжитесь с администратором."),
-         "not activated"),
+         "не активирована"),
     ],
 )
 def test_a_refused_login_says_why(
@@ -164,7 +164,7 @@ def test_without_a_username_the_host_is_told_what_to_set(
 ) -> None:
     board.require_login = True
     forum = make_forum(type(config.forum)(url=config.forum.url, username=None))
-    with pytest.raises(LoginRequired, match="username is not set"):
+    with pytest.raises(LoginRequired, match="username не задан"):
         list(forum.fetch_topic_pages(PageCursor(1)))
 
 
@@ -228,6 +228,6 @@ def test_a_login_form_pointing_at_another_site_gets_no_password(
     trap = fixture_bytes("login.html").replace(
         b'action="./ucp.php?mode=login"', b'action="https://evil.test/ucp.php?mode=login"')
     evil = board.router.post("https://evil.test/ucp.php").mock(return_value=httpx.Response(200))
-    with pytest.raises(LoginFailed, match="another site"):
+    with pytest.raises(LoginFailed, match="другой сайт"):
         make_forum().login(form_html=trap.decode(), received_at=0.0)
     assert evil.call_count == 0 and "POST login" not in board.log

@@ -79,7 +79,7 @@ def test_pages_of_another_topic_in_the_folder(
     folder = saved_folder(tmp_path, SAVED + ["posting_reply_success.html"])
     cfg = snapshot_config(config, folder, url)
     if expect is ConfigError:
-        with pytest.raises(ConfigError, match=r"several topics \(1, 3\)"):
+        with pytest.raises(ConfigError, match=r"страницы нескольких тем \(1, 3\)"):
             open_adapter(cfg)
         return
     report = sync_topic(cfg, store, open_adapter(cfg))
@@ -112,7 +112,7 @@ def test_a_saved_pm_knows_the_folder_it_was_opened_from() -> None:
 def test_an_empty_or_missing_folder_says_what_to_save(tmp_path: Path, config: Config) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
-    with pytest.raises(TopicNotFound, match="no saved page"):
+    with pytest.raises(TopicNotFound, match="нет ни одной сохранённой страницы"):
         list(SnapshotForum(empty, forum=config.forum.settings()).fetch_topic_pages(PageCursor(1)))
-    with pytest.raises(ConfigError, match="does not exist"):
+    with pytest.raises(ConfigError, match="папки \\[forum\\] snapshot .* нет"):
         SnapshotForum(tmp_path / "nowhere", forum=config.forum.settings())

@@ -190,14 +190,14 @@ def test_a_database_from_a_newer_referee_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "new.db"
     with Store.open(path) as s:
         s.set_meta("schema_version", str(SCHEMA_VERSION + 1))
-    with pytest.raises(StoreError, match="newer referee"):
+    with pytest.raises(StoreError, match="более новой версией referee"):
         Store.open(path)
 
 
 def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "notes.db"
     path.write_bytes(b"this is not sqlite " * 100)
-    with pytest.raises(StoreError, match="not a referee database"):
+    with pytest.raises(StoreError, match="не база referee"):
         Store.open(path)
 
 

@@ -320,7 +320,7 @@ def test_as_of_the_count_as_it_stood_then() -> None:
     assert counts(by_time) == {"Гроза": ["Kotik", "Ёжик"], "Лиса": ["Шерлок"]}
     assert (by_time.closed, by_time.hanged, by_time.leader) == (False, None, "Гроза")
     assert run(day, as_of=msk("21.11 22:00")).hanged == "Гроза"
-    with pytest.raises(GameError, match="post 99"):
+    with pytest.raises(GameError, match="сообщение 99"):
         run(day, as_of=99)
 
 
