@@ -15,6 +15,11 @@ from pathlib import Path
 
 log = logging.getLogger("referee.http")
 
+POSIX_MODES = os.name == "posix"
+"""File modes mean something only on POSIX: on Windows every file reads as 0o666 and chmod
+only toggles read-only, so tightening there would warn on every run and change nothing (the
+user's profile folder is what keeps the file private)."""
+
 
 def same_site(a: str, b: str) -> bool:
     """Whether two hosts are one site for cookies: equal, ignoring case and a ``www.``."""
@@ -82,7 +87,7 @@ def load_cookies(jar: http.cookiejar.CookieJar, path: Path) -> int:
     if not path.exists():
         return 0
     try:
-        if stat.S_IMODE(path.stat().st_mode) & 0o077:
+        if POSIX_MODES and stat.S_IMODE(path.stat().st_mode) & 0o077:
             log.warning("cookie file %s was readable by others; setting it to 0600", path)
             os.chmod(path, 0o600)
         rows = json.loads(path.read_text(encoding="utf-8"))

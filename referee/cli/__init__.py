@@ -21,7 +21,15 @@ from typing import Annotated
 import typer
 
 from referee.errors import RefereeError
-from referee.render.console import confirm, echo_err, emit, err, out, progress_bar
+from referee.render.console import (
+    confirm,
+    echo_err,
+    emit,
+    err,
+    out,
+    progress_bar,
+    utf8_streams,
+)
 from referee.render.typer_ru import RussianGroup
 
 app = typer.Typer(
@@ -264,6 +272,7 @@ from referee.cli import watch as _watch_commands  # noqa: E402, F401
 
 
 def main() -> None:
+    utf8_streams()
     try:
         app()
     except RefereeError as e:

@@ -37,6 +37,20 @@ class Progress(Protocol):
     new_posts: int
 
 
+def utf8_streams(*streams: object) -> None:
+    """stdout and stderr write UTF-8 whatever the console's code page: on Windows a pipe or
+    a file gets the locale's cp1251/cp866, where «━», «—» and «ё» of a nick may not exist and
+    printing them would crash. A stream that cannot be reconfigured is left as it is."""
+    for stream in streams or (sys.stdout, sys.stderr):
+        encoding = (getattr(stream, "encoding", None) or "").lower().replace("-", "")
+        reconfigure = getattr(stream, "reconfigure", None)
+        if encoding not in ("utf8", "utf8sig") and reconfigure is not None:
+            try:
+                reconfigure(encoding="utf-8", errors="replace")
+            except (OSError, ValueError):  # a stream already written to in another encoding
+                pass
+
+
 def emit(text: str, fmt: str = "bbcode") -> None:
     """The command's text on stdout: styled for a terminal only in the text format."""
     if fmt == "text" and out.is_terminal:

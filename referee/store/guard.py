@@ -35,6 +35,9 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
     import msvcrt
 
+POSIX_MODES = os.name == "posix"
+"""File modes mean something only on POSIX (see :data:`adapters.cookies.POSIX_MODES`)."""
+
 notices = logging.getLogger("referee.notice")
 """The lines the CLI shows while they happen (the library prints nothing itself)."""
 
@@ -140,7 +143,7 @@ def make_private(db: Path) -> None:
     """The database and its WAL/SHM files: 0600, whatever they were."""
     for path in (db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")):
         try:
-            if path.exists() and stat.S_IMODE(path.stat().st_mode) & 0o077:
+            if POSIX_MODES and path.exists() and stat.S_IMODE(path.stat().st_mode) & 0o077:
                 os.chmod(path, 0o600)
         except OSError:
             pass  # not ours to change (another owner, a read-only disk): reading goes on
