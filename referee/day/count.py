@@ -134,9 +134,9 @@ def before_the_deadline(day: Day, b: Ballot) -> None:
 def day_still_open(day: Day, b: Ballot) -> None:
     """V6 (early_majority): no vote counts after a majority closed the day."""
     if day.closed_early is not None:
-        b.hard.append(Note("V6", f"день закрыт досрочно: большинство у "
-                                 f"{day.closed_early.target} (сообщение "
-                                 f"{day.closed_early.post_id})"))
+        b.hard.append(Note("V6", f"день закрыт досрочно (сообщение "
+                                 f"{day.closed_early.post_id}), большинство — "
+                                 f"{day.closed_early.target}"))
 
 
 def reading_holds(day: Day, b: Ballot) -> None:
@@ -285,7 +285,7 @@ def _change(st: _VoterState, vote: CountedVote, rules: VoteRules
         st.vote = vote
         return None, None
     if rules.changes == "forbidden":
-        return Note("V4", f"голос уже отдан (сообщение {prev.post_id}, за {prev.target}): "
+        return Note("V4", f"голос уже отдан (сообщение {prev.post_id}, голос — {prev.target}): "
                           "менять голос нельзя"), None
     if prev.target == vote.target:
         return Note("V4", f"повторный голос за того же игрока (сообщение {prev.post_id})"), None

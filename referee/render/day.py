@@ -24,7 +24,7 @@ def _game_over(result: DayResult, bb: bool) -> str:
     if result.winner is None:
         return ""
     line = result.winner.explain()
-    return "\n" + (b(escape(line)) if bb else line)
+    return "\n\n" + (b(escape(line)) if bb else line)
 
 
 def _leaving(result: DayResult, ctx: Context, bb: bool) -> str:
@@ -35,7 +35,7 @@ def _leaving(result: DayResult, ctx: Context, bb: bool) -> str:
     reveal = ctx.reveal_role_on_removal
     roles = ctx.roles
     # A3, in words: the rule codes and the host's own reason stay in the host-only part.
-    lines = ["", "Покидают игру в конце дня:"]
+    lines = ["", "", "Покидают игру в конце дня:"]
     for r in result.removals:
         nick = r["nick"]
         words = {"A1": "пропал(а) без вести", "A2": "пропустил(а) голосования"}

@@ -12,7 +12,10 @@ from rich.table import Table
 from referee.config import Player
 from referee.day.result import Tally
 from referee.kernel import PrivateMessage
+from referee.night.text import clan_ru
+from referee.render.parts import HOST_ONLY
 from referee.render.tally import post_link
+from referee.roles import DEFAULT_CLAN, role_ru
 
 
 def votes_list(day: int, tally: Tally, tz: tzinfo, topic_url: str | None) -> str:
@@ -44,12 +47,16 @@ def pms_table(items: Sequence[PrivateMessage], title: str, tz: tzinfo) -> Table:
 
 def deal_listing(players: Sequence[Player], texts: Sequence[tuple[str, str, str]],
                  fmt: str = "text") -> str:
-    """``referee deal``: who got which role, then every role PM."""
+    """``referee deal``: every role PM (what the players get), then below the host-only
+    divider who got which role, in the rules' names («Мафия, клан «A»»)."""
     if fmt == "json":
         return json.dumps({
             "players": [{"nick": p.nick, "role": p.role, "clan": p.clan} for p in players],
             "pms": [{"to": n, "subject": s, "text": t} for n, s, t in texts],
         }, ensure_ascii=False, indent=2)
-    lines = [f"{p.nick}: {p.role}" + (f" ({p.clan})" if p.clan else "") for p in players]
-    lines += [f"\n── ЛС для {nick}: {subject}\n{text}" for nick, subject, text in texts]
-    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+    pms = [f"── ЛС для {nick}: {subject}\n{text.rstrip()}\n" for nick, subject, text in texts]
+    # The one clan the host did not name needs no name here («мафия» is the role already).
+    roster = [f"{p.nick} — {role_ru(p.role)}"
+              + (f", {clan_ru(p.clan)}" if p.clan and p.clan != DEFAULT_CLAN else "")
+              for p in players]
+    return "\n".join([*pms, HOST_ONLY, "Раздача ролей:", *roster]) + "\n"

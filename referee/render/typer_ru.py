@@ -26,9 +26,9 @@ WORDS: tuple[tuple[str, str], ...] = (
     ("Arguments:", "Аргументы:"),
     ("Commands:", "Команды:"),
     ("Show this message and exit.", "Показать эту справку и выйти."),
-    ("[default: ", "[по умолчанию: "),
+    ("[default:", "[по умолчанию:"),
     ("[required]", "[обязательно]"),
-    ("[env var: ", "[переменная окружения: "),
+    ("[env var:", "[переменная окружения:"),
 )
 """Fixed pieces of a help page, replaced wherever they appear."""
 
