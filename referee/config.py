@@ -252,7 +252,7 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
 
     snapshot = forum_raw.get("snapshot")
     if snapshot is not None and not isinstance(snapshot, str):
-        raise ConfigError("[forum] snapshot — это путь к папке (строка в кавычках)")
+        raise ConfigError("[forum] snapshot — нужен путь к папке (строка в кавычках)")
     url = forum_raw.get("url")
     if url is not None and not isinstance(url, str):
         raise ConfigError("[forum] url — нужна строка вида \"https://forum/viewtopic.php?t=123\"")
@@ -389,7 +389,7 @@ def _players(raw: Any) -> tuple[Player, ...]:
             'добавьте таблицу [players]: "Ник" = "мирный", "Ник2" = { role = "мафия", clan = "A" }',
         )
     if not isinstance(raw, Mapping) or not raw:
-        raise ConfigError("[players] — непустая таблица строк ник = роль")
+        raise ConfigError("[players] — нужна непустая таблица строк ник = роль")
     out: list[Player] = []
     for nick, spec in raw.items():
         where = f"players.{nick!r}"
@@ -476,7 +476,7 @@ def _replacements(raw: Any, tz: ZoneInfo, nicks: set[str]) -> tuple[Replacement,
     if raw is None:
         return ()
     if not isinstance(raw, list):
-        raise ConfigError("замены записываются как [[replacements]]")
+        raise ConfigError("замены нужно записывать как [[replacements]]")
     out: list[Replacement] = []
     for i, r in enumerate(raw):
         where = f"replacements[{i}]"
@@ -577,7 +577,7 @@ def _setup(raw: Any) -> dict[str, int]:
     if raw is None:
         return {}
     if not isinstance(raw, Mapping):
-        raise ConfigError("[setup] — таблица роль = число")
+        raise ConfigError("[setup] — нужна таблица роль = число")
     out: dict[str, int] = {}
     for role, count in raw.items():
         if role in ("clans",):
