@@ -267,7 +267,7 @@ class HttpClient:
             save_cookies(self._client.cookies.jar, self.cookie_file, self.host)
         except OSError as e:
             notices.warning(
-                "could not save the forum session to %s (%s); the next run logs in again",
+                "не удалось сохранить сессию форума в %s (%s); следующий запуск войдёт заново",
                 self.cookie_file, e.strerror or type(e).__name__)
 
     def _drop_foreign_cookies(self) -> None:
@@ -301,8 +301,8 @@ class HttpClient:
                         "сохраните страницу из браузера и сообщите о ней",
                     ) from None
                 delay = self.backoff.delay(attempt, self.random())
-                notices.warning("жду ответа форума… %s: the page does not decode for sure; "
-                                "attempt %d of %d in %.0f s", shown, attempt + 2,
+                notices.warning("жду ответа форума… %s: страница не читается наверняка; "
+                                "попытка %d из %d через %.0f с", shown, attempt + 2,
                                 self.retries + 1, delay)
                 self.sleep(delay)
                 attempt += 1

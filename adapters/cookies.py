@@ -88,11 +88,11 @@ def load_cookies(jar: http.cookiejar.CookieJar, path: Path) -> int:
         return 0
     try:
         if POSIX_MODES and stat.S_IMODE(path.stat().st_mode) & 0o077:
-            log.warning("cookie file %s was readable by others; setting it to 0600", path)
+            log.warning("файл cookies %s могли читать другие; права — 0600", path)
             os.chmod(path, 0o600)
         rows = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        log.warning("cookie file %s is unreadable; ignoring it", path)
+        log.warning("файл cookies %s не читается; он пропущен", path)
         return 0
     n = 0
     for r in rows if isinstance(rows, list) else []:

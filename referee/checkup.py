@@ -142,7 +142,7 @@ def _roster_warnings(config: Config, path: Path, *, dealt: bool) -> list[str]:
     if missing and not dealt:
         out.append(f"роли не розданы ({len(missing)} игроков без роли): referee deal --seed N "
                    "раздаст и запишет их; до тех пор ночи не разрешаются")
-    forum = _read_toml(path, "config file", "").get("forum", {})
+    forum = _read_toml(path, "файл настроек", "").get("forum", {})
     if config.forum.snapshot is not None and "timezone" not in forum:
         out.append("[forum] timezone не указан: время сохранённых страниц читается как UTC")
     return out

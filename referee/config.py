@@ -509,7 +509,7 @@ def _vote_rules(t: Mapping[str, Any]) -> VoteRules:
     vote_colours = t.get("vote_colours", list(d.vote_colours))
     if not isinstance(vote_colours, list) or not vote_colours \
             or not all(isinstance(v, str) for v in vote_colours):
-        raise ConfigError("rules.vote_colours must be a non-empty list of strings")
+        raise ConfigError("rules.vote_colours — нужен непустой список строк")
     return VoteRules(
         vote_colours=tuple(c.strip().lower() for c in vote_colours),
         deleted_vote=_choice(t, "deleted_vote", d.deleted_vote, ("count_flagged", "void")),

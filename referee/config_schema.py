@@ -56,7 +56,7 @@ class ConfigProblems(ConfigError):
             super().__init__("\n".join(lines), "исправьте каждую строку из списка")
 
 
-_FIX = "исправьте эту строку (ключи и их значения — в README, «Settings»)"
+_FIX = "исправьте эту строку (ключи и их значения — в README, «Настройки»)"
 
 
 # ------------------------------------------------------------------------- where keys are
@@ -380,7 +380,7 @@ def _unknown(bad: Bad, where: Where, known: Iterable[str], what: str) -> None:
         tail = ""
     head = (f"неизвестный раздел [{name}]" if what == "раздел"
             else f"неизвестный ключ {name} " + (_in(place) if place else "вне разделов"))
-    bad(where, head + tail, "исправьте имя или уберите строку (все ключи — в README, «Settings»)")
+    bad(where, head + tail, "исправьте имя или уберите строку (все ключи — в README, «Настройки»)")
 
 
 def _in(place: str) -> str:

@@ -78,7 +78,7 @@ class PmExport:
         if self.export_off:
             return PmBatch(missing=tuple(wanted), unavailable=self.export_off)
         if form is None:
-            return self._give_up(wanted, "the folder page offers no XML export")
+            return self._give_up(wanted, "на странице папки нет выгрузки в XML")
         try:
             rows = parse.parse_pm_export(self._post_export(page, form))
         except NetworkError:
@@ -118,7 +118,7 @@ class PmExport:
                                                   headers={"Referer": referer})
             if r.status_code >= 400:
                 raise ForumError(
-                    f"the forum answered HTTP {r.status_code} to the folder export")
+                    f"форум ответил HTTP {r.status_code} на выгрузку папки")
             if "xml" not in r.headers.get("content-type", "") \
                     or r.content.rstrip().endswith(b"</phpbb>"):
                 break

@@ -9,6 +9,7 @@ posted is exactly the paste part the host saw.
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING
 
 from referee.bbcode import b, escape
@@ -40,8 +41,10 @@ def _leaving(result: DayResult, ctx: Context, bb: bool) -> str:
         nick = r["nick"]
         words = {"A1": "пропал(а) без вести", "A2": "пропустил(а) голосования"}
         rules = [part.strip() for part in str(r.get("rule", "")).split(",") if part.strip()]
-        why = ", ".join(words[rule] for rule in rules if rule in words) or "решение ведущего"
-        line = f"{b(esc(nick)) if bb else nick} — {why}"
+        # The host's public note passes through as it is; a bare rule code never does.
+        why = ", ".join(words.get(rule, rule) for rule in rules
+                        if rule in words or not re.fullmatch(r"[TVANW]\d+(?:\.\d+)?", rule))
+        line = f"{b(esc(nick)) if bb else nick} — {esc(why or 'решение ведущего')}"
         if reveal and nick in roles:
             line += f"; роль: {role_name_ru(roles[nick]) or '?'}"
         lines.append(line)

@@ -9,6 +9,7 @@ from datetime import tzinfo
 
 from rich.table import Table
 
+from referee.bbcode import escape
 from referee.config import Player
 from referee.day.result import Tally
 from referee.kernel import PrivateMessage
@@ -54,9 +55,10 @@ def deal_listing(players: Sequence[Player], texts: Sequence[tuple[str, str, str]
             "players": [{"nick": p.nick, "role": p.role, "clan": p.clan} for p in players],
             "pms": [{"to": n, "subject": s, "text": t} for n, s, t in texts],
         }, ensure_ascii=False, indent=2)
-    pms = [f"── ЛС для {nick}: {subject}\n{text.rstrip()}\n" for nick, subject, text in texts]
+    pms = [f"── ЛС для {escape(nick)}: {subject}\n{text.rstrip()}\n"
+           for nick, subject, text in texts]
     # The one clan the host did not name needs no name here («мафия» is the role already).
-    roster = [f"{p.nick} — {role_ru(p.role)}"
+    roster = [f"{escape(p.nick)} — {role_ru(p.role)}"
               + (f", {clan_ru(p.clan)}" if p.clan and p.clan != DEFAULT_CLAN else "")
               for p in players]
     return "\n".join([*pms, HOST_ONLY, "Раздача ролей:", *roster]) + "\n"

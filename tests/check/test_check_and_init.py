@@ -72,8 +72,8 @@ def test_check_lists_every_error_with_its_line(tmp_path: Path) -> None:
     res = cli(config, tmp_path / "g.db", "check", "--offline")
     assert exit_code(res) == 2
     assert "Ошибки (2):" in res.stdout
-    assert "строка 66: неизвестный ключ chnages в [rules] — может быть, changes?" in res.stdout
-    assert "'KOTIK' (players.'KOTIK') и 'Kotik' (players.'Kotik', строка 43)" in res.stdout
+    assert "строка 69: неизвестный ключ chnages в [rules] — может быть, changes?" in res.stdout
+    assert "'KOTIK' (players.'KOTIK') и 'Kotik' (players.'Kotik', строка 45)" in res.stdout
     assert "Итог: ошибок — 2" in res.stdout
 
 

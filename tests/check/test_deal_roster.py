@@ -44,7 +44,7 @@ def test_the_meta_key_is_the_one_publish_keeps() -> None:
 def test_nicks_without_roles_load_and_wait_for_the_deal(game: tuple[Path, Path]) -> None:
     config, db = game
     tally = cli(config, db, "tally", "--day", "1", "--offline", "--format", "text").stdout
-    assert "отправляется Mr. Smith" in tally
+    assert "отправляется: Mr. Smith" in tally
     assert "Mr. Smith — Мафия" not in tally  # no role is revealed that nobody gave
     before = dump(db)
     message = refused(cli(config, db, "resolve-night", "--night", "1", "--offline"))

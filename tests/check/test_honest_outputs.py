@@ -78,7 +78,7 @@ def _deleted(tmp_path: Path, setting: str | None) -> Path:
     end = next(i for i, line in enumerate(lines) if 'id="p84"' in line)
     page.write_text("\n".join(lines[:start] + lines[end:]), encoding="utf-8")
     res = cli(config, db, "sync", "--full")
-    assert res.exit_code == 0 and "1 vanished" in res.output, res.output
+    assert res.exit_code == 0 and "исчезло: 1" in res.output, res.output
     return config
 
 

@@ -131,7 +131,7 @@ def test_a_control_character_in_a_message_costs_only_that_character() -> None:
     b'<?xml version="1.0"?><smf><pm/></smf>',                     # not phpBB's
 ])
 def test_anything_but_phpbbs_xml_is_refused_in_clear_words(answer: bytes) -> None:
-    with pytest.raises(MalformedPage, match="XML export|not phpBB"):
+    with pytest.raises(MalformedPage, match="выгрузк|не phpBB"):
         parse.parse_pm_export(answer)
 
 

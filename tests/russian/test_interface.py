@@ -188,7 +188,7 @@ def test_every_error_class_is_covered_by_a_russian_message() -> None:
 
 @pytest.mark.parametrize(("args", "code", "says"), [
     (["--config", "нет-такого.toml", "tally"], 2, "файл настроек"),
-    (["--config", str(DEMO), "hang", "--day", "1"], 5, "укажите либо NICK, либо --nobody"),
+    (["--config", str(DEMO), "hang", "--day", "1"], 2, "укажите NICK или --nobody"),
     (["--config", str(DEMO), "action", "add", "--night", "1", "Полковник", "колдовать"], 5,
      "неизвестное действие 'колдовать'"),
 ])
@@ -259,7 +259,7 @@ def test_action_add_takes_a_russian_word(tmp_path: Path) -> None:
     res = run(db, "2026-11-22 09:00", "action", "add", "--night", "1", "Полковник",
               "проверить", "Лиса")
     assert res.exit_code == 0, res.output
-    assert "заявка ведущего — Полковник: проверка → Лиса" in res.stdout
+    assert "заявка ведущего: Полковник — проверка → Лиса" in res.stdout
 
 
 # ------------------------------------------------------------------------ what a host scans

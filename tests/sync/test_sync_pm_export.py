@@ -111,4 +111,4 @@ def test_when_the_board_cannot_export_the_pms_are_opened_as_before(
     assert board.log == ["folder:inbox:1"] + [f"pm:{n}" for n in NEW]
     stored = {pm.pm_id: pm for pm in store.pms()}
     assert all(stored[n] == view(n) for n in NEW)
-    assert "now marked read on the forum" in report.summary()
+    assert "теперь прочитаны на форуме" in report.summary()

@@ -37,7 +37,7 @@ def test_first_pm_sync_logs_in_lists_the_inbox_and_exports_its_page(
     assert board.log == ["folder:inbox:1", "POST login", "folder:inbox:1", "export:inbox:1"]
     assert (report.listed, report.new_pms, report.exported, report.opened) == (3, 3, 3, 0)
     assert sorted(store.known_pm_ids()) == [16, 17, 18]
-    assert "still unread on the forum" in report.summary()
+    assert "на форуме не прочитаны" in report.summary()
 
 
 def test_the_export_posts_the_pages_form_key_once_it_is_a_second_old(
@@ -184,9 +184,9 @@ def test_a_listing_cut_short_is_read_in_full_next_time(
 # ------------------------------------------------------------------ when export fails
 
 @pytest.mark.parametrize(("mode", "why", "asked"), [
-    ("none", "offers no XML export", 0),          # a style or board without the option
-    ("html", "did not answer with its XML", 1),    # a refused form key, an error page
-    ("broken", "is broken", 2),                    # cut short, and again when asked again
+    ("none", "нет выгрузки в XML", 0),          # a style or board without the option
+    ("html", "не ответил выгрузкой папки ЛС в XML", 1),    # a refused form key, an error page
+    ("broken", "испорчена", 2),                    # cut short, and again when asked again
 ])
 def test_without_the_export_pms_are_opened_and_the_sync_line_says_so_once(
     board: FakeBoard, make_forum: MakeForum, config: Config, store: Store,
@@ -199,8 +199,8 @@ def test_without_the_export_pms_are_opened_and_the_sync_line_says_so_once(
     assert len(exported(board)) == asked  # and not for the second page
     assert why in report.export_unavailable
     line = report.summary()
-    assert line.count("folder export unavailable") == 1
-    assert "5 opened one by one, now marked read" in line
+    assert line.count("выгрузка папки недоступна") == 1
+    assert "открыто по одному: 5, теперь прочитаны" in line
     assert sorted(store.known_pm_ids()) == [14, 15, 16, 17, 18]
 
 

@@ -63,7 +63,7 @@ def test_the_question_is_asked_once_at_the_start_and_no_posts_nothing(
     assert "публиковать в теме подсчёт голосов после дедлайна дня" in res.stderr
     assert "публиковать за 1 ч до дедлайна напоминание" in res.stderr
     assert "Ближайшее: подсчёт голосов дня 1 — 20.11 22:00." in res.stderr
-    assert "Так и делать? [y/N]" in res.stderr
+    assert "Так и делать? [д/Н]" in res.stderr
     assert "Отменено: наблюдение не начато." in res.stderr
     assert board.log == [] and replies(board) == []
 
@@ -73,7 +73,7 @@ def test_yes_at_the_start_then_the_deadline_post_goes_without_a_question(
 ) -> None:
     res = run("--tally-at-deadline", "--post", "--until", "2026-11-20 23:00", input="y\n")
     assert res.exit_code == 0, res.output
-    assert res.stderr.count("[y/N]") == 1
+    assert res.stderr.count("[д/Н]") == 1
     assert len(replies(board)) == 1
     # Piped: plain lines, each with its time; the status line as «· …».
     lines = res.stdout.splitlines()
@@ -90,7 +90,7 @@ def test_a_watch_that_only_tells_asks_nothing(run, board: GameBoard) -> None:  #
 
 def test_posting_from_saved_pages_is_refused_before_the_watch_starts(run) -> None:  # noqa: ANN001
     e = error_of(run("--tally-at-deadline", "--post", "--yes", cfg=DEMO))
-    assert e.exit_code == 2 and "posting needs the live forum" in str(e)
+    assert e.exit_code == 2 and "для отправки нужен живой форум" in str(e)
 
 
 def test_a_second_watch_is_refused(run, db: Path) -> None:  # noqa: ANN001

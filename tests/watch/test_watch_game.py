@@ -98,7 +98,7 @@ def test_a_watched_game_records_and_posts_what_the_commands_by_hand_do(
     assert local(board.replies, board) == local(hand.replies, hand)
     assert len(board.replies) == 4
     assert board.sent_pms == hand.sent_pms == [
-        (60, "Ночь 1: результат", "Ночь 1: проверка комиссара Шерлок — [b]Kotik[/b]: Мафия.\n")]
+        (60, "Ночь 1: результат", "Ночь 1, проверка (комиссар — Шерлок): [b]Kotik[/b] — Мафия.\n")]
     assert local(sent(watch_db), board) == local(sent(hand_db), hand)
     # And the watch told it as it went, and stopped at the game's end.
     out = res.stdout

@@ -123,7 +123,7 @@ def parse_pm_export(content: bytes) -> list[ExportedPm]:
     head = content[:512].lstrip().lower()
     if not head.startswith((b"<?xml", b"<phpbb")) or b"<!doctype" in head \
             or b"<!entity" in content.lower():
-        raise MalformedPage("the forum did not answer with its XML export of the PM folder",
+        raise MalformedPage("форум не ответил выгрузкой папки ЛС в XML",
                             _HINT)
     text = content.decode("utf-8", "replace")
     try:
@@ -132,10 +132,10 @@ def parse_pm_export(content: bytes) -> list[ExportedPm]:
         try:
             root = ET.fromstring(_XML_FORBIDDEN.sub("", text))
         except ET.ParseError as error:
-            raise MalformedPage(f"the forum's XML export of the PM folder is broken ({error})",
+            raise MalformedPage(f"выгрузка папки ЛС в XML испорчена ({error})",
                                 _HINT) from None
     if root.tag != "phpbb":
-        raise MalformedPage("the forum's export is not phpBB's (no <phpbb> root)", _HINT)
+        raise MalformedPage("выгрузка — не phpBB (нет корня <phpbb>)", _HINT)
     return [_exported(row) for row in root.iter("privmsg")]
 
 
