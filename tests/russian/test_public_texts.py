@@ -28,7 +28,8 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Every step's whole stdout, and the PMs: the role PMs and night 1's private results."""
     db = tmp_path_factory.mktemp("demo") / "game.db"
     out = play(db)
-    out["deal_seed7"] = run(db, "2026-11-22 10:30", "deal", "--seed", "7").stdout
+    out["deal_seed7"] = run(db, "2026-11-22 10:30", "deal", "--seed", "7", "--force",
+                            "--dry-run").stdout
     out["private_night1"] = private_night1(db)
     return out
 
