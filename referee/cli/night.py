@@ -26,7 +26,7 @@ from referee.cli import (
     app,
     out,
 )
-from referee.errors import GameError
+from referee.errors import RequestRefused
 
 # ---------------------------------------------------------------------------------- night
 
@@ -95,12 +95,14 @@ def resolve_night(
         _publish(game, messages, yes, dry_run)
 
 
+# The action as the host types it, in Russian or as an id (referee.roles is the vocabulary).
 def _action(word: str) -> str:
     from referee.roles import action_id, action_words
 
     found = action_id(word)
     if found is None:
-        raise GameError(f"неизвестное действие {word!r}", "напишите одно из: " + action_words())
+        raise RequestRefused(f"неизвестное действие {word!r}",
+                             "напишите одно из: " + action_words())
     return found
 
 

@@ -189,7 +189,7 @@ def test_every_error_class_is_covered_by_a_russian_message() -> None:
 @pytest.mark.parametrize(("args", "code", "says"), [
     (["--config", "нет-такого.toml", "tally"], 2, "файл настроек"),
     (["--config", str(DEMO), "hang", "--day", "1"], 2, "укажите NICK или --nobody"),
-    (["--config", str(DEMO), "action", "add", "--night", "1", "Полковник", "колдовать"], 5,
+    (["--config", str(DEMO), "action", "add", "--night", "1", "Полковник", "колдовать"], 2,
      "неизвестное действие 'колдовать'"),
 ])
 def test_the_command_line_prints_one_russian_line_and_no_traceback(
