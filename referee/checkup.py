@@ -152,7 +152,7 @@ def _sides(config: Config) -> tuple[dict[str, int], dict[str, int], str, str | N
     """(roster per side, the setup's per side, where the setup comes from, a problem)."""
     sides = Counter(side_of_role(p.role) if p.role_given else "none" for p in config.players)
     n = len(config.players)
-    source = "[setup]" if config.setup else "RULES.md (по числу игроков)"
+    source = "[setup]" if config.setup else "по умолчанию (docs/rules.md, по числу игроков)"
     try:
         setup = config.setup or default_setup(n)
         expected = Counter(side_of_role(role) for role, _ in setup_roles(setup, n))

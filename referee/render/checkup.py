@@ -74,11 +74,11 @@ def _understood(c: Checkup) -> list[str]:
         out.append("Кланы: " + ", ".join(f"{name} ({n})" for name, n in clans.items()) + ".")
     out.append("")
     if c.rules_changed:
-        out.append("Правила, отличные от RULES.md:")
+        out.append("Правила, отличные от решений по умолчанию (docs/rules.md):")
         out += [f"  {key} = {_value(v)} (по умолчанию {_value(d)})"
                 for key, v, d in c.rules_changed]
     else:
-        out.append("Правила: все по умолчанию (RULES.md).")
+        out.append("Правила: все по умолчанию (docs/rules.md).")
     return out
 
 
