@@ -20,9 +20,9 @@ def vote_recorded(effect: VoteEffect, action: str) -> str:
     """``vote accept|reject|set``: the post's vote before and after, and where it shows."""
     post = f"сообщение #{effect.post_id} ({effect.author})"
     before = effect.counted_before
-    was = f"засчитан за {before.target}" if before is not None else "не засчитан"
+    was = f"засчитан (кандидат — {before.target})" if before is not None else "не засчитан"
     if effect.counted is not None:
-        now = f"голос засчитан за {effect.counted.target}"
+        now = f"голос засчитан (кандидат — {effect.counted.target})"
     elif effect.rejected is not None:
         now = f"голос не засчитан — {effect.rejected.label}"
     else:
@@ -32,7 +32,7 @@ def vote_recorded(effect: VoteEffect, action: str) -> str:
 
 
 def hanging_recorded(day: int, hanged: str | None, public_note: str) -> str:
-    what = f"вешают {hanged}" if hanged else "никого не вешают"
+    what = f"на виселицу отправляется: {hanged}" if hanged else "никого не вешают"
     note = f" ({public_note})" if public_note else ""
     return (f"Записано: день {day} — {what}.\nВидно в: referee tally --day {day} — в "
             f"публичной части: «Решение ведущего{note}: …» (после дедлайна дня); причина — "
@@ -42,12 +42,12 @@ def hanging_recorded(day: int, hanged: str | None, public_note: str) -> str:
 def removal_recorded(nick: str, after_day: int, public_note: str) -> str:
     why = public_note or "решение ведущего"
     return (f"Записано: {nick} выбывает после дня {after_day}.\nВидно в: referee tally "
-            f"--day {after_day} — «Покидают игру в конце дня (A3)»: {nick} — {why}; "
+            f"--day {after_day} — «Покидают игру в конце дня»: {nick} — {why}; "
             "причина — только в записи ведущего.")
 
 
 def excuse_recorded(nick: str, turn: int) -> str:
-    return (f"Записано: {nick} предупредил ведущего, ход {turn}.\nВидно в: referee "
+    return (f"Записано: ход {turn}, предупредил(а) ведущего: {nick}.\nВидно в: referee "
             f"check-activity --turn {turn} — {nick} не отмечается пропавшим (A1), графа "
             "«Уважительная причина» в части для ведущего.")
 

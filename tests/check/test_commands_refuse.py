@@ -107,10 +107,10 @@ def test_decisions_that_can_work_are_recorded_and_say_where(
     db = synced_demo(tmp_path, tmp_path_factory.getbasetemp())
     res = cli(DEMO, db, "vote", "accept", "85", "--reason", "аргумент был в ЛС")
     assert res.exit_code == 0, res.output
-    assert "сообщение #85 (Гроза): голос засчитан за Kotik (было: не засчитан)" in res.stdout
+    assert "сообщение #85 (Гроза): голос засчитан (кандидат — Kotik) (было: не засчитан)" in res.stdout
     assert "referee tally --day 1" in res.stdout
     res = cli(DEMO, db, "excuse", "снежок", "--turn", "2")
-    assert "Снежок предупредил ведущего, ход 2" in res.stdout
+    assert "ход 2, предупредил(а) ведущего: Снежок" in res.stdout
     assert "referee check-activity --turn 2" in res.stdout
     res = cli(DEMO, db, "action", "add", "--night", "1", "Полковник", "check", "Лиса")
     assert res.exit_code == 0, res.output
