@@ -107,7 +107,8 @@ def test_decisions_that_can_work_are_recorded_and_say_where(
     db = synced_demo(tmp_path, tmp_path_factory.getbasetemp())
     res = cli(DEMO, db, "vote", "accept", "85", "--reason", "аргумент был в ЛС")
     assert res.exit_code == 0, res.output
-    assert "сообщение #85 (Гроза): голос засчитан (кандидат — Kotik) (было: не засчитан)" in res.stdout
+    assert ("сообщение #85 (Гроза): голос засчитан (кандидат — Kotik) (было: не засчитан)"
+            in res.stdout)
     assert "referee tally --day 1" in res.stdout
     res = cli(DEMO, db, "excuse", "снежок", "--turn", "2")
     assert "ход 2, предупредил(а) ведущего: Снежок" in res.stdout
