@@ -63,6 +63,15 @@ def test_every_command_draws_the_one_host_only_divider_once(
     assert "=" * 20 not in demo[name]
 
 
+@pytest.mark.parametrize("name", [*NAMES, "deal_seed7"])
+def test_no_invisible_character_where_no_nick_needs_escaping(
+    demo: dict[str, str], name: str
+) -> None:
+    # The tool's own brackets («(N9)», «[b]») never get the zero-width space; the demo's
+    # nicks have no «[», so no line of any part has one.
+    assert "\u200b" not in demo[name]
+
+
 def test_the_host_only_part_names_the_tie_rule_in_words(demo: dict[str, str]) -> None:
     assert "V6, ничья: кто первым набрал" in demo["tally_day1"].split(HOST_ONLY)[1]
 
