@@ -1,8 +1,11 @@
 """How the benchmarks time: paired runs, medians, processes, and how busy the machine was.
 
-- A ratio is never one time divided by another taken at another moment: ``paired`` runs
-  both sides one after the other, ``runs`` times, swapping which goes first, and gives the
-  median of the per-pair ratios (and each side's median).
+- A ratio is never one time divided by another taken at another moment: ``rounds`` runs
+  every side once per round, ``runs`` rounds, the order turning, and ``ratio`` gives the
+  median of the per-round ratios (and each side's median).
+- Every time is taken on two clocks (:class:`Took`): the wall clock, what a host waits, and
+  the CPU time of the process, what the code costs — the one a shared machine disturbs
+  least, so the ratios are taken on it (and shown on the wall clock beside).
 - A command is timed as a process too (:func:`run_process`), the way a host runs it:
   interpreter start, imports, config and database opening included; the child's own peak
   memory comes from ``wait4``.
@@ -23,13 +26,26 @@ from pathlib import Path
 from typing import Any
 
 RUNS = 5
-"""Paired runs behind every ratio (at least five, the median is reported)."""
+"""Rounds behind every ratio (at least five, the median is reported)."""
+
+Clock = str
+"""``"wall"`` (what a host waits) or ``"cpu"`` (what the code costs: user + system time of
+the process, which other work on a shared machine disturbs far less)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Took:
+    wall: float
+    cpu: float
+
+    def on(self, clock: Clock) -> float:
+        return self.cpu if clock == "cpu" else self.wall
 
 
 @dataclass(frozen=True, slots=True)
 class Paired:
     ratio: float
-    """Median of b/a over the pairs."""
+    """Median of b/a over the rounds."""
     a: float
     b: float
     ratios: tuple[float, ...]
@@ -38,25 +54,18 @@ class Paired:
         return f"{min(self.ratios):.2f}–{max(self.ratios):.2f}"
 
 
-def timed(fn: Callable[[], Any]) -> float:
-    t0 = time.perf_counter()
+def timed(fn: Callable[[], Any]) -> Took:
+    w0, c0 = time.perf_counter(), time.process_time()
     fn()
-    return time.perf_counter() - t0
+    return Took(time.perf_counter() - w0, time.process_time() - c0)
 
 
-def paired(a: Callable[[], float], b: Callable[[], float], runs: int = RUNS) -> Paired:
-    """``a`` and ``b`` each return the seconds they took (so setup stays out of the time);
-    run in pairs, ``runs`` times, alternating which one goes first."""
-    times = rounds({"a": a, "b": b}, runs)
-    return ratio(times["a"], times["b"])
-
-
-def rounds(sides: dict[str, Callable[[], float]], runs: int = RUNS) -> dict[str, list[float]]:
+def rounds(sides: dict[str, Callable[[], Took]], runs: int = RUNS) -> dict[str, list[Took]]:
     """Every side once per round, ``runs`` rounds, the order turned by one each round (so
-    no side always runs first, or right after the same other side); each side returns the
-    seconds it took. Ratios are then taken within a round (:func:`ratio`)."""
+    no side always runs first, or right after the same other side); each side returns what
+    it took. Ratios are then taken within a round (:func:`ratio`)."""
     names = list(sides)
-    times: dict[str, list[float]] = {n: [] for n in names}
+    times: dict[str, list[Took]] = {n: [] for n in names}
     for i in range(runs):
         k = i % len(names)
         for name in names[k:] + names[:k]:
@@ -64,11 +73,16 @@ def rounds(sides: dict[str, Callable[[], float]], runs: int = RUNS) -> dict[str,
     return times
 
 
-def ratio(a: Sequence[float], b: Sequence[float]) -> Paired:
+def ratio(a: Sequence[Took], b: Sequence[Took], clock: Clock = "cpu") -> Paired:
     """b/a of times taken in the same rounds: the median of the per-round ratios."""
-    ratios = tuple(y / x for x, y in zip(a, b, strict=True))
-    return Paired(statistics.median(ratios), statistics.median(a), statistics.median(b),
+    xs, ys = [t.on(clock) for t in a], [t.on(clock) for t in b]
+    ratios = tuple(y / x for x, y in zip(xs, ys, strict=True))
+    return Paired(statistics.median(ratios), statistics.median(xs), statistics.median(ys),
                   ratios)
+
+
+def median(values: Sequence[Took], clock: Clock = "wall") -> float:
+    return statistics.median(t.on(clock) for t in values)
 
 
 def referee_command() -> list[str]:
@@ -80,21 +94,24 @@ def referee_command() -> list[str]:
 _LAUNCHER = r"""
 import json, os, subprocess, sys, time
 for line in sys.stdin:
-    argv = json.loads(line)
+    argv, env = json.loads(line)
     t0 = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            env=dict(os.environ, **env))
     _, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - t0
     err = proc.stderr.read().decode("utf-8", "replace")
-    print(json.dumps([seconds, usage.ru_maxrss / 1024, os.waitstatus_to_exitcode(status),
-                      err[-2000:]]), flush=True)
+    print(json.dumps([seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024,
+                      os.waitstatus_to_exitcode(status), err[-2000:]]), flush=True)
 """
 _launcher: subprocess.Popen[str] | None = None
 
 
-def run_process(argv: Sequence[str]) -> tuple[float, float]:
-    """Run ``argv`` to its end: (wall seconds, the child's max RSS in MB). Its output is
-    thrown away; a failure is an error of the benchmark.
+def run_process(argv: Sequence[str], env: dict[str, str] | None = None
+                ) -> tuple[Took, float]:
+    """Run ``argv`` (with ``env`` added to the environment) to its end: (what it took, the
+    child's max RSS in MB). Its output is thrown away; a failure is an error of the
+    benchmark.
 
     The child is started by a small launcher process of its own: a child forked from this
     (by then large) benchmark process would count the benchmark's memory in its peak."""
@@ -103,19 +120,15 @@ def run_process(argv: Sequence[str]) -> tuple[float, float]:
         _launcher = subprocess.Popen([sys.executable, "-c", _LAUNCHER], text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert _launcher.stdin is not None and _launcher.stdout is not None
-    _launcher.stdin.write(json.dumps(list(argv)) + "\n")
+    _launcher.stdin.write(json.dumps([list(argv), env or {}]) + "\n")
     _launcher.stdin.flush()
-    seconds, mb, code, err = json.loads(_launcher.stdout.readline())
+    wall, cpu, mb, code, err = json.loads(_launcher.stdout.readline())
     if code:
         raise RuntimeError(f"{' '.join(argv)} failed ({code}): {err}")
-    return seconds, mb
+    return Took(wall, cpu), mb
 
 
 def load() -> str:
     one, five, fifteen = os.getloadavg()
     return (f"load average {one:.2f} / {five:.2f} / {fifteen:.2f} (1/5/15 min) on "
             f"{os.cpu_count()} cores")
-
-
-def median(values: Sequence[float]) -> float:
-    return statistics.median(values)
