@@ -6,8 +6,9 @@ length with the code of this checkout, and then runs ``tally``, ``resolve-night`
 ``check-activity`` of the last turn cold (nothing recorded) under each version: in-process
 (a fresh interpreter opens the game and runs the command; the time taken from opening the
 game to its end) and as ``referee`` processes, the sizes of one version in rounds (one run
-each per round, the order turning, at least 5 rounds). Times are medians; the growth from
-one length to the next is the median of per-round ratios of CPU time.
+each per round, both versions in every round, the order turning, at least 5 rounds). Times
+are medians; the growth from one length to the next, and the old version's time over this
+checkout's, are medians of per-round ratios of CPU time.
 """
 
 from __future__ import annotations
@@ -41,8 +42,10 @@ from timing import (  # noqa: E402
 IN_PROCESS = """
 import sys, time
 from datetime import datetime
+import referee
 from referee.game import Game
-config, db, now, name, n = sys.argv[1:6]
+config, db, now, name, n, code = sys.argv[1:7]
+assert referee.__file__.startswith(code), (referee.__file__, code)
 now, n = datetime.fromisoformat(now), int(n)
 w0, c0 = time.perf_counter(), time.process_time()
 g = Game.open(config, db, clock=lambda: now)
@@ -74,10 +77,12 @@ def run(code: Path, game: SyncedGame, name: str, mode: str) -> Took:
     db = _copy_db(game.db, game.db.with_name("work.db"))
     env = {"PYTHONPATH": str(code)}
     if mode == "in":
+        # Run from the game's folder: the current directory comes first on sys.path, and
+        # a checkout's own referee/ there would win over PYTHONPATH.
         out = subprocess.run([sys.executable, "-c", IN_PROCESS, str(game.config), str(db),
-                              game.end.isoformat(), name, str(game.days)],
-                             env={**os.environ, **env}, check=True, capture_output=True,
-                             text=True).stdout.split()
+                              game.end.isoformat(), name, str(game.days), str(code)],
+                             env={**os.environ, **env}, cwd=game.db.parent, check=True,
+                             capture_output=True, text=True).stdout.split()
         return Took(float(out[-2]), float(out[-1]))
     command, _, option = COMMANDS[name]
     local = game.end.astimezone(MOSCOW).strftime("%Y-%m-%d %H:%M")
@@ -105,24 +110,33 @@ def main(argv: list[str] | None = None) -> int:
             synced = _first_sync(plan, folder, "synced")
             games.append(SyncedGame(days, folder / "referee.toml", Path(synced["db"]),
                                     plan.days[-1].night_deadline + timedelta(hours=1)))
-        head = " | ".join(f"{g.days} days" for g in games)
+        labels = list(versions)
         pairs = list(zip(games, games[1:], strict=False))
+        head = " | ".join(f"{g.days} days" for g in games)
         growth = " | ".join(f"{b.days}/{a.days}" for a, b in pairs)
-        print(f"| code | command | mode | {head} | {growth} |")
-        print("|---|---|---|" + "---:|" * (2 * len(games) - 1))
-        for label, code in versions.items():
-            for name, (command, _, _) in COMMANDS.items():
-                for mode in ("in", "proc"):
-                    times = rounds({str(g.days): (lambda g=g, c=code, n=name, m=mode:
-                                                  run(c, g, n, m)) for g in games}, runs)
-                    cells = [f"{median(times[str(g.days)]):.2f} s" for g in games]
-                    cells += [f"{ratio(times[str(a.days)], times[str(b.days)]).ratio:.2f}×"
-                              for a, b in pairs]
-                    where = "in-process" if mode == "in" else "process"
-                    print(f"| {label} | `{command}` | {where} | " + " | ".join(cells) + " |",
+        speed = " | ".join(f"{labels[0]} ÷ now, {g.days} days" for g in games)
+        print(f"| command | mode | code | {head} | {growth} | {speed} |")
+        print("|---|---|---|" + "---:|" * (3 * len(games) - 1))
+        for name, (command, _, _) in COMMANDS.items():
+            for mode in ("in", "proc"):
+                # Both versions at every length in each round, the order turning.
+                times = rounds({f"{label}|{g.days}": (
+                    lambda c=versions[label], g=g, n=name, m=mode: run(c, g, n, m))
+                    for label in labels for g in games}, runs)
+                where = "in-process" if mode == "in" else "process"
+                for label in labels:
+                    t = {g.days: times[f"{label}|{g.days}"] for g in games}
+                    cells = [f"{median(t[g.days]):.2f} s" for g in games]
+                    cells += [f"{ratio(t[a.days], t[b.days]).ratio:.2f}×" for a, b in pairs]
+                    if label == labels[0]:
+                        cells += [f"{ratio(times[f'{labels[1]}|{g.days}'], t[g.days]).ratio:.2f}×"
+                                  for g in games]
+                    else:
+                        cells += ["" for _ in games]
+                    print(f"| `{command}` | {where} | {label} | " + " | ".join(cells) + " |",
                           flush=True)
-    print(f"\nTimes: wall clock medians of {runs} rounds; growth: median of per-round CPU "
-          f"ratios.\n# {load()} (after)")
+    print(f"\nTimes: wall clock medians of {runs} rounds; growth and «÷ now»: medians of "
+          f"per-round ratios of CPU time.\n# {load()} (after)")
     return 0
 
 
