@@ -46,7 +46,8 @@ from referee.errors import DateParseError, MalformedPage
 from referee.kernel import EditNotice, Post, TopicPage
 from referee.markup import plain_text
 
-__all__ = ["normalise_body", "parse_topic_page", "read_edit_notice"]
+__all__ = ["current_number", "normalise_body", "parse_topic_page", "post_blocks",
+           "read_edit_notice"]
 
 _TEXT_ID = re.compile(r"^msg_(\d+)$")
 _USER_ID = re.compile(r"[?;&]u=(\d+)")
@@ -74,7 +75,7 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
     anchor = page.now(now)
     topic_id, title = _topic(page, url)
     links = _pagination(page, url)
-    nodes = _post_nodes(posts_box)
+    nodes = post_blocks(posts_box)
     if not nodes:
         # A topic page always shows at least one post: an empty reading would silently
         # lose every vote of the page.
@@ -98,7 +99,7 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
     )
 
 
-def _post_nodes(box: Node) -> list[tuple[int, Node]]:
+def post_blocks(box: Node) -> list[tuple[int, Node]]:
     """Each post's id and block, in page order: the block is the nearest element around
     the post's text ``div#msg_{ID}`` that also holds ``div.poster`` (2.1's
     ``div.windowbg#msg{ID}`` has an id, 2.0's ``div.windowbg2`` has none)."""
@@ -299,7 +300,7 @@ def _pagination(page: SmfPage, url: str) -> _Links:
     box = page.content().css_first("div.pagelinks")
     if box is None:
         return _Links(1, 1, None, None)
-    number = _current_number(box)
+    number = current_number(box)
     starts: dict[int, str] = {}
     offsets: dict[int, int] = {}
     next_url = None
@@ -327,7 +328,7 @@ def _pagination(page: SmfPage, url: str) -> _Links:
     return _Links(number, total, per_page, next_url if number < total else None)
 
 
-def _current_number(box: Node) -> int | None:
+def current_number(box: Node) -> int | None:
     """2.1 ``span.current_page`` «2»; 2.0 ``[<strong>2</strong>]`` — a ``strong`` outside
     any link (the «Вниз» link holds a ``strong`` of its own)."""
     current = box.css_first("span.current_page")

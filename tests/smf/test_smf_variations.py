@@ -270,3 +270,10 @@ def test_a_cut_smf20_page_is_read_or_refused_never_a_traceback(cut: int) -> None
 def test_shown_helper_matches_smf_formats() -> None:
     assert shown(at("2024-03-01 09:05:07"), NOW) == "01 Марта 2024, 09:05:07"
     assert red("Kotik") == '<span style="color: red;" class="bbc_color">Kotik</span>'
+
+
+def test_a_topic_address_with_a_separate_start() -> None:
+    from adapters.smf.urls import topic_start
+
+    assert topic_start(f"{BOARD}?topic=7;start=25") == (7, "25")
+    assert topic_start(f"{BOARD}?topic=7.msg102#msg102") == (7, "msg102")
