@@ -36,7 +36,8 @@ from referee.markup import plain_text
 
 _USER_ID = re.compile(r"(?:[?&;]u=|member\.php/|members?/)(\d+)")
 _DIGITS = re.compile(r"\d+")
-_PAGE_OF = re.compile(r"(?:Page|Страница)\s+(\d+)\s+(?:of|из)\s+(\d+)", re.IGNORECASE)
+_PAGE_OF = re.compile(r"(?:Page|Страница|Стр\.)\s*(\d+)\s+(?:of|из)\s+(\d+)", re.IGNORECASE)
+_PAGE_LINK = re.compile(r"[?&;]page=(\d+)|/page(\d+)(?:[/?#]|$)|-(\d+)\.html?(?:[?#]|$)")
 _RESULTS = re.compile(
     r"(\d[\d,.\s\u00a0]*?)\s+(?:to|по)\s+(\d[\d,.\s\u00a0]*?)\s+(?:of|из)\s+(\d[\d,.\u00a0]*)",
     re.IGNORECASE)
@@ -434,6 +435,8 @@ def pagination(tree: LexborHTMLParser) -> Pages:
         if match := _PAGE_OF.search(_norm(node.text())):
             page, total = int(match.group(1)), int(match.group(2))
             break
+    else:
+        page, total = _pages_from_links(tree)
     vb5_page = tree.css_first("form.pagenav-form input.js-pagenum")
     vb5_total = tree.css_first("form.pagenav-form span.pagetotal")
     if vb5_page is not None and vb5_total is not None:
@@ -452,6 +455,26 @@ def pagination(tree: LexborHTMLParser) -> Pages:
         return Pages(page, max(page, total), next_url=nxt)
     return Pages(page, max(page, total), _count(results.group(1)), _count(results.group(2)),
                  _count(results.group(3)), nxt)
+
+
+def _pages_from_links(tree: LexborHTMLParser) -> tuple[int, int]:
+    """Where the page sits when no «Страница 1 из 3» is printed (a pack or style that words
+    it otherwise): the current page's number (vB 4 ``span.selected``, vB 3 ``td.alt2
+    strong``) and the highest page the page links name. A thread that is read as one page
+    would silently lose the others."""
+    boxes = tree.css("#pagination_top, div.pagenav, div.pagination, div.threadpagenav")
+    current = None
+    numbers: list[int] = []
+    for box in boxes:
+        here = box.css_first("span.selected") or box.css_first("td.alt2 strong")
+        if current is None and here is not None:
+            current = _number(_norm(here.text()))
+        for link in box.css("a[href]"):
+            found = _PAGE_LINK.search(link.attributes.get("href") or "")
+            if found:
+                numbers.append(int(next(g for g in found.groups() if g)))
+    page = current or 1
+    return page, max([page, *numbers])
 
 
 def per_page(pages: Pages, shown: int) -> int:

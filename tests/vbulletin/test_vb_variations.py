@@ -200,3 +200,30 @@ def test_vbseo_thread_links() -> None:
         "https://mafia.test/forum/"
     assert not claims("https://ucoz.test/forum/5-123-1.html")
     assert not claims("https://ipb.test/topic/123-mafia.html")
+
+
+# --------------------------------------------------------------------------- pages, formats
+
+def test_pages_are_read_from_the_links_when_the_page_of_phrase_is_worded_otherwise() -> None:
+    from vb_pages import VbPost, thread_page
+
+    posts = [VbPost(5000 + k, "Лиса", 105, at("2026-11-20 18:00") + timedelta(minutes=k),
+                    f"Пост {k}") for k in range(26)]
+    for page_no in (1, 2, 3):
+        html = thread_page(64, "Мафия №64", posts, page_no, 10, now=NOW)
+        html = html.replace(f"Страница {page_no} из 3", f"Лист {page_no} / 3")
+        page = read(html)
+        assert (page.page, page.total_pages) == (page_no, 3)
+
+
+@pytest.mark.parametrize(("shown", "utc"), [
+    ("26 Ноябрь 2026, 18:00", "2026-11-26T15:00"),       # d F Y with vB's month phrases
+    ("Четверг, 26 Ноябрь 2026 18:00", "2026-11-26T15:00"),
+    ("26-11-2026, 06:00 PM", "2026-11-26T15:00"),         # m-d-Y told by the day above 12
+    ("26.11.26, 18:00", "2026-11-26T15:00"),
+    ("2026-11-26, 18:00", "2026-11-26T15:00"),
+    ("26.11.2026 18:00", "2026-11-26T15:00"),             # mafia-game.ru / olegon.ru style
+])
+def test_date_formats_an_admin_may_set(shown: str, utc: str) -> None:
+    page = read(_vb4([vb4_postbit(4001, 1, LISA, shown, my_vote("Kotik"))]))
+    assert page.posts[0].posted_at == datetime.fromisoformat(utc).replace(tzinfo=UTC)
