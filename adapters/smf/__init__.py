@@ -1,4 +1,4 @@
-"""SMF 2.1 (Simple Machines Forum; theme Curve2, Russian and English language packs).
+"""SMF 2.1 and 2.0 (Simple Machines Forum; themes Curve2 and Curve, Russian and English packs).
 
 Page parsers in :mod:`.parse` (topics) and :mod:`.parse_pm` (personal messages), forms in
 :mod:`.forms`, the live board in :mod:`.client`, replies and PMs in :mod:`.posting`; every
@@ -52,7 +52,7 @@ def open_poster(settings: ForumSettings, password: PasswordSource | None) -> Pos
 
 ENGINE = Engine(
     name="smf",
-    title="SMF 2.1",
+    title="SMF 2.1/2.0",
     claims_url=claims_url,
     topic_id=topic_id,
     open_forum=open_forum,

@@ -49,6 +49,7 @@ _SESSION_VAR = re.compile(r"var smf_session_var\s*=\s*[\"']([^\"']+)[\"']")
 _SESSION_ID = re.compile(r"var smf_session_id\s*=\s*[\"']([^\"']+)[\"']")
 _MARKUP = re.compile(r"var smf_scripturl\s*=|<body[^>]+id=\"smf\"|Simple Machines Forum",
                      re.IGNORECASE)
+_SID = re.compile(r"(?<=[?&;])PHPSESSID=[^&;#]*[&;]?", re.IGNORECASE)
 _NOT_FOUND = ("отсутствует или недоступна", "does not exist", "не существует",
               "off-limits", "not available")
 
@@ -168,9 +169,10 @@ class SmfPage:
                or self.tree.css_first("#fatal_error"))
         return squash(box.text())[:300] if box is not None else ""
 
-    def raise_for_page(self, what: str, expected: str) -> None:
+    def raise_for_page(self, what: str, expected: str, *, missing: str = "") -> None:
         """Raise the error this page stands for when it is not ``expected`` (a login form
-        → :class:`LoginRequired`; SMF's error box → not found / not allowed)."""
+        → :class:`LoginRequired`; SMF's error box → not found / not allowed; anything else
+        → :class:`MalformedPage` naming ``missing``, what the page lacks)."""
         if self.login_form() is not None:
             said = self.notice()
             raise LoginRequired(
@@ -188,9 +190,14 @@ class SmfPage:
             raise AccessDenied(f"форум не показывает {what}: «{said}»",
                                "откройте страницу в браузере под учётной записью ведущего")
         raise MalformedPage(
-            f"страница {what} не похожа на {expected} SMF 2.1",
-            "проверьте [forum] url и [forum] engine; откройте страницу в браузере",
+            f"страница {self._address()} — не {expected} SMF"
+            + (f": на ней нет {missing}" if missing else ""),
+            "проверьте [forum] url и [forum] engine; откройте страницу в браузере — если "
+            "это SMF, сохраните её (Ctrl+S) и передайте разработчикам",
         )
+
+    def _address(self) -> str:
+        return _SID.sub("", self.url)
 
 
 def _hours(delta: timedelta) -> str:

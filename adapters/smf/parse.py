@@ -1,25 +1,35 @@
-"""SMF 2.1 topic pages → :class:`referee.kernel.TopicPage`. Pure: HTML in, values out.
+"""SMF 2.0 and 2.1 topic pages → :class:`referee.kernel.TopicPage`. Pure: HTML in, values out.
 
-Markup read here (theme Curve2; verified on fixtures/smf21-ru ``topic_p{1,2,3}_{guest,host}``
-unless marked), listed with its source in adapters/smf/README.md:
+Markup read here, listed with its source in adapters/smf/README.md (2.1 Curve2 verified on
+fixtures/smf21-ru ``topic_p{1,2,3}_{guest,host}``; 2.0 Curve from SMF 2.0's
+``Display.template.php``/``Subs.php`` and its Russian pack, not on a saved page):
 
-- a post is ``div#forumposts div[id=msg{ID}]`` (class ``windowbg``; ``approvebg`` for a post
-  awaiting approval — SMF source); the author ``div.poster h4 a`` (``action=profile;u=N``;
-  a guest's or deleted member's name has no link); the time is the text of
-  ``div.postinfo a.smalltext``; ``span.page_number`` is ``#N``, the reply number (absent on
-  the first post);
-- the body is ``div.inner#msg_{ID}``; quotes are already ``<blockquote>`` with a ``<cite>``
-  header; ``[code]`` is ``div.codeheader`` + ``code.bbc_code`` (SMF 2.1 ``Subs.php``, not in
-  the saved pages), rewritten here to the project's ``div.codebox``;
-- an edit shows ``span#modified_{ID}``: «Последнее редактирование: <time> от <nick>», and
-  with a reason «&nbsp;Причина: …»; SMF shows no edit count;
-- pages: ``div.pagelinks`` with ``span.current_page`` and ``a.nav_page`` links to
-  ``topic=T.S``; the next arrow is an ``a.nav_page`` holding ``span.next_page``;
-  ``span.expand_pages`` («...», SMF source) hides a run of pages and names the page size.
+- a post's text is ``div.inner#msg_{ID}`` in both; the post is the nearest block around it
+  that holds ``div.poster`` (2.1 ``div.windowbg#msg{ID}``; 2.0 an id-less
+  ``div.windowbg``/``windowbg2``/``approvebg`` after an ``<a id="msg{ID}">`` anchor);
+- the author is ``div.poster h4 a`` (``action=profile;u=N``); a guest's or deleted member's
+  name has no link;
+- the time: 2.1 ``div.postinfo a.smalltext`` «26 ноября 2026, 23:02»; 2.0 ``div.keyinfo
+  div.smalltext`` «« <strong>Ответ #3 :</strong> 12 Марта 2024, 21:42:05 »» (Russian
+  ``$txt['on']`` is empty; the first post has no «Ответ #N»); the reply number is 2.1's
+  ``span.page_number`` «#N» or 2.0's «Ответ #N»;
+- quotes: 2.1 ``blockquote.bbc_standard_quote`` with its ``<cite>`` (already the body
+  contract); 2.0 ``div.quoteheader`` «Цитата: X от …» *before* the blockquote and
+  ``div.quotefooter`` after it — the header is moved into the blockquote as its ``<cite>``;
+  ``[code]`` is ``div.codeheader`` + ``code.bbc_code`` (2.0 may wrap it in ``<pre>``),
+  rewritten to the project's ``div.codebox``;
+- an edit: 2.1 ``span#modified_{ID}`` «Последнее редактирование: <time> от <nick>» (and
+  «&nbsp;Причина: …»); 2.0 ``div#modified_{ID}`` «« <em>Последнее редактирование: <time> от
+  <nick></em> »»; SMF shows no edit count;
+- pages: ``div.pagelinks``; 2.1 ``span.current_page`` and ``a.nav_page`` to ``topic=T.S``,
+  the next arrow ``a.nav_page > span.next_page``; 2.0 ``[<strong>N</strong>]`` (or a bare
+  ``<strong>N</strong>``) and ``a.navPages``; ``expandPages(this, url, first, last,
+  per_page)`` («...») hides a run of pages in both.
 """
 
 from __future__ import annotations
 
+import html
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -36,16 +46,20 @@ from referee.errors import DateParseError, MalformedPage
 from referee.kernel import EditNotice, Post, TopicPage
 from referee.markup import plain_text
 
-__all__ = ["normalise_body", "parse_topic_page", "read_edit_notice"]
+__all__ = ["current_number", "normalise_body", "parse_topic_page", "post_blocks",
+           "read_edit_notice"]
 
-_MSG_ID = re.compile(r"^msg(\d+)$")
+_TEXT_ID = re.compile(r"^msg_(\d+)$")
 _USER_ID = re.compile(r"[?;&]u=(\d+)")
 _REPLY_NO = re.compile(r"#\s*(\d+)")
 _SESSION = re.compile(r"(?<=[?&;])PHPSESSID=[^&;#\"'\s]*(?:&amp;|[&;])?", re.IGNORECASE)
-# SMF 2.0 themes wrap the time: «« Ответ #12 : 26 ноября 2026, 23:02 »».
-_TIME_FRAME = re.compile(r"^[«\s]*(?:(?:Ответ|Reply)\s*#\s*\d+\s*(?::|on:)?)?\s*|[\s»]*$",
-                         re.IGNORECASE)
+# SMF 2.0 wraps the time: «« Ответ #12 : 26 ноября 2026, 23:02 »» (the Russian pack's
+# $txt['on'] is empty), the English «« Reply #12 on: … »», the first post «« on: … »».
+_TIME_FRAME = re.compile(
+    r"^[«\s]*(?:(?:Ответ|Reply)\s*#\s*\d+)?\s*(?:on\b)?\s*:?\s*|[\s»]*$", re.IGNORECASE)
 _EXPAND = re.compile(r"expandPages\(this,\s*'([^']*)',\s*(\d+),\s*(\d+),\s*(\d+)\)")
+_HINT = ("откройте страницу в браузере: если это тема SMF, сохраните её (Ctrl+S) и "
+         "передайте разработчикам — её оформление (тема) незнакомо referee")
 
 
 def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> TopicPage:
@@ -54,14 +68,24 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
     page = SmfPage(html, url)
     posts_box = page.tree.css_first("#forumposts")
     if posts_box is None:
-        page.raise_for_page("тему", "страница темы")
+        page.raise_for_page("тему", "страница темы",
+                            missing="списка сообщений (div#forumposts)")
+        raise AssertionError  # pragma: no cover - raise_for_page always raises
     page.check_zone(tz)
     anchor = page.now(now)
     topic_id, title = _topic(page, url)
     links = _pagination(page, url)
+    nodes = post_blocks(posts_box)
+    if not nodes:
+        # A topic page always shows at least one post: an empty reading would silently
+        # lose every vote of the page.
+        raise MalformedPage(
+            f"на странице темы {strip_session(url)} не найдено ни одного сообщения: нет "
+            "текстов сообщений (div.inner с id=\"msg_N\") рядом с автором (div.poster)",
+            _HINT)
     posts = [
         _post(node, pid, page_no=links.page, place=place, topic_id=topic_id, tz=tz, now=anchor)
-        for place, (pid, node) in enumerate(_post_nodes(posts_box), start=1)
+        for place, (pid, node) in enumerate(nodes, start=1)
     ]
     _check_order(posts, url)
     per_page = links.per_page or (len(posts) if links.total == 1 else None)
@@ -75,12 +99,23 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
     )
 
 
-def _post_nodes(box: Node) -> list[tuple[int, Node]]:
+def post_blocks(box: Node) -> list[tuple[int, Node]]:
+    """Each post's id and block, in page order: the block is the nearest element around
+    the post's text ``div#msg_{ID}`` that also holds ``div.poster`` (2.1's
+    ``div.windowbg#msg{ID}`` has an id, 2.0's ``div.windowbg2`` has none)."""
     found: list[tuple[int, Node]] = []
-    for node in box.css("div[id^='msg']"):
-        match = _MSG_ID.match(node.attributes.get("id") or "")
-        if match and node.css_first("div.postarea") is not None:
-            found.append((int(match.group(1)), node))
+    seen: set[int] = set()
+    for text in box.css("div[id^='msg_']"):
+        match = _TEXT_ID.match(text.attributes.get("id") or "")
+        if match is None or int(match.group(1)) in seen:
+            continue
+        block = text.parent
+        while block is not None and block.tag != "form" and block.css_first(
+                "div.poster") is None:
+            block = block.parent
+        if block is not None and block.tag != "form" and block.css_first("div.poster"):
+            seen.add(int(match.group(1)))
+            found.append((int(match.group(1)), block))
     return found
 
 
@@ -103,32 +138,50 @@ def _post(node: Node, pid: int, *, page_no: int, place: int, topic_id: int | Non
           tz: ZoneInfo, now: datetime) -> tuple[Post, int | None]:
     """The post and its reply number (``#N``)."""
     author, author_id = _author(node, pid)
-    stamp = node.css_first("div.postinfo a.smalltext") or node.css_first(
-        "div.keyinfo .smalltext")
+    stamp = _stamp(node)
     if stamp is None:
-        raise MalformedPage(f"у сообщения {pid} нет времени на странице",
-                            "страница не похожа на тему SMF 2.1; проверьте [forum] engine")
-    posted_at = _date(stamp.text(), tz, now, f"сообщения {pid}")
-    body = node.css_first(f"div#msg_{pid}") or node.css_first("div.post div.inner")
-    if body is None:
-        raise MalformedPage(f"у сообщения {pid} нет текста на странице",
-                            "страница не похожа на тему SMF 2.1; проверьте [forum] engine")
+        raise MalformedPage(
+            f"у сообщения {pid} на странице нет времени (div.postinfo a.smalltext в SMF 2.1, "
+            "div.keyinfo div.smalltext в SMF 2.0)", _HINT)
+    try:
+        posted_at = _date(stamp.text(), tz, now, f"сообщения {pid}")
+    except DateParseError as e:
+        raise MalformedPage(e.message, e.hint) from None
+    body = node.css_first(f"div#msg_{pid}")
+    if body is None:  # pragma: no cover - the block was found through this element
+        raise MalformedPage(f"у сообщения {pid} нет текста на странице (div#msg_{pid})", _HINT)
     body_html = normalise_body(body)
-    number = node.css_first("span.page_number")
-    reply_no = _REPLY_NO.search(number.text()) if number is not None else None
     post = Post(
         post_id=pid, author=author, author_id=author_id, posted_at=posted_at,
         body_html=body_html, body_text=plain_text(body_html), page=page_no, position=place,
         topic_id=topic_id, edit=read_edit_notice(node, pid, tz, now),
     )
-    return post, int(reply_no.group(1)) if reply_no else None
+    return post, _reply_number(node, stamp)
+
+
+def _stamp(node: Node) -> Node | None:
+    """The element whose text is the post's time: 2.1 ``div.postinfo a.smalltext``, 2.0
+    ``div.keyinfo div.smalltext`` (the «« Ответ #N : … »» line)."""
+    return (node.css_first("div.postinfo a.smalltext")
+            or node.css_first("div.keyinfo div.smalltext")
+            or node.css_first("div.keyinfo .smalltext"))
+
+
+def _reply_number(node: Node, stamp: Node) -> int | None:
+    """2.1's ``span.page_number`` «#25», else 2.0's «Ответ #25» in the time line (also in
+    2.1's time link title «Ответ #25 - Re: …»); None on the first post."""
+    number = node.css_first("span.page_number")
+    for text in (number.text() if number is not None else "", stamp.text(),
+                 stamp.attributes.get("title") or ""):
+        if found := _REPLY_NO.search(text):
+            return int(found.group(1))
+    return None
 
 
 def _author(node: Node, pid: int) -> tuple[str, int | None]:
-    head = node.css_first("div.poster h4")
-    if head is None:
-        raise MalformedPage(f"у сообщения {pid} нет автора на странице",
-                            "страница не похожа на тему SMF 2.1; проверьте [forum] engine")
+    head = node.css_first("div.poster h4") or node.css_first("div.poster h3")
+    if head is None or not squash(head.text()):
+        raise MalformedPage(f"у сообщения {pid} на странице нет автора (div.poster h4)", _HINT)
     link = head.css_first("a[href*='action=profile']")
     if link is None:  # a guest or a deleted member: the name without a profile
         return squash(head.text()), None
@@ -141,26 +194,35 @@ def _date(text: str, tz: ZoneInfo, now: datetime, what: str) -> datetime:
     try:
         return parse_forum_date(clean, tz=tz, now=now)
     except DateParseError as e:
-        raise DateParseError(f"время {what}: {e.message}", e.hint) from None
+        raise DateParseError(f"время {what}: {e.message}", _DATE_HINT) from None
+
+
+_DATE_HINT = ("в профиле ведущего на форуме (Профиль → Изменить профиль → Настройки "
+              "внешнего вида → Формат времени) выберите формат по умолчанию")
+
+
+_EDIT_LABEL = re.compile(
+    r"^[«\s]*(?:Последнее редактирование|Последняя правка|Last Edit)?\s*:?\s*", re.IGNORECASE)
 
 
 def read_edit_notice(node: Node, pid: int, tz: ZoneInfo, now: datetime) -> EditNotice | None:
-    """«Последнее редактирование: 27 ноября 2026, 09:14 от Гроза» (and «Причина: …»).
+    """«Последнее редактирование: 27 ноября 2026, 09:14 от Гроза» (2.1, with «Причина: …»
+    after it) or «« Последнее редактирование: 12 Марта 2024, 21:42:05 от Гроза »» (2.0).
 
     SMF prints no edit count: an edited post counts as edited once (``count=1``), which
     is all SMF can tell; another text seen later is still kept as its own revision."""
-    box = node.css_first(f"#modified_{pid}") or node.css_first("span.modified")
+    box = node.css_first(f"#modified_{pid}") or node.css_first(".modified")
     if box is None:
         return None
     text = squash(box.text())
     labels = [squash(s.text()) for s in box.css("span.lastedit")]
     if len(labels) > 1 and labels[1]:
         text = text.split(labels[1], 1)[0].strip()  # the reason is not part of the notice
-    if not text:
-        return None
     label = labels[0] if labels else ""
     rest = text[len(label):] if label and text.startswith(label) else text
-    rest = rest.lstrip(" :")
+    rest = _EDIT_LABEL.sub("", rest).rstrip(" »")
+    if not rest:
+        return None
     when_text, sep, editor = rest.partition(" от ")
     if not sep:
         when_text, sep, editor = rest.partition(" by ")
@@ -173,20 +235,57 @@ def read_edit_notice(node: Node, pid: int, tz: ZoneInfo, now: datetime) -> EditN
 
 def normalise_body(body: Node) -> str:
     """The post body as the shared vote reader expects it (engine guide, "the body a post
-    carries"): SMF's code box becomes ``div.codebox > code``; smileys keep ``alt``/``title``
-    but lose ``src`` (the set is a per-reader setting: the same post must hash the same for
-    a guest and the host); ``PHPSESSID`` is taken out of links."""
+    carries"): 2.0's quote header is moved into its blockquote as a ``<cite>``; SMF's code
+    box becomes ``div.codebox > code``; smileys keep ``alt``/``title`` but lose ``src``
+    (the set is a per-reader setting: the same post must hash the same for a guest and the
+    host); ``PHPSESSID`` is taken out of links."""
+    _quote_headers_inside(body)
     for header in body.css("div.codeheader"):
         header.decompose()
     for code in body.css("code.bbc_code"):
         box = LexborHTMLParser(f'<div class="codebox"><code>{code.inner_html or ""}</code>'
                                "</div>").css_first("div.codebox")
-        if box is not None:
+        if box is None:  # pragma: no cover - the fragment always parses
+            continue
+        holder = code.parent
+        # SMF 2.0 wraps the code in <pre style="margin: 0; padding: 0;"> for some browsers.
+        if holder is not None and holder.tag == "pre" and not squash(
+                holder.text().replace(code.text(), "", 1)):
+            holder.replace_with(box)
+        else:
             code.replace_with(box)
     for img in body.css("img.smiley"):
         if "src" in img.attrs:
             del img.attrs["src"]
     return _SESSION.sub("", (body.inner_html or "").strip())
+
+
+def _next_element(node: Node) -> Node | None:
+    sibling = node.next
+    while sibling is not None and (sibling.tag or "").startswith("-"):
+        sibling = sibling.next
+    return sibling
+
+
+def _quote_headers_inside(body: Node) -> None:
+    """SMF 2.0 (and 1.1) print a quote as ``div.quoteheader`` «Цитата: X от …», then the
+    quoted text (``blockquote``; 1.1 ``div.quote``), then ``div.quotefooter``: the header is
+    made the blockquote's ``<cite>`` so that it counts as quoted text."""
+    # Innermost first: an outer quote is rebuilt from its (already fixed) inner HTML.
+    for header in reversed(body.css("div.quoteheader")):
+        quote = _next_element(header)
+        if quote is None or not (quote.tag == "blockquote" or (
+                quote.tag == "div" and "quote" in (quote.attributes.get("class") or "").split())):
+            continue
+        words = html.escape(squash(header.text()), quote=False)
+        fresh = LexborHTMLParser(f"<blockquote><cite>{words}</cite>{quote.inner_html or ''}"
+                                 "</blockquote>").css_first("blockquote")
+        footer = _next_element(quote)
+        if footer is not None and "quotefooter" in (footer.attributes.get("class") or ""):
+            footer.decompose()
+        if fresh is not None:
+            quote.replace_with(fresh)
+            header.decompose()
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,9 +300,9 @@ def _pagination(page: SmfPage, url: str) -> _Links:
     box = page.content().css_first("div.pagelinks")
     if box is None:
         return _Links(1, 1, None, None)
-    current = box.css_first("span.current_page")
-    number = int_or_none(squash(current.text())) if current is not None else None
-    starts: dict[int, int] = {}
+    number = current_number(box)
+    starts: dict[int, str] = {}
+    offsets: dict[int, int] = {}
     next_url = None
     for link in box.css("a.nav_page, a.navPages"):
         href = strip_session(urljoin(url, link.attributes.get("href") or ""))
@@ -212,8 +311,9 @@ def _pagination(page: SmfPage, url: str) -> _Links:
         if link.css_first("span.next_page") is not None:
             next_url = href
         elif label.isdigit() and start is not None and start.isdigit():
-            starts[int(label)] = int(start)
-    per_page = _per_page(starts, box.html or "")
+            starts[int(label)] = href
+            offsets[int(label)] = int(start)
+    per_page = _per_page(offsets, box.html or "")
     here = _current_start(page, url)
     if number is None:
         number = here // per_page + 1 if per_page and here is not None else 1
@@ -223,7 +323,26 @@ def _pagination(page: SmfPage, url: str) -> _Links:
     expand = _EXPAND.search(box.html or "")
     if expand and int(expand.group(4)):
         total = max(total, int(expand.group(3)) // int(expand.group(4)) + 1)
+    if next_url is None:  # SMF 2.0's compact index has no arrow: the next page's number
+        next_url = starts.get(number + 1)
     return _Links(number, total, per_page, next_url if number < total else None)
+
+
+def current_number(box: Node) -> int | None:
+    """2.1 ``span.current_page`` «2»; 2.0 ``[<strong>2</strong>]`` — a ``strong`` outside
+    any link (the «Вниз» link holds a ``strong`` of its own)."""
+    current = box.css_first("span.current_page")
+    if current is not None:
+        return int_or_none(squash(current.text()))
+    for strong in box.css("strong"):
+        inside_link = False
+        parent = strong.parent
+        while parent is not None and parent is not box and not inside_link:
+            inside_link = parent.tag == "a"
+            parent = parent.parent
+        if not inside_link and squash(strong.text()).isdigit():
+            return int(squash(strong.text()))
+    return None
 
 
 def _current_start(page: SmfPage, url: str) -> int | None:

@@ -1,7 +1,8 @@
-"""SMF 2.1 personal-message pages → kernel values. Pure: HTML in, values out.
+"""SMF 2.1 (and 2.0) personal-message pages → kernel values. Pure: HTML in, values out.
 
-Facts (verified on fixtures/smf21-ru ``pm_inbox*_host.html``, ``pm_sentbox*_host.html``,
-``pm_view_*_host.html``; sources in adapters/smf/README.md):
+Facts (2.1 verified on fixtures/smf21-ru ``pm_inbox*_host.html``, ``pm_sentbox*_host.html``,
+``pm_view_*_host.html``; 2.0 from its ``PersonalMessage.template.php``, listed after these;
+sources in adapters/smf/README.md):
 
 - a folder page is ``form#pmFolder`` with a list ``table.table_grid`` whose rows
   ``tbody tr`` hold ``td.pm_time``, ``td.pm_subject`` (the subject link; «Новинка» is
@@ -20,6 +21,13 @@ Facts (verified on fixtures/smf21-ru ``pm_inbox*_host.html``, ``pm_sentbox*_host
 - the folder's pages: ``div.pagelinks`` as in topics, links ``action=pm;f=inbox;sort=date;
   start=S``; the sort is oldest first, and ``action=pm`` without ``start`` opens the last
   page (the newest PMs).
+
+SMF 2.0 (template, not on a saved page): the folder form has only ``name="pmFolder"``; the
+rows' cells have no classes (icon, date, subject, sender or recipients, checkbox), an unread
+row's subject ends with the ``new.gif`` image; a message is an id-less ``div.windowbg``
+holding ``div.poster`` and ``div.inner#msg_{ID}``, its line «« <strong> Кому:</strong>
+<a>Ведущий</a> <strong> :</strong> 12 Марта 2024, 21:42:05 »» in ``div.keyinfo
+span.smalltext``; the current page is ``[<strong>N</strong>]``.
 """
 
 from __future__ import annotations
@@ -33,17 +41,16 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.smf.page import SmfPage, int_or_none, squash
-from adapters.smf.parse import normalise_body
+from adapters.smf.parse import current_number, normalise_body, post_blocks
 from adapters.smf.urls import query_params, strip_session
 from referee.dates import parse_forum_date
-from referee.errors import DateParseError, ForumError
+from referee.errors import DateParseError, MalformedPage
 from referee.kernel import PmListEntry, PrivateMessage
 from referee.markup import plain_text
 
 __all__ = ["SmfFolder", "parse_folder", "parse_pm_view"]
 
 MODE_ALL, MODE_ONE, MODE_CONVERSATION = 0, 1, 2
-_MSG_ID = re.compile(r"^msg(\d+)$")
 _USER_ID = re.compile(r"[?;&]u=(\d+)")
 
 
@@ -67,9 +74,10 @@ class SmfFolder:
 def parse_folder(html: str, *, url: str, folder: str, tz: ZoneInfo, now: datetime) -> SmfFolder:
     """One folder page: its rows, and every message it shows in full."""
     page = SmfPage(html, url)
-    form = page.tree.css_first("form#pmFolder")
+    form = page.tree.css_first("form#pmFolder") or page.tree.css_first("form[name=pmFolder]")
     if form is None:
-        page.raise_for_page("личные сообщения", "папка личных сообщений")
+        page.raise_for_page("личные сообщения", "папка личных сообщений",
+                            missing="списка сообщений (form#pmFolder)")
         raise AssertionError  # pragma: no cover - raise_for_page always raises
     page.check_zone(tz)
     anchor = page.now(now)
@@ -93,15 +101,30 @@ def parse_pm_view(html: str, *, url: str, pm_id: int, folder: str, tz: ZoneInfo,
 
 
 def _account_name(page: SmfPage) -> str:
-    node = page.tree.css_first("#profile_menu_top span.textmenu")
+    node = (page.tree.css_first("#profile_menu_top span.textmenu")
+            or page.tree.css_first("div.user li.greeting span"))  # 2.0 «Здравствуйте, <span>»
     return squash(node.text()) if node is not None else ""
+
+
+def _cells(row: Node) -> tuple[Node | None, Node | None, Node | None]:
+    """The date, subject and sender/recipients cells: 2.1 names them (``td.pm_time``,
+    ``td.pm_subject``, ``td.pm_from_to``); 2.0's five cells are icon, date, subject,
+    people, checkbox."""
+    named = (row.css_first("td.pm_time"), row.css_first("td.pm_subject"),
+             row.css_first("td.pm_from_to"))
+    if named[1] is not None:
+        return named
+    cells = row.css("td")
+    if len(cells) < 5:
+        return None, None, None
+    return cells[1], cells[2], cells[3]
 
 
 def _entry(row: Node, url: str, folder: str, account: str, tz: ZoneInfo,
            now: datetime) -> PmListEntry | None:
     box = row.css_first("input[name='pms[]']")
     pm_id = int_or_none(box.attributes.get("value")) if box is not None else None
-    subject_td = row.css_first("td.pm_subject")
+    time_td, subject_td, people_td = _cells(row)
     if pm_id is None or subject_td is None:
         return None  # «Нет сообщений», or a row of another kind
     link = subject_td.css_first("a")
@@ -110,8 +133,7 @@ def _entry(row: Node, url: str, folder: str, account: str, tz: ZoneInfo,
         for badge in link.css("span.new_posts"):
             badge.decompose()
     subject = squash(link.text()) if link is not None else ""
-    people = [squash(a.text()) for a in row.css("td.pm_from_to a")]
-    time_td = row.css_first("td.pm_time")
+    people = [squash(a.text()) for a in people_td.css("a")] if people_td is not None else []
     sent_at = None
     if time_td is not None:
         try:
@@ -120,22 +142,18 @@ def _entry(row: Node, url: str, folder: str, account: str, tz: ZoneInfo,
             sent_at = None  # the message itself carries the time that counts
     target = href if href and not href.startswith("#") else url
     sent = folder != "inbox"
+    unread = ("unread_pm" in (row.attributes.get("class") or "")
+              or subject_td.css_first("img[src*='new.gif']") is not None)
     return PmListEntry(
         pm_id=pm_id, subject=subject, sender=account if sent else (people[0] if people else ""),
-        sent_at=sent_at, url=strip_session(urljoin(url, target)),
-        unread="unread_pm" in (row.attributes.get("class") or ""),
+        sent_at=sent_at, url=strip_session(urljoin(url, target)), unread=unread,
         recipients=tuple(people) if sent else (),
     )
 
 
 def _messages(page: SmfPage, folder: str, tz: ZoneInfo, now: datetime) -> list[PrivateMessage]:
     box = page.tree.css_first("#personal_messages") or page.content()
-    out: list[PrivateMessage] = []
-    for node in box.css("div.windowbg[id^='msg']"):
-        match = _MSG_ID.match(node.attributes.get("id") or "")
-        if match:
-            out.append(_message(node, int(match.group(1)), folder, tz, now))
-    return out
+    return [_message(node, pm_id, folder, tz, now) for pm_id, node in post_blocks(box)]
 
 
 def _message(node: Node, pm_id: int, folder: str, tz: ZoneInfo, now: datetime) -> PrivateMessage:
@@ -144,11 +162,14 @@ def _message(node: Node, pm_id: int, folder: str, tz: ZoneInfo, now: datetime) -
     sender = squash((link or head).text()) if (link or head) is not None else ""
     uid = _USER_ID.search(link.attributes.get("href") or "") if link is not None else None
     subject = node.css_first("h5")
-    info = node.css_first("div.postinfo span.smalltext")
+    info = (node.css_first("div.postinfo span.smalltext")
+            or node.css_first("div.keyinfo span.smalltext"))
     body = node.css_first(f"div#msg_{pm_id}") or node.css_first("div.inner")
     if info is None or body is None:
-        raise ForumError(f"личное сообщение {pm_id} показано не так, как в SMF 2.1",
-                         "откройте его в браузере; возможно, у форума другая тема оформления")
+        raise MalformedPage(
+            f"личное сообщение {pm_id} показано не так, как в SMF 2.0/2.1: нет строки "
+            "«Кому: … : время» (div.postinfo span.smalltext)",
+            "откройте его в браузере; возможно, у форума другая тема оформления")
     when = _time_after_labels(info)
     try:
         sent_at = parse_forum_date(when, tz=tz, now=now)
@@ -175,15 +196,17 @@ def _time_after_labels(info: Node) -> str:
             parts.append(child.text_content or "")
         elif child.tag != "a":
             parts.append(child.text())
-    return squash("".join(parts)).strip(" :")
+    return squash("".join(parts)).strip(" :«»")
 
 
 def _page_index(page: SmfPage, url: str) -> tuple[int, int, dict[int, int]]:
-    box = page.content().css_first("div.pagelinks")
+    # 2.1 ``div.pagelinks``; 2.0 «Страницы: …» in ``div.pagesection div.floatleft``.
+    box = page.content().css_first("div.pagelinks") or next(
+        (d for d in page.content().css("div.pagesection div.floatleft")
+         if d.css_first("a.navPages, strong") is not None), None)
     if box is None:
         return 1, 1, {}
-    current = box.css_first("span.current_page")
-    number = int_or_none(squash(current.text())) if current is not None else None
+    number = current_number(box)
     starts: dict[int, int] = {}
     for link in box.css("a.nav_page, a.navPages"):
         label = squash(link.text())

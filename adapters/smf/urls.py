@@ -54,16 +54,18 @@ def strip_session(url: str) -> str:
 
 def topic_start(url: str) -> tuple[int | None, str | None]:
     """``(topic, start)`` of a topic address: ``topic=2.25`` → ``(2, "25")``; the start may
-    be ``msg12``, ``new`` or absent (None)."""
+    be ``msg12``, ``new`` or absent (None); ``topic=2;start=25`` (SMF's QueryString.php
+    takes a separate ``start`` too) → ``(2, "25")``."""
     parts = urlsplit(url.strip())
-    value = query_params(parts.query).get("topic")
+    params = query_params(parts.query)
+    value = params.get("topic")
     if value is None:
         found = _QUERYLESS_TOPIC.search(parts.path)
         return (int(found.group(1)), found.group(2)) if found else (None, None)
     found = _TOPIC_VALUE.match(value)
     if not found:
         return None, None
-    return int(found.group(1)), found.group(2)
+    return int(found.group(1)), found.group(2) or params.get("start")
 
 
 def _script_url(url: str) -> str:

@@ -146,8 +146,13 @@ def _vb3_box(box: Node) -> str | None:
 
 
 def _vb3_quote(cell: Node) -> str:
+    """The author line is the first of two ``div``s when it says «Сообщение от» /
+    «Originally Posted by», or when the second is the italic text (a pack or style that
+    words the line otherwise); anything else is quoted whole."""
     children = [c for c in cell.iter() if c.tag == "div"]
-    if len(children) >= 2 and _POSTED_BY.match(" ".join(children[0].text().split())):
+    if len(children) >= 2 and (
+            _POSTED_BY.match(" ".join(children[0].text().split()))
+            or "italic" in (children[1].attributes.get("style") or "").replace(" ", "")):
         return _blockquote(_header(children[0]), render_body(children[1]))
     return _blockquote("", render_body(cell))
 

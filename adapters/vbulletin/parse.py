@@ -36,7 +36,8 @@ from referee.markup import plain_text
 
 _USER_ID = re.compile(r"(?:[?&;]u=|member\.php/|members?/)(\d+)")
 _DIGITS = re.compile(r"\d+")
-_PAGE_OF = re.compile(r"(?:Page|Страница)\s+(\d+)\s+(?:of|из)\s+(\d+)", re.IGNORECASE)
+_PAGE_OF = re.compile(r"(?:Page|Страница|Стр\.)\s*(\d+)\s+(?:of|из)\s+(\d+)", re.IGNORECASE)
+_PAGE_LINK = re.compile(r"[?&;]page=(\d+)|/page(\d+)(?:[/?#]|$)|-(\d+)\.html?(?:[?#]|$)")
 _RESULTS = re.compile(
     r"(\d[\d,.\s\u00a0]*?)\s+(?:to|по)\s+(\d[\d,.\s\u00a0]*?)\s+(?:of|из)\s+(\d[\d,.\u00a0]*)",
     re.IGNORECASE)
@@ -215,9 +216,9 @@ def vb4_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
         if pid is None or not classes & {"postcontainer", "postbitlegacy", "postbit"}:
             continue
         content = _message(li, pid)
-        if content is None:
-            if "postbitignored" in classes:
-                raise _hidden(pid, url)
+        if "postbitignored" in classes and content is None:
+            raise _hidden(pid, url)
+        if content is None or "postbitdeleted" in classes:
             continue  # a deleted post's stub (shown to moderators), not a post any more
         who = (li.css_first("div.username_container a.username")
                or li.css_first("div.username_container .username")
@@ -247,21 +248,48 @@ def vb3_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
         if box is None:
             continue
         menu = box.css_first(f'[id="postmenu_{pid}"]')
+        # A member: a.bigusername; a guest (or a deleted member): span.bigusername or the
+        # name alone (template postbit / postbit_legacy).
         who = menu.css_first("a.bigusername") if menu is not None else None
-        name = _norm((who or menu).text()) if (who or menu) is not None else ""
+        shown = (who or (menu.css_first(".bigusername") if menu is not None else None)
+                 or menu)
+        name = _words(shown) if shown is not None else ""
         if not name:
             raise MalformedPage(f"Сообщение {pid} на странице {url}: не найден автор "
-                                "(#postmenu a.bigusername).", _HINT_URL)
-        head = box.css_first("td.thead")
+                                f"(div#postmenu_{pid} с a.bigusername).", _HINT_URL)
+        head = _vb3_date_cell(box, pid)
         counter = box.css_first(f'a[id="postcount{pid}"]')
         cell = box.css_first(f'td[id="td_post_{pid}"]') or box
         found.append(RawPost(
             pid, name, user_id(who.attributes.get("href")) if who is not None else None,
-            _norm(head.text()) if head is not None else "", _message(box, pid) or message,
+            _words(head) if head is not None else "", _message(box, pid) or message,
             number=_number(counter.attributes.get("name")) if counter is not None else None,
             edit_text=_edit_text(cell, "div.smallfont em")))
     _check_vb3_hidden(tree, {r.post_id for r in found}, url)
     return found
+
+
+def _words(node: Node) -> str:
+    """The node's visible words: scripts (vB 3 registers its user menu inside the name's
+    ``div``), styles and comments left out."""
+    parts: list[str] = []
+    for child in node.iter(include_text=True):
+        if child.tag == "-text":
+            parts.append(child.text_content or "")
+        elif child.tag and not child.tag.startswith("-") and child.tag not in (
+                "script", "style", "noscript"):
+            parts.append(_words(child))
+    return _norm(" ".join(parts))
+
+
+def _vb3_date_cell(box: Node, pid: int) -> Node | None:
+    """The element that holds the post's date: the parent of the ``<a name="postP">``
+    anchor (postbit_legacy: the first ``td.thead``; postbit: its ``div.normal``, whose
+    neighbour holds «#N»), else the first ``td.thead``."""
+    anchor = box.css_first(f'a[name="post{pid}"]')
+    if anchor is not None and anchor.parent is not None:
+        return anchor.parent
+    return box.css_first("td.thead")
 
 
 _IGNORED = ("ignore list", "списке игнорирования", "в игнор")
@@ -307,6 +335,12 @@ def raw_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
         found = read(tree, url)
         if found:
             return found
+    texts = tree.css('div[id^="post_message_"]')
+    if texts and all(_number((t.attributes.get("id") or "")[13:]) for t in texts):
+        # Texts without their frames: a style that moved the author and the date.
+        raise MalformedPage(
+            f"На странице {url} есть тексты сообщений (div#post_message_N), но нет их рамок "
+            "с автором и датой (vB 4 li#post_N.postcontainer, vB 3 table#postN).", _HINT_URL)
     return []
 
 
@@ -335,16 +369,39 @@ def edit_notice(text: str, *, tz: tzinfo, now: datetime, order: Order | None
     return EditNotice(editor=editor.strip(), edited_at=edited_at, count=1)
 
 
+_APPROXIMATE = re.compile(
+    r"\b(?:\d+\s+)?(?:час|часа|часов|hours?|день|дня|дней|days?|недел[юиь]|weeks?)\s+"
+    r"(?:назад|ago)\b", re.IGNORECASE)
+_HINT_DATE = ("Проверьте формат даты форума: в профиле ведущего (Мой кабинет → Настройки → "
+              "Дата и время) оставьте формат по умолчанию; если дат нет совсем, сохраните "
+              "страницу (Ctrl+S) и передайте разработчикам.")
+_HINT_DETAILED = ("Форум показывает время «подробно» («2 часа назад», «3 дня назад») — с "
+                  "точностью до часа или дня, а голос у дедлайна так попал бы не в тот день. "
+                  "Попросите администратора форума (Админцентр → Настройки → Дата и время → "
+                  "«Использовать \"Вчера\"/\"Сегодня\"») выбрать «Да» вместо «Подробно».")
+
+
 def post_time(raw: RawPost, url: str, *, tz: tzinfo, now: datetime, order: Order | None
               ) -> datetime:
+    """The post's time. vBulletin's «detailed» dates (option ``yestoday`` = 2: «2 часа
+    назад», «3 дня назад», shown without the clock) are refused: an hour or a day is too
+    coarse for a deadline; «5 минут назад» is exact to the minute and read."""
     if raw.when is not None:
         return raw.when
+    if not raw.when_text:
+        raise MalformedPage(
+            f"Сообщение {raw.post_id} на странице {url}: не найдена дата (vB 4 span.date, "
+            "vB 3 первая ячейка td.thead).", _HINT_DATE)
+    if _APPROXIMATE.search(raw.when_text):
+        raise MalformedPage(
+            f"Сообщение {raw.post_id} на странице {url}: время указано приблизительно "
+            f"(«{raw.when_text}»).", _HINT_DETAILED)
     try:
         return vb_date(raw.when_text, tz=tz, now=now, order=order)
-    except DateParseError as error:
+    except DateParseError:
         raise MalformedPage(
             f"Сообщение {raw.post_id} на странице {url}: не удалось разобрать дату "
-            f"«{raw.when_text}».", error.hint) from None
+            f"«{raw.when_text}».", _HINT_DATE) from None
 
 
 # ---------------------------------------------------------------------------------------
@@ -378,6 +435,8 @@ def pagination(tree: LexborHTMLParser) -> Pages:
         if match := _PAGE_OF.search(_norm(node.text())):
             page, total = int(match.group(1)), int(match.group(2))
             break
+    else:
+        page, total = _pages_from_links(tree)
     vb5_page = tree.css_first("form.pagenav-form input.js-pagenum")
     vb5_total = tree.css_first("form.pagenav-form span.pagetotal")
     if vb5_page is not None and vb5_total is not None:
@@ -396,6 +455,26 @@ def pagination(tree: LexborHTMLParser) -> Pages:
         return Pages(page, max(page, total), next_url=nxt)
     return Pages(page, max(page, total), _count(results.group(1)), _count(results.group(2)),
                  _count(results.group(3)), nxt)
+
+
+def _pages_from_links(tree: LexborHTMLParser) -> tuple[int, int]:
+    """Where the page sits when no «Страница 1 из 3» is printed (a pack or style that words
+    it otherwise): the current page's number (vB 4 ``span.selected``, vB 3 ``td.alt2
+    strong``) and the highest page the page links name. A thread that is read as one page
+    would silently lose the others."""
+    boxes = tree.css("#pagination_top, div.pagenav, div.pagination, div.threadpagenav")
+    current = None
+    numbers: list[int] = []
+    for box in boxes:
+        here = box.css_first("span.selected") or box.css_first("td.alt2 strong")
+        if current is None and here is not None:
+            current = _number(_norm(here.text()))
+        for link in box.css("a[href]"):
+            found = _PAGE_LINK.search(link.attributes.get("href") or "")
+            if found:
+                numbers.append(int(next(g for g in found.groups() if g)))
+    page = current or 1
+    return page, max([page, *numbers])
 
 
 def per_page(pages: Pages, shown: int) -> int:

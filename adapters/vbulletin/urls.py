@@ -9,7 +9,11 @@ The forms (README.md, «Addresses», has the source of each):
   ``vBulletin4.html``);
 - ``threads/123-Title/page2`` — vB 4 friendly URLs with rewrite rules (``threads/123`` bare
   is XenForo's shape too: the first page decides);
-- ``…/channel/123-title/page2`` — vB 5 (verified: ``vBulletin5.html``).
+- ``…/channel/123-title/page2`` — vB 5 (verified: ``vBulletin5.html``);
+- ``forum-title/123-thread-title.html``, page K ``…-K.html`` — vBSEO, the common add-on of
+  vB 3.8/4 (its default thread format ``%forum_title%/%thread_id%-%thread_title%.html``;
+  **unverified** on a live board). A trailing ``-N`` cannot be told from a title that ends
+  in a number («mafiya-63»), so the link is taken as the thread's first page.
 
 XenForo writes ``threads/title.123/``: a last segment that ends in ``.digits`` is never
 claimed here. A page is asked for in the form the host's link has, so a board that enforces
@@ -25,12 +29,13 @@ from urllib.parse import SplitResult, parse_qs, urlsplit, urlunsplit
 
 from referee.errors import ConfigError
 
-Form = Literal["query", "query_slug", "path", "threads", "vb5"]
+Form = Literal["query", "query_slug", "path", "threads", "vb5", "vbseo"]
 
 _NODE = re.compile(r"^(\d+)(?:-([^/]*))?$")
 _PAGE = re.compile(r"^page(\d+)$")
 _QUERY_SLUG = re.compile(r"^(\d+)(?:-([^/&=]*))?(?:/page(\d+))?(?:&|$)")
 _XENFORO_SLUG = re.compile(r"\.\d+$")
+_VBSEO = re.compile(r"^(\d+)-([^/]+)\.html?$", re.IGNORECASE)
 _NOT_VB5 = frozenset({"topic", "topics", "t", "threads", "thread", "forum.php", "index.php"})
 _UCOZ_STYLE = re.compile(r"^\d+(?:-\d+)+$")
 _BOARD_PAGES = frozenset({"forum.php", "private.php", "member.php", "usercp.php",
@@ -69,6 +74,8 @@ class ThreadAddress:
             return f"{self.root}showthread.php/{node}" + (f"/page{page}" if more else "")
         if self.form == "threads":
             return f"{self.root}threads/{node}" + (f"/page{page}" if more else "")
+        if self.form == "vbseo":
+            return self.base + (f"-{page}" if more else "") + ".html"
         return self.base + (f"/page{page}" if more else "")
 
     def with_root(self, root: str) -> ThreadAddress:
@@ -85,7 +92,8 @@ def parse_thread_url(url: str) -> ThreadAddress:
         raise ConfigError(f"[forum] url {url!r} — не адрес в интернете",
                           'запишите его как "https://forum.example.com/showthread.php?t=123"')
     segments = parts.path.split("/")
-    found = _showthread(parts, segments) or _threads(parts, segments) or _vb5(parts, segments)
+    found = (_showthread(parts, segments) or _threads(parts, segments)
+             or _vbseo(parts, segments) or _vb5(parts, segments))
     if found is not None:
         return found
     folder = parts.path if parts.path.endswith("/") else parts.path.rsplit("/", 1)[0] + "/"
@@ -105,7 +113,7 @@ def claims(url: str) -> bool:
         return "tid" not in query  # showthread.php?tid= is MyBB's
     if name in _BOARD_PAGES:
         return True
-    return _threads(parts, segments) is not None or _vb5(parts, segments) is not None
+    return any(read(parts, segments) is not None for read in (_threads, _vbseo, _vb5))
 
 
 def ambiguous(url: str) -> bool:
@@ -168,6 +176,20 @@ def _threads(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
     assert node is not None
     return ThreadAddress(_root(parts, "/".join(segments[:at]) + "/"), int(node.group(1)),
                          "threads", node.group(2) or "", page=_page_after(segments, at + 1))
+
+
+def _vbseo(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
+    """vBSEO's ``/forum-title/123-thread-title.html``: a thread segment after a forum
+    segment; the board's folder is the one above the forum's (vBSEO's default formats)."""
+    if len(segments) < 3 or not segments[-2] or segments[-2].lower() in _NOT_VB5:
+        return None
+    found = _VBSEO.match(segments[-1])
+    if found is None or not any(ch.isalpha() for ch in found.group(2)):
+        return None  # uCoz's /forum/5-123-1 has digits only
+    base = urlunsplit((parts.scheme, parts.netloc,
+                       "/".join(segments[:-1]) + f"/{found.group(1)}-{found.group(2)}", "", ""))
+    return ThreadAddress(_root(parts, "/".join(segments[:-2]) + "/"), int(found.group(1)),
+                         "vbseo", found.group(2), base=base)
 
 
 def _vb5(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
