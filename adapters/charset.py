@@ -33,26 +33,36 @@ _META_CHARSET = re.compile(rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
          (codecs.BOM_UTF16_BE, "utf-16-be"))
 
-# Mojibake signatures, each the trace one wrong decoding leaves (mostly on Russian text):
+# Mojibake signatures, each the trace one wrong decoding leaves (mostly on Russian text).
+# A pattern of a pair starts with the pair's rarer character (where the other comes first
+# in the text, it looks back at it): a scan that starts only at rare characters is several
+# times faster, and as no first character of a pair can be a second one, pairs never
+# overlap and the count is that of the plain pairs.
+#
 # UTF-8 read as cp1251: a Russian letter becomes «Р»/«С» and a sign or a Serbian letter,
 # an accented Latin one «В»…«Е» and a sign;
 _1251_SIGNS = ("\u0402-\u040f\u0452-\u045f\u201a-\u201e\u2020-\u2022\u2030\u2039\u203a"
                "\u20ac\u2116\u2122\u00a4\u00a6\u00a7\u00a9\u00ac\u00ad\u00ae\u00b0"
                "\u00b1\u00b5\u00b6\u00b7\u0490\u0491")
-_UTF8_AS_1251 = re.compile(f"[РС][{_1251_SIGNS}]|[ВГДЕ][{_1251_SIGNS}\u2013\u2014\u2026"
-                           "\u00a0\u00ab\u00bb\u0401\u0451\u0404\u0454\u0406\u0456"
-                           "\u0407\u0457\u0408\u0458\u0405\u0455]")
+_AFTER_VGDE = (f"{_1251_SIGNS}\u2013\u2014\u2026\u00a0\u00ab\u00bb\u0401\u0451\u0404\u0454"
+               "\u0406\u0456\u0407\u0457\u0408\u0458\u0405\u0455")
+_UTF8_AS_1251 = re.compile(f"[{_AFTER_VGDE}](?<=[РС][{_1251_SIGNS}]|[ВГДЕ][{_AFTER_VGDE}])")
 # UTF-8 read as Latin-1/cp1252: a lead byte letter and a continuation byte sign;
 _UTF8_AS_LATIN = re.compile("[\u00c2-\u00f4][\u0080-\u00bf\u02c6\u02dc\u2013-\u2122]")
 # UTF-8 read as KOI8-R: a letter becomes a Cyrillic letter and a box-drawing sign;
-_UTF8_AS_KOI8 = re.compile("[А-Яа-я][\u2500-\u25a0\u2320\u2321\u2219\u221a\u2248\u2264"
-                           "\u2265]")
-# cp1251 read as Latin-1/cp1252: Russian words become runs of accented letters;
-_1251_AS_LATIN = re.compile("[\u00c0-\u00ff]{4,}")
+_KOI8_SIGNS = "\u2500-\u25a0\u2320\u2321\u2219\u221a\u2248\u2264\u2265"
+_UTF8_AS_KOI8 = re.compile(f"[{_KOI8_SIGNS}](?<=[А-Яа-я][{_KOI8_SIGNS}])")
+# cp1251 read as Latin-1/cp1252: Russian words become runs of accented letters (written
+# «one, then three or more» so that the scan starts at such letters only);
+_1251_AS_LATIN = re.compile("[\u00c0-\u00ff][\u00c0-\u00ff]{3,}")
 # cp1251 and KOI8-R read as each other: capitals in the middle of lowercase words.
 _WRONG_CYRILLIC = re.compile("[а-яё][А-ЯЁ]")
-_CYRILLIC = re.compile("[а-яё][А-ЯЁ]")
-_CYRILLIC = re.compile("[А-Яа-яЁё]")
+
+# Counted in C rather than by a scan: the Latin-1 letters both Latin signatures need (what
+# is left of a Latin-1 encoding without the bytes below U+00C0), and the Cyrillic letters
+# А-Я, а-я, Ё, ё (in windows-1251 exactly the bytes C0-FF, A8 and B8).
+_BELOW_LATIN_LETTERS = bytes(range(0xC0))
+_NOT_CYRILLIC = bytes(b for b in range(0xC0) if b not in (0xA8, 0xB8))
 
 
 class Undecodable(ValueError):
@@ -102,18 +112,22 @@ def signatures(text: str) -> tuple[int, str | None]:
     """How many mojibake signatures ``text`` bears, and why it is surely a wrong decoding
     (None: it may be right). A page may quote some mojibake of its own, so the verdict
     weighs the signatures against the text they would have spoilt."""
-    cyrillic = len(_CYRILLIC.findall(text))
-    non_ascii = len(text) - len(text.encode("ascii", "ignore"))  # in C, not per char
-    as_1251 = len(_UTF8_AS_1251.findall(text))
-    as_latin = len(_UTF8_AS_LATIN.findall(text))
-    as_koi8 = len(_UTF8_AS_KOI8.findall(text))
-    runs = len(_1251_AS_LATIN.findall(text))
+    if text.isascii():
+        return 0, None  # every signature has a letter or a sign beyond ASCII
+    as_1251 = len(_UTF8_AS_1251.findall(text))  # lists of the few matches: cheaper than
+    as_koi8 = len(_UTF8_AS_KOI8.findall(text))  # counting them one by one in Python
     mixed = len(_WRONG_CYRILLIC.findall(text))
+    as_latin = runs = 0
+    if text.encode("latin-1", "ignore").translate(None, _BELOW_LATIN_LETTERS):
+        as_latin = len(_UTF8_AS_LATIN.findall(text))
+        runs = len(_1251_AS_LATIN.findall(text))
     score = as_1251 + as_latin + as_koi8 + runs + mixed
+    # What the counts are weighed against is counted only when a count reaches its bar.
+    cyrillic = _cyrillic_letters(text) if max(as_1251, as_koi8) >= 3 or mixed >= 5 else 0
     why = None
     if as_1251 >= 3 and as_1251 * 10 >= cyrillic:
         why = "UTF-8, прочитанный как cp1251 (буква, знак, буква, знак…)"
-    elif as_latin >= 3 and as_latin * 10 >= non_ascii:
+    elif as_latin >= 3 and as_latin * 10 >= len(text) - len(text.encode("ascii", "ignore")):
         why = "UTF-8, прочитанный как Latin-1 (буква, знак, буква, знак…)"
     elif as_koi8 >= 3 and as_koi8 * 10 >= cyrillic:
         why = "UTF-8, прочитанный как KOI8-R (псевдографика внутри слов)"
@@ -122,6 +136,10 @@ def signatures(text: str) -> tuple[int, str | None]:
     elif mixed >= 5 and mixed * 20 >= cyrillic:
         why = "не та кириллическая кодировка (заглавные внутри слов)"
     return score, why
+
+
+def _cyrillic_letters(text: str) -> int:
+    return len(text.encode("cp1251", "ignore").translate(None, _NOT_CYRILLIC))
 
 
 def garbled(text: str) -> str | None:
