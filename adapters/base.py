@@ -42,7 +42,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from adapters.charset import ReadsRight, Undecodable, decide, decode_lenient
+from adapters.charset import ReadsRight, Undecodable, decide, decide_lenient
 from adapters.cookies import (  # noqa: F401 - cookie_path_for, same_site: re-exported
     cookie_path_for,
     load_cookies,
@@ -278,19 +278,19 @@ class HttpClient:
             jar.clear(c.domain, c.path, c.name)
 
     def get_text(self, url: str, *, reads_right: ReadsRight | None = None,
-                 what: str | None = None) -> tuple[httpx.Response, str]:
-        """GET a page and decode it for sure (:func:`adapters.charset.decide`): a 200 page
-        that reads right under no encoding is asked for again like a broken one, then a
-        :class:`NetworkError` names it — its text is never stored as a guess. Other
-        statuses are decoded as well as they can be (their text only explains an error)."""
+                 what: str | None = None) -> tuple[httpx.Response, str, str]:
+        """GET a page and decode it for sure (:func:`adapters.charset.decide`): (the answer,
+        its text, its codec: its forms' charset). A 200 page that reads right under no
+        encoding is asked for again like a broken one, then a :class:`NetworkError` names it:
+        never stored as a guess. Other statuses are decoded as well as they can be."""
         attempt = 0
         while True:
             r = self.get(url)
             content_type = r.headers.get("content-type")
             if r.status_code != 200:
-                return r, decode_lenient(r.content, content_type, reads_right=reads_right)
+                return r, *decide_lenient(r.content, content_type, reads_right=reads_right)
             try:
-                return r, decide(r.content, content_type, reads_right=reads_right)[0]
+                return r, *decide(r.content, content_type, reads_right=reads_right)
             except Undecodable as e:
                 shown = what or strip_sid(url)
                 if attempt >= self.retries:

@@ -30,6 +30,9 @@ FALLBACKS = ("utf-8", "cp1251")
 _HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _META_CHARSET = re.compile(rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)",
                            re.IGNORECASE)
+_LANG = re.compile(r"<html[^>]*?\blang\s*=\s*[\"']?([A-Za-z-]+)", re.IGNORECASE)
+CYRILLIC_LANGUAGES = ("ru", "uk", "be")
+"""``<html lang>`` prefixes of the Cyrillic-written languages (Russian, Ukrainian, Belarusian)."""
 _BOMS = ((codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
          (codecs.BOM_UTF16_BE, "utf-16-be"))
 
@@ -174,17 +177,31 @@ def decide(content: bytes, content_type: str | None = None, *,
     return best[1], best[2]
 
 
-def decode_lenient(content: bytes, content_type: str | None = None, *,
-                   reads_right: ReadsRight | None = None) -> str:
-    """The page's text for what is never stored (an answer to a form, a saved file's kind):
-    the right decoding when there is one, else the first candidate with U+FFFD for bad
-    bytes."""
+def decide_lenient(content: bytes, content_type: str | None = None, *,
+                   reads_right: ReadsRight | None = None) -> tuple[str, str]:
+    """(text, codec) for what is never stored (an answer to a form, a saved file's kind,
+    an error page): the right decoding when there is one, else the first candidate with
+    U+FFFD for bad bytes."""
     try:
-        return decide(content, content_type, reads_right=reads_right)[0]
+        return decide(content, content_type, reads_right=reads_right)
     except Undecodable:
         first = candidates(content, content_type)[0]
-        return content.decode(first, "replace").removeprefix("\ufeff")
+        return content.decode(first, "replace").removeprefix("\ufeff"), first
 
 
-__all__ = ["FALLBACKS", "ReadsRight", "Undecodable", "candidates", "codec_name", "decide",
-           "declared", "decode_lenient", "garbled", "signatures"]
+def decode_lenient(content: bytes, content_type: str | None = None, *,
+                   reads_right: ReadsRight | None = None) -> str:
+    """:func:`decide_lenient`'s text."""
+    return decide_lenient(content, content_type, reads_right=reads_right)[0]
+
+
+def in_other_language(text: str) -> bool:
+    """Whether a page declares (``<html lang>``) a language not written in Cyrillic: the
+    words of an engine's Russian language pack are then not to be looked for on it."""
+    lang = _LANG.search(text[:4096])
+    return lang is not None and not lang.group(1).lower().startswith(CYRILLIC_LANGUAGES)
+
+
+__all__ = ["CYRILLIC_LANGUAGES", "FALLBACKS", "ReadsRight", "Undecodable", "candidates",
+           "codec_name", "decide", "decide_lenient", "declared", "decode_lenient", "garbled",
+           "in_other_language", "signatures"]

@@ -372,8 +372,8 @@ class MybbForum(BoardSession):
     # -- the topic's HTML pages (the API closed)
 
     def _html_page(self, topic: int, page: int) -> pages.HtmlTopicPage:
-        r = self.http.get(self.html_page_url(page))
-        html = pages.decode(r.content, r.headers.get("content-type"))
+        r, html, _ = self.http.get_text(self.html_page_url(page), reads_right=pages.reads_as_mybb,
+                                        what=f"страница {page} темы {topic}")
         if r.status_code == 404:
             raise TopicNotFound(f"тема {topic} не найдена (HTTP 404 от {self.http.host})",
                                 "проверьте [forum] url")

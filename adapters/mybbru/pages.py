@@ -11,7 +11,6 @@ of this: their posts are ``div.blockpost``.
 
 from __future__ import annotations
 
-import codecs
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -19,13 +18,13 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from adapters import charset
 from adapters.mybbru.body import normalise_node
 from referee.errors import MalformedPage
 from referee.kernel import EditNotice, Post
 from referee.markup import plain_text_node
 
-_HEADER_CHARSET = re.compile(r"charset=[\"']?([\w-]+)", re.IGNORECASE)
-_META_CHARSET = re.compile(rb"<meta[^>]+charset=[\"']?([\w-]+)", re.IGNORECASE)
+_UI_WORDS = ("Поиск", "Участники", ">Search<")
 _MYBB_MARKUP = re.compile(
     r'id="pun-viewtopic"|<div[^>]+class="post\b[^"]*"[^>]*data-posted=|\bForumAPITicket\b'
     r"|\bBoardID\s*=", re.IGNORECASE)
@@ -36,31 +35,23 @@ _PROFILE_ID = re.compile(r"profile\.php\?id=(\d+)")
 _EDITED_BY = re.compile(r"Отредактировано\s+(.+?)\s*\(", re.IGNORECASE)
 
 
-def decode(content: bytes, content_type: str | None = None) -> str:
-    """Page bytes → text in the page's charset (:func:`page_charset`)."""
-    if content.startswith(b"\xef\xbb\xbf"):
-        content = content[3:]
-    return content.decode(page_charset(content, content_type), "replace")
+def reads_as_mybb(text: str) -> bool:
+    """Whether decoded page text reads as MyBB.ru in the board's language: a page with the
+    board's menu (``#pun-navlinks``) shows its «Поиск»/«Участники» (or «Search»), and under
+    a wrong encoding the Russian words are the first to go. A page without the menu, or
+    one that declares a language not written in Cyrillic, is not judged by its words."""
+    if 'id="pun-navlinks"' not in text or charset.in_other_language(text):
+        return True
+    return any(word in text for word in _UI_WORDS)
 
 
-def page_charset(content: bytes, content_type: str | None = None) -> str:
-    """A page's charset: a BOM, the HTTP ``charset``, ``<meta>``, else windows-1251 (what
-    MyBB.ru serves). Forms on the page are posted in it too."""
-    if content.startswith(b"\xef\xbb\xbf"):
-        return "utf-8"
-    labels: list[str] = []
-    if content_type and (m := _HEADER_CHARSET.search(content_type)):
-        labels.append(m.group(1))
-    if m := _META_CHARSET.search(content[:4096]):
-        labels.append(m.group(1).decode("ascii", "replace"))
-    for label in labels:
-        try:
-            info = codecs.lookup(label.strip())
-        except LookupError:
-            continue
-        if getattr(info, "_is_text_encoding", True):
-            return info.name
-    return "cp1251"
+def form_charset(content: bytes, content_type: str | None, codec: str) -> str:
+    """The charset a page's forms are posted in: the one the page was decided to be in
+    (:meth:`adapters.base.HttpClient.get_text`); a page all in ASCII that declares none
+    reads the same in every one, and then it is MyBB.ru's own, windows-1251."""
+    if content.isascii() and charset.declared(content, content_type) == (None, None):
+        return "cp1251"
+    return codec
 
 
 def is_mybb_page(html: str) -> bool:

@@ -26,6 +26,7 @@ from urllib.parse import urlencode
 import httpx
 
 from adapters.base import same_site
+from adapters.charset import decode_lenient
 from adapters.mybbru import pages
 from adapters.mybbru.client import MybbForum
 from referee.errors import ForumError
@@ -142,12 +143,11 @@ class MybbPoster:
         if not self.forum.logged_in():
             self.forum.login()
         for attempt in range(2):
-            r = self.http.get(url)
-            html = pages.decode(r.content, r.headers.get("content-type"))
+            r, html, codec = self.http.get_text(url, reads_right=pages.reads_as_mybb, what=what)
             form = pages.parse_post_form(html, url=url, action_has=action_has)
             guest = form is not None and guest_field is not None and guest_field in form.fields
             if form is not None and not guest:
-                return form, pages.page_charset(r.content, r.headers.get("content-type"))
+                return form, pages.form_charset(r.content, r.headers.get("content-type"), codec)
             if attempt == 0 and (guest or pages.has_login_form(html)) \
                     and self.forum.logins == 0:
                 self.forum.login()
@@ -184,7 +184,8 @@ class MybbPoster:
             raise PostingError(f"{e.message}; неизвестно, дошло ли сообщение",
                                "проверьте на форуме, прежде чем отправлять снова",
                                maybe_sent=True) from None
-        return r, pages.decode(r.content, r.headers.get("content-type"))
+        return r, decode_lenient(r.content, r.headers.get("content-type"),
+                                 reads_right=pages.reads_as_mybb)
 
     def _same_board(self, action: str) -> bool:
         return same_site(httpx.URL(action).host, self.http.host)

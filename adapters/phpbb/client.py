@@ -217,7 +217,7 @@ class PhpbbForum(PmExport, BoardSession):
     def _fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str, float]:
         """GET a page and its text, decoded for sure (a page that reads right under no
         encoding is asked for again, then a NetworkError names it: issue 14)."""
-        r, html = self.http.get_text(url, reads_right=parse.reads_as_phpbb, what=what)
+        r, html, _ = self.http.get_text(url, reads_right=parse.reads_as_phpbb, what=what)
         return r, html, self.http.clock()
 
     def _read(self, url: str, read: Callable[[str], T], *, what: str) -> T:

@@ -32,7 +32,7 @@ import httpx
 
 from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
 from adapters.smf import forms, parse, parse_pm
-from adapters.smf.page import SmfPage, decode_page, looks_like_smf
+from adapters.smf.page import SmfPage, decode_page, looks_like_smf, reads_as_smf
 from adapters.smf.urls import parse_topic_url, strip_session, topic_page_address
 from referee.errors import (
     ConfigError,
@@ -107,12 +107,14 @@ class SmfForum(BoardSession):
         per = per_page or self.per_page or DEFAULT_PER_PAGE
         return topic_page_address(self.script, self.topic_id, (max(1, page) - 1) * per)
 
-    def _fetch(self, url: str) -> tuple[httpx.Response, str]:
-        r = self.http.get(url)
+    def _fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
+        """GET a page and its text, decoded for sure (a page that reads right under no
+        encoding is asked for again, then a NetworkError names it: issue 14)."""
+        r, html, _ = self.http.get_text(url, reads_right=reads_as_smf,
+                                        what=what or strip_session(url))
         if r.status_code >= 500:
             raise NetworkError(f"форум ответил HTTP {r.status_code} на {strip_session(url)}",
                                "форум может быть перегружен; повторите команду позже")
-        html = decode_page(r.content, r.headers.get("content-type"))
         if r.status_code == 404 and not looks_like_smf(html):
             raise TopicNotFound(f"адреса {strip_session(url)} на форуме нет (HTTP 404)",
                                 "проверьте [forum] url: откройте его в браузере")
@@ -121,7 +123,7 @@ class SmfForum(BoardSession):
     def _read(self, url: str, read: Callable[[str], T], *, what: str) -> T:
         """GET and parse; a login form in the answer leads to one login and one more try
         (``read`` raises :class:`LoginRequired` on it)."""
-        _, html = self._fetch(url)
+        _, html = self._fetch(url, what)
         try:
             return read(html)
         except LoginRequired as asked:
@@ -131,7 +133,7 @@ class SmfForum(BoardSession):
                                     "видны только участникам, укажите [forum] username "
                                     "ведущего") from None
         self.login(form_html=html)
-        _, html = self._fetch(url)
+        _, html = self._fetch(url, what)
         try:
             return read(html)
         except LoginRequired:
@@ -200,7 +202,7 @@ class SmfForum(BoardSession):
         self.logins += 1
         for attempt in range(2):
             if form_html is None or SmfPage(form_html, "").login_form() is None:
-                _, form_html = self._fetch(self.login_url())
+                _, form_html = self._fetch(self.login_url(), "страницу входа")
             form = forms.parse_login_form(form_html, url=self.login_url())
             if not same_site(httpx.URL(form.action).host or "", self.http.host):
                 raise LoginFailed(

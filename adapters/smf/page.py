@@ -4,7 +4,12 @@ and the error and login boxes SMF answers with HTTP 200.
 Facts (each verified on the real pages of fixtures/smf21-ru unless marked):
 
 - ``<meta charset="UTF-8">`` and ``Content-Type: text/html; charset=UTF-8``; older boards
-  may be windows-1251 (SMF 2.0 default for Russian: source, not in the saved pages).
+  may be windows-1251 (SMF 2.0 default for Russian: source, not in the saved pages). Pages
+  are decoded by :mod:`adapters.charset`, which takes the declared encoding only when the
+  page then reads right (:func:`reads_as_smf`).
+- Every page but the print view has the header's ``form#search_form``, and with it the
+  language pack's «Поиск» (its button, the menu) and «Помощь» (the footer); the English
+  pack's «Search»/«Help» are from SMF's language files, not in the saved pages.
 - ``var smf_member_id = N;`` in the head: 0 for a guest, the member's id when logged in
   (``topic_p1_guest.html`` / ``topic_p1_host.html``); ``var smf_session_var`` and
   ``smf_session_id`` name and value the session token every form carries.
@@ -21,7 +26,6 @@ Facts (each verified on the real pages of fixtures/smf21-ru unless marked):
 
 from __future__ import annotations
 
-import codecs
 import re
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -29,6 +33,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters import charset
 from referee.dates import parse_forum_date
 from referee.errors import (
     AccessDenied,
@@ -39,17 +44,15 @@ from referee.errors import (
     TopicNotFound,
 )
 
-__all__ = ["SmfPage", "decode_page", "looks_like_smf"]
+__all__ = ["SmfPage", "decode_page", "looks_like_smf", "reads_as_smf"]
 
-_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
-_META_CHARSET = re.compile(rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)",
-                           re.IGNORECASE)
 _MEMBER = re.compile(r"var smf_member_id\s*=\s*(\d+)")
 _SESSION_VAR = re.compile(r"var smf_session_var\s*=\s*[\"']([^\"']+)[\"']")
 _SESSION_ID = re.compile(r"var smf_session_id\s*=\s*[\"']([^\"']+)[\"']")
 _MARKUP = re.compile(r"var smf_scripturl\s*=|<body[^>]+id=\"smf\"|Simple Machines Forum",
                      re.IGNORECASE)
 _SID = re.compile(r"(?<=[?&;])PHPSESSID=[^&;#]*[&;]?", re.IGNORECASE)
+_UI_WORDS = ("Поиск", "Помощь", ">Search<", ">Help<")
 _NOT_FOUND = ("отсутствует или недоступна", "does not exist", "не существует",
               "off-limits", "not available")
 
@@ -59,23 +62,21 @@ def looks_like_smf(html: str) -> bool:
     return bool(_MARKUP.search(html))
 
 
+def reads_as_smf(text: str) -> bool:
+    """Whether decoded page text reads as SMF in the board's language: a page with the
+    header's search form (``form#search_form``) shows its language pack's «Поиск» and
+    «Помощь» (or «Search» and «Help»), and under a wrong encoding the Russian words are the
+    first to go. A page without it, or one that declares a language not written in
+    Cyrillic, is not judged by its words."""
+    if 'id="search_form"' not in text or charset.in_other_language(text):
+        return True
+    return any(word in text for word in _UI_WORDS)
+
+
 def decode_page(content: bytes, content_type: str | None = None) -> str:
-    """The page's text in the charset its header or ``<meta charset>`` names (UTF-8 when
-    none does); undecodable bytes become U+FFFD rather than an error."""
-    label = None
-    if content_type:
-        found = _HEADER_CHARSET.search(content_type)
-        label = found.group(1) if found else None
-    if label is None:
-        found = _META_CHARSET.search(content[:4096])
-        label = found.group(1).decode("ascii", "replace") if found else None
-    try:
-        codec = codecs.lookup(label).name if label else "utf-8"
-    except LookupError:
-        codec = "utf-8"
-    if codec in ("utf-16", "utf-32") or not codec:
-        codec = "utf-8"  # a page cannot say it is UTF-16 from inside an ASCII meta tag
-    return content.decode(codec, errors="replace")
+    """Page bytes → text for what is never stored (:func:`adapters.charset.decode_lenient`);
+    pages that are parsed come through :meth:`adapters.base.HttpClient.get_text`."""
+    return charset.decode_lenient(content, content_type, reads_right=reads_as_smf)
 
 
 def squash(text: str) -> str:

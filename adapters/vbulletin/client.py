@@ -116,18 +116,20 @@ class VbulletinForum(BoardSession):
 
     # -- fetching
 
-    def fetch(self, url: str) -> tuple[httpx.Response, str]:
-        """GET ``url``; the page's text in its own encoding (which is remembered)."""
-        r = self.http.get(url)
-        self.charset = parse.page_charset(r.content, r.headers.get("content-type"))
-        return r, parse.decode_page(r.content, r.headers.get("content-type"))
+    def fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
+        """GET ``url``; the page's text, decoded for sure (a page that reads right under no
+        encoding is asked for again, then a NetworkError names it: issue 14), and its
+        encoding remembered: the forms are posted in it."""
+        r, html, self.charset = self.http.get_text(url, reads_right=parse.reads_as_vbulletin,
+                                                   what=what)
+        return r, html
 
     def read(self, url: str, read: Callable[[str], T], *, what: str,
              thread: bool = False) -> T:
         """GET ``url`` and parse it with ``read``; a page that asks to log in leads to one
         login and one more try (a second one means this account may not read it).
         ``thread``: a redirect to the board's canonical thread address is kept."""
-        r, html = self.fetch(url)
+        r, html = self.fetch(url, what)
         self._check_status(r, what=what)
         if thread:
             self._adopt(r, url)
@@ -137,7 +139,7 @@ class VbulletinForum(BoardSession):
             if not self.forum.username:
                 raise
         self.login(form_html=html, form_url=str(r.url))
-        r, html = self.fetch(url)
+        r, html = self.fetch(url, what)
         self._check_status(r, what=what)
         try:
             return self._parsed(r, html, read, what)

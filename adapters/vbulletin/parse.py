@@ -11,7 +11,6 @@ navbar login form on every vB 4 page, so a login form alone proves nothing.
 
 from __future__ import annotations
 
-import codecs
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import NoReturn
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters import charset
 from adapters.vbulletin.body import render_body
 from adapters.vbulletin.when import Order, date_order, footer_zone, vb_date
 from referee.errors import (
@@ -63,34 +63,25 @@ def _classes(node: Node) -> set[str]:
 # Bytes → text
 # ---------------------------------------------------------------------------------------
 
-_HEADER_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
-_META_CHARSET = re.compile(rb"<meta[^>]+?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
+_SEARCH = ('id="navbar_search"', 'id="btnSearch"')
+_UI_WORDS = ("Поиск", "Часовой пояс", "All times are", ">Search<", '"Search"')
 
 
-def page_charset(content: bytes, content_type: str | None = None) -> str:
-    """The page's encoding: the HTTP ``charset``, then ``<meta>``, else UTF-8. Russian vB
-    boards serve ``windows-1251``; ISO-8859-1 is read as windows-1252, as browsers do."""
-    if content.startswith(b"\xef\xbb\xbf"):
-        return "utf-8"
-    labels: list[str] = []
-    if content_type and (match := _HEADER_CHARSET.search(content_type)):
-        labels.append(match.group(1))
-    if meta := _META_CHARSET.search(content[:4096]):
-        labels.append(meta.group(1).decode("ascii", "replace"))
-    for label in labels:
-        try:
-            info = codecs.lookup(label.strip())
-        except LookupError:
-            continue
-        if getattr(info, "_is_text_encoding", True):
-            return "cp1252" if info.name in {"latin-1", "iso8859-1", "ascii"} else info.name
-    return "utf-8"
+def reads_as_vbulletin(text: str) -> bool:
+    """Whether decoded page text reads as vBulletin in the board's language: a page with
+    the navbar's search (vB 3/4 ``#navbar_search``, vB 5 ``#btnSearch``) shows its language
+    pack's «Поиск» or the footer's «Часовой пояс» (English «Search», «All times are»), and
+    under a wrong encoding the Russian words are the first to go. A page without it, or
+    one that declares a language not written in Cyrillic, is not judged by its words."""
+    if not any(mark in text for mark in _SEARCH) or charset.in_other_language(text):
+        return True
+    return any(word in text for word in _UI_WORDS)
 
 
 def decode_page(content: bytes, content_type: str | None = None) -> str:
-    charset = page_charset(content, content_type)
-    body = content[3:] if content.startswith(b"\xef\xbb\xbf") else content
-    return body.decode(charset, "replace")
+    """Page bytes → text for what is never stored (:func:`adapters.charset.decode_lenient`);
+    pages that are parsed come through :meth:`adapters.base.HttpClient.get_text`."""
+    return charset.decode_lenient(content, content_type, reads_right=reads_as_vbulletin)
 
 
 # ---------------------------------------------------------------------------------------
@@ -558,11 +549,11 @@ __all__ = [
     "edit_notice",
     "is_logged_in",
     "message_text",
-    "page_charset",
     "parse_topic_page",
     "raise_for_page",
     "raw_posts",
     "read_topic_page",
+    "reads_as_vbulletin",
     "security_token",
     "user_id",
 ]

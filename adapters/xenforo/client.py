@@ -37,7 +37,13 @@ from adapters.xenforo.conversations import (
     pm_key,
     split_key,
 )
-from adapters.xenforo.page import cookie_prefix, decode_page, parse, raise_for_page
+from adapters.xenforo.page import (
+    cookie_prefix,
+    decode_page,
+    parse,
+    raise_for_page,
+    reads_as_xenforo,
+)
 from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
 from referee.errors import (
     ConfigError,
@@ -106,9 +112,11 @@ class XenforoForum(BoardSession):
 
     # -- fetching
 
-    def _fetch(self, url: str) -> tuple[httpx.Response, str]:
-        r = self.http.get(url)
-        return r, decode_page(r.content, r.headers.get("content-type"))
+    def _fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
+        """GET a page and its text, decoded for sure (a page that reads right under no
+        encoding is asked for again, then a NetworkError names it: issue 14)."""
+        r, html, _ = self.http.get_text(url, reads_right=reads_as_xenforo, what=what)
+        return r, html
 
     def _parse(self, r: httpx.Response, html: str, read: Callable[[str], T], what: str) -> T:
         if r.status_code >= 400:
@@ -118,13 +126,13 @@ class XenforoForum(BoardSession):
     def _read(self, url: str, read: Callable[[str], T], *, what: str) -> T:
         """GET ``url`` and parse it with ``read``; a login form in the answer (a guest, or
         a session that expired) leads to one login and one more try."""
-        r, html = self._fetch(url)
+        r, html = self._fetch(url, what)
         try:
             return self._parse(r, html, read, what)
         except LoginRequired:
             pass
         self.login(form_html=html, form_url=str(r.url))
-        r, html = self._fetch(url)
+        r, html = self._fetch(url, what)
         try:
             return self._parse(r, html, read, what)
         except LoginRequired:
@@ -248,7 +256,7 @@ class XenforoForum(BoardSession):
         form = forms.parse_login_form(html, url or self.board.url("login/")) if html else None
         if form is None:
             url = self.board.url("login/")
-            r, html = self._fetch(url)
+            r, html = self._fetch(url, "страница входа")
             self.prefix = cookie_prefix(parse(html))
             form = forms.parse_login_form(html, str(r.url))
         else:

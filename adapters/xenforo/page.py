@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters import charset
 from referee.dates import parse_forum_date
 from referee.errors import (
     AccessDenied,
@@ -28,7 +29,6 @@ from referee.errors import (
 
 Generation = Literal[1, 2]
 
-_CHARSET = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:-]+)", re.IGNORECASE)
 _MEMBER_ID = re.compile(r"members/(?:[^/?#]*\.)?(\d+)/?")
 _DIGITS = re.compile(r"^\d+$")
 
@@ -42,18 +42,25 @@ def norm(text: str) -> str:
     return " ".join(text.split())
 
 
+_QUICK_SEARCH = ('data-xf-init="quick-search"', 'id="QuickSearch"')
+_UI_WORDS = ("Поиск", "Форумы", ">Search<", ">Forums<")
+
+
+def reads_as_xenforo(text: str) -> bool:
+    """Whether decoded page text reads as XenForo in the board's language: a page with the
+    header's quick search (XF2 ``data-xf-init="quick-search"``, XF1 ``#QuickSearch``) shows
+    its language pack's «Поиск»/«Форумы» or «Search»/«Forums», and under a wrong encoding
+    the Russian words are the first to go. A page without it, or one that declares a
+    language not written in Cyrillic, is not judged by its words."""
+    if not any(mark in text for mark in _QUICK_SEARCH) or charset.in_other_language(text):
+        return True
+    return any(word in text for word in _UI_WORDS)
+
+
 def decode_page(content: bytes, content_type: str | None = None) -> str:
-    """Page bytes → text. XenForo always serves UTF-8; a header naming another charset
-    (a proxy's rewrite) is obeyed."""
-    if content.startswith(b"\xef\xbb\xbf"):
-        return content[3:].decode("utf-8", "replace")
-    match = _CHARSET.search(content_type or "")
-    if match:
-        try:
-            return content.decode(match.group(1), "replace")
-        except LookupError:
-            pass
-    return content.decode("utf-8", "replace")
+    """Page bytes → text for what is never stored (:func:`adapters.charset.decode_lenient`);
+    pages that are parsed come through :meth:`adapters.base.HttpClient.get_text`."""
+    return charset.decode_lenient(content, content_type, reads_right=reads_as_xenforo)
 
 
 # --------------------------------------------------------------------------- the page
@@ -230,5 +237,5 @@ __all__ = [
     "HINT_LOGIN", "HINT_URL", "Generation", "User", "absolute", "cookie_prefix", "csrf_token",
     "date_in", "decode_page",
     "error_text", "generation", "is_logged_in", "login_form", "norm", "parse",
-    "raise_for_page", "time_of", "user_of",
+    "raise_for_page", "reads_as_xenforo", "time_of", "user_of",
 ]
