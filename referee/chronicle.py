@@ -18,7 +18,6 @@ from referee.day.result import CountedVote, Tally
 from referee.errors import GameError
 from referee.game import DayResult, Game, NightResult
 from referee.night import GameResult, GameState
-from referee.night import winner as game_winner
 from referee.night.state import Death
 from referee.timeline import DayPlay, play_day
 
@@ -120,25 +119,24 @@ def chronicle(game: Game) -> Chronicle:
     for entry in _phases(game, state):
         phases.append(entry)
         state = entry.after
-    return Chronicle(tuple(phases), state, game_winner(state, game.config.night), game.now)
+    return Chronicle(tuple(phases), state, game.winner(state), game.now)
 
 
 def _phases(game: Game, state: GameState) -> Iterator[Phase]:
-    rules = game.config.night
     for window in game.schedule:
         day = _day(game, state, window)
         if day is None:
             return
         yield day
         state = day.after
-        if game_winner(state, rules) is not None:
+        if game.winner(state) is not None:
             return
         night = _night(game, state, window.day)
         if night is None:
             return
         yield night
         state = night.after
-        if game_winner(state, rules) is not None:
+        if game.winner(state) is not None:
             return
 
 

@@ -192,30 +192,33 @@ def open_items(game: Game, story: Chronicle,
                private_results: PrivateResults | None = None) -> tuple[OpenItem, ...]:
     """What is still to do, phase by phase, then the decisions not counted yet."""
     items: list[OpenItem] = []
-    last = _last_day(game, story)
+    last, last_night = _last_phase(game, story)
     for d in game.schedule:
         if d.day > last:
             break
-        items += _phase_items(game, story, d, private_results)
-    items += _decision_items(game, last)
+        items += _phase_items(game, story, d, private_results,
+                              with_night=d.day < last or last_night)
+    items += _decision_items(game, last, last_night)
     return tuple(items)
 
 
-def _last_day(game: Game, story: Chronicle) -> int:
-    """After the end of the game (W2) the phases after it are nobody's business."""
+def _last_phase(game: Game, story: Chronicle) -> tuple[int, bool]:
+    """The last day of the game, and whether its night is played: after the end of the game
+    (W2) the phases after it are nobody's business (the game refuses them)."""
     if story.winner is not None and story.phases:
         end = story.phases[-1]
-        return end.day if isinstance(end, DayEntry) else end.night
-    return max((d.day for d in game.schedule), default=0)
+        return (end.day, False) if isinstance(end, DayEntry) else (end.night, True)
+    return max((d.day for d in game.schedule), default=0), True
 
 
 def _phase_items(game: Game, story: Chronicle, d: DaySchedule,
-                 private_results: PrivateResults | None) -> list[OpenItem]:
+                 private_results: PrivateResults | None, *, with_night: bool
+                 ) -> list[OpenItem]:
     now, store, n = game.now, game.store, d.day
     items: list[OpenItem] = []
     if now >= d.deadline and store.result("day", n) is None:
         items.append(OpenItem("day", n, f"referee tally --day {n}", at=d.deadline))
-    end = _night_end(game, d)
+    end = _night_end(game, d) if with_night else None
     night = story.night(n)
     if end is not None and now >= d.deadline and store.result("night", n) is None:
         if now >= end:
@@ -246,13 +249,15 @@ def _unsent(game: Game, night: NightEntry, private_results: PrivateResults) -> l
             for m in messages if game.store.was_sent(m.key) is None]
 
 
-def _decision_items(game: Game, last: int) -> list[OpenItem]:
+def _decision_items(game: Game, last: int, last_night: bool) -> list[OpenItem]:
     """Host decisions whose phase has no recorded result yet: no count shows them so far."""
     out: list[OpenItem] = []
     for row, decision in decisions.all_recorded(game.store):
         where = _decision_phase(game, decision)
         if where is None or where[1] > last or game.store.result(*where) is not None:
             continue
+        if where == ("night", last) and not last_night:
+            continue  # the game ended with the day before that night
         command = {"day": f"referee tally --day {where[1]}",
                    "night": f"referee resolve-night --night {where[1]}",
                    "activity": f"referee check-activity --turn {where[1]}"}[where[0]]

@@ -18,6 +18,7 @@ class ActivityRoom(Refusals):
     def check_activity(self, turn: int, *, record: bool = True) -> ActivityResult:
         """A1–A3 for turn ``turn``; once final, the removals are recorded (A3)."""
         self.scheduled_day(turn, "--turn", "ход")
+        self.refuse_after_end("day", turn, f"Ход {turn} не проверяется.")
         state, notes = self.state_before_day(turn)
         schedule = self.schedule
         window = turn_window(turn, schedule)
@@ -83,6 +84,7 @@ class ActivityRoom(Refusals):
         """The player warned the host: not flagged as missing for turn ``turn`` (A1).
         Refused for a turn outside the schedule or a player out of the game by then."""
         self.scheduled_day(turn, "--turn", "ход")
+        self.refuse_after_end("day", turn, f"Предупреждение на ход {turn} не записано.")
         self.known_player(nick, "excuse")
         state, _ = self.state_before_day(turn)
         name = self.living_player(nick, "excuse", state, f"к началу хода {turn}")

@@ -119,6 +119,19 @@ def progress(store: Store, jobs: Sequence[Job]) -> tuple[set[str], set[str]]:
     return closed, started
 
 
+def after_end(game: Game, jobs: Sequence[Job]) -> set[str]:
+    """The keys of the jobs fallen due whose phase comes after the end of the game (W2,
+    N15.14): the game refuses them, so there is nothing to do. Not kept as done: a host's
+    decision that makes the game go on opens them again."""
+    out: set[str] = set()
+    for j in jobs:
+        if min(j.due, j.deadline or j.due) > game.now:
+            continue
+        if game.end_before("night" if j.kind == "resolve" else "day", j.number) is not None:
+            out.add(j.key)
+    return out
+
+
 def close_late(store: Store, job: Job, at: datetime) -> JobLate:
     set_state(store, job.key, "late", at)
     return JobLate(job, at)

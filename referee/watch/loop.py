@@ -37,7 +37,7 @@ from referee.game import Game
 from referee.publish import check_can_send
 from referee.store import Store
 from referee.watch import plan
-from referee.watch.jobs import JobDone, Texts, close_late, progress, run_job
+from referee.watch.jobs import JobDone, Texts, after_end, close_late, progress, run_job
 from referee.watch.lock import WatchLock
 from referee.watch.look import take_look
 from referee.watch.news import Look, look_from_json, look_to_json, news
@@ -269,6 +269,8 @@ class Watch:
     def _jobs(self, game: Game, look: Look, synced_at: datetime | None) -> str | None:
         all_jobs = plan.jobs(game.schedule, self.options)
         closed, started = progress(game.store, all_jobs)
+        if look.winner is not None:
+            closed |= after_end(game, all_jobs)
         due = plan.due(all_jobs, synced_at=synced_at, now=game.now, closed=closed,
                        started=started, watch_began=self.began)
         for job in due.late:
