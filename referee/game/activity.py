@@ -90,4 +90,6 @@ class ActivityRoom(Refusals):
         name = self.living_player(nick, "excuse", state, f"к началу хода {turn}")
         decisions.record(self.store, ExcuseDecision(name, turn, reason))
         self.store.forget_result("activity", turn)
+        self._tallies.clear()
+        self._nights.clear()
         return name

@@ -113,7 +113,9 @@ class GameBase:
         for k in [k for k in self._after_night if k >= number]:
             del self._after_night[k]
         if phase == "activity":
+            # Its removals end a day (A3): the counts shown for it so far miss them.
             self._removals = None
+            self._tallies.clear()
         return result
 
     # ------------------------------------------------------------------ sync
