@@ -16,7 +16,7 @@ from datetime import datetime
 from referee.config import DaySchedule
 from referee.day.result import CountedVote, Tally
 from referee.errors import GameError
-from referee.game import DayResult, Game, NightResult
+from referee.game import DayResult, Game, GameEnd, NightResult
 from referee.night import GameResult, GameState
 from referee.night.state import Death
 from referee.timeline import DayPlay, play_day
@@ -102,6 +102,17 @@ class Chronicle:
 
     def night(self, n: int) -> NightEntry | None:
         return next((x for x in self.nights if x.night == n), None)
+
+    @property
+    def end(self) -> GameEnd | None:
+        """W2, N15.14: where the game ended (its last phase) and how; ``None`` while it goes
+        on."""
+        if self.winner is None or not self.phases:
+            return None
+        last = self.phases[-1]
+        if isinstance(last, DayEntry):
+            return GameEnd(self.winner, "day", last.day, last.recorded)
+        return GameEnd(self.winner, "night", last.night, last.recorded)
 
     @property
     def winner_token(self) -> str | None:

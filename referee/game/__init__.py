@@ -20,6 +20,7 @@ from referee.game.days import DayRoom
 from referee.game.nights import NightRoom
 from referee.game.results import (
     ActivityResult,
+    Asked,
     DayResult,
     GameEnd,
     GameOver,
@@ -33,4 +34,5 @@ class Game(DayRoom, ActivityRoom, NightRoom):
     :meth:`Game.open`; each room (day, activity, night) is a part of it."""
 
 
-__all__ = ["ActivityResult", "DayResult", "Game", "GameEnd", "GameOver", "NightResult", "utcnow"]
+__all__ = ["ActivityResult", "Asked", "DayResult", "Game", "GameEnd", "GameOver", "NightResult",
+           "utcnow"]

@@ -18,6 +18,7 @@ from referee.decisions import Removal, ScheduleChange
 from referee.errors import GameError
 from referee.game.dealing import with_recorded_roster
 from referee.game.results import (
+    Asked,
     DayResult,
     GameEnd,
     GameOver,
@@ -331,24 +332,25 @@ class GameBase:
         state, more = self._through_day(state, night)
         return state, notes + more
 
-    def end_before(self, phase: PhaseKind, number: int) -> GameEnd | None:
+    def end_before(self, asked: Asked, number: int) -> GameEnd | None:
         """The end of the game (W2, N15.14) before Day or Night ``number``, or None while
-        the game goes on there. Worked out from what is recorded now — the results and the
-        host's decisions (one that changes a phase up to the end can make the game go on)
-        — with a phase that is over and not recorded yet counted as every command counts
-        it."""
-        state, _, end = self._played_before(number)
-        if end is None and phase == "night":
+        the game goes on there. A turn's activity check is final only when the next day
+        starts (A1): the end before Day ``number + 1`` (nobody leaves a game that is over).
+        Worked out from what is recorded now — the results and the host's decisions (one
+        that changes a phase up to the end can make the game go on) — with a phase that is
+        over and not recorded yet counted as every command counts it."""
+        state, _, end = self._played_before(number + 1 if asked == "turn" else number)
+        if end is None and asked == "night":
             state, _ = self._through_day(state, number)
             end = self._end_after(state, "day", number)
         return end
 
-    def refuse_after_end(self, phase: PhaseKind, number: int, refused: str) -> None:
+    def refuse_after_end(self, asked: Asked, number: int, refused: str) -> None:
         """W2, N15.14: once the game is over, nothing after its end is counted, resolved,
         recorded or sent; every command that counts a phase or records a decision about one
         asks here first. ``refused`` says what is not done («День 5 не считается.»). The
         phase that ended the game and those before it stay open to the host's decisions."""
-        end = self.end_before(phase, number)
+        end = self.end_before(asked, number)
         if end is not None:
             raise GameOver(end, refused)
 

@@ -70,6 +70,9 @@ class ActivityResult:
 
 
 PhaseKind = Literal["day", "night"]
+Asked = Literal["day", "night", "turn"]
+"""What a command may be about once the game is over: a day, a night, a turn's activity
+check."""
 
 
 @dataclass(frozen=True, slots=True)

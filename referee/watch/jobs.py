@@ -21,7 +21,7 @@ from typing import Any, Literal, Protocol
 
 from referee.config import Config
 from referee.errors import RefereeError
-from referee.game import ActivityResult, DayResult, Game, NightResult
+from referee.game import ActivityResult, Asked, DayResult, Game, NightResult
 from referee.publish import (
     MAYBE_SENT,
     Outgoing,
@@ -127,7 +127,9 @@ def after_end(game: Game, jobs: Sequence[Job]) -> set[str]:
     for j in jobs:
         if min(j.due, j.deadline or j.due) > game.now:
             continue
-        if game.end_before("night" if j.kind == "resolve" else "day", j.number) is not None:
+        asked: Asked = ("night" if j.kind == "resolve" else "turn" if j.kind == "activity"
+                        else "day")
+        if game.end_before(asked, j.number) is not None:
             out.add(j.key)
     return out
 

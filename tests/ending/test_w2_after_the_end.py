@@ -41,6 +41,17 @@ DRAW      day 2    Игра окончена после ночи 1: ничья �
 DRAW      night 2  Игра окончена после ночи 1: ничья — в живых не осталось никого. Ночь 2 не разбирается.
 """  # noqa: E501 - a table reads better whole
 
+# A turn's activity check is final when the next day starts (A1): a game over by then has
+# none; one recorded before the end shows what it recorded.
+TURNS = """
+game      turn  answer
+HANGED    1     Игра окончена после дня 1: победа — мирные жители. Ход 1 не проверяется.
+HANGED    2     Игра окончена после дня 1: победа — мирные жители. Ход 2 не проверяется.
+AT_NIGHT  1     Игра окончена после ночи 1: победа — мирные жители. Ход 1 не проверяется.
+SILENT    1     checked — recorded before the end (it is what ended the game)
+SILENT    2     Игра окончена после дня 2: победа — мирные жители. Ход 2 не проверяется.
+"""
+
 
 def rows(table: str) -> list[tuple[str, str, int, str]]:
     out = []
@@ -48,6 +59,33 @@ def rows(table: str) -> list[tuple[str, str, int, str]]:
         name, phase, n, answer = line.split(maxsplit=3)
         out.append((name, phase, int(n), answer))
     return out
+
+
+def turns(table: str) -> list[tuple[str, int, str]]:
+    out = []
+    for line in table.strip().splitlines()[1:]:
+        name, n, answer = line.split(maxsplit=2)
+        out.append((name, int(n), answer))
+    return out
+
+
+SILENT_DON = game("Ann, Bob, Cid, Eve, Don=mafia/A",
+                  ("day", 1, "Ann Bob Cid → Eve"),   # Don writes nothing in turn 1 (A1)
+                  ("day", 2, "Ann Bob → Cid"),       # Cid hanged, Don leaves (A3): town wins
+                  ("day", 3, "Ann → Bob"))
+"""W2 by an activity removal: Don, missing in turn 1, leaves at the end of Day 2."""
+
+
+def silent_don(folder: Path) -> Game:
+    """SILENT_DON played by the host up to the end: Day 1, Night 1, turn 1's check, Day 2."""
+    folder.mkdir()
+    config, db = build(SILENT_DON, folder)
+    g = Game.open(config, db, clock=lambda: EVENING)
+    g.tally_day(1)
+    g.resolve_night(1)
+    g.check_activity(1)
+    g.tally_day(2)
+    return g
 
 
 def ask(g: Game, phase: str, n: int) -> object:
@@ -85,6 +123,28 @@ def test_w2_n15_14_nothing_after_the_end_is_counted(open_game, name: str, phase:
     assert isinstance(refused.value, RequestRefused) and refused.value.exit_code == 2
     assert "referee status" in (refused.value.hint or "")
     assert dump(db) == before
+
+
+@pytest.mark.parametrize(("name", "n", "answer"), turns(TURNS),
+                         ids=[f"{r[0]} turn {r[1]}" for r in turns(TURNS)])
+def test_w2_no_activity_check_after_the_end(open_game, tmp_path: Path, name: str, n: int,
+                                            answer: str) -> None:
+    if name == "SILENT":
+        g = silent_don(tmp_path / name)
+        db = g.store.path
+    else:
+        g, db = open_game(name)
+    try:
+        before = dump(db)
+        if answer.startswith("checked"):
+            assert [f.nick for f in g.check_activity(n).report.removed] == ["Don"]
+        else:
+            with pytest.raises(GameOver) as refused:
+                g.check_activity(n)
+            assert refused.value.message == answer
+        assert dump(db) == before
+    finally:
+        g.close()
 
 
 def test_w2_the_day_that_ends_the_game_answers_the_same_each_time(open_game) -> None:
@@ -163,27 +223,17 @@ def test_w2_a_request_the_host_drops_lets_the_game_go_on(open_game) -> None:
     assert g.tally_day(2).tally.closed         # Day 2 is the game's again
 
 
-SILENT_DON = game("Ann, Bob, Cid, Eve, Don=mafia/A",
-                  ("day", 1, "Ann Bob Cid → Eve"),   # Don writes nothing in turn 1 (A1)
-                  ("day", 2, "Ann Bob → Cid"),       # Cid hanged, Don leaves (A3): town wins
-                  ("day", 3, "Ann → Bob"))
-
-
 def test_w2_an_activity_removal_the_host_excuses_lets_the_game_go_on(tmp_path: Path) -> None:
     """Don went missing in turn 1 (A1) and leaves at the end of Day 2 (A3): with Cid
     hanged that day, only town is left. The host learns Don had warned him: the excuse
     (turn 1, before the end) takes the removal back, and the game goes on."""
-    config, db = build(SILENT_DON, tmp_path)
-    with closing(Game.open(config, db, clock=lambda: EVENING)) as g:
-        g.tally_day(1)
-        g.resolve_night(1)
-        assert [f.nick for f in g.check_activity(1).report.removed] == ["Don"]
+    with closing(silent_don(tmp_path / "silent")) as g:
         assert g.tally_day(2).winner == TOWN_WINS
         for refused in (lambda: g.resolve_night(2), lambda: g.tally_day(3)):
             with pytest.raises(GameOver):
                 refused()
         g.excuse("Don", 1, "предупредил, что уезжает")
-        g.check_activity(1)
+        assert g.check_activity(1).report.removed == ()
         assert g.tally_day(2).winner is None
         assert g.resolve_night(2).winner is None
         assert g.tally_day(3).tally.hanged == "Bob"
