@@ -141,7 +141,8 @@ def status(fmt: Annotated[Fmt, typer.Option("--format", "-f", help="text или 
 
 @app.command()
 def history(
-    day: Annotated[int | None, typer.Option(help="Номер дня (по умолчанию — текущий).")] = None,
+    day: Annotated[int | None, typer.Option(
+        help="Номер дня (по умолчанию — текущий, после конца игры — её последний).")] = None,
     whole: Annotated[bool, typer.Option("--game", help="Таблица всей игры.")] = False,
     plot: Annotated[Path | None, typer.Option(help="Ещё и нарисовать день в PNG.")] = None,
     fmt: FmtOpt = Fmt.bbcode, offline: OfflineOpt = False,
