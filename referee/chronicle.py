@@ -16,9 +16,8 @@ from datetime import datetime
 from referee.config import DaySchedule
 from referee.day.result import CountedVote, Tally
 from referee.errors import GameError
-from referee.game import DayResult, Game, NightResult
+from referee.game import DayResult, Game, GameEnd, NightResult
 from referee.night import GameResult, GameState
-from referee.night import winner as game_winner
 from referee.night.state import Death
 from referee.timeline import DayPlay, play_day
 
@@ -105,6 +104,17 @@ class Chronicle:
         return next((x for x in self.nights if x.night == n), None)
 
     @property
+    def end(self) -> GameEnd | None:
+        """W2, N15.14: where the game ended (its last phase) and how; ``None`` while it goes
+        on."""
+        if self.winner is None or not self.phases:
+            return None
+        last = self.phases[-1]
+        if isinstance(last, DayEntry):
+            return GameEnd(self.winner, "day", last.day, last.recorded)
+        return GameEnd(self.winner, "night", last.night, last.recorded)
+
+    @property
     def winner_token(self) -> str | None:
         return winner_token(self.winner)
 
@@ -120,25 +130,24 @@ def chronicle(game: Game) -> Chronicle:
     for entry in _phases(game, state):
         phases.append(entry)
         state = entry.after
-    return Chronicle(tuple(phases), state, game_winner(state, game.config.night), game.now)
+    return Chronicle(tuple(phases), state, game.winner(state), game.now)
 
 
 def _phases(game: Game, state: GameState) -> Iterator[Phase]:
-    rules = game.config.night
     for window in game.schedule:
         day = _day(game, state, window)
         if day is None:
             return
         yield day
         state = day.after
-        if game_winner(state, rules) is not None:
+        if game.winner(state) is not None:
             return
         night = _night(game, state, window.day)
         if night is None:
             return
         yield night
         state = night.after
-        if game_winner(state, rules) is not None:
+        if game.winner(state) is not None:
             return
 
 

@@ -83,10 +83,15 @@ class DayHistory:
         return tuple(s for s in self.steps if s.lead_changed and s.number > 1)
 
 
-def history_of_day(game: Game, day: int, story: Chronicle | None = None) -> DayHistory:
+def history_of_day(game: Game, day: int | None, story: Chronicle | None = None
+                   ) -> DayHistory:
     """Day ``day``: a day that is over as the game has it; the day in progress as it stands
-    now (nothing is recorded)."""
+    now (nothing is recorded). Without ``day``: the current day, or once the game is over
+    (W2) its last day."""
     story = story or chronicle(game)
+    end = story.end
+    if day is None:
+        day = end.number if end is not None else game.current_day()
     entry = story.day(day)
     if entry is not None:
         return day_history(entry.tally)
@@ -94,8 +99,10 @@ def history_of_day(game: Game, day: int, story: Chronicle | None = None) -> DayH
     if game.now < window.start:
         raise GameError(f"день {day} ещё не начался (начало {window.start:%d.%m %H:%M})",
                         "выберите день, который уже начался: referee history --day N")
-    if story.winner is not None:
-        raise GameError(f"игра закончилась раньше дня {day}", "выберите день этой игры")
+    if end is not None:
+        raise GameError(f"{end.explain()} Дня {day} в игре не было.",
+                        f"выберите день этой игры (1–{end.number}) или всю игру: "
+                        "referee history --game")
     return day_history(game.tally_day(day, record=False, _state=story.state).tally)
 
 

@@ -192,30 +192,32 @@ def open_items(game: Game, story: Chronicle,
                private_results: PrivateResults | None = None) -> tuple[OpenItem, ...]:
     """What is still to do, phase by phase, then the decisions not counted yet."""
     items: list[OpenItem] = []
-    last = _last_day(game, story)
+    # After the end of the game (W2) the phases after it are nobody's business (the game
+    # refuses them): not the night after a day that ended it, nor the last turn's check.
+    end = story.end
+    last = end.number if end is not None else max((d.day for d in game.schedule), default=0)
+    last_night = end is None or end.phase == "night"
     for d in game.schedule:
         if d.day > last:
             break
-        items += _phase_items(game, story, d, private_results)
-    items += _decision_items(game, last)
+        items += _phase_items(game, story, d, private_results,
+                              with_night=d.day < last or last_night,
+                              with_turn=d.day < last or end is None)
+    refused = {("night", last)} if not last_night else set()
+    if end is not None:
+        refused.add(("activity", last))
+    items += _decision_items(game, last, refused)
     return tuple(items)
 
 
-def _last_day(game: Game, story: Chronicle) -> int:
-    """After the end of the game (W2) the phases after it are nobody's business."""
-    if story.winner is not None and story.phases:
-        end = story.phases[-1]
-        return end.day if isinstance(end, DayEntry) else end.night
-    return max((d.day for d in game.schedule), default=0)
-
-
 def _phase_items(game: Game, story: Chronicle, d: DaySchedule,
-                 private_results: PrivateResults | None) -> list[OpenItem]:
+                 private_results: PrivateResults | None, *, with_night: bool,
+                 with_turn: bool) -> list[OpenItem]:
     now, store, n = game.now, game.store, d.day
     items: list[OpenItem] = []
     if now >= d.deadline and store.result("day", n) is None:
         items.append(OpenItem("day", n, f"referee tally --day {n}", at=d.deadline))
-    end = _night_end(game, d)
+    end = _night_end(game, d) if with_night else None
     night = story.night(n)
     if end is not None and now >= d.deadline and store.result("night", n) is None:
         if now >= end:
@@ -227,7 +229,7 @@ def _phase_items(game: Game, story: Chronicle, d: DaySchedule,
     elif night is not None and night.recorded and private_results is not None:
         items += _unsent(game, night, private_results)
     nxt = next((x for x in game.schedule if x.day == n + 1), None)
-    if nxt is not None and now >= nxt.start and store.result("activity", n) is None:
+    if with_turn and nxt is not None and now >= nxt.start and store.result("activity", n) is None:
         items.append(OpenItem("activity", n, f"referee check-activity --turn {n}",
                               at=nxt.start))
     return items
@@ -246,12 +248,15 @@ def _unsent(game: Game, night: NightEntry, private_results: PrivateResults) -> l
             for m in messages if game.store.was_sent(m.key) is None]
 
 
-def _decision_items(game: Game, last: int) -> list[OpenItem]:
-    """Host decisions whose phase has no recorded result yet: no count shows them so far."""
+def _decision_items(game: Game, last: int, refused: set[tuple[str, int]]) -> list[OpenItem]:
+    """Host decisions whose phase has no recorded result yet: no count shows them so far
+    (none about a phase the game refuses after its end: ``refused``)."""
     out: list[OpenItem] = []
     for row, decision in decisions.all_recorded(game.store):
         where = _decision_phase(game, decision)
         if where is None or where[1] > last or game.store.result(*where) is not None:
+            continue
+        if where in refused:
             continue
         command = {"day": f"referee tally --day {where[1]}",
                    "night": f"referee resolve-night --night {where[1]}",

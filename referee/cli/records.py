@@ -141,7 +141,8 @@ def status(fmt: Annotated[Fmt, typer.Option("--format", "-f", help="text или 
 
 @app.command()
 def history(
-    day: Annotated[int | None, typer.Option(help="Номер дня (по умолчанию — текущий).")] = None,
+    day: Annotated[int | None, typer.Option(
+        help="Номер дня (по умолчанию — текущий, после конца игры — её последний).")] = None,
     whole: Annotated[bool, typer.Option("--game", help="Таблица всей игры.")] = False,
     plot: Annotated[Path | None, typer.Option(help="Ещё и нарисовать день в PNG.")] = None,
     fmt: FmtOpt = Fmt.bbcode, offline: OfflineOpt = False,
@@ -159,8 +160,7 @@ def history(
     ctx, title = _context(game), game.config.title
     if whole:
         return _emit(show.render_game_history(h.game_history(game), fmt.value, title), fmt.value)
-    day_history = h.history_of_day(
-        game, game.scheduled_day(day).day if day is not None else game.current_day())
+    day_history = h.history_of_day(game, game.scheduled_day(day).day if day is not None else None)
     _emit(show.render_day_history(day_history, fmt.value, ctx), fmt.value)
     if plot:  # the picture's path on stderr: stdout stays the table to paste
         err.print(f"Рисунок: {plot_day(day_history, plot, ctx, title)}", markup=False)

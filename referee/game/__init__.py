@@ -18,7 +18,15 @@ from __future__ import annotations
 from referee.game.activity import ActivityRoom
 from referee.game.days import DayRoom
 from referee.game.nights import NightRoom
-from referee.game.results import ActivityResult, DayResult, NightResult, utcnow
+from referee.game.results import (
+    ActivityResult,
+    Asked,
+    DayResult,
+    GameEnd,
+    GameOver,
+    NightResult,
+    utcnow,
+)
 
 
 class Game(DayRoom, ActivityRoom, NightRoom):
@@ -26,4 +34,5 @@ class Game(DayRoom, ActivityRoom, NightRoom):
     :meth:`Game.open`; each room (day, activity, night) is a part of it."""
 
 
-__all__ = ["ActivityResult", "DayResult", "Game", "NightResult", "utcnow"]
+__all__ = ["ActivityResult", "Asked", "DayResult", "Game", "GameEnd", "GameOver", "NightResult",
+           "utcnow"]

@@ -16,8 +16,12 @@ class ActivityRoom(Refusals):
     """Activity («активность»): who went missing (A1–A3)."""
 
     def check_activity(self, turn: int, *, record: bool = True) -> ActivityResult:
-        """A1–A3 for turn ``turn``; once final, the removals are recorded (A3)."""
+        """A1–A3 for turn ``turn``; once final, the removals are recorded (A3). Refused
+        once the game has ended in that turn or before (W2), unless it was recorded before
+        the end: then it shows again what it recorded."""
         self.scheduled_day(turn, "--turn", "ход")
+        if self.store.result("activity", turn) is None:
+            self.refuse_after_end("turn", turn, f"Ход {turn} не проверяется.")
         state, notes = self.state_before_day(turn)
         schedule = self.schedule
         window = turn_window(turn, schedule)
@@ -81,11 +85,16 @@ class ActivityRoom(Refusals):
 
     def excuse(self, nick: str, turn: int, reason: str = "") -> str:
         """The player warned the host: not flagged as missing for turn ``turn`` (A1).
-        Refused for a turn outside the schedule or a player out of the game by then."""
+        Refused for a turn outside the schedule or a player out of the game by then, and
+        for a turn after the end of the game (W2); the turn in which it ended stays open:
+        an excuse may take back a removal that ended it."""
         self.scheduled_day(turn, "--turn", "ход")
+        self.refuse_after_end("day", turn, f"Предупреждение на ход {turn} не записано.")
         self.known_player(nick, "excuse")
         state, _ = self.state_before_day(turn)
         name = self.living_player(nick, "excuse", state, f"к началу хода {turn}")
         decisions.record(self.store, ExcuseDecision(name, turn, reason))
         self.store.forget_result("activity", turn)
+        self._tallies.clear()
+        self._nights.clear()
         return name

@@ -18,8 +18,12 @@ from referee.decisions import Removal, ScheduleChange
 from referee.errors import GameError
 from referee.game.dealing import with_recorded_roster
 from referee.game.results import (
+    Asked,
     DayResult,
+    GameEnd,
+    GameOver,
     NightResult,
+    PhaseKind,
     _request_from,
     _sync_warnings,
     _voters_of,
@@ -46,10 +50,12 @@ class GameBase:
     clock: Callable[[], datetime] = utcnow
     _tallies: dict[tuple[int, Any], DayResult] = field(default_factory=dict, repr=False)
     _nights: dict[int, NightResult] = field(default_factory=dict, repr=False)
-    _after_night: dict[int, tuple[GameState, tuple[str, ...]]] = field(
+    _after_night: dict[int, tuple[GameState, tuple[str, ...], GameEnd | None]] = field(
         default_factory=dict, repr=False)
-    """Day k → the state after Night k and the notes so far: each phase of the game is
-    applied once per run, not once per question about a later day."""
+    """Day k → the state after Night k, the notes so far and the end of the game if it came
+    by then: each phase of the game is applied once per run, not once per question about a
+    later day."""
+    _sides: tuple[Config, bool] | None = field(default=None, repr=False)
     _chain_key: tuple[datetime, int] | None = field(default=None, repr=False)
     _removals: tuple[int, dict[Any, list[dict[str, Any]]]] | None = field(
         default=None, repr=False)
@@ -108,7 +114,9 @@ class GameBase:
         for k in [k for k in self._after_night if k >= number]:
             del self._after_night[k]
         if phase == "activity":
+            # Its removals end a day (A3): the counts shown for it so far miss them.
             self._removals = None
+            self._tallies.clear()
         return result
 
     # ------------------------------------------------------------------ sync
@@ -237,6 +245,7 @@ class GameBase:
         """The host sets a day's deadline — and its start, for a day the config does not
         list (recorded, shown in the output). A day not in the schedule without ``start``
         starts at the previous day's night deadline."""
+        self.refuse_after_end("day", day, f"Дедлайн дня {day} не записан.")
         known = {d.day: d for d in self.schedule}
         if start is None and day not in known:
             prev = known.get(day - 1)
@@ -310,31 +319,72 @@ class GameBase:
         return GameState.new(self.config.players)
 
     def state_before_day(self, day: int) -> tuple[GameState, tuple[str, ...]]:
-        """The state at the start of Day ``day`` and notes on anything provisional."""
+        """The state at the start of Day ``day`` and notes on anything provisional; after
+        the end of the game (W2, N15.14) the state it ended with: no phase after the end is
+        played, counted or recorded."""
+        state, notes, _ = self._played_before(day)
+        return state, notes
+
+    def state_before_night(self, night: int) -> tuple[GameState, tuple[str, ...]]:
+        state, notes, end = self._played_before(night)
+        if end is not None:
+            return state, notes
+        state, more = self._through_day(state, night)
+        return state, notes + more
+
+    def end_before(self, asked: Asked, number: int) -> GameEnd | None:
+        """The end of the game (W2, N15.14) before Day or Night ``number``, or None while
+        the game goes on there. A turn's activity check is final only when the next day
+        starts (A1): the end before Day ``number + 1`` (nobody leaves a game that is over).
+        Worked out from what is recorded now — the results and the host's decisions (one
+        that changes a phase up to the end can make the game go on) — with a phase that is
+        over and not recorded yet counted as every command counts it."""
+        state, _, end = self._played_before(number + 1 if asked == "turn" else number)
+        if end is None and asked == "night":
+            state, _ = self._through_day(state, number)
+            end = self._end_after(state, "day", number)
+        return end
+
+    def refuse_after_end(self, asked: Asked, number: int, refused: str) -> None:
+        """W2, N15.14: once the game is over, nothing after its end is counted, resolved,
+        recorded or sent; every command that counts a phase or records a decision about one
+        asks here first. ``refused`` says what is not done («День 5 не считается.»). The
+        phase that ended the game and those before it stay open to the host's decisions."""
+        end = self.end_before(asked, number)
+        if end is not None:
+            raise GameOver(end, refused)
+
+    def _played_before(self, day: int) -> tuple[GameState, tuple[str, ...], GameEnd | None]:
+        """The phases before Day ``day`` applied in order, up to the end of the game."""
         # The states already worked out hold while the clock and the database stand still;
         # the results this run records from them are the ones they were made from.
         if self._chain_key != (self.now, self.version):
             self._after_night.clear()
         state = self.initial_state()
         notes: tuple[str, ...] = ()
+        end: GameEnd | None = None
         for k in sorted(d.day for d in self.schedule):
-            if k >= day:
+            if k >= day or end is not None:
                 break
             if k in self._after_night:
-                state, notes = self._after_night[k]
+                state, notes, end = self._after_night[k]
                 continue
             state, n = self._through_day(state, k)
             notes += n
-            state, n = self._through_night(state, k)
-            notes += n
-            self._after_night[k] = (state, notes)
+            end = self._end_after(state, "day", k)
+            if end is None:
+                state, n = self._through_night(state, k)
+                notes += n
+                end = self._end_after(state, "night", k)
+            self._after_night[k] = (state, notes, end)
         self._chain_key = (self.now, self.version)
-        return state, notes
+        return state, notes, end
 
-    def state_before_night(self, night: int) -> tuple[GameState, tuple[str, ...]]:
-        state, notes = self.state_before_day(night)
-        state, more = self._through_day(state, night)
-        return state, notes + more
+    def _end_after(self, state: GameState, phase: PhaseKind, number: int) -> GameEnd | None:
+        won = self.winner(state)
+        if won is None:
+            return None
+        return GameEnd(won, phase, number, self.store.result(phase, number) is not None)
 
     def _through_day(self, state: GameState, day: int) -> tuple[GameState, tuple[str, ...]]:
         """Apply Day ``day``: the hanging (recorded, or counted now if the deadline passed),
@@ -402,4 +452,11 @@ class GameBase:
         return list(self._removals[1].get(day, []))
 
     def winner(self, state: GameState) -> GameResult | None:
-        return game_winner(state, self.config.night)
+        """W2, N15.14: how the game ended in ``state``; None while it goes on. A game whose
+        sides are not known yet (a role not dealt) or that has none to play against (every
+        player town: a count of votes only) never ends so."""
+        if self._sides is None or self._sides[0] is not self.config:
+            has_sides = (all(p.role_given for p in self.config.players)
+                         and game_winner(self.initial_state(), self.config.night) is None)
+            self._sides = (self.config, has_sides)
+        return game_winner(state, self.config.night) if self._sides[1] else None

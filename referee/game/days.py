@@ -20,7 +20,6 @@ from referee.game.results import DayResult, _voters_of
 from referee.kernel import Post
 from referee.nicks import normalise
 from referee.night import GameState
-from referee.night import winner as game_winner
 from referee.night.events import Removed
 from referee.night.win import GameResult
 from referee.store import RecordedResult
@@ -72,7 +71,10 @@ class DayRoom(Refusals):
         _state: GameState | None = None,
     ) -> DayResult:
         """Count Day ``day`` (V1–V6). Before the deadline it is a preview; the first run
-        after it records the hanging once; later runs show the recorded result."""
+        after it records the hanging once; later runs show the recorded result. A day
+        after the end of the game is refused (W2, N15.14)."""
+        if _state is None:
+            self.refuse_after_end("day", day, f"День {day} не считается.")
         key = (day, as_of, record)  # a preview must not stand in for the run that records
         if key in self._tallies and _state is None:
             return self._tallies[key]
@@ -190,7 +192,7 @@ class DayRoom(Refusals):
             if r["nick"] in gone:
                 gone.remove(r["nick"])
                 removals.append(r)
-        return game_winner(after, self.config.night), tuple(removals)
+        return self.winner(after), tuple(removals)
 
     def set_hanged(self, day: int, nick: str | None, reason: str = "",
                    public_note: str = "") -> str | None:
@@ -198,6 +200,7 @@ class DayRoom(Refusals):
         day's recorded result is replaced by it. ``reason`` is the host's own record,
         ``public_note`` is shown with the result."""
         self.scheduled_day(day)
+        self.refuse_after_end("day", day, f"Решение об итоге дня {day} не записано.")
         name = None
         if nick is not None:
             self.known_player(nick, "hang")
@@ -216,6 +219,7 @@ class DayRoom(Refusals):
         ``reason`` is the host's own record; the players read ``public_note`` (or «решение
         ведущего»)."""
         self.scheduled_day(after_day, "--after-day")
+        self.refuse_after_end("day", after_day, f"Выбывание после дня {after_day} не записано.")
         self.known_player(nick, "remove")
         state, _ = self.state_before_day(after_day)
         name = self.living_player(nick, "remove", state, f"к началу дня {after_day}")
@@ -272,6 +276,8 @@ class DayRoom(Refusals):
             raise RequestRefused(f"сообщение {post_id} — ведущего: ведущий не голосует (V5), "
                                  "решать по нему нечего", "укажите сообщение игрока")
         day = self._day_of(post.posted_at, post_id)
+        self.refuse_after_end("day", day, f"Решение по сообщению {post_id} (день {day}) не "
+                              "записано.")
         if action == "set":
             if not target:
                 raise RequestRefused("vote set: нужен --target НИК")

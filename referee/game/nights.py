@@ -23,7 +23,6 @@ from referee.intake import (
 )
 from referee.kernel import PrivateMessage
 from referee.night import GameState, NightOutcome, resolve_night
-from referee.night import winner as game_winner
 from referee.roles import ACTIONS
 
 
@@ -78,6 +77,7 @@ class NightRoom(Refusals):
         notes: list[str] = []
         if _state is None:
             self.scheduled_night(night)
+            self.refuse_after_end("night", night, f"Ночь {night} не разбирается.")
             if self.store.result("night", night) is None:
                 self.require_roles(f"ночь {night}")
             state, n = self.state_before_night(night)
@@ -116,7 +116,7 @@ class NightRoom(Refusals):
             night=night, window=(start, end), intake=intake, requests=requests,
             host_edits=tuple(host_log), outcome=outcome, recorded=recorded,
             already_recorded=stored is not None, final=final, notes=tuple(notes),
-            winner=game_winner(outcome.state, self.config.night),
+            winner=self.winner(outcome.state),
         )
         if _state is None and not record:
             self._nights[night] = result
@@ -128,6 +128,8 @@ class NightRoom(Refusals):
         edits = load_requests_file(Path(path), self.roster())
         for n in sorted({e.night for e in edits}):
             self.scheduled_night(n, f"{Path(path).name}: night")
+            self.refuse_after_end("night", n, f"Файл {Path(path).name} не записан: в нём "
+                                  f"заявки на ночь {n}.")
         for e in edits:
             decisions.record(self.store, NightEdit(
                 e.op, e.night, e.actor, e.action, e.target, e.targets, e.executor,
@@ -156,6 +158,7 @@ class NightRoom(Refusals):
         for a night outside the schedule, a nick that is no player, an actor out of the
         game, an action the actor's role does not have (N3–N12) or the wrong targets."""
         self.scheduled_night(night)
+        self.refuse_after_end("night", night, f"Заявка на ночь {night} не записана.")
         self.require_roles(f"action add --night {night}")
         names = {}
         for label, typed in (("actor", actor), ("target", target), ("executor", executor),
@@ -178,6 +181,7 @@ class NightRoom(Refusals):
                     reason: str = "") -> None:
         """``referee action drop``: the actor's request(s) of the night dropped by the host."""
         self.scheduled_night(night)
+        self.refuse_after_end("night", night, f"Отмена заявок на ночь {night} не записана.")
         nick = self.known_player(actor, "actor")
         if action is not None and action not in ACTIONS:
             raise RequestRefused(f"неизвестное действие «{action}»",

@@ -2,7 +2,9 @@
 turn of the schedule, a nick that is a player (never a near guess: the nearest nick is
 suggested instead), a player still in the game, an action the actor's role has (the night
 engine's own test, :data:`referee.roles.ACTION_OF_ROLE`). A refusal is a
-:class:`~referee.errors.RequestRefused` (exit code 2) and the database stays as it was."""
+:class:`~referee.errors.RequestRefused` (exit code 2) and the database stays as it was.
+A phase after the end of the game (W2, N15.14) is refused by
+:meth:`~referee.game.base.GameBase.refuse_after_end`, which works the end out."""
 
 from __future__ import annotations
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Literal
 
 from referee.actions import Request
 from referee.config import DaySchedule
 from referee.day.activity import ActivityReport
 from referee.day.result import Tally
+from referee.errors import RequestRefused
 from referee.intake import NightIntake
 from referee.night import NightOutcome
 from referee.night.win import GameResult
@@ -68,7 +69,54 @@ class ActivityResult:
     notes: tuple[str, ...] = ()
 
 
+PhaseKind = Literal["day", "night"]
+Asked = Literal["day", "night", "turn"]
+"""What a command may be about once the game is over: a day, a night, a turn's activity
+check."""
 
+
+@dataclass(frozen=True, slots=True)
+class GameEnd:
+    """Where the game ended (W2, N15.14): after Day or Night ``number``, with ``result``.
+    ``recorded``: that phase's result is recorded; else the game counted it as it stands
+    (a day past its deadline, a night over but not resolved yet)."""
+
+    result: GameResult
+    phase: PhaseKind
+    number: int
+    recorded: bool = True
+
+    @property
+    def after(self) -> str:
+        """«после ночи 4»."""
+        return f"после {'дня' if self.phase == 'day' else 'ночи'} {self.number}"
+
+    def explain(self) -> str:
+        """«Игра окончена после ночи 4: победа — мирные жители.»"""
+        return f"Игра окончена {self.after}: {self.result.outcome_ru()}."
+
+    def hint(self) -> str:
+        """What the host can do: see the end, or change it by a decision about a phase up
+        to the end (then the game goes on and the later phases count again)."""
+        about = f"о {'дне' if self.phase == 'day' else 'ночи'} {self.number} или раньше"
+        change = (f"игра продолжится, только если решение ведущего {about} (hang, vote, "
+                  "remove, excuse, action) изменит этот итог")
+        if self.recorded:
+            return f"итог игры — referee status; {change}"
+        if self.phase == "day":
+            return (f"итог дня {self.number} ещё не записан, он посчитан по голосам: "
+                    f"referee tally --day {self.number}; {change}")
+        return (f"ночь {self.number} ещё не записана, она разобрана по ЛС: "
+                f"referee resolve-night --night {self.number}; {change}")
+
+
+class GameOver(RequestRefused):
+    """A phase after the end of the game was asked for (W2, N15.14): refused before
+    anything is counted, recorded or sent (exit code 2, like every refusal)."""
+
+    def __init__(self, end: GameEnd, refused: str) -> None:
+        self.end = end
+        super().__init__(f"{end.explain()} {refused}", end.hint())
 
 
 def _sync_warnings(adapter: object, report: object) -> list[str]:

@@ -50,11 +50,15 @@ class GameResult:
             return f"мафиозный клан «{self.clan}»"
         return WINNER_RU[self.side]
 
+    def outcome_ru(self) -> str:
+        """«победа — мирные жители», or «ничья — в живых не осталось никого» (N15.14)."""
+        if self.side is None:
+            return "ничья — в живых не осталось никого"
+        return f"победа — {self.winner_ru()}"
+
     def explain(self) -> str:
         """The end of the game as the summaries announce it (W2, N15.14)."""
-        if self.side is None:
-            return "Игра окончена: ничья — в живых не осталось никого."
-        return f"Игра окончена: победа — {self.winner_ru()}."
+        return f"Игра окончена: {self.outcome_ru()}."
 
 
 TOWN_WINS = GameResult("town")

@@ -21,7 +21,7 @@ from typing import Any, Literal, Protocol
 
 from referee.config import Config
 from referee.errors import RefereeError
-from referee.game import ActivityResult, DayResult, Game, NightResult
+from referee.game import ActivityResult, Asked, DayResult, Game, NightResult
 from referee.publish import (
     MAYBE_SENT,
     Outgoing,
@@ -117,6 +117,21 @@ def progress(store: Store, jobs: Sequence[Job]) -> tuple[set[str], set[str]]:
             continue
         (started if state["state"] in ("started", "sending") else closed).add(j.key)
     return closed, started
+
+
+def after_end(game: Game, jobs: Sequence[Job]) -> set[str]:
+    """The keys of the jobs fallen due whose phase comes after the end of the game (W2,
+    N15.14): the game refuses them, so there is nothing to do. Not kept as done: a host's
+    decision that makes the game go on opens them again."""
+    out: set[str] = set()
+    for j in jobs:
+        if min(j.due, j.deadline or j.due) > game.now:
+            continue
+        asked: Asked = ("night" if j.kind == "resolve" else "turn" if j.kind == "activity"
+                        else "day")
+        if game.end_before(asked, j.number) is not None:
+            out.add(j.key)
+    return out
 
 
 def close_late(store: Store, job: Job, at: datetime) -> JobLate:

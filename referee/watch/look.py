@@ -48,6 +48,10 @@ def take_look(game: Game) -> Look:
     """The game as the store holds it now (after a sync)."""
     now = game.now
     phase, number, ends = phase_at(game.schedule, now)
+    end = game.end_before("day", number) if phase != "before" else None
+    if end is not None:
+        # W2: a day after the end of the game is not counted, not even to look at it.
+        return Look(now, phase, number, ends, pms=_pms(game, None), winner=end.explain())
     if phase not in ("day", "night"):
         winner = _winner(game, game.tally_day(number, record=False), number) \
             if phase != "before" else None

@@ -37,7 +37,7 @@ from referee.game import Game
 from referee.publish import check_can_send
 from referee.store import Store
 from referee.watch import plan
-from referee.watch.jobs import JobDone, Texts, close_late, progress, run_job
+from referee.watch.jobs import JobDone, Texts, after_end, close_late, progress, run_job
 from referee.watch.lock import WatchLock
 from referee.watch.look import take_look
 from referee.watch.news import Look, look_from_json, look_to_json, news
@@ -269,12 +269,17 @@ class Watch:
     def _jobs(self, game: Game, look: Look, synced_at: datetime | None) -> str | None:
         all_jobs = plan.jobs(game.schedule, self.options)
         closed, started = progress(game.store, all_jobs)
+        # W2: the work after the end of the game is none (never kept as done: after_end),
+        # yet it is the latest of its kind: older work is not done in its place.
+        gone = after_end(game, all_jobs) if look.winner is not None else set()
         due = plan.due(all_jobs, synced_at=synced_at, now=game.now, closed=closed,
                        started=started, watch_began=self.began)
+        closed |= gone
         for job in due.late:
-            self._tell(close_late(game.store, job, game.now))
-            closed.add(job.key)
-        for job in due.run:
+            if job.key not in gone:
+                self._tell(close_late(game.store, job, game.now))
+                closed.add(job.key)
+        for job in (j for j in due.run if j.key not in gone):
             try:
                 # A game of its own: the look's counts are cached unrecorded (record=False),
                 # and the job must count and record as a command run by hand does.
