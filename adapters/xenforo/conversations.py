@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, tzinfo
 from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.xenforo.body import normalise_body
+from adapters.xenforo.dates import viewer_zone
 from adapters.xenforo.page import (
     HINT_URL,
     date_in,
@@ -99,7 +100,7 @@ def _route(href: str, conversation_id: int) -> str:
     return (match.group(1) if match else f"conversations/{conversation_id}") + "/"
 
 
-def _row(node: Node, tz: ZoneInfo, now: datetime) -> ConversationRow | None:
+def _row(node: Node, tz: tzinfo, now: datetime) -> ConversationRow | None:
     title_link = (node.css_first("a.structItem-title") or node.css_first(".structItem-title a")
                   or node.css_first("h3.title a"))
     href = title_link.attributes.get("href") or "" if title_link is not None else ""
@@ -147,7 +148,8 @@ def parse_conversation_list(html: str, *, url: str, tz: ZoneInfo,
     if not nodes and tree.css_first('[data-type="conversation"], ol.discussionListItems, '
                                     'form#ConversationListForm') is None:
         raise_for_page(tree, url, "список переписок")
-    rows = tuple(r for r in (_row(n, tz, now) for n in nodes) if r is not None)
+    zone = viewer_zone(tree, tz)
+    rows = tuple(r for r in (_row(n, zone, now) for n in nodes) if r is not None)
     pages = pages_of(tree, url)
     return ConversationList(pages.page, pages.total, rows)
 
@@ -192,7 +194,7 @@ def _message_id(node: Node) -> int | None:
     return None
 
 
-def _message(node: Node, url: str, tz: ZoneInfo, now: datetime) -> ConversationMessage:
+def _message(node: Node, url: str, tz: tzinfo, now: datetime) -> ConversationMessage:
     mid = _message_id(node)
     if mid is None:
         raise MalformedPage(f"Сообщение переписки на странице {url} без номера.", HINT_URL)
@@ -236,7 +238,8 @@ def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
         "ol#messageList li.message")
     if not nodes:
         raise_for_page(tree, url, "страница переписки")
-    messages = tuple(_message(n, url, tz, now) for n in nodes)
+    zone = viewer_zone(tree, tz)
+    messages = tuple(_message(n, url, zone, now) for n in nodes)
     pages = pages_of(tree, url)
     canonical = tree.css_first('link[rel="canonical"]')
     source = (canonical.attributes.get("href") or "") if canonical is not None else ""

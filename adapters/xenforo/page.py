@@ -8,19 +8,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 from typing import Literal, NoReturn
 from urllib.parse import urljoin
-from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from referee.dates import parse_forum_date
+from adapters.xenforo.dates import read_date_text
 from referee.errors import (
     AccessDenied,
-    DateParseError,
     ForumError,
     LoginRequired,
     MalformedPage,
@@ -162,42 +160,41 @@ def raise_for_page(tree: LexborHTMLParser, url: str, expected: str,
 
 # --------------------------------------------------------------------------- times
 
-def time_of(node: Node | None, tz: ZoneInfo, now: datetime) -> datetime | None:
+def time_of(node: Node | None, tz: tzinfo, now: datetime) -> datetime | None:
     """The instant a XenForo date element means, exact where the page allows.
 
-    XF 2.0/2.1 ``<time class="u-dt" data-time="UNIX">``; XF 2.2+ ``data-timestamp="UNIX"``
-    (its ``data-time`` is the clock text); XF1 ``<abbr class="DateTime" data-time="UNIX">``.
-    Then the ISO ``datetime`` (the viewer's offset, still one instant); last the printed
-    text (XF1 ``span.DateTime title``: the viewer's zone, ``tz``)."""
+    XF 2.0–2.2 ``<time class="u-dt" data-time="UNIX">`` (``Templater::fnDateDynamic``);
+    XF 2.3 ``data-timestamp="UNIX"`` with ``data-time`` the clock text; XF1
+    ``<abbr class="DateTime" data-time="UNIX">``. Then the ISO ``datetime`` (the viewer's
+    offset, still one instant); last the printed text, in ``tz``, the zone the page was
+    rendered in (:func:`adapters.xenforo.dates.viewer_zone`)."""
     if node is None:
         return None
     attrs = node.attributes
-    for key in ("data-timestamp", "data-time"):
-        value = (attrs.get(key) or "").strip()
-        if _DIGITS.match(value):
-            return datetime.fromtimestamp(int(value), UTC)
-    iso = (attrs.get("datetime") or "").strip()
-    if iso:
-        try:
-            parsed = datetime.fromisoformat(iso.replace("Z", "+00:00"))
-        except ValueError:
-            parsed = None
+    try:
+        for key in ("data-timestamp", "data-time"):
+            value = (attrs.get(key) or "").strip()
+            if _DIGITS.match(value) and len(value) <= 11:
+                return datetime.fromtimestamp(int(value), UTC)
+        iso = (attrs.get("datetime") or "").strip()
+        parsed = datetime.fromisoformat(iso.replace("Z", "+00:00")) if iso else None
         if parsed is not None and parsed.tzinfo is not None:
             return parsed.astimezone(UTC)
-    for text in (attrs.get("title") or "", norm(node.text())):
-        if not text:
-            continue
-        try:
-            return parse_forum_date(_clock_words(text), tz=tz, now=now)
-        except DateParseError:
-            continue
+    except (ValueError, OverflowError, OSError):
+        pass  # an instant no post has: read the text instead
+    # XF1 titles «Oct 30, 2014 at 10:48 PM», Russian «16.06.17 в 14:51»; XenForo's relative
+    # texts «Вчера в 21:42», «Понедельник в 18:00» (adapters/xenforo/dates.py).
+    clock = attrs.get("data-time") or ""
+    pair = " ".join(part for part in (
+        attrs.get("data-date-string") or attrs.get("data-datestring")
+        or attrs.get("data-date") or "",
+        attrs.get("data-time-string") or attrs.get("data-timestring")
+        or ("" if _DIGITS.match(clock) else clock)) if part)
+    for text in (attrs.get("title") or "", pair, norm(node.text())):
+        when = read_date_text(text, tz, now)
+        if when is not None:
+            return when
     return None
-
-
-def _clock_words(text: str) -> str:
-    # XF1 titles: «Oct 30, 2014 at 10:48 PM», Russian «16.06.17 в 14:51»; dateutil skips
-    # «at», referee.dates «в».
-    return text.replace("\u00a0", " ").strip()
 
 
 def date_in(container: Node | None) -> Node | None:

@@ -126,7 +126,7 @@ def test_edit_notices_give_the_time_and_the_editor() -> None:
 
 # --------------------------------------------------------------------------- dates
 
-@pytest.mark.parametrize("version", ["2.1", "2.2"])
+@pytest.mark.parametrize("version", ["2.1", "2.2", "2.3"])
 def test_the_machine_time_is_read_in_either_version(version: str) -> None:
     post = one_post("Текст", version=version)
     assert post.posted_at == at("2026-11-21 21:40").astimezone(UTC)

@@ -27,6 +27,11 @@ URLS = {
                 "page-54",
 }
 CHROME = "Clicktoexpand...Clicktoshrink..."
+VIEWER = {"Xenforo2": ZoneInfo("Europe/London"), "Xenforo1": ZoneInfo("America/Chicago")}
+"""A zone consistent with what each page says of its viewer: XF.config.time / serverTimeInfo
+«today» is the viewer's midnight (XF2: UTC+1 on 2019-07-03, the guest zone Europe/London;
+XF1: UTC−5 on 2017-07-03, a US Central zone). XF1 prints wall times only, so its instants
+depend on the zone's rules for 2014 (CDT −5 in October, CST −6 in December)."""
 
 
 def _load(name: str) -> tuple[str, dict]:
@@ -55,7 +60,7 @@ def _without_chrome(text80: str) -> str:
 @pytest.mark.parametrize("name", ["Xenforo2", "Xenforo1"])
 def test_every_post_matches_the_manifest(name: str) -> None:
     html, manifest = _load(name)
-    view = read_thread_page(html, url=URLS[name], tz=ZoneInfo("UTC"), now=NOW)
+    view = read_thread_page(html, url=URLS[name], tz=VIEWER[name], now=NOW)
     posts = view.page.posts
     assert len(posts) == manifest["post_count"] == len(manifest["posts"])
     for post, want in zip(posts, manifest["posts"], strict=True):
@@ -65,9 +70,9 @@ def test_every_post_matches_the_manifest(name: str) -> None:
             # data-time (unix seconds): exact, whatever offset the ISO text carries.
             assert post.posted_at == datetime.fromisoformat(want["utc"].replace("Z", "+00:00"))
         else:
-            # XF1 prints the viewer's wall time only: read in the board's zone (here UTC).
+            # XF1 prints the viewer's wall time only: read in the viewer's zone.
             shown = datetime.strptime(want["time_title"], "%b %d, %Y at %I:%M %p")
-            assert post.posted_at == shown.replace(tzinfo=UTC)
+            assert post.posted_at == shown.replace(tzinfo=VIEWER[name]).astimezone(UTC)
         # The body is the element the manifest read, minus XenForo's own chrome (the
         # «Click to expand...» of quotes) and images, which the manifest's text leaves out.
         tree = LexborHTMLParser(f"<div>{post.body_html}</div>")
@@ -93,7 +98,7 @@ def test_xenforo2_page_facts() -> None:
 
 def test_xenforo1_page_facts() -> None:
     html, _ = _load("Xenforo1")
-    view = read_thread_page(html, url=URLS["Xenforo1"], tz=ZoneInfo("UTC"), now=NOW)
+    view = read_thread_page(html, url=URLS["Xenforo1"], tz=VIEWER["Xenforo1"], now=NOW)
     page = view.page
     assert (page.topic_id, page.page, page.total_pages, page.per_page) == (10402, 54, 347, 25)
     assert view.logged_in and (view.token or "").startswith("4076,")
@@ -103,8 +108,17 @@ def test_xenforo1_page_facts() -> None:
     assert "OOC behavior? which part?" in quoted.body_text.splitlines()
     assert "Click to expand" not in quoted.body_html
     edited = next(p for p in page.posts if p.edit is not None)
-    assert edited.edit.edited_at == datetime(2014, 12, 4, 2, 29, tzinfo=UTC)
+    # «Dec 4, 2014 at 2:29 AM» in US Central winter time (CST, UTC−6).
+    assert edited.edit.edited_at == datetime(2014, 12, 4, 8, 29, tzinfo=UTC)
     assert claims_page(html)
+
+
+def test_a_board_zone_the_page_contradicts_gives_way_to_the_pages_own_offset() -> None:
+    # [forum] timezone says UTC, the XF1 page says its viewer was at UTC−5: the wall times
+    # printed without a zone are read at −5 (the host would otherwise be 5 hours off).
+    html, _ = _load("Xenforo1")
+    page = read_thread_page(html, url=URLS["Xenforo1"], tz=ZoneInfo("UTC"), now=NOW).page
+    assert page.posts[0].posted_at == datetime(2014, 10, 31, 3, 48, tzinfo=UTC)  # 22:48 −5
 
 
 def test_the_real_addresses_pick_xenforo() -> None:

@@ -147,7 +147,7 @@ def test_a_wrong_password_is_said_in_words(
     assert "не тот" not in repr(board.log)
 
 
-@pytest.mark.parametrize(("prefix", "version"), [("/index.php?", "2.2"), ("/forum/", "2.1")])
+@pytest.mark.parametrize(("prefix", "version"), [("/index.php?", "2.3"), ("/forum/", "2.1")])
 def test_boards_without_friendly_urls_and_xenforo_21_read_alike(
         board: XfBoard, game119: Game119, open_game: Callable[..., Game], prefix: str,
         version: str) -> None:

@@ -6,8 +6,8 @@ The skeleton follows the real ``Xenforo2.html`` (XenForo 2.1, ../shared/fixtures
 lacks is written as XenForo 2's own templates render it (``page_nav``,
 ``bb_code_tag_quote``, ``bb_code_tag_spoiler``, ``post_macros`` ``post_last_edit``,
 ``conversation_list_macros``, ``conversation_message_macros``): the README names each
-source. ``version`` picks the date attributes: 2.1 ``data-time="UNIX"`` (the real page),
-2.2+ ``data-timestamp="UNIX"`` with ``data-time`` the clock text.
+source. ``version`` picks the date attributes: 2.0–2.2 ``data-time="UNIX"`` (the real 2.1
+page, 2.2's ``Templater``), 2.3 ``data-timestamp="UNIX"`` with ``data-time`` the clock text.
 """
 
 from __future__ import annotations
@@ -43,11 +43,14 @@ def shown_date(at: datetime, now: datetime, tz: ZoneInfo = MOSCOW) -> str:
 
 
 def time_tag(at: datetime, now: datetime, version: str = "2.2", tz: ZoneInfo = MOSCOW) -> str:
+    """``date_dynamic``: XF 2.0–2.2 ``data-time="UNIX"`` + ``data-date-string`` /
+    ``data-time-string`` (``Templater::fnDateDynamic`` of 2.2); XF 2.3
+    ``data-timestamp="UNIX"``, ``data-date``, ``data-time`` (the clock), ``data-short``."""
     local = at.astimezone(tz)
     iso = local.strftime("%Y-%m-%dT%H:%M:%S%z")
     day = f"{local.day} {MONTHS[local.month - 1]} {local.year}"
     title = f"{day} в {local:%H:%M}"
-    if version.startswith("2.1"):
+    if not version.startswith("2.3"):
         stamp = (f'data-time="{int(at.timestamp())}" data-date-string="{day}" '
                  f'data-time-string="{local:%H:%M}"')
     else:

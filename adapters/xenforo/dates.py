@@ -1,0 +1,111 @@
+"""XenForo's dates: the zone a page's printed dates are in, and the date texts XenForo prints.
+
+Every XenForo 2 date element carries its instant (``time.u-dt`` ``data-time`` or
+``data-timestamp``, the ISO ``datetime``), and so do XenForo 1's recent ones
+(``abbr.DateTime[data-time]``). Text is read only where XenForo printed no machine time:
+XenForo 1 posts older than a week (``span.DateTime[title]`` «Oct 30, 2014 at 10:48 PM»,
+«16.06.17 в 14:51») and styles that drop the attributes. Such text is in the *viewer's*
+zone: the host's account zone on a logged-in page, the board's default zone on a guest's.
+The page itself tells that zone's offset: XF2 prints ``XF.config.time = {now, today}``, XF1
+``XenForo.serverTimeInfo = {now, today}``, where ``today`` is the viewer's midnight
+(``XF\\Language::getDayStartTimestamps``, ``XenForo_Locale::getDayStartTimestamps``).
+
+The texts are XenForo's relative forms (``XF\\Language::getRelativeDateTimeOutput``):
+«Только что», «N минут назад», «Сегодня в 21:42», «Вчера в 21:42», a weekday within the
+week «Понедельник в 18:00», then the date «20 ноя 2026». Everything but the weekday and
+«только что» is :func:`referee.dates.parse_forum_date`'s.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, time, timedelta, timezone, tzinfo
+
+from selectolax.lexbor import LexborHTMLParser
+
+from referee.dates import parse_forum_date
+from referee.errors import DateParseError
+
+_DAY_START = re.compile(
+    r"\b(?:serverTimeInfo|time)\s*:\s*\{\s*now\s*:\s*(\d{9,11})\s*,\s*today\s*:\s*(\d{9,11})")
+_WEEKDAYS = {
+    "понедельник": 0, "вторник": 1, "среда": 2, "четверг": 3, "пятница": 4, "суббота": 5,
+    "воскресенье": 6, "monday": 0, "tuesday": 1, "wednesday": 2, "thursday": 3, "friday": 4,
+    "saturday": 5, "sunday": 6,
+}
+_WEEKDAY_AT = re.compile(
+    r"^(?P<day>[^\W\d_]+)\s*(?:,|\bв\b|\bat\b)?\s*(?P<clock>\d{1,2}:\d{2}(?:\s*[AaPp][Mm])?)$")
+_MOMENTS = {"только что": 0, "a moment ago": 0, "минуту назад": 1, "минута назад": 1,
+            "a minute ago": 1}
+
+
+def viewer_zone(tree: LexborHTMLParser, configured: tzinfo) -> tzinfo:
+    """The zone the page's printed dates are in: ``configured`` when its offset at the
+    viewer's midnight agrees with the page's, else the page's own offset.
+
+    Only ``<script>`` text is searched: a post can hold any text, never a script, so a
+    player cannot move the host's clock."""
+    day_start = None
+    for script in tree.css("script"):
+        day_start = _DAY_START.search(script.text() or "")
+        if day_start:
+            break
+    if day_start is None:
+        return configured
+    now, today = int(day_start.group(1)), int(day_start.group(2))
+    offset = (-today) % 86400
+    if offset > 14 * 3600:
+        offset -= 86400
+    if not 0 <= now - today < 2 * 86400 or offset % 900:
+        return configured  # not a midnight in any real zone: ignore it
+    midnight = datetime.fromtimestamp(today, UTC)
+    if midnight.astimezone(configured).utcoffset() == timedelta(seconds=offset):
+        return configured
+    return timezone(timedelta(seconds=offset))
+
+
+def read_date_text(text: str, zone: tzinfo, now: datetime) -> datetime | None:
+    """The instant a XenForo date text means in ``zone`` (aware UTC), or None."""
+    clean = " ".join(text.replace("\u00a0", " ").split())
+    if not clean:
+        return None
+    try:
+        return parse_forum_date(clean, tz=zone, now=now)
+    except DateParseError:
+        pass
+    lowered = clean.lower().rstrip(".")
+    if lowered in _MOMENTS:
+        # At most that long before the fetch: the latest possible instant, as for
+        # «N минут назад».
+        return (now - timedelta(minutes=_MOMENTS[lowered])).astimezone(UTC)
+    return _weekday_at(clean, zone, now)
+
+
+def _weekday_at(text: str, zone: tzinfo, now: datetime) -> datetime | None:
+    # XenForo prints a weekday for the five days before yesterday; «today» and «yesterday»
+    # have words of their own, so the weekday is 2 to 6 days back.
+    match = _WEEKDAY_AT.match(text)
+    weekday = _WEEKDAYS.get(match.group("day").lower()) if match else None
+    if match is None or weekday is None:
+        return None
+    clock = _clock(match.group("clock"))
+    if clock is None:
+        return None
+    today = now.astimezone(zone).date()
+    for back in range(2, 7):
+        day = today - timedelta(days=back)
+        if day.weekday() == weekday:
+            return datetime.combine(day, clock).replace(tzinfo=zone).astimezone(UTC)
+    return None  # today's or yesterday's weekday: XenForo would have printed a word
+
+
+def _clock(text: str) -> time | None:
+    for fmt in ("%H:%M", "%I:%M %p", "%I:%M%p"):
+        try:
+            return datetime.strptime(text.upper(), fmt).time()
+        except ValueError:
+            continue
+    return None
+
+
+__all__ = ["read_date_text", "viewer_zone"]
