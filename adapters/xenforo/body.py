@@ -21,6 +21,9 @@ _CHROME = (
     ".bbCodeBlock-expandLink",      # XF2 «Click to expand...» under a long quote
     ".quoteExpand",                 # XF1 «Click to expand...»
     ".js-selectToQuoteEnd", ".messageTextEndMarker",
+    # XF 2.1+ link previews: the linked page's title and snippet, fetched by the board,
+    # never typed by the poster (who typed only the address).
+    ".bbCodeBlock--unfurl",
     "script", "noscript", "style",
 )
 
