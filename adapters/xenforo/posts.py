@@ -33,7 +33,8 @@ _XF2_AUTHOR = (".message-name .username", ".message-articleUserName .username",
                ".message-userDetails .username", ".message-user .username")
 _XF2_AVATAR = ".message-avatar a[data-user-id], .message-articleUserInfo a[data-user-id]"
 _XF2_BODY = (".message-body .bbWrapper", ".js-selectToQuote .bbWrapper", ".message-body")
-_XF1_AUTHOR = ".messageUserInfo .username, .userText .username, .messageInfo .username"
+_XF1_AUTHOR = (".messageUserInfo .username, .userText .username, "
+               ".messageMeta .authorEnd .username")
 _TIMES = "time, abbr.DateTime, span.DateTime"
 # Where a post's own date, number and author never are: its text, its edit notice, its
 # signature, the author's profile lines.
