@@ -51,10 +51,16 @@ class ThreadView:
 def own_posts(raw: list[RawPost], page: int) -> list[RawPost]:
     """The page's own posts. After the first page, the thread's first post shown again
     above the list is not one of them: XF 2.2+ pins it for question, suggestion and
-    article threads (``thread_view`` ``isFirstPostPinned``), add-ons for any thread."""
+    article threads (``thread_view`` ``isFirstPostPinned``) in a block of its own, add-ons
+    print it in the list, where its «#1» before a later number gives it away (a style
+    numbering posts per page would print «#1», «#2»…: those stay)."""
     if page <= 1:
         return raw
-    own = [r for r in raw if r.listed and r.number != 1]
+    own = []
+    for index, r in enumerate(raw):
+        after = raw[index + 1].number if index + 1 < len(raw) else None
+        if r.listed and not (r.number == 1 and after != 2):
+            own.append(r)
     return own or raw
 
 

@@ -147,15 +147,27 @@ def test_a_wrong_password_is_said_in_words(
     assert "не тот" not in repr(board.log)
 
 
-@pytest.mark.parametrize(("prefix", "version"), [("/index.php?", "2.3"), ("/forum/", "2.1")])
-def test_boards_without_friendly_urls_and_xenforo_21_read_alike(
+@pytest.mark.parametrize(("prefix", "version", "pin_first"), [
+    ("/index.php?", "2.3", False), ("/forum/", "2.1", False), ("/forum/", "xf20", False),
+    ("/forum/", "uix", False), ("/forum/", "2.2", True), ("/forum/", "uix", True)])
+def test_boards_of_every_version_and_style_read_alike(
         board: XfBoard, game119: Game119, open_game: Callable[..., Game], prefix: str,
-        version: str) -> None:
-    board.prefix, board.version = prefix, version
+        version: str, pin_first: bool) -> None:
+    board.prefix, board.version, board.pin_first = prefix, version, pin_first
     game = open_game()
     game.sync(progress=None)
     assert len(game.store.posts()) == 22 and len(game.store.pms()) == 5
     assert game.tally_day(1).tally.hanged == "Лиса"
+    # Day 1 counted, nothing new: one request per source, the first post shown again on
+    # page 2 or not; nothing reads as edited, moved or removed.
+    board.log.clear()
+    lines = game.sync(progress=None)
+    assert "новых сообщений: 0" in lines[0] and len(game.store.posts()) == 22
+    assert lines[0] == "тема 69072: прочитаны стр. 2 из 2; новых сообщений: 0, заявок: 1"
+    assert [r for _, r, _ in board.requests()] == [
+        "threads/mafija-119.69072/page-2", "conversations/"]
+    assert [(p.post_id, p.page) for p in game.store.posts()][:1] == [(
+        board.threads[69072].posts[0].post_id, 1)]
 
 
 def test_a_missing_thread_is_said_in_words(

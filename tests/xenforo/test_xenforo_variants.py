@@ -251,6 +251,13 @@ def test_an_add_on_repeating_the_first_post_inside_the_list_is_dropped_after_pag
     assert [p.post_id for p in page.posts] == [201, 202] and page.per_page == 25
 
 
+def test_a_style_numbering_posts_per_page_keeps_every_post() -> None:
+    posts = [Vp(300 + n, "Ёжик", 1007, at("2026-11-21 12:00"), n, f"№{n}") for n in (1, 2, 3)]
+    html = xf1_page("".join(xf1(p, NOW) for p in posts), page=2, last=3, now=NOW)
+    page = parse_topic_page(html, url=URL + "page-2", tz=MOSCOW, now=NOW)
+    assert [p.post_id for p in page.posts] == [301, 302, 303]
+
+
 def test_the_same_post_twice_on_a_page_is_read_once() -> None:
     p = Vp(7302, "Ёжик", 1007, at("2026-11-21 21:40"), 2, VOTE)
     page = parse_topic_page(xf2_page(xf22(p, NOW) + xf22(p, NOW)), url=URL, tz=MOSCOW, now=NOW)

@@ -64,6 +64,9 @@ class XfBoard:
     """«Messages per page»: thread posts and conversation messages alike."""
     list_per_page: int = 20
     version: str = "2.2"
+    """XenForo's version (2.0–2.3), or a style shape of xf_variants («uix», «xf20»…)."""
+    pin_first: bool = False
+    """The first post above every page (XF 2.2+ question, suggestion, article threads)."""
     prefix: str = "/forum/"
     guests_see_threads: bool = True
     flood_once: bool = False
@@ -257,7 +260,7 @@ class XfBoard:
         return self._page(thread_page(
             t, page, self.per_page, prefix=self.prefix, origin=self.origin, now=self.now(),
             logged_in=user is not None, csrf=self.token(cookies.get("xf_csrf")),
-            version=self.version))
+            version=self.version, pin_first=self.pin_first))
 
     def _add_reply(self, t: XfThread, user: Member, form: dict[str, str],
                    cookies: dict[str, str]) -> tuple[int, list, str]:

@@ -221,24 +221,46 @@ class XfThread:
         return f"threads/{self.slug}.{self.thread_id}/"
 
 
+def _one_post(p: XfPost, *, prefix: str, route: str, number: int, now: datetime,
+              version: str) -> str:
+    if version.startswith("2."):
+        return post_article(p, prefix=prefix, thread_route=route, number=number, now=now,
+                            version=version)
+    # A style or version shape of xf_variants («uix», «xf20», «article»…).
+    from xf_variants import VARIANTS, Vp
+
+    return VARIANTS[version](Vp(p.post_id, p.author, p.user_id, p.at, number, p.html,
+                                p.edited_at), now)
+
+
 def thread_page(t: XfThread, page: int, per_page: int, *, prefix: str, origin: str,
-                now: datetime, logged_in: bool, csrf: str, version: str = "2.2") -> str:
+                now: datetime, logged_in: bool, csrf: str, version: str = "2.2",
+                pin_first: bool = False) -> str:
+    """One page of ``t``. ``pin_first``: the first post in a block of its own above the
+    list on every page, as XF 2.2+ shows question, suggestion and article threads."""
     total = max(1, -(-len(t.posts) // per_page))
-    chunk = t.posts[(page - 1) * per_page: page * per_page]
+    first = (page - 1) * per_page + 1
+    chunk = list(enumerate(t.posts[first - 1: page * per_page], start=first))
 
     def url_for(p: int) -> str:
         return f"{prefix}{t.route}" + (f"page-{p}" if p > 1 else "")
 
+    def render(items: list[tuple[int, XfPost]]) -> str:
+        return "\n".join(_one_post(p, prefix=prefix, route=t.route, number=n, now=now,
+                                    version=version) for n, p in items)
+
+    pinned = ""
+    if pin_first and t.posts:
+        chunk = [(n, p) for n, p in chunk if n != 1]
+        pinned = (f'<div class="block block--messages" data-lb-id="thread-{t.thread_id}">'
+                  f'<div class="block-container"><div class="block-body">'
+                  f"{render([(1, t.posts[0])])}</div></div></div>\n")
     nav = page_nav(page, total, url_for)
-    articles = "\n".join(
-        post_article(p, prefix=prefix, thread_route=t.route,
-                     number=(page - 1) * per_page + i, now=now, version=version)
-        for i, p in enumerate(chunk, start=1))
-    body = (f'<div class="block block--messages" data-xf-init="" data-type="post" '
+    body = (f'{pinned}<div class="block block--messages" data-xf-init="" data-type="post" '
             f'data-href="{prefix}inline-mod/">\n<div class="block-outer">{nav}</div>\n'
             f'<div class="block-container lbContainer" data-lb-id="thread-{t.thread_id}">\n'
-            f'<div class="block-body js-replyNewMessageContainer">\n{articles}\n</div>\n</div>\n'
-            f'<div class="block-outer block-outer--after">{nav}</div>\n</div>')
+            f'<div class="block-body js-replyNewMessageContainer">\n{render(chunk)}\n</div>\n'
+            f'</div>\n<div class="block-outer block-outer--after">{nav}</div>\n</div>')
     return document(body, template="thread_view", title=t.title, logged_in=logged_in,
                     csrf=csrf, canonical=origin + url_for(page), heading=t.title)
 
