@@ -5,6 +5,7 @@ errors) that says in Russian what is missing — never a traceback."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime
 
 import pytest
@@ -85,7 +86,8 @@ def test_a_broken_xenforo_page_is_read_or_refused_in_words(html: str) -> None:
     (lambda h: re.sub(r' data-author="[^"]*"', "", h).replace("username", "user"),
      "не найден автор"),
 ])
-def test_a_page_that_lacks_something_says_what(change, said: str) -> None:  # noqa: ANN001
+def test_a_page_that_lacks_something_says_what(change: Callable[[str], str],
+                                               said: str) -> None:
     html = change(PAGES[2])
     with pytest.raises(MalformedPage, match=re.escape(said)):
         parse_topic_page(html, url=URL, tz=MOSCOW, now=NOW)

@@ -6,6 +6,7 @@ titles and the viewer's zone on pages written from the same facts."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -27,9 +28,11 @@ from adapters.xenforo.page import parse
 from adapters.xenforo.posts import read_posts
 from adapters.xenforo.topic import parse_topic_page
 from referee.day.reading import find_vote
+from referee.kernel import Post
 from referee.markup import QUOTE_MARK
 from referee.nicks import Roster
 
+Render = Callable[[Vp, datetime], str]
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=MOSCOW)
 URL = f"http://board.test{PREFIX}{ROUTE}"
 ROSTER = Roster(["Лиса", "Ёжик", "Бармен", "Тень", "Гость Ночной"])
@@ -42,7 +45,7 @@ def at(text: str) -> datetime:
     return datetime.fromisoformat(text).replace(tzinfo=MOSCOW)
 
 
-def _thread(vote: Vp, render) -> str:  # noqa: ANN001 - a variant renderer
+def _thread(vote: Vp, render: Render) -> str:
     host = Vp(7301, "Ведущий", 1001, at("2026-11-21 10:00"), 1, "День 1 начался.")
     other = Vp(7303, "Бармен", 1003, at("2026-11-21 22:05"), 3, "Пока думаю.")
     return xf2_page(render(host, NOW) + render(vote, NOW) + render(other, NOW))
@@ -125,7 +128,7 @@ def test_a_whole_red_vote_line_counts() -> None:
 
 # --------------------------------------------------------------------------- bodies
 
-def _body(html: str):  # noqa: ANN202 - a Post
+def _body(html: str) -> Post:
     vote = Vp(7302, "Ёжик", 1007, at("2026-11-21 21:40"), 2, html)
     page = parse_topic_page(_thread(vote, xf22), url=URL, tz=MOSCOW, now=NOW)
     return page.posts[1]
@@ -229,7 +232,7 @@ def _later_page(pinned: str, first: int, page: int) -> str:
 
 
 @pytest.mark.parametrize("render", [xf22, VARIANTS["article"]])
-def test_the_first_post_pinned_above_a_later_page_is_not_that_pages(render) -> None:  # noqa: ANN001
+def test_the_first_post_pinned_above_a_later_page_is_not_that_pages(render: Render) -> None:
     first = render(Vp(7301, "Ведущий", 1001, at("2026-11-20 10:00"), 1, "Правила игры."), NOW)
     page = parse_topic_page(_later_page(first, 41, 3), url=URL + "page-3", tz=MOSCOW, now=NOW)
     assert [p.post_id for p in page.posts] == [8041, 8042, 8043]
