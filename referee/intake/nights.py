@@ -143,7 +143,8 @@ def read_night(
         got = list(res.requests)
         if role == "necromancer" and in_window:
             got = [
-                _noted(r, "N9: заявка некроманта пришла ночью (по правилам — днём)")
+                _noted(r, f"N9: заявка некроманта пришла ночью {night} (по правилам — днём): "
+                       f"защита действует с ночи {night + 1} (N15.5)")
                 if r.action == "protect" else r
                 for r in got
             ]

@@ -82,6 +82,13 @@ def test_necromancer_day_pm_counts_for_the_following_night_N9() -> None:
     assert table(night(pms, 2)) == []  # it belongs to night 1 only
 
 
+def test_necromancer_night_pm_is_noted_to_count_from_the_next_night_N15_5() -> None:
+    pms = [pm("Защищаю Kotik и Лиса", "Ёжик", pm_id=1, sent_at=NIGHT_START + timedelta(hours=1))]
+    (request,) = night(pms, 1).requests
+    assert request.note == ("защита некроманта: Kotik и Лиса; N9: заявка некроманта пришла "
+                            "ночью 1 (по правилам — днём): защита действует с ночи 2 (N15.5)")
+
+
 def test_necromancer_day_pm_after_his_last_turn_is_listed_N9() -> None:
     sent = NIGHT_END + timedelta(hours=2)  # day 2
     pms = [pm("Защищаю Kotik и Лиса", "Ёжик", pm_id=1, sent_at=sent)]
