@@ -38,6 +38,7 @@ from referee.markup import plain_text_node
 
 _POST_ID = re.compile(r"^p(\d+)$")
 _PROFILE_ID = re.compile(r"profile\.php\?(?:[^\"'#]*&)?id=(\d+)")
+_PM_TO = re.compile(r"messages\.php\?(?:[^\"'#]*&)?uid=(\d+)")
 # «Отредактировано Kotik (мафия) (Сегодня 12:00:00)»: the date is the last parenthesis, a
 # nick may hold brackets of its own.
 _EDITED = re.compile(r"Отредактировано\s+(?P<who>.+?)\s*\((?P<when>[^()]*)\)\s*$",
@@ -185,7 +186,8 @@ def _posted(block: LexborNode, post_id: int, tz: tzinfo | None,
 
 def _author(block: LexborNode, post_id: int) -> tuple[str, int | None]:
     """The author's name and id: ``data-user-id`` of the post, else the profile link in
-    ``.pa-author`` or the post's links; a guest's name is the text after ``span.acchide``
+    ``.pa-author`` or the post's links bar (its profile or «ЛС» ``uid=`` link); a guest's
+    name is the text after ``span.acchide``
     («Автор: »), and a guest has no id (PunBB's user 1)."""
     box = block.css_first(".pa-author")
     if box is None:
@@ -207,9 +209,10 @@ def _author_id(block: LexborNode, link: LexborNode | None) -> int | None:
     if uid.isdigit():
         return int(uid) if int(uid) > 1 else None
     links = [link] if link is not None else []
-    links += block.css(".post-links a[href*='profile.php']")
+    links += block.css(".post-links a[href*='profile.php'], .post-links a[href*='uid=']")
     for a in links:
-        m = _PROFILE_ID.search(a.attributes.get("href") or "")
+        m = _PROFILE_ID.search(a.attributes.get("href") or "") or _PM_TO.search(
+            a.attributes.get("href") or "")
         if m:
             return int(m.group(1)) if int(m.group(1)) > 1 else None
     return None
