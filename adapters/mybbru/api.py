@@ -35,7 +35,8 @@ class ApiRefused(ForumError):
 
     def __init__(self, method: str, api_message: str) -> None:
         super().__init__(f"API форума не выполнил {method}: «{api_message}»",
-                         "проверьте ссылку на тему и права учётной записи ведущего")
+                         "проверьте ссылку на тему и права учётной записи ведущего; если "
+                         "форум просит подождать, запустите команду позже")
         self.method = method
         self.api_message = api_message
 

@@ -32,7 +32,13 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from adapters.mybbru.body import normalise_node
 from adapters.mybbru.pages import page_message
 from referee.dates import parse_forum_date
-from referee.errors import DateParseError, MalformedPage
+from referee.errors import (
+    AccessDenied,
+    DateParseError,
+    ForumError,
+    MalformedPage,
+    TopicNotFound,
+)
 from referee.kernel import EditNotice, Post
 from referee.markup import plain_text_node
 
@@ -43,6 +49,7 @@ _PM_TO = re.compile(r"messages\.php\?(?:[^\"'#]*&)?uid=(\d+)")
 # nick may hold brackets of its own.
 _EDITED = re.compile(r"Отредактировано\s+(?P<who>.+?)\s*\((?P<when>[^()]*)\)\s*$",
                      re.IGNORECASE)
+_BAD_REQUEST = re.compile(r"неверн\w* или устаревш", re.IGNORECASE)
 _GUEST = re.compile(r"^\s*Автор\s*:\s*", re.IGNORECASE)
 _HINT = "форум отвечает не так, как ожидает referee: откройте страницу темы в браузере"
 _DATE_HINT = ("проверьте [forum] timezone (время на страницах форума — в его часовом поясе) "
@@ -83,17 +90,29 @@ def parse_topic_page(html: str, *, topic_id: int, page: int = 1, tz: tzinfo | No
     _check_topic(tree, topic_id)
     blocks = post_blocks(tree)
     if not blocks:
-        said = page_message(html)
-        raise MalformedPage(
-            f"на странице темы {topic_id} нет сообщений MyBB.ru (div.post с id=pN)"
-            + (f"; форум пишет: «{said}»" if said else ""),
-            "откройте тему в браузере: возможно, тема удалена, перенесена или скрыта от "
-            "гостей",
-        )
+        raise _no_posts(tree, html, topic_id)
     here, last = page_numbers(tree, page)
     read = [_post(b, topic_id, tz, now) for b in blocks]
     return HtmlTopicPage(page=here, last_page=max(here, last), title=topic_title(tree),
                          posts=tuple(p for p, _ in read), numbers=tuple(n for _, n in read))
+
+
+def _no_posts(tree: LexborHTMLParser, html: str, topic_id: int) -> ForumError:
+    """Why a topic page shows no post, in the board's words: PunBB's «Bad request» («Ссылка,
+    по которой Вы пришли, неверная или устаревшая») is a topic that is not there; a login
+    form, a topic hidden from this reader; anything else, a page referee does not know."""
+    said = page_message(html)
+    words = f"; форум пишет: «{said}»" if said else ""
+    if _BAD_REQUEST.search(said):
+        return TopicNotFound(f"темы {topic_id} нет на форуме{words}",
+                             "проверьте [forum] url: возможно, тему удалили или перенесли")
+    if tree.css_first("input[type=password]") is not None:
+        return AccessDenied(f"тема {topic_id} скрыта от гостей: форум просит войти{words}",
+                            "откройте тему гостям или попросите администратора открыть API "
+                            "(без API referee не входит на форум)")
+    return MalformedPage(
+        f"на странице темы {topic_id} нет сообщений MyBB.ru (div.post с id=pN){words}",
+        "откройте тему в браузере: возможно, тема удалена, перенесена или скрыта от гостей")
 
 
 def post_blocks(tree: LexborHTMLParser) -> list[LexborNode]:

@@ -15,7 +15,7 @@ from mybb_pages import MSK, PageStyle, info_html, page, pagelink, post_html, top
 from adapters.mybbru.body import normalise_body
 from adapters.mybbru.topic_page import HtmlTopicPage, parse_topic_page
 from referee.day.reading import find_vote
-from referee.errors import MalformedPage
+from referee.errors import AccessDenied, MalformedPage, TopicNotFound
 from referee.markup import QUOTE_MARK
 from referee.nicks import Roster
 
@@ -182,12 +182,22 @@ def test_posts_numbered_out_of_order_give_no_first_number() -> None:
     assert tp.numbers == (3, 7) and tp.first_number is None
 
 
-def test_an_info_page_is_refused_in_the_boards_words() -> None:
-    html = page(info_html("Ссылка, по которой Вы пришли, неверная или устаревшая."))
+def test_a_page_without_posts_is_refused_in_the_boards_words() -> None:
+    gone = page(info_html("Неверный запрос. Ссылка, по которой Вы пришли, неверная или "
+                          "устаревшая."))
+    with pytest.raises(TopicNotFound) as e:
+        read(gone)
+    assert "темы 317 нет на форуме" in str(e.value) and "неверная или устаревшая" in str(e.value)
+    login = page(info_html("Для просмотра этой страницы нужно войти.") + (
+        '<form id="login" method="post" action="/login.php?action=in"><input type="text" '
+        'name="req_username"><input type="password" name="req_password"></form>'))
+    with pytest.raises(AccessDenied, match="скрыта от гостей"):
+        read(login)
+    odd = page(info_html("Форум временно закрыт на техническое обслуживание."))
     with pytest.raises(MalformedPage) as e:
-        read(html)
+        read(odd)
     assert "нет сообщений MyBB.ru" in str(e.value)
-    assert "Ссылка, по которой Вы пришли, неверная или устаревшая." in str(e.value)
+    assert "Форум временно закрыт на техническое обслуживание." in str(e.value)
 
 
 def test_a_page_of_another_topic_is_never_read_as_this_one() -> None:
