@@ -9,6 +9,7 @@ first post; ``message.get`` marks the host's own messages ``status = "1"``.
 
 from __future__ import annotations
 
+import html
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -34,7 +35,8 @@ class ApiRefused(ForumError):
 
     def __init__(self, method: str, api_message: str) -> None:
         super().__init__(f"API форума не выполнил {method}: «{api_message}»",
-                         "проверьте ссылку на тему и права учётной записи ведущего")
+                         "проверьте ссылку на тему и права учётной записи ведущего; если "
+                         "форум просит подождать, запустите команду позже")
         self.method = method
         self.api_message = api_message
 
@@ -43,19 +45,37 @@ def response_of(content: bytes, method: str) -> Any:
     """The ``response`` of one API answer; :class:`ApiRefused` for an ``error`` answer,
     :class:`ApiUnavailable` when the bytes are not the API's JSON at all."""
     try:
-        payload = json.loads(content.decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError):
+        payload = json.loads(_json_text(content))
+    except ValueError:
         raise ApiUnavailable(f"api.php ответил не JSON на {method}") from None
     if not isinstance(payload, Mapping):
         raise ApiUnavailable(f"api.php ответил на {method} не объектом JSON")
-    if "error" in payload:
-        error = payload["error"]
-        text = error.get("message") or error.get("code") if isinstance(error, Mapping) \
-            else error
-        raise ApiRefused(method, " ".join(str(text or "без описания").split()))
+    error = payload.get("error")
+    if error:  # an ``"error": null`` beside a response is no refusal
+        raise ApiRefused(method, error_text(error))
     if "response" not in payload:
         raise ApiUnavailable(f"в ответе api.php на {method} нет поля response")
     return payload["response"]
+
+
+def _json_text(content: bytes) -> str:
+    """The answer's text: UTF-8, the API's default; windows-1251 when a board answers in the
+    other charset its API offers (``charset=windows-1251``)."""
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return content.decode("cp1251", "replace")
+
+
+def error_text(error: Any) -> str:
+    """The words of an ``error`` value: its ``message`` (what every client shows), else its
+    ``code``, else any text in it."""
+    if isinstance(error, Mapping):
+        text = error.get("message") or error.get("code") or next(
+            (v for v in error.values() if isinstance(v, str) and v.strip()), "")
+    else:
+        text = error
+    return " ".join(str(text or "без описания").split())
 
 
 def number(row: Mapping[str, Any], key: str, *, default: int | None = None) -> int | None:
@@ -69,6 +89,13 @@ def number(row: Mapping[str, Any], key: str, *, default: int | None = None) -> i
     except ValueError:
         raise MalformedPage(f"API: поле {key} = {value!r} — не число",
                             "форум отвечает не так, как ожидает referee") from None
+
+
+def text_of(row: Mapping[str, Any], key: str) -> str:
+    """A name or subject as the page shows it. Whether the API passes names on escaped as
+    the page prints them is unverified: an entity (``&amp;``) is read as the character it
+    stands for, so a nick reads the same from the API and from the page."""
+    return " ".join(html.unescape(str(row.get(key) or "")).split())
 
 
 def unix_time(row: Mapping[str, Any], key: str) -> datetime | None:
@@ -86,10 +113,22 @@ def _required(row: Mapping[str, Any], key: str, what: str) -> int:
 
 
 def rows_of(response: Any, method: str) -> list[Mapping[str, Any]]:
-    """A list answer (``post.get``, ``topic.get``, ``message.get``)."""
-    if isinstance(response, Mapping):  # a board that wraps lists like users.get does
+    """A list answer (``post.get``, ``topic.get``, ``message.get``). Read as rows too: a
+    list wrapped in an object (as ``users.get`` answers), rows keyed by their ids (a PHP
+    array serialised as an object), one row alone; nothing (``null``, ``false``, ``{}``)
+    is no rows."""
+    if response is None or response is False or response == "":
+        return []
+    if isinstance(response, Mapping):
         inner = next((v for v in response.values() if isinstance(v, list)), None)
-        response = inner if inner is not None else []
+        if inner is not None:
+            response = inner
+        elif response and all(isinstance(v, Mapping) for v in response.values()):
+            response = list(response.values())
+        elif "id" in response:
+            response = [response]
+        else:
+            response = []
     if not isinstance(response, list) or not all(isinstance(r, Mapping) for r in response):
         raise MalformedPage(f"API: ответ на {method} — не список записей",
                             "форум отвечает не так, как ожидает referee")
@@ -118,7 +157,7 @@ def topic_info(response: Any, topic_id: int) -> TopicInfo | None:
         if number(row, "id") == topic_id:
             return TopicInfo(
                 topic_id=topic_id,
-                subject=str(row.get("subject") or ""),
+                subject=text_of(row, "subject"),
                 posts=(number(row, "num_replies", default=0) or 0) + 1,
                 first_post_id=number(row, "init_id") or number(row, "init_post")
                 or number(row, "first_post"),
@@ -141,12 +180,20 @@ def post_of(row: Mapping[str, Any], *, page: int, position: int,
         raise MalformedPage(f"API: у сообщения {post_id} нет времени (posted)",
                             "форум отвечает не так, как ожидает referee")
     user_id = number(row, "user_id")
+    for key in ("message", "username"):
+        if key not in row:
+            raise MalformedPage(f"API: у сообщения {post_id} нет поля {key}",
+                                "форум отвечает не так, как ожидает referee")
+    author = text_of(row, "username")
+    if not author:
+        raise MalformedPage(f"API: у сообщения {post_id} пустое имя автора (username)",
+                            "форум отвечает не так, как ожидает referee")
     body_html, body_text = normalise_body(str(row.get("message") or ""))
     edited = unix_time(row, "edited")
-    edit = EditNotice(str(row.get("edited_by") or ""), edited, 1) if edited else None
+    edit = EditNotice(text_of(row, "edited_by"), edited, 1) if edited else None
     return Post(
         post_id=post_id,
-        author=str(row.get("username") or ""),
+        author=author,
         author_id=user_id if user_id is not None and user_id > GUEST_ID else None,
         posted_at=posted,
         body_html=body_html,
@@ -182,7 +229,7 @@ def partners_of(response: Any) -> list[tuple[int, str]]:
     for row in rows_of(response, "message.getRecent"):
         uid = number(row, "user_id")
         if uid is not None and all(uid != u for u, _ in out):
-            out.append((uid, str(row.get("username") or "")))
+            out.append((uid, text_of(row, "username")))
     return out
 
 
@@ -194,7 +241,7 @@ def message_of(row: Mapping[str, Any], host: str) -> PrivateMessage:
     if sent_at is None:
         raise MalformedPage(f"API: у личного сообщения {pm_id} нет времени (posted)",
                             "форум отвечает не так, как ожидает referee")
-    partner = str(row.get("username") or "")
+    partner = text_of(row, "username")
     partner_id = number(row, "user_id")
     mine = number(row, "status", default=0) == 1
     body_html, body_text = normalise_body(str(row.get("message") or ""))
@@ -204,7 +251,7 @@ def message_of(row: Mapping[str, Any], host: str) -> PrivateMessage:
         sender_id=None if mine else partner_id,
         recipients=(partner,) if mine else (host,),
         sent_at=sent_at,
-        subject=str(row.get("subject") or ""),
+        subject=text_of(row, "subject"),
         body_html=body_html,
         body_text=body_text,
         folder="sentbox" if mine else "inbox",

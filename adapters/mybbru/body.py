@@ -72,14 +72,24 @@ def _code_boxes(root: LexborNode) -> None:
 
 
 def _open_hidden(box: LexborNode) -> None:
-    """A spoiler or hidden-text box: drop its header, keep its content as the author's."""
+    """A spoiler or hidden-text box: drop its header, keep its content as the author's. The
+    content is the box's own ``blockquote`` (a quote nested deeper is someone else's and
+    stays one); a box without one keeps all but a header line (a ``cite``, the clickable
+    «Спойлер» ``div``)."""
     box.attrs["class"] = "spoiler"
-    content = box.css_first("blockquote")
-    for child in list(_element_children(box)):
-        if content is None or child.mem_id != content.mem_id:
+    children = _element_children(box)
+    content = next((c for c in children if c.tag == "blockquote"), None)
+    if content is None:
+        head = children[0] if children else None
+        if head is not None and len(children) > 1 and (
+                head.tag == "cite" or "onclick" in head.attributes
+                or any("head" in c or "title" in c for c in _classes(head))):
+            head.decompose()
+        return
+    for child in children:
+        if child.mem_id != content.mem_id:
             child.decompose()
-    if content is not None:
-        content.unwrap()
+    content.unwrap()
 
 
 def _quote(box: LexborNode) -> None:

@@ -19,11 +19,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
 
 from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, strip_sid
-from adapters.mybbru import api, pages
+from adapters.mybbru import api, pages, topic_page
 from adapters.mybbru.api import PER_PAGE, ApiRefused, ApiUnavailable, TopicInfo
 from referee.errors import (
     AccessDenied,
@@ -103,6 +104,14 @@ class _ApiClosed(Exception):
         self.why = why
 
 
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(f"[forum] timezone {name!r} — неизвестный часовой пояс",
+                          'пример: timezone = "Europe/Moscow"') from None
+
+
 def punbb_error(host: str) -> ForumError:
     return ForumError(
         f"форум {host} — обычный PunBB/FluxBB без API MyBB.ru (api.php не отвечает, у "
@@ -137,6 +146,8 @@ class MybbForum(BoardSession):
                               'добавьте в [forum] url = "https://…/viewtopic.php?id=149"')
         self.forum = forum
         self.root, self.topic_id = parse_topic_url(forum.url)
+        self.tz = _zone(forum.timezone)
+        """The board's time zone: pages without ``data-posted`` show times in it."""
         http = http or forum.http_client(self.root)
         if http.complete is None:
             http.complete = whole_answer
@@ -371,7 +382,7 @@ class MybbForum(BoardSession):
 
     # -- the topic's HTML pages (the API closed)
 
-    def _html_page(self, topic: int, page: int) -> pages.HtmlTopicPage:
+    def _html_page(self, topic: int, page: int) -> topic_page.HtmlTopicPage:
         r, html, _ = self.http.get_text(self.html_page_url(page), reads_right=pages.reads_as_mybb,
                                         what=f"страница {page} темы {topic}")
         if r.status_code == 404:
@@ -388,7 +399,8 @@ class MybbForum(BoardSession):
                 "а API форума не отвечает",
                 "проверьте [forum] url (ссылка на тему форума MyBB.ru)",
             )
-        return pages.parse_topic_page(html, topic_id=topic)
+        return topic_page.parse_topic_page(html, topic_id=topic, page=page, tz=self.tz,
+                                           now=self.http.wall())
 
     def _html_pages(self, topic: int, start: int) -> Iterator[TopicPage]:
         """The board's own pages regrouped into pages of 100 posts from page ``start``.
@@ -399,7 +411,10 @@ class MybbForum(BoardSession):
         if offset and here.last_page > 1:
             wanted = min(offset // size + 1, here.last_page)
             here = here if wanted == 1 else self._html_page(topic, wanted)
-        index = (here.page - 1) * size
+        # The posts' own numbers place them in the topic; counting by page 1's size is
+        # what is left on a page that does not number them.
+        first = here.first_number
+        index = first - 1 if first is not None else (here.page - 1) * size
         page, held, full = start, [], None
         while True:
             for post in here.posts:

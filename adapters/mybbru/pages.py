@@ -1,28 +1,18 @@
-"""MyBB.ru HTML pages, read without the API: the topic page (the fallback when a board
-closes its API) and the posting forms. Pure: bytes or text in, values out.
-
-Topic page facts (README.md): windows-1251; each post is ``div.post`` with ``id="pN"`` and
-``data-posted`` (unix seconds, UTC); the author is ``.pa-author a`` (a guest's name is the
-text of ``.pa-author`` after ``span.acchide``), the author's id is in its
-``profile.php?id=`` link (or ``data-user-id``); the content is ``div.post-content``; pages are
-``viewtopic.php?id=N&p=K`` with links in ``.pagelink``. Plain PunBB/FluxBB pages have none
-of this: their posts are ``div.blockpost``.
+"""MyBB.ru HTML pages, read without the API: telling MyBB.ru's pages from plain
+PunBB/FluxBB ones (whose posts are ``div.blockpost``), the posting forms, the board's own
+words on an answer page. Pure: bytes or text in, values out. The topic page itself is read
+by :mod:`.topic_page`; facts and their sources: README.md.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from urllib.parse import parse_qs, urljoin, urlsplit
 
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from selectolax.lexbor import LexborHTMLParser
 
 from adapters import charset
-from adapters.mybbru.body import normalise_node
-from referee.errors import MalformedPage
-from referee.kernel import EditNotice, Post
-from referee.markup import plain_text_node
 
 _UI_WORDS = ("Поиск", "Участники", ">Search<")
 _MYBB_MARKUP = re.compile(
@@ -31,8 +21,6 @@ _MYBB_MARKUP = re.compile(
 _PUNBB_MARKUP = re.compile(
     r'id="punviewtopic"|id="punwrap"|class="blockpost\b|Powered by <a[^>]+(punbb|fluxbb)',
     re.IGNORECASE)
-_PROFILE_ID = re.compile(r"profile\.php\?id=(\d+)")
-_EDITED_BY = re.compile(r"Отредактировано\s+(.+?)\s*\(", re.IGNORECASE)
 
 
 def reads_as_mybb(text: str) -> bool:
@@ -62,97 +50,6 @@ def is_mybb_page(html: str) -> bool:
 def is_punbb_page(html: str) -> bool:
     """A plain PunBB/FluxBB page (no MyBB.ru marks): ``div.blockpost`` posts."""
     return bool(_PUNBB_MARKUP.search(html)) and not is_mybb_page(html)
-
-
-# --------------------------------------------------------------------------- topic page
-
-@dataclass(frozen=True, slots=True)
-class HtmlTopicPage:
-    """One ``viewtopic.php?id=N&p=K`` page as the board numbered it."""
-
-    page: int
-    last_page: int
-    title: str
-    posts: tuple[Post, ...]
-
-
-def parse_topic_page(html: str, *, topic_id: int) -> HtmlTopicPage:
-    """The posts of one topic page; ``Post.page``/``position`` are left for the caller
-    (the adapter numbers pages of 100 posts, like the API)."""
-    tree = LexborHTMLParser(html)
-    blocks = [b for b in tree.css("div.post") if (b.attributes.get("id") or "").startswith("p")
-              and b.attributes.get("data-posted")]
-    if not blocks:
-        raise MalformedPage(
-            f"страница темы {topic_id} без сообщений MyBB.ru (div.post с data-posted)",
-            "откройте тему в браузере: возможно, тема удалена или скрыта от гостей",
-        )
-    page, last = _pages(tree)
-    posts = tuple(_post(b, topic_id) for b in blocks)
-    title_node = tree.css_first("title")
-    title = " ".join((title_node.text() if title_node else "").split())
-    return HtmlTopicPage(page=page, last_page=max(page, last), title=title, posts=posts)
-
-
-def _pages(tree: LexborHTMLParser) -> tuple[int, int]:
-    """(this page, the last page) from the ``.pagelink`` links; 1 of 1 without them."""
-    box = tree.css_first(".pagelink")
-    if box is None:
-        return 1, 1
-    current = box.css_first("strong")
-    numbers = [int(t) for a in box.css("a") if (t := (a.text() or "").strip()).isdigit()]
-    here = int(current.text().strip()) if current is not None and \
-        current.text().strip().isdigit() else 1
-    return here, max([here, *numbers])
-
-
-def _post(block: LexborNode, topic_id: int) -> Post:
-    attrs = block.attributes
-    post_id = int((attrs.get("id") or "p0")[1:] or 0)
-    try:
-        posted = datetime.fromtimestamp(int(attrs.get("data-posted") or ""), UTC)
-    except ValueError:
-        raise MalformedPage(f"у сообщения {post_id} нет времени (data-posted)",
-                            "форум отвечает не так, как ожидает referee") from None
-    author, author_id = _author(block)
-    content = block.css_first("div.post-content")
-    if content is None:
-        raise MalformedPage(f"у сообщения {post_id} нет текста (div.post-content)",
-                            "форум отвечает не так, как ожидает referee")
-    edit = _edit_notice(block)
-    normalise_node(content)
-    return Post(
-        post_id=post_id, author=author, author_id=author_id, posted_at=posted,
-        body_html=content.inner_html or "", body_text=plain_text_node(content),
-        topic_id=topic_id, edit=edit,
-    )
-
-
-def _author(block: LexborNode) -> tuple[str, int | None]:
-    box = block.css_first(".pa-author")
-    uid = block.attributes.get("data-user-id")
-    author_id = int(uid) if uid and uid.isdigit() and int(uid) > 1 else None
-    if box is None:
-        return "", author_id
-    link = box.css_first("a")
-    if link is not None:
-        m = _PROFILE_ID.search(link.attributes.get("href") or "")
-        if m and author_id is None:
-            author_id = int(m.group(1))
-        return " ".join(link.text().split()), author_id
-    for hidden in box.css(".acchide"):
-        hidden.decompose()
-    return " ".join(box.text().replace("\xa0", " ").split()), author_id
-
-
-def _edit_notice(block: LexborNode) -> EditNotice | None:
-    """«Отредактировано Ник (дата)»: who edited; the date's format varies per board and
-    user setting, so it is not read (the API's ``edited`` has the time)."""
-    line = block.css_first(".lastedit")
-    if line is None:
-        return None
-    m = _EDITED_BY.search(" ".join(line.text().split()))
-    return EditNotice(m.group(1) if m else "", None, 1)
 
 
 # --------------------------------------------------------------------------- forms

@@ -19,6 +19,9 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
+import mybb_pages
+from mybb_pages import PageStyle, post_html, topic_html
+
 HASH = "MnwxfDAxMjM0NTY3ODlhYmNkZWYwMTIzNDU2Nzg5YWJjZGVmMDEyMzQ1Njc="
 """board.auth's session key (the shared fixture's fake one)."""
 API_CAP = 100
@@ -73,6 +76,8 @@ class MybbBoard:
     hidden: bool = False
     """Guests see no topic (``topic.get`` and ``post.get`` answer ``[]``)."""
     per_page: int = 25
+    style: PageStyle = field(default_factory=PageStyle)
+    """How the topic pages print their posts (mybb_pages.py)."""
     refuse: dict[str, str] = field(default_factory=dict)
     """API methods answered with ``{"error": {"message": …}}`` (method → message)."""
     seen: list[Seen] = field(default_factory=list)
@@ -195,13 +200,18 @@ class MybbBoard:
         pages = max(1, -(-len(self.posts) // self.per_page))
         page = int(query.get("p", "1") or 1)
         page = page if 1 <= page <= pages else 1  # PunBB shows page 1 for a page out of range
-        chunk = self.posts[(page - 1) * self.per_page: page * self.per_page]
-        links = " ".join(f"<strong>{n}</strong>" if n == page else
-                         f'<a href="viewtopic.php?id={self.topic_id}&amp;p={n}">{n}</a>'
-                         for n in range(1, pages + 1))
-        body = (f'<div class="linkst"><div class="pagelink">Страницы: {links}</div></div>'
-                + "".join(_post_block(p, i) for i, p in enumerate(chunk, 1)))
-        return _page(body, title=f"{self.subject} - Мафия на Рольке")
+        start = (page - 1) * self.per_page
+        chunk = self.posts[start: start + self.per_page]
+        blocks = [post_html(post_id=p.id, user_id=p.user_id, username=p.username,
+                            posted=p.posted, message=p.message, number=start + i,
+                            topic_id=self.topic_id, edited=p.edited, edited_by=p.edited_by,
+                            style=self.style)
+                  for i, p in enumerate(chunk, 1)]
+        body = topic_html(topic_id=self.topic_id, subject=self.subject, posts=blocks,
+                          page=page, pages=pages, first=start + 1, total=len(self.posts))
+        text = mybb_pages.page(body, title=f"{self.subject} - Мафия на Рольке")
+        return 200, {"Content-Type": "text/html; charset=windows-1251"}, text.encode(
+            "cp1251", "xmlcharrefreplace")
 
     def _reply(self, method: str, query: dict[str, str], cookie: str,
                body: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -247,20 +257,6 @@ def _page(body: str, *, title: str = "Мафия на Рольке",
             .replace("var BoardID = 1700, UserID = 1;", "")
     return 200, {"Content-Type": f"text/html; charset={charset}"}, page.encode(
         "cp1251" if charset != "utf-8" else "utf-8", "xmlcharrefreplace")
-
-
-def _post_block(p: BoardPost, number: int) -> str:
-    author = (f'<a href="/profile.php?id={p.user_id}">{html.escape(p.username)}</a>'
-              if p.user_id > 1 else f'<span class="acchide">Автор:&nbsp;</span>{p.username}')
-    edit = (f'<p class="lastedit">Отредактировано {html.escape(p.edited_by)} '
-            f'(Сегодня 12:00:00)</p>' if p.edited else "")
-    return (f'<div id="p{p.id}" class="post" data-posted="{p.posted}" '
-            f'data-user-id="{p.user_id}"><h3><span><strong class="post-number">{number}'
-            f'</strong></span></h3><div class="container"><div class="post-author"><ul>'
-            f'<li class="pa-author">{author}</li></ul></div><div class="post-body">'
-            f'<div class="post-box"><div id="p{p.id}-content" class="post-content">'
-            f'{p.message}{edit}</div><div class="post-sig"><p>Подпись {p.username}</p></div>'
-            f'</div></div></div></div>')
 
 
 LOGIN_FORM = ('<form id="login" method="post" action="/login.php?action=in">'

@@ -97,3 +97,16 @@ def test_signature_and_edit_line_are_chrome() -> None:
     html, text = normalise_body('<p>Текст</p><p class="lastedit">Отредактировано Гроза '
                                 '(Сегодня 12:00)</p><div class="post-sig">подпись</div>')
     assert text == "Текст" and "lastedit" not in html
+
+
+def test_a_spoiler_without_its_own_blockquote_keeps_its_content() -> None:
+    # A box whose content is not a blockquote of its own (another template, a mod): only the
+    # clickable header goes; a quote inside stays someone else's words.
+    message = ('<div class="quote-box spoiler-box"><div onclick="toggle(this)">Спойлер</div>'
+               '<div class="spoiler-content"><div class="quote-box quote-main"><cite>Лиса '
+               'написал(а):</cite><blockquote><p>Мой голос – <span style="color: red">Kotik'
+               f'</span></p></blockquote></div><p>Мой голос – <span style="color: red">Лиса'
+               f"</span>{REASON}</p></div></div>")
+    html, text = normalise_body(message)
+    assert "Спойлер" not in text and "<blockquote><cite>Лиса написал(а):</cite>" in html
+    assert read(message) == ("Лиса", True)
