@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
@@ -105,6 +106,8 @@ def engine_for(settings: ForumSettings,
             f"проверьте [forum] url (ссылка на первую страницу темы) или укажите "
             f"[forum] engine — один из {known}",
         )
+    if settings.snapshot is not None:
+        return _snapshot_engine(settings, found)  # the saved pages tell, not the network
     if first_page is not None:
         html = first_page(url)
         by_page = [e for e in found if e.claims_page is not None and e.claims_page(html)]
@@ -115,19 +118,45 @@ def engine_for(settings: ForumSettings,
                       "укажите [forum] engine в referee.toml")
 
 
-def _snapshot_engine(settings: ForumSettings) -> Engine:
-    """A snapshot folder without an address: the engine whose pages it holds."""
-    readers = [e for e in engines().values() if e.open_snapshot is not None]
-    if len(readers) == 1 or settings.snapshot is None or not settings.snapshot.is_dir():
-        return readers[0]
-    for path in sorted(settings.snapshot.iterdir()):
-        if path.suffix.lower() not in (".html", ".htm"):
-            continue
-        html = path.read_bytes()[:200_000].decode("utf-8", "replace")
-        for engine in readers:
-            if engine.claims_page is not None and engine.claims_page(html):
-                return engine
-    return readers[0]
+_PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+
+
+def _snapshot_engine(settings: ForumSettings, among: list[Engine] | None = None) -> Engine:
+    """A snapshot folder: the engine (of ``among``, when the address leaves several) whose
+    pages it holds — the one most of its pages are of, each page told by its markup."""
+    readers = [e for e in (among or engines().values()) if e.open_snapshot is not None]
+    folder = settings.snapshot
+    if not readers:
+        names = ", ".join(e.title for e in among or ())
+        raise ConfigError(f"{names}: чтение сохранённых страниц ([forum] snapshot) пока не "
+                          "поддерживается", "укажите [forum] url живого форума")
+    votes: Counter[str] = Counter()
+    pages = 0
+    if folder is not None and folder.is_dir():
+        for path in sorted(folder.iterdir()):
+            if not path.is_file() or path.suffix.lower() not in _PAGE_SUFFIXES:
+                continue
+            pages += 1
+            html = path.read_bytes()[:200_000].decode("utf-8", "replace")
+            claiming = [e for e in readers if e.claims_page is not None and e.claims_page(html)]
+            if len(claiming) == 1:
+                votes[claiming[0].name] += 1
+    if not votes:
+        if len(readers) == 1:
+            return readers[0]
+        known = ", ".join(e.title for e in readers)
+        raise ConfigError(
+            f"в папке snapshot {folder} нет ни одной сохранённой страницы форума"
+            if not pages else f"ни одна из страниц в папке snapshot {folder} ({pages}) не "
+            f"похожа на страницу форума на {known}",
+            "сохраните в неё страницы темы из браузера (Ctrl+S, «Веб-страница, полностью» "
+            "или «только HTML»); если форум на одном из этих движков, укажите [forum] engine")
+    (best, count), *rest = votes.most_common()
+    if rest and rest[0][1] == count:
+        names = ", ".join(f'"{name}"' for name, n in votes.items() if n == count)
+        raise ConfigError(f"в папке snapshot {folder} поровну страниц разных движков ({names})",
+                          "оставьте в папке страницы одного форума или укажите [forum] engine")
+    return engines()[best]
 
 
 def topic_id(url: str, engine: str | None = None) -> int | None:
