@@ -33,7 +33,7 @@ import html as html_lib
 import logging
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
@@ -130,6 +130,11 @@ class SavedPages:
         engine that cannot be read (it is skipped, with the error's words)."""
         raise NotImplementedError
 
+    def listed_in(self, pm: PrivateMessage, folder: str) -> bool:
+        """Whether the live board lists ``pm`` in ``folder`` (its own folder, unless the
+        engine keeps one list for all)."""
+        return pm.folder == folder
+
     def late_pms(self) -> Iterable[PrivateMessage]:
         """PMs known only once every page is read (XenForo numbers a conversation's
         messages by places that other pages tell)."""
@@ -161,6 +166,25 @@ def _oldest_first(versions: list[_Version]) -> list[TopicPage]:
             v.order
 
     return [v.page for v in sorted(versions, key=age)]
+
+
+def _in_todays_shape(pages: dict[int, list[TopicPage]]) -> dict[int, list[TopicPage]]:
+    """Every saved version as a page of the topic as it stands in its newest saved last
+    page: an older version is read for its texts (V4), not for the topic's shape then. A
+    page saved when it was the last one would otherwise tell the store that the posts
+    after it are gone (and a later sync that re-reads it would say so)."""
+    if not pages:
+        return pages
+    last = max(pages)
+    total = max(last, pages[last][-1].total_pages)
+    shaped: dict[int, list[TopicPage]] = {}
+    for n, versions in pages.items():
+        shaped[n] = [
+            v if (n == last and v is versions[-1]) or (v.total_pages == total
+                                                       and v.total_posts is None)
+            else replace(v, total_pages=max(total, v.page), total_posts=None)
+            for v in versions]
+    return shaped
 
 
 @dataclass
@@ -343,7 +367,7 @@ class SnapshotForum:
                     self.skipped += [(v.path, f"страница другой темы ({tid}), не темы игры "
                                               f"({self.topic_id})") for v in versions]
         pages = {n: _oldest_first(v) for n, v in sorted(topics[chosen].pages.items())}
-        return self.pages.regroup(pages)
+        return _in_todays_shape(self.pages.regroup(pages))
 
     def _holds(self) -> str:
         """What the folder holds, for a refusal."""
@@ -375,6 +399,11 @@ class SnapshotForum:
             if n >= cursor.page:
                 yield from self._topic[n]
 
+    def versions_of(self, page: int) -> int:
+        """How many saved versions of ``page`` :meth:`fetch_topic_pages` yields
+        (:class:`referee.kernel.SavedVersions`)."""
+        return len(self._topic.get(page, ())) or 1
+
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
         """The saved PMs of ``folder`` as one listing (saved listing pages only tell which
         PMs exist; a PM whose own page was not saved is in :attr:`not_saved`)."""
@@ -383,7 +412,7 @@ class SnapshotForum:
                         sent_at=pm.sent_at, url=f"saved:{pm.pm_id}",
                         recipients=pm.recipients, sender_id=pm.sender_id)
             for pm in sorted(self._pms.values(), key=lambda p: (p.sent_at, p.pm_id))
-            if pm.folder == folder
+            if self.pages.listed_in(pm, folder)
         )
         return PmFolderPage(folder=folder, page=1, total_pages=1,
                             entries=entries if page == 1 else ())

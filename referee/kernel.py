@@ -201,6 +201,18 @@ class PmFolderExport(Protocol):
 
 
 @runtime_checkable
+class SavedVersions(Protocol):
+    """An optional part of :class:`Forum`: a source of saved pages (``[forum] snapshot``)
+    may hold one page saved several times, and :meth:`Forum.fetch_topic_pages` then yields
+    every version of it in a row, oldest first (so the store keeps every text, V4). A reader
+    that stops at a page (the topic sync's re-read of earlier pages) takes all of them."""
+
+    def versions_of(self, page: int) -> int:
+        """How many versions of ``page`` :meth:`Forum.fetch_topic_pages` yields."""
+        ...
+
+
+@runtime_checkable
 class Poster(Protocol):
     """What the tool sends on the host's word: replies in the game topic and PMs."""
 

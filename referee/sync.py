@@ -36,6 +36,7 @@ from referee.kernel import (
     PmFolderPage,
     PmListEntry,
     PrivateMessage,
+    SavedVersions,
     TopicPage,
 )
 from referee.store import Store
@@ -229,13 +230,18 @@ def _pages_again(adapter: Forum, pages: tuple[int, ...],
 
 def _read_run(adapter: Forum, first: int, last: int,
               per_page: int | None) -> Iterator[TopicPage]:
-    """Pages ``first`` … ``last`` (fewer when the topic has shrunk below them)."""
+    """Pages ``first`` … ``last`` (fewer when the topic has shrunk below them), each saved
+    version of the last one when the source holds several (:class:`SavedVersions`)."""
     pages = adapter.fetch_topic_pages(PageCursor(first, per_page))
+    seen = 0
     try:
         for tp in pages:
             yield tp
             if tp.page >= last or tp.page >= tp.total_pages:
-                return
+                seen += 1
+                if not isinstance(adapter, SavedVersions) or seen >= adapter.versions_of(
+                        tp.page):
+                    return
     finally:
         close = getattr(pages, "close", None)
         if callable(close):

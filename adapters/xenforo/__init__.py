@@ -42,6 +42,13 @@ def open_forum(settings: ForumSettings, password: PasswordSource | None) -> Foru
     return XenforoForum(settings, password=password)
 
 
+def open_snapshot(settings: ForumSettings) -> Forum:
+    from adapters.snapshot import open_saved
+    from adapters.xenforo.snapshot import XenforoPages
+
+    return open_saved(settings, XenforoPages)
+
+
 def open_poster(settings: ForumSettings, password: PasswordSource | None) -> Poster:
     from adapters.xenforo.client import XenforoForum
     from adapters.xenforo.posting import XenforoPoster
@@ -56,6 +63,7 @@ ENGINE = Engine(
     topic_id=topic_id,
     open_forum=open_forum,
     claims_page=claims_page,
+    open_snapshot=open_snapshot,
     open_poster=open_poster,
     post_url=post_url,
 )

@@ -1,0 +1,195 @@
+"""XenForo's half of a snapshot folder (``[forum] snapshot``; the shared half, what browsers
+do to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
+
+A saved page is told by its markup first (``article.message--post``: a thread page;
+``article.message--conversationMessage``: a conversation; ``div.structItem--conversation``:
+the conversation list; XF1's ``li.message`` by the page's template, XF2
+``html[data-template]`` / XF1 ``div#content[class]``), and read by the live board's parsers
+(:mod:`.topic`, :mod:`.conversations`). The thread or conversation a page shows is its
+canonical address, the «saved from url» address, or — a page saved by Firefox from a board
+that prints no canonical link — the thread its own post links point to.
+
+Conversation messages are keyed as the live board keys them (conversation · 100 000 +
+place, :func:`.conversations.pm_key`), so a game read from saved pages can go on live. A
+message's place needs the board's page size, which a full page of any conversation or thread
+tells; the last page of a conversation otherwise counts back from the list's «Ответы».
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import replace
+from zoneinfo import ZoneInfo
+
+from selectolax.lexbor import LexborHTMLParser
+
+from adapters import snapshot
+from adapters.base import ForumSettings
+from adapters.snapshot import Reading, SavedPage
+from adapters.xenforo.address import parse_thread_url
+from adapters.xenforo.conversations import (
+    ConversationPage,
+    ConversationRow,
+    conversation_id_in,
+    parse_conversation_list,
+    parse_conversation_page,
+    pm_key,
+)
+from adapters.xenforo.page import error_text, generation, login_form, reads_as_xenforo
+from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
+from referee.errors import MalformedPage
+from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+
+_THREAD_LINK = re.compile(r"threads/(?:[^/?#]*\.)?(\d+)(?=/|$|[?#])")
+_TEMPLATES = {
+    "login": "форма входа (страница сохранена без входа на форум)",
+    "forum_list": "главная страница форума", "forum_view": "список тем раздела",
+    "thread_reply": "форма ответа", "conversation_add": "форма новой переписки",
+    "whats_new": "«Что нового»", "search_results": "результаты поиска",
+    "member_view": "профиль участника",
+}
+
+
+def template_of(tree: LexborHTMLParser) -> str:
+    """The page's template: XF2 ``html[data-template]``, XF1 ``div#content``'s class."""
+    html = tree.css_first("html")
+    name = (html.attributes.get("data-template") or "") if html is not None else ""
+    if name:
+        return name
+    content = tree.css_first("div#content[class]")
+    return ((content.attributes.get("class") or "").split() or [""])[0] if content else ""
+
+
+def _most_linked(tree: LexborHTMLParser, find: re.Pattern[str] | None) -> int | None:
+    """The thread (``find``) or conversation (None) most of the page's links and forms
+    point to: a post's links all name its own."""
+    seen: Counter[int] = Counter()
+    for node in tree.css("a[href], form[action]"):
+        target = node.attributes.get("href") or node.attributes.get("action") or ""
+        if find is None:
+            found = conversation_id_in(target)
+        else:
+            match = find.search(target)
+            found = int(match.group(1)) if match else None
+        if found is not None:
+            seen[found] += 1
+    return seen.most_common(1)[0][0] if seen else None
+
+
+def _kind(tree: LexborHTMLParser) -> str:
+    if tree.css_first("article.message--post") is not None:
+        return "thread"
+    if tree.css_first("article.message--conversationMessage") is not None:
+        return "conversation"
+    template = template_of(tree)
+    if tree.css_first("div.structItem--conversation") is not None or template in (
+            "conversation_list", "direct_message_list"):
+        return "list"
+    if tree.css_first("li.message") is not None:
+        return "conversation" if template.startswith("conversation") else "thread"
+    return template
+
+
+class XenforoPages(snapshot.SavedPages):
+    """XenForo 1/2 saved pages, read by :mod:`.topic` and :mod:`.conversations`."""
+
+    engine = "xenforo"
+    title = "XenForo"
+    url_example = "…/threads/название.N/"
+
+    def __init__(self, settings: ForumSettings, *, tz: ZoneInfo | None = None) -> None:
+        super().__init__(settings, tz=tz)
+        self._rows: dict[int, ConversationRow] = {}
+        self._shown: list[tuple[int, ConversationPage]] = []
+        self._per_page: int | None = None
+
+    def reads_right(self, text: str) -> bool:
+        return reads_as_xenforo(text)
+
+    def topic_of(self, url: str) -> int | None:
+        thread = parse_thread_url(url)[1]
+        return thread.thread_id if thread is not None else None
+
+    def read(self, page: SavedPage) -> Reading:
+        tree = LexborHTMLParser(page.text)
+        if generation(tree) is None:
+            return Reading("other", why="не страница XenForo")
+        kind = _kind(tree)
+        if kind == "thread":
+            return Reading("topic", topic=self._thread(tree, page))
+        if kind == "list":
+            return Reading("pm_folder", folder=self._list(page))
+        if kind == "conversation":
+            shown = parse_conversation_page(page.text, url=page.url, tz=self.tz,
+                                            now=page.saved_at)
+            cid = shown.conversation_id or _most_linked(tree, None)
+            if cid is None:
+                raise MalformedPage("на сохранённой странице переписки не видно, какая это "
+                                    "переписка", "сохраните её ещё раз из Chrome или Edge")
+            self._shown.append((cid, shown))
+            if shown.page < shown.total_pages and shown.messages:
+                self._per_page = len(shown.messages)
+            return Reading("pm")
+        said = error_text(tree)
+        if login_form(tree) is not None and kind != "thread_reply":
+            return Reading("other", why=_TEMPLATES["login"])
+        return Reading("other", why=_TEMPLATES.get(kind) or (
+            f"сообщение форума: «{said}»" if said else f"страница XenForo «{kind or '?'}», "
+            "не тема и не переписка"))
+
+    def _thread(self, tree: LexborHTMLParser, page: SavedPage) -> TopicPage:
+        tp = read_thread_page(page.text, url=page.url, tz=self.tz, now=page.saved_at).page
+        if tp.page < tp.total_pages and tp.posts:
+            self._per_page = len(tp.posts)  # one setting for threads and conversations
+        if tp.topic_id is None and (tid := _most_linked(tree, _THREAD_LINK)) is not None:
+            tp = replace(tp, topic_id=tid,
+                         posts=tuple(replace(p, topic_id=tid) for p in tp.posts))
+        return tp
+
+    def _list(self, page: SavedPage) -> PmFolderPage:
+        listing = parse_conversation_list(page.text, url=page.url, tz=self.tz,
+                                          now=page.saved_at)
+        entries: list[PmListEntry] = []
+        for row in listing.rows:
+            self._rows[row.conversation_id] = row
+            for place in range(row.messages, 0, -1):
+                last = place == row.messages
+                entries.append(PmListEntry(
+                    pm_id=pm_key(row.conversation_id, place), subject=row.title,
+                    sender=row.last_sender if last else "",
+                    sent_at=row.last_at if last else None, url=row.route,
+                    unread=row.unread and last))
+        return PmFolderPage("inbox", listing.page, listing.total_pages, tuple(entries))
+
+    def listed_in(self, pm: PrivateMessage, folder: str) -> bool:
+        """XenForo keeps one list of conversations, the host's own messages in them: the
+        live board lists every message in the inbox and nothing elsewhere."""
+        return folder == "inbox"
+
+    def late_pms(self) -> Iterator[PrivateMessage]:
+        me = (self.settings.username or "").casefold()
+        for cid, shown in self._shown:
+            row = self._rows.get(cid)
+            count = len(shown.messages)
+            per = count if shown.page < shown.total_pages else self._per_page
+            if shown.page == 1 or per:
+                first = (shown.page - 1) * (per or DEFAULT_PER_PAGE) + 1
+            else:
+                # A last page and no page size known: its messages are the conversation's
+                # last ones, and the list said how many there are.
+                first = max(1, (row.messages if row is not None else count) - count + 1)
+            people = shown.participants or (row.participants if row is not None else ())
+            title = shown.title or (row.title if row is not None else str(cid))
+            for offset, m in enumerate(shown.messages):
+                key = pm_key(cid, first + offset)
+                yield PrivateMessage(
+                    pm_id=key, sender=m.sender, sender_id=m.sender_id,
+                    recipients=tuple(p for p in people if p.casefold() != m.sender.casefold()),
+                    sent_at=m.sent_at, subject=title, body_html=m.body_html,
+                    body_text=m.body_text,
+                    folder="sentbox" if me and m.sender.casefold() == me else "inbox")
+
+
+__all__ = ["XenforoPages", "template_of"]
