@@ -47,6 +47,13 @@ def open_forum(settings: ForumSettings, password: PasswordSource | None) -> Foru
     return MybbForum(settings, password=password)
 
 
+def open_snapshot(settings: ForumSettings) -> Forum:
+    from adapters.mybbru.snapshot import MybbPages
+    from adapters.snapshot import open_saved
+
+    return open_saved(settings, MybbPages)
+
+
 def open_poster(settings: ForumSettings, password: PasswordSource | None) -> Poster:
     from adapters.mybbru.client import MybbForum
     from adapters.mybbru.posting import MybbPoster
@@ -61,5 +68,6 @@ ENGINE = Engine(
     topic_id=topic_id,
     open_forum=open_forum,
     claims_page=claims_page,
+    open_snapshot=open_snapshot,
     open_poster=open_poster,
 )

@@ -43,6 +43,13 @@ def open_forum(settings: ForumSettings, password: PasswordSource | None) -> Foru
     return SmfForum(settings, password=password)
 
 
+def open_snapshot(settings: ForumSettings) -> Forum:
+    from adapters.smf.snapshot import SmfPages
+    from adapters.snapshot import open_saved
+
+    return open_saved(settings, SmfPages)
+
+
 def open_poster(settings: ForumSettings, password: PasswordSource | None) -> Poster:
     from adapters.smf.client import SmfForum
     from adapters.smf.posting import SmfPoster
@@ -57,6 +64,7 @@ ENGINE = Engine(
     topic_id=topic_id,
     open_forum=open_forum,
     claims_page=claims_page,
+    open_snapshot=open_snapshot,
     open_poster=open_poster,
     post_url=post_url,
 )

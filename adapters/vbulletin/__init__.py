@@ -42,6 +42,13 @@ def open_forum(settings: ForumSettings, password: PasswordSource | None) -> Foru
     return VbulletinForum(settings, password=password)
 
 
+def open_snapshot(settings: ForumSettings) -> Forum:
+    from adapters.snapshot import open_saved
+    from adapters.vbulletin.snapshot import VbulletinPages
+
+    return open_saved(settings, VbulletinPages)
+
+
 def open_poster(settings: ForumSettings, password: PasswordSource | None) -> Poster:
     from adapters.vbulletin.client import VbulletinForum
     from adapters.vbulletin.posting import VbulletinPoster
@@ -56,5 +63,6 @@ ENGINE = Engine(
     topic_id=topic_id,
     open_forum=open_forum,
     claims_page=claims_page,
+    open_snapshot=open_snapshot,
     open_poster=open_poster,
 )
