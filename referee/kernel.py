@@ -140,9 +140,10 @@ class Forum(Protocol):
     topic read page by page, and the host's private messages.
 
     Implemented by each engine package under ``adapters/`` (live over HTTP, and saved
-    pages where the engine supports a snapshot folder); chosen by
-    :func:`adapters.registry.open_forum`. An engine that can read a whole PM folder page in
-    one request also implements :class:`PmFolderExport` (optional; the PM sync checks).
+    pages: a snapshot folder, :mod:`adapters.snapshot`, which also implements
+    :class:`SavedVersions`); chosen by :func:`adapters.registry.open_forum`. An engine that
+    can read a whole PM folder page in one request also implements :class:`PmFolderExport`
+    (optional; the PM sync checks).
     """
 
     engine: str

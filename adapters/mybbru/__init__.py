@@ -4,7 +4,8 @@ topics are ``viewtopic.php?id=N``.
 
 The game is read through the board's JSON API (:mod:`.api`, :mod:`.client`), the topic's
 HTML pages when a board has closed it (:mod:`.pages`); replies and PMs go through the
-board's forms (:mod:`.posting`). Facts and how sure each is: ``README.md`` here.
+board's forms (:mod:`.posting`); saved topic pages are read by :mod:`.snapshot`. Facts and
+how sure each is: ``README.md`` here.
 
 Detection: a ``viewtopic.php?id=`` address is this engine's whatever the domain (phpBB's
 topics are ``?t=``); the adapter then finds out on first use whether the board answers the

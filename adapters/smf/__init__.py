@@ -1,9 +1,10 @@
 """SMF 2.1 and 2.0 (Simple Machines Forum; themes Curve2 and Curve, Russian and English packs).
 
 Page parsers in :mod:`.parse` (topics) and :mod:`.parse_pm` (personal messages), forms in
-:mod:`.forms`, the live board in :mod:`.client`, replies and PMs in :mod:`.posting`; every
-markup fact they rely on and where it was verified: ``adapters/smf/README.md``. The
-registry entry below opens each lazily, so finding the engines costs no parser import.
+:mod:`.forms`, the live board in :mod:`.client`, replies and PMs in :mod:`.posting`, saved
+pages in :mod:`.snapshot`; every markup fact they rely on and where it was verified:
+``adapters/smf/README.md``. The registry entry below opens each lazily, so finding the
+engines costs no parser import.
 """
 
 from __future__ import annotations

@@ -2,9 +2,9 @@
 
 Thread pages in :mod:`.parse` (bodies :mod:`.body`, dates :mod:`.when`, addresses
 :mod:`.urls`), PMs in :mod:`.mail`, forms in :mod:`.forms`, the live board in
-:mod:`.client`, replies and PMs in :mod:`.posting`. Every markup and protocol fact, with its
-source and whether it is verified, is in ``README.md`` beside this file. The registry entry
-below opens each lazily.
+:mod:`.client`, replies and PMs in :mod:`.posting`, saved pages in :mod:`.snapshot`. Every
+markup and protocol fact, with its source and whether it is verified, is in ``README.md``
+beside this file. The registry entry below opens each lazily.
 """
 
 from __future__ import annotations

@@ -1,11 +1,12 @@
-"""XenForo 2 (and the thread pages of XenForo 1): the engine most Russian forum Mafia is
-played on today (issue 18).
+"""XenForo 2 (and the thread pages of XenForo 1): the engine most Russian forum Mafia is played
+on today (issue 18).
 
 Addresses in :mod:`.address`, thread pages in :mod:`.topic` (post bodies made readable by
 the engine-neutral vote reader in :mod:`.body`), conversations in :mod:`.conversations`,
 forms in :mod:`.forms`, the live board in :mod:`.client`, replies and new conversations in
-:mod:`.posting`. What each relies on, and where it was verified, is in ``README.md``
-beside this file. The registry entry below opens each lazily.
+:mod:`.posting`, saved pages (``[forum] snapshot``) in :mod:`.snapshot`. What each relies
+on, and where it was verified, is in ``README.md`` beside this file. The registry entry
+below opens each lazily.
 """
 
 from __future__ import annotations

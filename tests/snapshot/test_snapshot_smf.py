@@ -216,3 +216,19 @@ def test_the_engine_is_told_by_the_pages(tmp_path: Path) -> None:
         save_real(folder, name, browser)
     forum = open_forum(ForumSettings(snapshot=folder, timezone="Europe/Moscow"))
     assert isinstance(forum, SnapshotForum) and forum.engine == "smf" and forum.topic_id == 2
+
+
+def test_pms_opened_one_by_one_are_read_and_the_dialogue_view_is_named(
+        tmp_path: Path) -> None:
+    folder = tmp_path / "p"
+    save_real(folder, "topic_p1_host.html", "chrome")
+    views = [save_real(folder, f"pm_view_{n}_host.html", "firefox") for n in (1, 2)]
+    dialogues = save_real(folder, "pm_inbox_mode2_host.html", "chrome")
+    forum = open_forum(ForumSettings(url=TOPIC_URL, snapshot=folder, timezone="Europe/Moscow"))
+    assert isinstance(forum, SnapshotForum)
+    # «По одному»: each page shows its own message in full, and lists the rest.
+    assert [e.pm_id for e in forum.fetch_pm_folder("inbox").entries] == [1, 2]
+    assert {p for p, _ in forum.skipped} >= {dialogues} and not set(views) & {
+        p for p, _ in forum.skipped}
+    assert "«диалоги»" in dict(forum.skipped)[dialogues]
+    assert 3 in {e.pm_id for e in forum.not_saved}
