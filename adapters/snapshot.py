@@ -112,6 +112,9 @@ class SavedPages:
     """What a host calls the engine («phpBB 3.x»)."""
     url_example = ""
     """A topic address of this engine, for the hints («…/viewtopic.php?t=N»)."""
+    regroups = False
+    """Whether :meth:`regroup` numbers the pages otherwise than the board (then a saved
+    page's address is no address of the store's page)."""
 
     def __init__(self, settings: ForumSettings, *, tz: ZoneInfo | None = None) -> None:
         self.settings = settings
@@ -315,7 +318,7 @@ class SnapshotForum:
             topic.title = topic.title or tp.title
             topic.pages.setdefault(tp.page, []).append(
                 _Version(page.path, page.order, tp, reading.printed_at))
-            if page.on_board:
+            if page.on_board and not self.pages.regroups:
                 self._addresses.setdefault(tp.page, page.url)
         elif reading.kind in ("pm_folder", "pm"):
             if reading.folder is not None:

@@ -61,6 +61,7 @@ class MybbPages(snapshot.SavedPages):
     engine = "mybbru"
     title = "MyBB.ru"
     url_example = "…/viewtopic.php?id=N"
+    regroups = True
 
     def reads_right(self, text: str) -> bool:
         return pages.reads_as_mybb(text)
