@@ -1,17 +1,19 @@
 """MyBB.ru's half of a snapshot folder (``[forum] snapshot``; the shared half, what browsers
 do to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
 
-A saved topic page (``div.post[data-posted]``) is read by :mod:`.pages`, the parser of the
-live board's HTML fallback. Its topic is the one the «saved from url» address names
+A saved topic page (``div.post`` with ``id="pN"``) is read by :mod:`.topic_page`, the
+parser of the live board's HTML fallback. Its topic is the one the page names
+(``#pun-viewtopic[data-topic-id]``), else the «saved from url» address
 (``viewtopic.php?id=N&p=K``), else the quick reply form's ``post.php?tid=N`` (a host's
 page), else the topic the page's links name most (``.pagelink``).
 
 Pages are regrouped into pages of 100 posts in the topic's order, as the live board is read
 (:mod:`.client`: the API's ``post.get`` pages and the HTML fallback alike), so that a game
-read from saved pages goes on live in the same store: the board's page size is that of a
-saved page before the last, and a later page whose place cannot be told so (no page before
-the last saved) is skipped with a word. A regrouped page has one version for each saved
-version of the board pages in it, oldest first.
+read from saved pages goes on live in the same store. A post's place in the topic is its
+number (``h3 strong``, counted through the topic); on a page that does not number its posts
+one after another, the board's page size (that of a saved page before the last) places
+them, and a later page that can be placed neither way is refused with a word. A regrouped
+page has one version for each saved version of the board pages in it, oldest first.
 
 The host's dialogs (``messages.php``) have no reader here: referee reads them only through
 the board's API, and a saved one is skipped with the way around it.
@@ -26,7 +28,7 @@ from dataclasses import replace
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters import snapshot
-from adapters.mybbru import pages
+from adapters.mybbru import pages, topic_page
 from adapters.mybbru.api import PER_PAGE
 from adapters.mybbru.client import parse_topic_url
 from adapters.snapshot import Reading, SavedPage
@@ -40,6 +42,10 @@ _NO_PMS = ("диалог из личных сообщений: их referee чи
 
 
 def _topic_on_page(tree: LexborHTMLParser, page: SavedPage) -> int | None:
+    body = tree.css_first("#pun-viewtopic")
+    shown = (body.attributes.get("data-topic-id") or "").strip() if body is not None else ""
+    if shown.isdigit():
+        return int(shown)
     if page.on_board:
         try:
             found = parse_topic_url(page.url)[1]
@@ -53,6 +59,12 @@ def _topic_on_page(tree: LexborHTMLParser, page: SavedPage) -> int | None:
     seen = Counter(int(m.group(1)) for a in tree.css("a[href]")
                    if (m := _TOPIC_LINK.search(a.attributes.get("href") or "")))
     return seen.most_common(1)[0][0] if seen else None
+
+
+def _asked(page: SavedPage) -> int:
+    """The page number in the saved address (``p=K``), the one the page was asked as."""
+    match = re.search(r"[?&]p=(\d+)", page.url) if page.on_board else None
+    return int(match.group(1)) if match else 1
 
 
 class MybbPages(snapshot.SavedPages):
@@ -78,14 +90,18 @@ class MybbPages(snapshot.SavedPages):
             return Reading("other", why=_NO_PMS)
         if not pages.is_mybb_page(page.text):
             return Reading("other", why="не страница MyBB.ru")
-        if tree.css_first("div.post[data-posted]") is None:
+        if not topic_page.post_blocks(tree):
             if pages.has_login_form(page.text):
                 return Reading("other", why="форма входа (страница сохранена без входа)")
             return Reading("other", why="страница MyBB.ru, не тема")
         tid = _topic_on_page(tree, page)
-        shown = pages.parse_topic_page(page.text, topic_id=tid or 0)
-        posts = tuple(replace(p, topic_id=tid, page=shown.page, position=i)
-                      for i, p in enumerate(shown.posts, 1))
+        shown = topic_page.parse_topic_page(page.text, topic_id=tid or 0, page=_asked(page),
+                                            tz=self.tz, now=page.saved_at)
+        first = shown.first_number
+        # A post's position here is its number in the topic (0: not numbered), for regroup.
+        posts = tuple(replace(p, topic_id=tid, page=shown.page,
+                              position=first + i if first is not None else 0)
+                      for i, p in enumerate(shown.posts))
         return Reading("topic", topic=TopicPage(
             topic_id=tid, title=shown.title, page=shown.page, total_pages=shown.last_page,
             per_page=len(posts), posts=posts))
@@ -94,43 +110,50 @@ class MybbPages(snapshot.SavedPages):
         """The board's pages (each with its versions) as pages of 100 posts."""
         size = max((len(v.posts) for versions in by_page.values() for v in versions
                     if v.page < v.total_pages), default=None)
-        if size is None and set(by_page) - {1}:
-            later = ", ".join(str(n) for n in sorted(by_page) if n > 1)
+        unplaced = sorted(b for b, versions in by_page.items() if b > 1 and any(
+            p.position == 0 for v in versions for p in v.posts))
+        if size is None and unplaced:
             raise MalformedPage(
-                f"среди сохранённых страниц темы нет ни одной полной (только стр. {later}): "
-                "не понять, сколько сообщений на странице форума",
+                f"среди сохранённых страниц темы нет ни одной полной (только стр. "
+                f"{', '.join(map(str, unplaced))}): не понять, где в теме их сообщения",
                 "сохраните и первую страницу темы")
-        size = size or PER_PAGE
+        placed: dict[int, list[list[tuple[int, Post]]]] = {}
+        for b, versions in by_page.items():
+            for k, version in enumerate(versions):
+                for i, post in enumerate(version.posts):
+                    at = post.position - 1 if post.position else (b - 1) * (size or 0) + i
+                    into = placed.setdefault(at // PER_PAGE + 1, [])
+                    while len(into) <= k:
+                        into.append([])
+                    into[k].append((at, post))
         newest = by_page[max(by_page)][-1]
-        total = (newest.total_pages - 1) * size + len(newest.posts)
-        spans = {n for b, versions in by_page.items() for v in versions
-                 for n in range((b - 1) * size // PER_PAGE + 1,
-                                ((b - 1) * size + max(len(v.posts), 1) - 1) // PER_PAGE + 2)}
-        pages_in_all = max(-(-total // PER_PAGE), *spans)
-        return {n: self._versions(n, by_page, size, pages_in_all, newest, total)
-                for n in sorted(spans)}
+        last_at = max((at for versions in placed.values() for post_at in versions
+                       for at, _ in post_at), default=-1)
+        whole = newest.page >= newest.total_pages
+        pages_in_all = max(placed) if whole else max(max(placed) + 1, -(-(
+            newest.total_pages * (size or len(newest.posts))) // PER_PAGE))
+        return {n: _versions(n, placed[n], pages_in_all, newest, last_at + 1 if whole else None)
+                for n in sorted(placed)}
 
-    def _versions(self, number: int, by_page: dict[int, list[TopicPage]], size: int,
-                  pages_in_all: int, newest: TopicPage, total: int) -> list[TopicPage]:
-        """The versions of page ``number`` of 100: the k-th takes each board page in it at
-        its k-th saved version (its last one when it has fewer)."""
-        low, high = (number - 1) * PER_PAGE, number * PER_PAGE
-        boards = sorted(b for b in by_page if (b - 1) * size < high and b * size > low)
-        is_last = number >= pages_in_all and newest.page >= newest.total_pages
-        out: list[TopicPage] = []
-        for k in range(max(len(by_page[b]) for b in boards)):
-            posts: list[Post] = []
-            for b in boards:
-                version = by_page[b][min(k, len(by_page[b]) - 1)]
-                posts += [p for i, p in enumerate(version.posts)
-                          if low <= (b - 1) * size + i < high]
-            out.append(TopicPage(
-                topic_id=newest.topic_id, title=newest.title, page=number,
-                total_pages=pages_in_all, per_page=PER_PAGE,
-                posts=tuple(replace(p, page=number, position=i)
-                            for i, p in enumerate(posts, 1)),
-                total_posts=total if is_last else None))
-        return out
+
+def _versions(number: int, versions: list[list[tuple[int, Post]]], pages_in_all: int,
+              newest: TopicPage, total: int | None) -> list[TopicPage]:
+    """The versions of page ``number`` of 100: the k-th holds each board page in it at its
+    k-th saved version, and at its last one where it has fewer."""
+    out: list[TopicPage] = []
+    held: dict[int, tuple[int, Post]] = {}
+    for k, version in enumerate(versions):
+        boards = {p.page for _, p in version}
+        # A board page saved again replaces its own posts; the others are kept as they were.
+        held = {pid: v for pid, v in held.items() if v[1].page not in boards} if k else {}
+        held.update({post.post_id: (at, post) for at, post in version})
+        posts = [p for _, p in sorted(held.values(), key=lambda v: v[0])]
+        out.append(TopicPage(
+            topic_id=newest.topic_id, title=newest.title, page=number,
+            total_pages=pages_in_all, per_page=PER_PAGE,
+            posts=tuple(replace(p, page=number, position=i) for i, p in enumerate(posts, 1)),
+            total_posts=total if number >= pages_in_all else None))
+    return out
 
 
 __all__ = ["MybbPages"]

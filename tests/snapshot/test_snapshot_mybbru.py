@@ -7,6 +7,7 @@ dialogs are read only through the API, and a saved one is skipped saying so."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -129,11 +130,24 @@ def test_a_saved_dialog_is_skipped_with_the_way_around(board: MybbBoard, root: s
     assert "только через API" in why and "referee action add" in why
 
 
-def test_only_a_later_page_saved_is_refused_in_words(board: MybbBoard, root: str,
-                                                     tmp_path: Path) -> None:
+def test_a_later_page_saved_alone_is_placed_by_its_posts_numbers(
+        board: MybbBoard, root: str, tmp_path: Path) -> None:
+    board.posts = board_posts()
     last = -(-len(board.posts) // board.per_page)
     url = f"{root}viewtopic.php?id={board.topic_id}&p={last}"
-    save(tmp_path / "p", httpx.get(url).content, url, browser="chrome")
-    # Where the posts of a last page sit in the topic needs a full page before it.
+    save(tmp_path / "p", httpx.get(url).content, url, browser="firefox")
+    (page,) = open_forum(ForumSettings(snapshot=tmp_path / "p", timezone="Europe/Moscow")
+                         ).fetch_topic_pages()
+    before = (last - 1) * board.per_page  # the posts on the board's pages before it
+    assert (page.page, page.topic_id) == (before // 100 + 1, 317)
+    assert [p.post_id for p in page.posts] == [p.id for p in board.posts[before:]]
+
+
+def test_a_later_page_that_numbers_no_post_is_refused_in_words(
+        board: MybbBoard, root: str, tmp_path: Path) -> None:
+    last = -(-len(board.posts) // board.per_page)
+    url = f"{root}viewtopic.php?id={board.topic_id}&p={last}"
+    served = re.sub(rb"<strong>\d+</strong>", b"", httpx.get(url).content)  # a style without
+    save(tmp_path / "p", served, url, browser="chrome")  # the posts' numbers
     with pytest.raises(MalformedPage, match=f"нет ни одной полной \\(только стр. {last}\\)"):
         open_forum(ForumSettings(snapshot=tmp_path / "p", timezone="Europe/Moscow"))
