@@ -173,21 +173,20 @@ def _oldest_first(versions: list[_Version]) -> list[TopicPage]:
 
 def _in_todays_shape(pages: dict[int, list[TopicPage]]) -> dict[int, list[TopicPage]]:
     """Every saved version as a page of the topic as it stands in its newest saved last
-    page: an older version is read for its texts (V4), not for the topic's shape then. A
-    page saved when it was the last one would otherwise tell the store that the posts
-    after it are gone (and a later sync that re-reads it would say so)."""
+    page (its page count, and its post count where a page prints one): an older version is
+    read for its texts (V4), not for the topic's shape then. A page saved when it was the
+    last one would otherwise tell the store that the posts after it are gone (and a later
+    sync that re-reads it would say so)."""
     if not pages:
         return pages
     last = max(pages)
-    total = max(last, pages[last][-1].total_pages)
-    shaped: dict[int, list[TopicPage]] = {}
-    for n, versions in pages.items():
-        shaped[n] = [
-            v if (n == last and v is versions[-1]) or (v.total_pages == total
-                                                       and v.total_posts is None)
-            else replace(v, total_pages=max(total, v.page), total_posts=None)
-            for v in versions]
-    return shaped
+    newest = pages[last][-1]
+    total = max(last, newest.total_pages)
+    return {n: [v if v.total_pages == total and v.total_posts in (None, newest.total_posts)
+                else replace(v, total_pages=max(total, v.page), total_posts=(
+                    newest.total_posts if v.total_posts is not None else None))
+                for v in versions]
+            for n, versions in pages.items()}
 
 
 @dataclass
