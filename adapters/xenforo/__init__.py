@@ -1,5 +1,5 @@
-"""XenForo 2 (and the thread pages of XenForo 1): the engine most Russian forum Mafia is played
-on today (issue 18).
+"""XenForo 2 (and the thread pages of XenForo 1): the engine most Russian forum Mafia is
+played on today (issue 18).
 
 Addresses in :mod:`.address`, thread pages in :mod:`.topic` (post bodies made readable by
 the engine-neutral vote reader in :mod:`.body`), conversations in :mod:`.conversations`,
