@@ -125,9 +125,10 @@ def sid_in_body(url: str, data: dict[str, str]) -> tuple[str, dict[str, str]]:
 def learned_per_page(tp: TopicPage) -> int | None:
     """The board's posts-per-page as this page shows it: a page before the last is full;
     the last page's own figure (from its links) never overstates it, so jumping with it can
-    land early but never skip a page."""
+    land early but never skip a page. A full page may show fewer posts than it holds (a
+    soft-deleted post the parser leaves out): its links' figure then tells the size."""
     if tp.page < tp.total_pages and tp.posts:
-        return len(tp.posts)
+        return max(len(tp.posts), tp.per_page)
     return tp.per_page or None
 
 

@@ -6,7 +6,8 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters.phpbb.parse.forms import _posting_form_node
 from adapters.phpbb.parse.page import PageKind, _login_form_node, _message_panel
-from adapters.phpbb.parse.topic import _prosilver_posts, _subsilver_anchors
+from adapters.phpbb.parse.subsilver import pm_header_rows, subsilver_anchors
+from adapters.phpbb.parse.topic import _id_posts, _prosilver_posts
 
 # ---------------------------------------------------------------------------------------
 # Page kind
@@ -19,14 +20,19 @@ def page_kind(html: str) -> PageKind:
 
 
 def _kind(tree: LexborHTMLParser) -> PageKind:
-    if _prosilver_posts(tree) or _subsilver_anchors(tree):
+    if _prosilver_posts(tree) or subsilver_anchors(tree):
         return "topic"
     if tree.css_first("div.post.pm") is not None:
         return "pm"
     if _posting_form_node(tree) is not None:
         return "posting_form"
-    if tree.css_first("form#viewfolder") is not None or tree.css_first("ul.pmlist") is not None:
+    if (tree.css_first("form#viewfolder") is not None or tree.css_first("ul.pmlist") is not None
+            or tree.css_first('form[name="viewfolder"]') is not None):
         return "pm_folder"
+    if pm_header_rows(tree) and tree.css_first("div.postbody") is not None:
+        return "pm"  # subsilver2's message table
+    if _id_posts(tree):
+        return "topic"
     if _login_form_node(tree) is not None:
         return "login"
     if _message_panel(tree) is not None:

@@ -23,11 +23,12 @@ from referee.errors import (
 
 PageKind = Literal["topic", "login", "message", "pm_folder", "pm", "posting_form", "unknown"]
 
-PageKind = Literal["topic", "login", "message", "pm_folder", "pm", "posting_form", "unknown"]
-
 _POST_ID = re.compile(r"^p(\d+)$")
 _PM_POST_ID = re.compile(r"^post-(\d+)$")
 _USER_ID = re.compile(r"[?&;]u=(\d+)")
+# Profile links rewritten by SEO mods (phpBB SEO: «member58.html», «…-u58/»): unverified
+# shapes, tried only when the link has no ``u=``.
+_SEO_USER_ID = re.compile(r"(?:/|^|\.)member(\d+)\.html?\b|-u(\d+)(?:/|\.html?\b)")
 _TOPIC_ID = re.compile(r"[?&;]t=(\d+)")
 _MSG_ID = re.compile(r"[?&;]p=(\d+)")
 _START = re.compile(r"[?&;]start=(\d+)")
@@ -185,6 +186,25 @@ def _raise_for_message(text: str, url: str) -> NoReturn:
 # ---------------------------------------------------------------------------------------
 
 
+def user_id_of(href: str) -> int | None:
+    """The user id of a profile link (``u=``, gotcha 7), or None."""
+    match = _USER_ID.search(href)
+    if match:
+        return int(match.group(1))
+    seo = _SEO_USER_ID.search(href)
+    return int(seo.group(1) or seo.group(2)) if seo else None
+
+
+def _is_profile_link(node: Node) -> bool:
+    href = node.attributes.get("href") or ""
+    if "mode=viewprofile" in href:
+        return True
+    # get_username_string() gives every member's link one of these classes (3.1+); an SEO
+    # mod may have rewritten the address.
+    classes = (node.attributes.get("class") or "").split()
+    return bool(href) and ("username" in classes or "username-coloured" in classes)
+
+
 def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:
     """Nick and user id from a phpBB ``get_username_string('full')`` rendering.
 
@@ -192,20 +212,34 @@ def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:
     deleted users (no id), or bare text (3.0 guests).
     """
     # Fast path: phpBB prints the profile link as a direct child (strong > a.username).
-    links = [a for a in container.iter() if a.tag == "a"
-             and "mode=viewprofile" in (a.attributes.get("href") or "") and _norm(a.text())]
+    links = [a for a in container.iter() if a.tag == "a" and _is_profile_link(a)
+             and _norm(a.text())]
     if not links:
-        links = [
-            a for a in container.css('a[href*="mode=viewprofile"]') if _norm(a.text())
-        ]
+        links = [a for a in container.css("a[href]") if _is_profile_link(a) and _norm(a.text())]
     if links:
         link = links[-1] if last else links[0]
-        match = _USER_ID.search(link.attributes.get("href") or "")
-        return _norm(link.text()), int(match.group(1)) if match else None
+        return _norm(link.text()), user_id_of(link.attributes.get("href") or "")
     span = container.css_first("span.username, span.username-coloured")
     if span is not None:
         return _norm(span.text()), None
     return _norm(container.text()), None
+
+
+def users_among(nodes: list[Node]) -> list[tuple[str, int | None]]:
+    """The users named by ``nodes`` (links, ``span.username``), in order: PM headers and
+    folder rows."""
+    found: list[tuple[str, int | None]] = []
+    for node in nodes:
+        if node.tag == "a":
+            # Group recipients (3.0) link to memberlist.php?mode=group: a name, no user id.
+            found.append((_norm(node.text()), user_id_of(node.attributes.get("href") or "")))
+        elif node.tag == "span" and any(
+            c in (node.attributes.get("class") or "") for c in ("username", "username-coloured")
+        ):
+            found.append((_norm(node.text()), None))
+        elif node.tag not in ("-text", "br", "-comment"):
+            found.extend(users_among(list(node.iter(include_text=False))))
+    return [(name, uid) for name, uid in found if name]
 
 
 def _abs_url(base: str, href: str, *, drop_sid: bool = False) -> str:

@@ -9,18 +9,25 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.phpbb.parse.body import body_of
 from adapters.phpbb.parse.export import ExportForm, export_form
 from adapters.phpbb.parse.forms import _logged_in_name
 from adapters.phpbb.parse.page import (
     _HINT_URL,
     _MSG_ID,
     _PM_POST_ID,
-    _USER_ID,
     _abs_url,
     _norm,
     _raise_for_page,
+    users_among,
 )
-from adapters.phpbb.parse.topic import _pagination
+from adapters.phpbb.parse.pages import pagination
+from adapters.phpbb.parse.postparts import read_date
+from adapters.phpbb.parse.subsilver import (
+    subsilver_folder_rows,
+    subsilver_pm,
+    subsilver_pm_row,
+)
 from referee.dates import parse_forum_date
 from referee.errors import (
     DateParseError,
@@ -31,7 +38,6 @@ from referee.kernel import (
     PmListEntry,
     PrivateMessage,
 )
-from referee.markup import plain_text_node
 
 # ---------------------------------------------------------------------------------------
 # Private messages
@@ -59,6 +65,9 @@ def parse_pm(
     tree = LexborHTMLParser(html)
     post = tree.css_first("div.post.pm")
     if post is None:
+        table = subsilver_pm(tree, url, tz, now, folder)
+        if table is not None:
+            return table
         _raise_for_page(tree, url, "личное сообщение")
     match = _PM_POST_ID.match(post.attributes.get("id") or "")
     if match is None:
@@ -81,13 +90,8 @@ def parse_pm(
     if not sender:
         raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не найден отправитель («От:»).",
                             _HINT_URL)
-    try:
-        sent_at = parse_forum_date(sent_text, tz=tz, now=now)
-    except DateParseError as error:
-        raise MalformedPage(
-            f"Личное сообщение {pm_id} ({url}): не удалось разобрать дату «{sent_text}».",
-            error.hint,
-        ) from None
+    sent_at = read_date([sent_text], f"Личное сообщение {pm_id} ({url})", tz, now)
+    body_html, body_text = body_of(content)
     return PrivateMessage(
         pm_id=pm_id,
         sender=sender,
@@ -95,8 +99,8 @@ def parse_pm(
         recipients=tuple(recipients),
         sent_at=sent_at,
         subject=subject,
-        body_html=content.inner_html or "",
-        body_text=plain_text_node(content),
+        body_html=body_html,
+        body_text=body_text,
         folder=folder,
     )
 
@@ -123,29 +127,12 @@ def _pm_header(author_p: Node) -> tuple[str, str, int | None, list[str]]:
                 (n.text(deep=False) or "") if n.tag == "-text" else n.text() for n in nodes
             ))
         elif role == "from":
-            users = _users_among(nodes)
+            users = users_among(nodes)
             if users:
                 sender, sender_id = users[0]
         else:
-            recipients.extend(name for name, _ in _users_among(nodes))
+            recipients.extend(name for name, _ in users_among(nodes))
     return sent_text, sender, sender_id, recipients
-
-
-def _users_among(nodes: list[Node]) -> list[tuple[str, int | None]]:
-    found: list[tuple[str, int | None]] = []
-    for node in nodes:
-        if node.tag == "a":
-            href = node.attributes.get("href") or ""
-            match = _USER_ID.search(href)
-            # Group recipients (3.0) link to memberlist.php?mode=group: a name, no user id.
-            found.append((_norm(node.text()), int(match.group(1)) if match else None))
-        elif node.tag == "span" and any(
-            c in (node.attributes.get("class") or "") for c in ("username", "username-coloured")
-        ):
-            found.append((_norm(node.text()), None))
-        elif node.tag not in ("-text", "br", "-comment"):
-            found.extend(_users_among(list(node.iter(include_text=False))))
-    return [(name, uid) for name, uid in found if name]
 
 
 def parse_pm_folder(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> PmFolderPage:
@@ -164,17 +151,23 @@ def read_pm_folder(
     (None when the page offers none)."""
     tree = LexborHTMLParser(html)
     rows = tree.css("ul.pmlist > li")
-    if not rows and tree.css_first("form#viewfolder") is None:
-        _raise_for_page(tree, url, "папка личных сообщений")
+    table = not rows and tree.css_first("form#viewfolder") is None
+    if table:
+        # subsilver2: a table of rows in form[name=viewfolder] (no id).
+        rows = subsilver_folder_rows(tree)
+        if not rows and tree.css_first('form[name="viewfolder"]') is None:
+            _raise_for_page(tree, url, "папка личных сообщений")
     own_name = _logged_in_name(tree)
+    folder = _folder_name(tree, url)
     entries: list[PmListEntry] = []
     for row in rows:
-        entry = _pm_row(row, url, tz, now, own_name)
+        entry = (subsilver_pm_row(row, url, tz, now, own_name, folder in ("sentbox", "outbox"))
+                 if table else _pm_row(row, url, tz, now, own_name))
         if entry is not None:
             entries.append(entry)
-    pages = _pagination(tree, html, url, len(entries))
+    pages = pagination(tree, html, url, len(entries))
     page = PmFolderPage(
-        folder=_folder_name(tree, url),
+        folder=folder,
         page=pages.page,
         total_pages=pages.total_pages,
         entries=tuple(entries),
@@ -215,10 +208,10 @@ def _pm_row(
     if info is not None and ":" in info.text():
         # Sent folders: «Кому <user>» and «<dd class="info">Отправлено: date</dd>».
         sent_text = _norm(info.text()).split(":", 1)[1].strip()
-        recipients = tuple(name for name, _ in _users_among(_children(inner)) if name)
+        recipients = tuple(name for name, _ in users_among(_children(inner)) if name)
         sender = own_name
     elif inner is not None:
-        users = [u for u in _users_among(_children(inner)) if u[0] != _norm(title.text())]
+        users = [u for u in users_among(_children(inner)) if u[0] != _norm(title.text())]
         if users:
             sender, sender_id = users[0]
         full = _norm(inner.text())

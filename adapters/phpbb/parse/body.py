@@ -1,0 +1,58 @@
+"""A post's or PM's content as the kernel's body contract wants it (:class:`referee.kernel.Post`).
+
+phpBB's own markup already is the contract (quotes as ``<blockquote>``, code as
+``div.codebox``/``dl.codebox``), except where a board's custom [spoiler] BBCode borrows the
+look of a quote or a code box. A spoiler is the author's own text (a vote inside it counts),
+so such a box is rewritten into a neutral ``<div class="spoiler">`` with its content kept:
+
+- a ``<blockquote>`` whose class names a spoiler, or that hides its content until clicked
+  (the blockquote or its first element ``display: none``) — phpBB's quotes never hide;
+- a code box (``.codebox``) without a ``<code>`` element — phpBB's code boxes always have one
+  (3.0 ``dl.codebox > dd > code``, 3.1 ``div.codebox > code``, 3.2+ ``pre > code``); the
+  «Спойлер: Показать» boxes made from prosilver 3.0's code box hide a ``dd`` instead.
+
+subsilver2's quote box (``div.quotetitle`` + ``div.quotecontent``) and the spoilers built on
+it (a hidden ``div`` inside ``div.quotecontent``) are read by :mod:`referee.markup` and
+:mod:`referee.day.own_text` as they are. Spoilers with markup of their own (ABBC3's
+``div.spoilwrapper``, ``<details>``, ``div.spoiler``) need nothing.
+"""
+
+from __future__ import annotations
+
+from selectolax.lexbor import LexborNode as Node
+
+from referee.markup import plain_text, plain_text_node
+
+_HIDDEN = ("display:none", "display: none")
+
+
+def body_of(content: Node) -> tuple[str, str]:
+    """(body_html, body_text) of a content element (``div.content``, ``div.postbody``)."""
+    html = content.inner_html or ""
+    if "blockquote" not in html and "codebox" not in html:
+        return html, plain_text_node(content)  # the common post: nothing to look at
+    rewritten = html
+    for box in content.css("blockquote, .codebox"):
+        if _is_spoiler(box):
+            outer = box.html or ""
+            if outer and outer in rewritten:
+                rewritten = rewritten.replace(
+                    outer, f'<div class="spoiler">{box.inner_html or ""}</div>', 1)
+    if rewritten == html:
+        return html, plain_text_node(content)
+    return rewritten, plain_text(rewritten)
+
+
+def _is_spoiler(box: Node) -> bool:
+    classes = (box.attributes.get("class") or "").lower()
+    if box.tag == "blockquote":
+        if "spoil" in classes or _hides(box):
+            return True
+        first = next((c for c in box.iter() if c.tag and not c.tag.startswith("-")), None)
+        return first is not None and first.tag != "cite" and _hides(first)
+    return "codebox" in classes.split() and box.css_first("code") is None
+
+
+def _hides(node: Node) -> bool:
+    style = (node.attributes.get("style") or "").lower()
+    return any(mark in style for mark in _HIDDEN)
