@@ -11,10 +11,13 @@ so such a box is rewritten into a neutral ``<div class="spoiler">`` with its con
   (3.0 ``dl.codebox > dd > code``, 3.1 ``div.codebox > code``, 3.2+ ``pre > code``); the
   «Спойлер: Показать» boxes made from prosilver 3.0's code box hide a ``dd`` instead.
 
-subsilver2's quote box (``div.quotetitle`` + ``div.quotecontent``) and the spoilers built on
-it (a hidden ``div`` inside ``div.quotecontent``) are read by :mod:`referee.markup` and
-:mod:`referee.day.own_text` as they are. Spoilers with markup of their own (ABBC3's
-``div.spoilwrapper``, ``<details>``, ``div.spoiler``) need nothing.
+- subsilver2's quote box (``div.quotecontent``) that hides its content (itself or its first
+  element ``display: none``): its title (``div.quotetitle`` «Спойлер: [Показать]») becomes a
+  ``div.spoiltitle``, chrome the vote reader skips.
+
+subsilver2's real quotes (``div.quotetitle`` + ``div.quotecontent``) are read by
+:mod:`referee.markup` and :mod:`referee.day.own_text` as they are. Spoilers with markup of
+their own (ABBC3's ``div.spoilwrapper``, ``<details>``, ``div.spoiler``) need nothing.
 """
 
 from __future__ import annotations
@@ -29,28 +32,43 @@ _HIDDEN = ("display:none", "display: none")
 def body_of(content: Node) -> tuple[str, str]:
     """(body_html, body_text) of a content element (``div.content``, ``div.postbody``)."""
     html = content.inner_html or ""
-    if "blockquote" not in html and "codebox" not in html:
+    if "blockquote" not in html and "codebox" not in html and "quotecontent" not in html:
         return html, plain_text_node(content)  # the common post: nothing to look at
     rewritten = html
-    for box in content.css("blockquote, .codebox"):
-        if _is_spoiler(box):
-            outer = box.html or ""
-            if outer and outer in rewritten:
-                rewritten = rewritten.replace(
-                    outer, f'<div class="spoiler">{box.inner_html or ""}</div>', 1)
+    for box in content.css("blockquote, .codebox, div.quotecontent"):
+        if not _is_spoiler(box):
+            continue
+        title = box.prev
+        while title is not None and (not title.tag or title.tag.startswith("-")):
+            title = title.prev
+        if box.tag == "div" and title is not None and "quotetitle" in (
+                title.attributes.get("class") or ""):
+            rewritten = _swap(rewritten, title, "spoiltitle")
+        rewritten = _swap(rewritten, box, "spoiler")
     if rewritten == html:
         return html, plain_text_node(content)
     return rewritten, plain_text(rewritten)
 
 
+def _swap(html: str, node: Node, cls: str) -> str:
+    """``html`` with ``node`` (its serialisation, first occurrence) made a ``div.{cls}``."""
+    outer = node.html or ""
+    if not outer or outer not in html:
+        return html
+    return html.replace(outer, f'<div class="{cls}">{node.inner_html or ""}</div>', 1)
+
+
 def _is_spoiler(box: Node) -> bool:
     classes = (box.attributes.get("class") or "").lower()
+    if box.tag == "div":  # subsilver2's quote box
+        first = next((c for c in box.iter() if c.tag and not c.tag.startswith("-")), None)
+        return _hides(box) or (first is not None and _hides(first))
     if box.tag == "blockquote":
         if "spoil" in classes or _hides(box):
             return True
         first = next((c for c in box.iter() if c.tag and not c.tag.startswith("-")), None)
         return first is not None and first.tag != "cite" and _hides(first)
-    return "codebox" in classes.split() and box.css_first("code") is None
+    return box.css_first("code") is None
 
 
 def _hides(node: Node) -> bool:

@@ -89,7 +89,9 @@ def _read_boxes(
     for box in containers:
         if not scattered and current is not None and items is not None:
             break  # prosilver prints the same bar above and below the posts
-        text = _norm(box.text())
+        # A separator between elements: a minified page has no whitespace between
+        # «70 сообщений» and the links.
+        text = _norm(box.text(separator=" "))
         if items is None:
             match = _TOTAL.search(text)
             if match:
