@@ -124,3 +124,36 @@ def test_a_pm_table_without_its_text_is_not_a_pm() -> None:
     html = subsilver_pm_page(MOVE, subject="Ночь 1", to=[]).replace('class="postbody"', "")
     with pytest.raises(MalformedPage, match="личное сообщение"):
         parse_pm(html, url=f"{BOARD}/ucp.php?i=pm&mode=view&f=0&p=88", tz=MOSCOW, now=NOW)
+
+
+# --------------------------------------------------------------------------- prosilver 3.0
+
+def _row30(pm_id: int, subject: str, who: str, unread: bool, *, sent: bool = False) -> str:
+    image = "pm_unread" if unread else "pm_read"
+    line = (f"Кому {who}" if sent else f'<a href="./memberlist.php?mode=viewprofile&amp;u=59">'
+            f"{who}</a> &raquo; 20 ноя 2026, 23:10")
+    info = '<dd class="info"><span>Отправлено: 20 ноя 2026, 23:10</span></dd>' if sent else ""
+    return (f'<li class="row bg1"><dl class="icon" style="background-image: url(./styles/'
+            f'prosilver/imageset/{image}.gif); background-repeat: no-repeat;"><dt><a href="./ucp'
+            f'.php?i=pm&amp;mode=view&amp;f=0&amp;p={pm_id}" class="topictitle">{subject}</a>'
+            f'<br />{line}</dt>{info}<dd class="mark"><input type="checkbox" name="marked_msg_'
+            f'id[]" value="{pm_id}" /></dd></dl></li>')
+
+
+@pytest.mark.parametrize("sent", [False, True], ids=["inbox", "sentbox"])
+def test_a_30_prosilver_folder_row_is_read(sent: bool) -> None:
+    who = '<a href="./memberlist.php?mode=viewprofile&amp;u=63">Лиса</a>' if sent else "Шерлок"
+    html = ('<html lang="ru"><body><a href="./ucp.php?mode=logout&amp;sid=1">Выход [ Ведущий ]'
+            '</a><form id="viewfolder" method="post" action="./ucp.php?i=pm"><ul class="topic'
+            f'list cplist pmlist">{_row30(88, "Ночь 1", who, True, sent=sent)}</ul><input type="'
+            f'hidden" name="cur_folder_id" value="{-1 if sent else 0}" /><ul class="linklist">'
+            '<li class="rightside pagination">Сообщений: 1 &bull; Страница <strong>1</strong> '
+            "из <strong>1</strong></li></ul></form></body></html>")
+    page = parse_pm_folder(html, url=f"{BOARD}/ucp.php?i=pm", tz=MOSCOW, now=NOW)
+    (entry,) = page.entries
+    assert entry.pm_id == 88 and entry.unread
+    assert entry.sent_at == at("2026-11-20 23:10").astimezone(UTC)
+    if sent:
+        assert (page.folder, entry.sender, entry.recipients) == ("sentbox", "Ведущий", ("Лиса",))
+    else:
+        assert (page.folder, entry.sender, entry.sender_id) == ("inbox", "Шерлок", 59)

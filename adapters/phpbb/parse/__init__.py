@@ -1,12 +1,12 @@
 """phpBB pages → referee value types. Pure functions: HTML text in, dataclasses out.
 
 This package is the parser's public face; the work is in :mod:`.page` (decoding, error
-panels, users and dates), :mod:`.topic`, :mod:`.pm`, :mod:`.forms` and :mod:`.kinds`.
+panels, users and dates), :mod:`.topic` (with :mod:`.subsilver`, :mod:`.pages`,
+:mod:`.postparts`, :mod:`.body`, :mod:`.titles`), :mod:`.pm`, :mod:`.forms` and :mod:`.kinds`.
 
-Supported markup (research/phpbb.md §1, §3): prosilver 3.3/3.2 (``<time datetime>`` from
-3.2.9), prosilver 3.0/3.1 (date as text after «»», ``postprofile`` before or after
-``postbody``), and subsilver2 (table layout, ``<a name="p123">``, ``b.postauthor``,
-«Добавлено:»/«Posted:»), in the Russian and English language packs.
+Supported markup: prosilver 3.0–3.3 and the styles built on it, subsilver2 and its ports,
+in the Russian and English language packs, with the common extensions; every variation, its
+source and the test that holds it are listed in ``adapters/phpbb/README.md``.
 
 Each page is parsed once with selectolax/lexbor; everything else is CSS queries scoped to
 one post and string work on short texts. Page kinds are recognised by their DOM, never by
