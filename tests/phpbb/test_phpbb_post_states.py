@@ -219,3 +219,14 @@ def test_times_stay_aware_utc() -> None:
     vote = Vp(636, "Ёжик", 66, at("2026-11-21 09:00:31"), "Привет")
     (post,) = _read(topic_page("prosilver 3.3", prosilver33(vote))).posts
     assert post.posted_at.tzinfo is UTC and post.posted_at.second == 31
+
+
+def test_one_page_link_that_disagrees_with_the_others_does_not_set_the_page_size() -> None:
+    shown = _posts(650, 10)
+    html = topic_page("prosilver 3.3", "".join(prosilver33(p) for p in shown), page=3,
+                      pages=5, total=45)
+    # The link to page 2 rewritten to this page's own offset (a page that rewrote its
+    # addresses): pages 4 and 5 still say 10 per page.
+    html = html.replace('start=10" role="button">2<', 'start=25" role="button">2<')
+    page = _read(html)
+    assert (page.page, page.per_page) == (3, 10)

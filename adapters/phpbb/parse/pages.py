@@ -126,10 +126,16 @@ def _per_page(containers: list[Node], html: str, links: dict[int, str]) -> int |
         marked = box.css_first("[data-per-page]")
         if marked is not None and (marked.attributes.get("data-per-page") or "").isdigit():
             return int(marked.attributes["data-per-page"] or 0) or None
-    for number, href in sorted(links.items()):
+    # Page N's link starts at (N-1)·size. Every link must agree; a link that does not (a page
+    # that rewrote one of its own addresses) is outvoted by the others.
+    sizes: list[int] = []
+    for number, href in links.items():
         start = _START.search(href)
-        if number > 1 and start and int(start.group(1)) > 0:
-            return int(start.group(1)) // (number - 1)
+        offset = int(start.group(1)) if start else 0
+        if number > 1 and offset > 0 and offset % (number - 1) == 0:
+            sizes.append(offset // (number - 1))
+    if sizes:
+        return max(sorted(set(sizes)), key=sizes.count)
     script = _JS_PER_PAGE.search(html)
     if script:
         return int(script.group(1)) or None
