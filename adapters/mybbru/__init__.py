@@ -3,7 +3,7 @@ spybb.ru, forums.guru, f-rpg.me, and boards on their own domains): a PunBB 1.2 f
 topics are ``viewtopic.php?id=N``.
 
 The game is read through the board's JSON API (:mod:`.api`, :mod:`.client`), the topic's
-HTML pages when a board has closed it (:mod:`.pages`); replies and PMs go through the
+HTML pages when a board has closed it (:mod:`.topic_page`); replies and PMs go through the
 board's forms (:mod:`.posting`); saved topic pages are read by :mod:`.snapshot`. Facts and
 how sure each is: ``README.md`` here.
 

@@ -203,10 +203,5 @@ def parse_topic_page(html: str, *, url: str, tz: tzinfo, now: datetime) -> Topic
     return read_thread_page(html, url=url, tz=tz, now=now).page
 
 
-def is_thread_page(html: str) -> bool:
-    tree = LexborHTMLParser(html)
-    return generation(tree) is not None and looks_like_posts(tree)
-
-
-__all__ = ["DEFAULT_PER_PAGE", "Pages", "ThreadView", "canonical_url", "is_thread_page",
+__all__ = ["DEFAULT_PER_PAGE", "Pages", "ThreadView", "canonical_url",
            "own_posts", "pages_of", "parse_topic_page", "per_page_of", "read_thread_page"]
