@@ -32,6 +32,7 @@ from adapters.xenforo.address import Board, ThreadAddress, parse_thread_url
 from adapters.xenforo.conversations import (
     ConversationPage,
     ConversationRow,
+    inbox_page,
     parse_conversation_list,
     parse_conversation_page,
     pm_key,
@@ -308,17 +309,8 @@ class XenforoForum(BoardSession):
         url = self.board.url("conversations/" + (f"page-{page}" if page > 1 else ""))
         listing = self._read(url, lambda html: parse_conversation_list(
             html, url=url, tz=self.tz, now=self.now()), what="список переписок")
-        entries: list[PmListEntry] = []
-        for row in listing.rows:
-            self._rows[row.conversation_id] = row
-            for place in range(row.messages, 0, -1):
-                last = place == row.messages
-                entries.append(PmListEntry(
-                    pm_id=pm_key(row.conversation_id, place), subject=row.title,
-                    sender=row.last_sender if last else "",
-                    sent_at=row.last_at if last else None, url=self.board.url(row.route),
-                    unread=row.unread and last))
-        return PmFolderPage("inbox", listing.page, listing.total_pages, tuple(entries))
+        self._rows.update((row.conversation_id, row) for row in listing.rows)
+        return inbox_page(listing, self.board.url)
 
     def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
         """One conversation message: the conversation page that holds its place is read

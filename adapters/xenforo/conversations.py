@@ -13,6 +13,7 @@ XenForo 2 has no way to delete a conversation message (no delete action in
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from zoneinfo import ZoneInfo
@@ -34,6 +35,7 @@ from adapters.xenforo.page import (
 )
 from adapters.xenforo.topic import pages_of
 from referee.errors import MalformedPage
+from referee.kernel import PmFolderPage, PmListEntry
 
 KEY_BASE = 100_000
 """``pm_id = conversation_id · KEY_BASE + place`` (the first message is place 1)."""
@@ -92,6 +94,22 @@ class ConversationList:
     page: int
     total_pages: int
     rows: tuple[ConversationRow, ...]
+
+
+def inbox_page(listing: ConversationList, url_of: Callable[[str], str]) -> PmFolderPage:
+    """The list as the PM sync reads a folder: one entry per message of each conversation,
+    newest first (:func:`pm_key`); only the last one's sender and time are on the list.
+    ``url_of`` makes a row's route an address (the live board's, or as saved)."""
+    entries: list[PmListEntry] = []
+    for row in listing.rows:
+        for place in range(row.messages, 0, -1):
+            last = place == row.messages
+            entries.append(PmListEntry(
+                pm_id=pm_key(row.conversation_id, place), subject=row.title,
+                sender=row.last_sender if last else "",
+                sent_at=row.last_at if last else None, url=url_of(row.route),
+                unread=row.unread and last))
+    return PmFolderPage("inbox", listing.page, listing.total_pages, tuple(entries))
 
 
 def _route(href: str, conversation_id: int) -> str:
@@ -255,5 +273,5 @@ def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
 __all__ = [
     "KEY_BASE", "ConversationList", "ConversationMessage", "ConversationPage",
     "ConversationRow", "conversation_id_in", "parse_conversation_list",
-    "parse_conversation_page", "pm_key", "split_key",
+    "inbox_page", "parse_conversation_page", "pm_key", "split_key",
 ]

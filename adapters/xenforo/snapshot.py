@@ -33,6 +33,7 @@ from adapters.xenforo.conversations import (
     ConversationPage,
     ConversationRow,
     conversation_id_in,
+    inbox_page,
     parse_conversation_list,
     parse_conversation_page,
     pm_key,
@@ -40,7 +41,7 @@ from adapters.xenforo.conversations import (
 from adapters.xenforo.page import error_text, generation, login_form, reads_as_xenforo
 from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
 from referee.errors import MalformedPage
-from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
 
 _THREAD_LINK = re.compile(r"threads/(?:[^/?#]*\.)?(\d+)(?=/|$|[?#])")
 _TEMPLATES = {
@@ -151,17 +152,8 @@ class XenforoPages(snapshot.SavedPages):
     def _list(self, page: SavedPage) -> PmFolderPage:
         listing = parse_conversation_list(page.text, url=page.url, tz=self.tz,
                                           now=page.saved_at)
-        entries: list[PmListEntry] = []
-        for row in listing.rows:
-            self._rows[row.conversation_id] = row
-            for place in range(row.messages, 0, -1):
-                last = place == row.messages
-                entries.append(PmListEntry(
-                    pm_id=pm_key(row.conversation_id, place), subject=row.title,
-                    sender=row.last_sender if last else "",
-                    sent_at=row.last_at if last else None, url=row.route,
-                    unread=row.unread and last))
-        return PmFolderPage("inbox", listing.page, listing.total_pages, tuple(entries))
+        self._rows.update((row.conversation_id, row) for row in listing.rows)
+        return inbox_page(listing, lambda route: route)
 
     def listed_in(self, pm: PrivateMessage, folder: str) -> bool:
         """XenForo keeps one list of conversations, the host's own messages in them: the
