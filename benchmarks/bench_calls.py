@@ -17,15 +17,13 @@ import argparse
 import subprocess
 import sys
 import tempfile
-from datetime import timedelta
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from bench_cold import SyncedGame, code_of  # noqa: E402
-from bench_game import COMMANDS, _copy_db, _first_sync  # noqa: E402
-from game_plan import make_plan  # noqa: E402
+from bench_cold import SyncedGame, code_of, synced_games  # noqa: E402
+from bench_game import COMMANDS, _copy_db  # noqa: E402
 
 COUNTED = """
 import cProfile, pstats, sys
@@ -65,14 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         versions = {"this checkout": ROOT}
         if args.against:
             versions = {args.against: code_of(args.against, root / "old"), **versions}
-        games = []
-        for days in sorted(args.days):
-            plan = make_plan(days)
-            folder = root / f"d{days}"
-            folder.mkdir()
-            synced = _first_sync(plan, folder, "synced")
-            games.append(SyncedGame(days, folder / "referee.toml", Path(synced["db"]),
-                                    plan.days[-1].night_deadline + timedelta(hours=1)))
+        games = synced_games(root, args.days)
         pairs = list(zip(games, games[1:], strict=False))
         head = " | ".join(f"{g.days} days" for g in games)
         growth = " | ".join(f"{b.days}/{a.days}" for a, b in pairs)

@@ -73,6 +73,19 @@ class SyncedGame:
     """The moment the commands run at: an hour after the last night."""
 
 
+def synced_games(root: Path, lengths: list[int]) -> list[SyncedGame]:
+    """The benchmark game at each length, synced by ``referee sync`` into ``root/dN``."""
+    games = []
+    for days in sorted(lengths):
+        plan = make_plan(days)
+        folder = root / f"d{days}"
+        folder.mkdir()
+        synced = _first_sync(plan, folder, "synced")
+        games.append(SyncedGame(days, folder / "referee.toml", Path(synced["db"]),
+                                plan.days[-1].night_deadline + timedelta(hours=1)))
+    return games
+
+
 def run(code: Path, game: SyncedGame, name: str, mode: str) -> Took:
     db = _copy_db(game.db, game.db.with_name("work.db"))
     env = {"PYTHONPATH": str(code)}
@@ -102,14 +115,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench_cold_") as tmp:
         root = Path(tmp)
         versions = {args.against: code_of(args.against, root / "old"), "this checkout": ROOT}
-        games = []
-        for days in sorted(args.days):
-            plan = make_plan(days)
-            folder = root / f"d{days}"
-            folder.mkdir()
-            synced = _first_sync(plan, folder, "synced")
-            games.append(SyncedGame(days, folder / "referee.toml", Path(synced["db"]),
-                                    plan.days[-1].night_deadline + timedelta(hours=1)))
+        games = synced_games(root, args.days)
         labels = list(versions)
         pairs = list(zip(games, games[1:], strict=False))
         head = " | ".join(f"{g.days} days" for g in games)
