@@ -3,8 +3,8 @@
 Action words come in families (a verb like «проверяю», a noun like «Проверка:», «Засада»);
 the sender's role picks the action a family stands for (:func:`action_for`). Around them:
 the words of a change (N1) and of an executor (N5), filler words skipped before a nick,
-words that may open a sentence before an action word, the Russian case endings undone when
-a nick is typed in another case (:func:`inflects`), and the example a role is shown when
+words that may open a sentence before an action word, a nick typed in another
+case (:func:`inflects`, by :mod:`referee.morphology`), and the example a role is shown when
 nothing could be read (:func:`expected`, from the role vocabulary :mod:`referee.roles`).
 """
 
@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 
-from referee.nicks import fold
+from referee.morphology import word_case_forms
+from referee.nicks import fold, normalise
 from referee.roles import EXAMPLE_OF_ROLE, request_actions
 
 # Families of action words. A family maps to actions; the sender's role picks one of them
@@ -97,14 +98,6 @@ SELF_TARGET = frozenset({"себя", "меня"})
 SELF_EXECUTOR = frozenset({"я", "сам", "сама", "себя", "меня"})
 SECOND_TARGET_WORDS = frozenset({"и", "а", "также", "плюс"})
 
-# Case endings (folded like the nicks) for reading «Лису» as Лиса (flagged).
-_NICK_TAILS = frozenset(fold(t) for t in ("", "а", "я", "ь", "й", "о", "е", "ок", "ек", "ец"))
-_TOKEN_TAILS = frozenset(
-    fold(t) for t in (
-        "", "а", "я", "у", "ю", "е", "и", "ы", "ом", "ем", "ой", "ей", "ою", "ею", "ым", "им",
-        "ка", "ку", "ке", "ком", "ки", "ька", "ьку", "ьке", "ьком", "ца", "цу", "це", "цом",
-    )
-)
 # «Проверяю Kotik и Лиса»: what joins a second nick to a one-target action.
 ANOTHER_TARGET_RE = re.compile(r"\s*(?:(?:и|или)(?!\w)|[+/])\s*")
 # «Re: Проверка»: the reply prefix of a subject.
@@ -112,16 +105,11 @@ REPLY_PREFIX_RE = re.compile(r"^\s*(?:re|ответ)\s*:\s*", re.IGNORECASE)
 
 
 def inflects(typed_word: str, nick_word: str) -> bool:
-    """«лису» is a case form of «лиса»: shared stem of 3+ letters, endings from short lists."""
-    t, n = fold(typed_word), fold(nick_word)
-    if t == n:
-        return True
-    p = 0
-    while p < min(len(t), len(n)) and t[p] == n[p]:
-        p += 1
-    if p < 3 or p < len(n) - 2:
-        return False
-    return n[p:] in _NICK_TAILS and t[p:] in _TOKEN_TAILS
+    """«лису» is a case form of «лиса» (:func:`referee.morphology.word_case_forms`, look-alike
+    letters folded as for the nicks)."""
+    t = fold(typed_word)
+    return t == fold(nick_word) or any(
+        fold(f) == t for f in word_case_forms(normalise(nick_word)))
 
 
 def action_for(family: str, role: str | None) -> str | None:
