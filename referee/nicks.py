@@ -44,6 +44,20 @@ _LEAD = re.compile(r"(\w+)\s+(\S.*)", re.S)
 _LEGACY_KIND = {"lookalike": "folded", "case": "inflected"}
 
 
+_LATIN_OF: dict[str, str] = {chr(c): str(lat) for c, lat in _LOOKALIKE.items()}
+
+
+def lookalike_class(ch: str) -> str:
+    """A regex character class for ``ch`` and its look-alike letter («о» → «[оo]», «е» →
+    «[еёe]»), for finding a phrase typed with Latin letters (use with re.IGNORECASE)."""
+    low = ch.casefold()
+    alts = {low} | ({"е", "ё"} if low in "её" else set())
+    alts |= {_LATIN_OF[a] for a in list(alts) if a in _LATIN_OF}
+    if len(alts) == 1:
+        return re.escape(ch)
+    return "[" + "".join(sorted(re.escape(a) for a in alts)) + "]"
+
+
 def normalise(nick: str) -> str:
     """Case- and space-insensitive form, ё treated as е (RULES.md V2, exact step)."""
     text = unicodedata.normalize("NFKC", nick)
