@@ -329,7 +329,7 @@ def _split_lead(text: str) -> tuple[str, str]:
     m = _LEAD.fullmatch(text.strip())
     if m is None or normalise(m.group(1)) not in LEAD_WORDS:
         return "", text
-    return m.group(1), m.group(2)
+    return normalise(m.group(1)), m.group(2)
 
 
 def _word_char(ch: str) -> bool:
