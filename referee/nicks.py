@@ -35,9 +35,10 @@ _LOOKALIKE = str.maketrans(
 _SPACES = re.compile(r"[\s\u00a0\u200b\u200c\u200d\u2060\ufeff]+")
 _EDGE_PUNCT = " \t.,:;!?«»\"'()[]{}—–-"
 # A preposition players put before a nick: «у Кота», «за Лису», «с Котом», «против Кота».
+# Not «без»: «без Кота» is said of the one left out.
 LEAD_WORDS = frozenset(
     {"у", "за", "на", "в", "во", "к", "ко", "с", "со", "от", "о", "об", "обо", "про", "для",
-     "против", "по", "без", "до", "из", "над", "под", "перед", "при"}
+     "против", "по", "до", "из", "над", "под", "перед", "при"}
 )
 _LEAD = re.compile(r"(\w+)\s+(\S.*)", re.S)
 # Legacy names of the match kinds (NickMatch.kind) for callers written before `how`.

@@ -22,8 +22,10 @@ from referee.nicks import NamedNick, NickMatch, Roster, normalise
 ALTERNATIVE = re.compile(
     r"[\s,;/|\\+(\[]*(?:(?:или|либо|иль|и|or)(?!\w)(?:\s+же)?(?:\s+может)?)?[\s,;/|\\+(\[]*",
     re.IGNORECASE)
-# Words that undo the nick after them («не Шерлок», «никому», «ни за кого»).
-NEGATION = re.compile(r"(?<!\w)(?:не|нет|ни|никому|никого|никто)(?!\w)", re.IGNORECASE)
+# Words that undo the nick after them («не Шерлок», «никому», «ни за кого», «без Шерлока»,
+# «кроме Шерлока»).
+NEGATION = re.compile(r"(?<!\w)(?:не|нет|ни|никому|никого|никто|без|кроме)(?!\w)",
+                      re.IGNORECASE)
 # What may open the red text before the nick: signs, «за»/«против» (the phrase's own words).
 _OPENING = re.compile(r"[\W_]*(?:(?:за|против)(?!\w)[\W_]*)?", re.IGNORECASE)
 
@@ -51,6 +53,8 @@ def read_red(raw: str, roster: Roster) -> RedNick:
         flags.append(Note("V2", f"ник указан упоминанием «{typed}» — проверьте"))
         lead += 1 + len(body[1:]) - len(body[1:].lstrip())
         body = raw[lead:]
+    if typed.endswith("?"):
+        flags.append(Note("V2", f"красный текст «{typed}» с вопросом — проверьте"))
     whole = roster.match(body)
     if whole.how != "none" and not _two_named(body, roster):
         return RedNick(whole, lead, len(raw), tuple(flags))

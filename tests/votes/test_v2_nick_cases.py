@@ -130,6 +130,7 @@ PREPOSITIONS = [
     ("За Гроза",              "exact Гроза (за)"),
     ("У   Кота",              "case Кот (у)"),
     ("к Доктору Хаусу",       "case Доктор Хаус (к)"),
+    ("без Кота",              "none"),              # said of the one left out
 ]
 
 LOOKALIKES_AND_TYPOS = [
