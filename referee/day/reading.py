@@ -357,20 +357,27 @@ def find_vote(post: Post, roster: Roster, rules: VoteRules | None = None) -> Vot
             typed="", target=None, match_kind="no_red",
             problems=(Note("V1", "нет красного ника"),), **base,  # type: ignore[arg-type]
         )
-    problems, flags = _notes(lines, spot, red, run_end, roster)
+    problems, flags, others = _notes(lines, spot, red, run_end, roster)
     if not has_reason:
         problems.append(Note("V3", "без аргумента"))
     if len(tight) > 1:
         flags.append(Note("V4", f"в сообщении {len(tight)} голоса: засчитывается первый"))
     match = red.match
-    # The host's question first: the rejection line shows the first problem.
+    # The host's question first: the rejection line shows the first problem. A question
+    # names no target: the host sets it (referee vote set), nothing is picked for him.
     problems.sort(key=lambda p: not p.text.startswith(CHECK))
-    typed = match.typed if match is not None else _red_text(lines, spot)
+    if match is None or (problems and problems[0].text.startswith(CHECK)):
+        candidates = red.candidates or (match.candidates if match is not None else ())
+        if match is not None and match.nick is not None:
+            candidates = (match.nick, *others)
+        return VoteReading(
+            typed=_red_text(lines, spot), target=None, match_kind="ambiguous",
+            problems=tuple(problems), flags=tuple(flags), candidates=candidates,
+            **base,  # type: ignore[arg-type]
+        )
     return VoteReading(
-        typed=typed, target=match.nick if match is not None else None,
-        match_kind=match.how if match is not None else "ambiguous",
-        problems=tuple(problems), flags=tuple(flags),
-        candidates=match.candidates if match is not None else (),
+        typed=match.typed, target=match.nick, match_kind=match.how,
+        problems=tuple(problems), flags=tuple(flags), candidates=match.candidates,
         **base,  # type: ignore[arg-type]
     )
 
@@ -381,13 +388,15 @@ def _red_text(lines: list[Line], spot: _Spot) -> str:
 
 
 def _notes(lines: list[Line], spot: _Spot, red: RedNick, run_end: int,
-           roster: Roster) -> tuple[list[Note], list[Note]]:
+           roster: Roster) -> tuple[list[Note], list[Note], tuple[str, ...]]:
     """V1/V2 problems and flags of a reading with red text: the red text's own, the
     phrase's look-alike letters, a link or mention, a struck-through old vote left out,
-    two red nicks offered as alternatives, words between the phrase and the nick."""
+    two red nicks offered as alternatives (returned too), words between the phrase and the
+    nick."""
     problems: list[Note] = [red.problem] if red.problem else []
     flags: list[Note] = list(red.flags)
     match = red.match
+    others: tuple[str, ...] = ()
     assert spot.nick_line is not None
     nick_line = lines[spot.nick_line]
     if match is not None:
@@ -402,6 +411,7 @@ def _notes(lines: list[Line], spot: _Spot, red: RedNick, run_end: int,
         if match.nick is not None and (other := _second_red(nick_line, spot, run_end,
                                                              roster, match.nick)):
             problems.append(Note("V2", f"{CHECK}: два красных ника: {match.nick} или {other}"))
+            others = (other,)
     if any(mk & LINK for mk in nick_line.marks[spot.nick_start:spot.nick_end]):
         flags.append(Note("V2", "красный ник оформлен ссылкой или упоминанием — проверьте"))
     phrase = lines[spot.line].string()[spot.start:spot.end]
@@ -418,7 +428,7 @@ def _notes(lines: list[Line], spot: _Spot, red: RedNick, run_end: int,
                                    f"голос», между ними: «{spot.gap}»"))
     elif spot.separated:
         flags.append(Note("V1", f"между «мой голос» и ником слова «{spot.gap}» — проверьте"))
-    return problems, flags
+    return problems, flags, others
 
 
 def _latin_letters(phrase: str) -> bool:

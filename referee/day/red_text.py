@@ -41,6 +41,8 @@ class RedNick:
     end: int = 0
     flags: tuple[Note, ...] = field(default=())
     problem: Note | None = None
+    candidates: tuple[str, ...] = ()
+    """The nicks the host is asked to choose between (with ``problem``)."""
 
 
 def read_red(raw: str, roster: Roster) -> RedNick:
@@ -66,16 +68,17 @@ def read_red(raw: str, roster: Roster) -> RedNick:
     if first is not None and not any(h[0] == 0 for h in hits):
         hits.insert(0, (0, first[1], first[0].nick, None))
     norm = normalise(body)
+    every = tuple(dict.fromkeys(n for h in hits for n in _names(h)))
     if NEGATION.search(norm[:hits[0][0]]):
-        return _check(f"в красном тексте «{typed}» отрицание перед ником")
+        return _check(f"в красном тексте «{typed}» отрицание перед ником", every)
     if len(hits) > 1 and ALTERNATIVE.fullmatch(norm[hits[0][1]:hits[1][0]]):
         names = [_label(h) for h in hits[:2]]
-        return _check(f"в красном тексте «{typed}» два ника: {' или '.join(names)}")
+        return _check(f"в красном тексте «{typed}» два ника: {' или '.join(names)}", every)
     nicks = {h[2] for h in hits}
     opens = _OPENING.fullmatch(norm[:hits[0][0]]) is not None
     if hits[0][2] is None or (not opens and len(nicks) > 1):
         return _check(f"в красном тексте «{typed}» несколько ников: "
-                      + ", ".join(dict.fromkeys(_label(h) for h in hits)))
+                      + ", ".join(dict.fromkeys(_label(h) for h in hits)), every)
     start, end, nick, hit = hits[0]
     match = first[0] if hit is None and first is not None else _hit_match(hit, nick)
     a, b = _raw_span(body, start, end)
@@ -84,8 +87,15 @@ def read_red(raw: str, roster: Roster) -> RedNick:
     return RedNick(match, lead + a, lead + b, tuple(flags))
 
 
-def _check(reason: str) -> RedNick:
-    return RedNick(None, problem=Note("V2", f"{CHECK}: {reason}"))
+def _check(reason: str, candidates: tuple[str, ...]) -> RedNick:
+    return RedNick(None, problem=Note("V2", f"{CHECK}: {reason}"), candidates=candidates)
+
+
+def _names(hit: tuple[int, int, str | None, NamedNick | None]) -> tuple[str, ...]:
+    if hit[2] is not None:
+        return (hit[2],)
+    assert hit[3] is not None
+    return hit[3].candidates
 
 
 def _label(hit: tuple[int, int, str | None, NamedNick | None]) -> str:

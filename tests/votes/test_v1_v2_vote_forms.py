@@ -243,3 +243,15 @@ def test_v1_v2_vote_forms(post: str, want: str) -> None:
 def test_v1_v2_tables_are_large_enough() -> None:
     """The issue asks for at least 140 vote forms."""
     assert len(ROWS) >= 140
+
+
+@pytest.mark.parametrize(("post", "want"), [r[1:] for r in ROWS if r[2] == "? проверить"],
+                         ids=[r[0] for r in ROWS if r[2] == "? проверить"])
+def test_v2_host_asked_no_target_picked(post: str, want: str) -> None:
+    """A question to the host names no target (nothing counts for anyone until the host
+    sets it) and lists the nicks to choose from."""
+    reading = read(post)
+    assert reading is not None and reading.target is None
+    assert reading.problems[0].text.startswith("ведущему проверить")
+    assert reading.candidates and set(reading.candidates) <= {
+        "Шерлок", "Лиса", "Kotik", "Гроза", "Кот", "Тень Ночи"}
