@@ -82,9 +82,24 @@ def read_red(raw: str, roster: Roster) -> RedNick:
     start, end, nick, hit = hits[0]
     match = first[0] if hit is None and first is not None else _hit_match(hit, nick)
     a, b = _raw_span(body, start, end)
+    if _longer_name(body, a, b):
+        return _check(f"«{typed}» — нет такого игрока, но в нём ник {nick}", (nick,))
     match = replace(match, typed=" ".join(body[a:b].split()))
     flags.append(Note("V2", f"красный текст «{typed}» длиннее ника, прочитан как {nick}"))
     return RedNick(match, lead + a, lead + b, tuple(flags))
+
+
+_NAME_WORD = re.compile(r"[A-ZА-ЯЁ][^\W_]*(?:-[^\W_]+)*")
+
+
+def _longer_name(body: str, a: int, b: int) -> bool:
+    """«Кот Баюн», «Старый Кот» for Кот: the red text is the nick and one more capitalised
+    word, nothing else — a name of several words, which merely contains the nick."""
+    before, after = body[:a].strip(), body[b:].strip().rstrip(".!")
+    if before and after:
+        return False
+    other = before or after
+    return bool(other) and _NAME_WORD.fullmatch(other) is not None
 
 
 def _check(reason: str, candidates: tuple[str, ...]) -> RedNick:
