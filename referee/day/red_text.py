@@ -58,7 +58,11 @@ def read_red(raw: str, roster: Roster) -> RedNick:
     if typed.endswith("?"):
         flags.append(Note("V2", f"красный текст «{typed}» с вопросом — проверьте"))
     whole = roster.match(body)
-    if whole.how != "none" and not _two_named(body, roster):
+    # A nick typed as it is needs no other look (and loads no morphology: a day of exact
+    # votes never imports pymorphy3); a near or case reading of the whole red text is
+    # checked for two nicks in it («Шерлок Лиса»).
+    if whole.how in ("exact", "alias", "lookalike") or (
+            whole.how != "none" and not _two_named(body, roster)):
         return RedNick(whole, lead, len(raw), tuple(flags))
     named = roster.find_named(body)
     first = _first_match(body, roster)
