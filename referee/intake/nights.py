@@ -54,6 +54,7 @@ def night_roster(config: Config) -> Roster:
         Slots(config.replacements).as_aliases(config.aliases),
         near_distance=config.votes.near_match_distance,
         near_min_length=config.votes.near_match_min_length,
+        case_forms=True,
     )
 
 
