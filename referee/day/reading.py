@@ -18,14 +18,15 @@ from typing import Literal
 from referee.config import VoteRules
 from referee.day.own_text import CODE, Line, has_word, may_hold_phrase, red_runs, walk
 from referee.kernel import Post
-from referee.nicks import MatchKind, NickMatch, Roster, fold, normalise
+from referee.nicks import MatchHow, NickMatch, Roster, fold, normalise
 
 DASHES = "-\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d"
 """Hyphen, hyphens, figure/en/em dash, horizontal bar, minus and their small/wide forms."""
 
 _AFTER_PHRASE = re.compile(rf"[\s{re.escape(DASHES)}:]*")
 
-ReadingKind = Literal["exact", "alias", "folded", "near", "ambiguous", "none", "no_red", "host"]
+ReadingKind = Literal[
+    "exact", "alias", "lookalike", "case", "near", "ambiguous", "none", "no_red", "host"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +252,7 @@ def _match(raw: str, roster: Roster) -> tuple[NickMatch, int, Note | None]:
     player's own words and counts for the reason (V3)."""
     typed = " ".join(raw.split())
     m = roster.match(typed)
-    if m.kind != "none":
+    if m.how != "none":
         return m, len(raw), None
     hits = roster.find_in(typed)
     nicks = {nick for _, nick in hits}
@@ -259,7 +260,7 @@ def _match(raw: str, roster: Roster) -> tuple[NickMatch, int, Note | None]:
         nick = hits[0][1]
         key = fold(nick)
         used = next((k for k in range(1, len(raw) + 1) if fold(raw[:k]) == key), len(raw))
-        kind: MatchKind = "exact" if normalise(raw[:used]) == normalise(nick) else "folded"
+        kind: MatchHow = "exact" if normalise(raw[:used]) == normalise(nick) else "lookalike"
         note = Note("V2", f"красный текст «{typed}» длиннее ника, прочитан как {nick}")
         return NickMatch(" ".join(raw[:used].split()), nick, kind), used, note
     return m, len(raw), None
@@ -307,14 +308,14 @@ def find_vote(post: Post, roster: Roster, rules: VoteRules | None = None) -> Vot
     typed = match.typed
     problems: list[Note] = []
     flags: list[Note] = [long_note] if long_note else []
-    if match.kind == "none":
+    if match.how == "none":
         problems.append(Note("V2", f"ник «{typed}» не найден среди игроков"))
-    elif match.kind == "ambiguous":
+    elif match.how == "ambiguous":
         problems.append(
             Note("V2", f"ник «{typed}» подходит нескольким: {', '.join(match.candidates)}")
         )
-    elif match.kind == "near":
-        flags.append(Note("V2", f"«{typed}» прочитан как {match.nick} (похожий ник, проверьте)"))
+    elif match.how in ("near", "case"):
+        flags.append(Note("V2", match.explain()))
     if not spot.tight:
         problems.append(Note("V1", f"красный ник «{typed}» не рядом с «мой голос», между "
                                    f"ними: «{spot.gap}»"))
@@ -325,7 +326,7 @@ def find_vote(post: Post, roster: Roster, rules: VoteRules | None = None) -> Vot
     if len(tight) > 1:
         flags.append(Note("V4", f"в сообщении {len(tight)} голоса: засчитывается первый"))
     return VoteReading(
-        typed=typed, target=match.nick, match_kind=match.kind, problems=tuple(problems),
+        typed=typed, target=match.nick, match_kind=match.how, problems=tuple(problems),
         flags=tuple(flags), candidates=match.candidates, **base,  # type: ignore[arg-type]
     )
 

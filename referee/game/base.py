@@ -196,6 +196,7 @@ class GameBase:
             self.config.aliases,
             near_distance=self.config.votes.near_match_distance,
             near_min_length=self.config.votes.near_match_min_length,
+            case_forms=True,  # «мой голос – Лису»: read, flagged (docs/rules.md V2)
         )
 
     def slot_of(self, author: str, at: datetime, post_id: int | None = None) -> str:
