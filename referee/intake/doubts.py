@@ -43,13 +43,17 @@ def doubt(line: Line, start: int, end: int) -> str | None:
     return None
 
 
+_OFFERS = frozenset({"или", "либо", "хотя", "впрочем"})
+
+
 def alternatives(line: Line, end: int) -> bool:
-    """«…Kotik, или может Лиса»: another name offered after the nick in the same sentence."""
+    """«…Kotik, или может Лиса», «…Kotik, хотя можно и Лису»: another name offered after
+    the nick in the same sentence."""
     stop = line.sentence_end(end)
     # Up to the next word of a request: «…, исполнитель A или B» is the executor's doubt.
     stop = min([w.start for w in line.words if end <= w.start < stop
                 and w.family in HIT_FAMILIES] + [stop])
     rest = line.masked[end:stop]
-    return any(w.group(0) in ("или", "либо") for w in WORD_RE.finditer(rest)) and any(
-        end <= s < stop for s, _e, _n in line.spans
-    )
+    offered = any(w.group(0) in _OFFERS for w in WORD_RE.finditer(rest)) or bool(
+        line.words_of("hesitation", end, stop))
+    return offered and any(end <= s < stop for s, _e, _n in line.spans)

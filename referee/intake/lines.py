@@ -130,6 +130,7 @@ class Hit:
     word: str
     changed: bool = False  # part of a change (N1): noted on the request
     used: bool = False
+    subject: bool = False  # a role named as the subject: counts only opening a sentence
 
     @property
     def pos(self) -> tuple[int, int]:
@@ -162,6 +163,8 @@ def find_hits(lines: Sequence[Line]) -> list[Hit]:
             ):
                 prev.end = end
                 prev.word = line.masked[prev.start: end]
+                prev.subject = prev.subject and w.subject
                 continue
-            hits.append(Hit(li, w.start, end, w.family, line.masked[w.start: end]))
+            hits.append(Hit(li, w.start, end, w.family, line.masked[w.start: end],
+                            subject=w.subject))
     return hits

@@ -78,6 +78,7 @@ class _Reader(Followups):
             self._action(h)
         self.lone_executors()
         self._one_per_action()
+        self._doubt_takes_all()
         if not self.requests and not self.unreadable and not self.withdrawals:
             self.nothing_read()
         # A «меняю … на Z» is read before the other action words; put every request and
@@ -98,32 +99,40 @@ class _Reader(Followups):
                             tuple(taken))
 
     def _one_per_action(self) -> None:
-        """Two requests of one action in one PM with no change word between them: which one
-        the player means is the host's call (the engine would take the second as the N1
-        change)."""
-        seen: dict[str, Request] = {}
+        """Two requests in one PM with no change word between them (two checks, a kill and
+        an ambush): which one the player means is the host's call — the engine would take
+        the second as the N1 change."""
+        first: Request | None = None
         for _, r, changed in sorted(zip(self.positions, self.requests, self.changed,
                                         strict=True), key=lambda x: x[0]):
-            first = seen.get(r.action)
-            if first is None or r.action == "protect":
-                seen[r.action] = r
+            if first is None:
+                first = r
                 continue
-            if first.all_targets() == r.all_targets() or changed:
+            if changed or (r.action, r.all_targets()) == (first.action, first.all_targets()):
                 continue
-            what = ACTION_NAMES_RU.get(r.action, r.action)
-            self.ask(f"в одном письме две заявки «{what}» ({', '.join(first.all_targets())} "
-                     f"и {', '.join(r.all_targets())}) — какая из них?")
-            keep = [i for i, q in enumerate(self.requests) if q.action != r.action]
-            self.requests = [self.requests[i] for i in keep]
-            self.positions = [self.positions[i] for i in keep]
-            self.changed = [self.changed[i] for i in keep]
+            self.ask(f"в одном письме две заявки ({_said(first)} и {_said(r)}) — какая из "
+                     "них?")
+            self.requests, self.positions, self.changed = [], [], []
             return
+
+    def _doubt_takes_all(self) -> None:
+        """A PM that asks the host anything («Убиваю Kotik. Или засада?») puts its other
+        requests to him too: the player has not made up his mind."""
+        if not self.requests or not any(u.kind == "doubt" for u in self.unreadable):
+            return
+        read = "; ".join(_said(r) for r in self.requests)
+        i = next(i for i, u in enumerate(self.unreadable) if u.kind == "doubt")
+        first = self.unreadable[i]
+        self.unreadable[i] = replace(
+            first, reason=f"{first.reason}; в том же письме прочитано: {read} — засчитать?")
+        self.requests, self.positions, self.changed = [], [], []
 
     def _action(self, h: Hit) -> None:
         self.at = h.pos
         line = self.lines[h.line]
-        if h.family == "aim":
-            action = self.default_action()
+        if h.family == "aim" or h.subject:
+            action = self.default_action() if h.family == "aim" else action_for(
+                h.family, self.role)
             if action is None or not self._opens_sentence(h):
                 return
         else:
@@ -140,6 +149,10 @@ class _Reader(Followups):
                 )
             else:
                 self.ignored_offrole.append(h)
+            return
+        why = doubt(line, h.start, h.end)
+        if why and why.startswith("условие"):
+            self.ask(f"«{self.typed(h)}»: {why}", h.line)
             return
         if NEG_RE.search(line.masked[: h.start]):
             self.fail(
@@ -175,8 +188,8 @@ class _Reader(Followups):
             self._emit(self.request(action, None, (), None, join_notes(["засада"] + notes)))
             return
         got = self.targets.resolve(h.line, after)
-        if h.family == "aim" and not isinstance(got, Got):
-            return  # «Моя цель — выжить»: chat, not a request
+        if (h.family == "aim" or h.subject) and not isinstance(got, Got):
+            return  # «Моя цель — выжить», «Маньяк сегодня злой»: chat, not a request
         if not isinstance(got, Got):
             self.miss(got, h.line, what)
             return
@@ -241,6 +254,11 @@ class _Reader(Followups):
                 join_notes([f"{what}: {got.nick} и {second.nick}"] + notes),
             )
         )
+
+
+def _said(r: Request) -> str:
+    what = ACTION_NAMES_RU.get(r.action, r.action)
+    return f"{what} {', '.join(r.all_targets())}".strip()
 
 
 def sender_nick(sender: str, roster: Roster) -> str | None:

@@ -47,16 +47,19 @@ class Entry:
     family: str
     words: tuple[str, ...]
     exact: bool
+    subject: bool = False
 
 
 @dataclass(frozen=True, slots=True)
 class Found:
-    """A vocabulary entry found at characters ``start:end`` of a line."""
+    """A vocabulary entry found at characters ``start:end`` of a line; ``subject`` when it
+    is a role named as the subject («Комиссар проверяет …», «Док: Лиса»)."""
 
     start: int
     end: int
     family: str
     exact: bool
+    subject: bool = False
 
 
 def _fold(word: str) -> str:
@@ -77,6 +80,14 @@ def tables() -> Mapping[str, tuple[str, ...]]:
 
 
 @cache
+def subjects() -> Mapping[str, tuple[str, ...]]:
+    """Action family → the role names that stand for it as the subject (``subjects``)."""
+    raw = resources.files("referee.intake").joinpath("vocabulary.toml").read_text("utf-8")
+    data = tomllib.loads(raw)
+    return {fam: tuple(data["actions"][fam].get("subjects", ())) for fam in ACTION_FAMILIES}
+
+
+@cache
 def roles_of_table() -> Mapping[str, str]:
     """Action family → the roles that write it, as the table says (for docs/rules.md)."""
     raw = resources.files("referee.intake").joinpath("vocabulary.toml").read_text("utf-8")
@@ -88,13 +99,13 @@ def roles_of_table() -> Mapping[str, str]:
 def _index() -> dict[tuple[bool, str], list[Entry]]:
     """(exact?, first word) → the entries that start with it, longest first."""
     index: dict[tuple[bool, str], list[Entry]] = {}
-    for fam, entries in tables().items():
-        for text in entries:
-            exact = text.startswith("=")
-            words = tuple(_fold(w) for w in TOKEN_RE.findall(text.removeprefix("=")))
-            if not words:
-                continue
-            index.setdefault((exact, words[0]), []).append(Entry(fam, words, exact))
+    every = [(fam, text, False) for fam, entries in tables().items() for text in entries]
+    every += [(fam, text, True) for fam, entries in subjects().items() for text in entries]
+    for fam, text, subject in every:
+        exact = text.startswith("=")
+        words = tuple(_fold(w) for w in TOKEN_RE.findall(text.removeprefix("=")))
+        if words:
+            index.setdefault((exact, words[0]), []).append(Entry(fam, words, exact, subject))
     for found in index.values():
         found.sort(key=lambda e: (-len(e.words), _PRIORITY.index(e.family)))
     return index
@@ -139,7 +150,8 @@ def find_words(text: str) -> list[Found]:
             i += 1
             continue
         n, entry = -best[0], best[3]
-        found.append(Found(tokens[i][0], tokens[i + n - 1][1], entry.family, entry.exact))
+        found.append(Found(tokens[i][0], tokens[i + n - 1][1], entry.family, entry.exact,
+                           entry.subject))
         i += n
     return found
 
