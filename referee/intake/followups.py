@@ -17,7 +17,7 @@ from referee.intake.targets import Got
 from referee.intake.words import FILLERS, WORD_RE, expected
 from referee.roles import ACTION_NAMES_RU, request_actions
 
-_BARE_OK = frozenset({"opener", "correction", "aim", "change"})
+_BARE_OK = frozenset({"opener", "correction", "aim", "change", "hesitation"})
 _OLD_MARK = frozenset({"вместо", "не"})
 
 
@@ -76,7 +76,9 @@ class Followups(Changes):
         it was read (a request, a repeat, or a question to the host)."""
         new: list[Got] = []
         corrected = False
+        doubtful = False
         for li, line in enumerate(self.lines):
+            doubtful = doubtful or "?" in line.masked or bool(line.words_of("hesitation"))
             covered = [(w.start, w.end) for w in line.words if w.family in _BARE_OK]
             corrected = corrected or any(w.family in ("correction", "change")
                                          for w in line.words)
@@ -96,6 +98,9 @@ class Followups(Changes):
             return False
         got = new[0]
         self.at = (got.line, 0)
+        if doubtful:
+            self.ask(f"в письме только ник {got.nick}, с сомнением или вопросом")
+            return True
         prior = [r for r in self.earlier if r.action != "ambush"]
         if prior:
             return self._against_earlier(got, prior, corrected)

@@ -117,8 +117,14 @@ class _Reader(Followups):
 
     def _doubt_takes_all(self) -> None:
         """A PM that asks the host anything («Убиваю Kotik. Или засада?») puts its other
-        requests to him too: the player has not made up his mind."""
-        if not self.requests or not any(u.kind == "doubt" for u in self.unreadable):
+        requests to him too: the player has not made up his mind. One question a PM."""
+        doubts = [u for u in self.unreadable if u.kind == "doubt"]
+        if len(doubts) > 1:
+            merged = replace(doubts[0], reason="; ".join(
+                [doubts[0].reason] + [d.reason.removeprefix("ведущему проверить: ")
+                                      for d in doubts[1:]]))
+            self.unreadable = [merged] + [u for u in self.unreadable if u.kind != "doubt"]
+        if not self.requests or not doubts:
             return
         read = "; ".join(_said(r) for r in self.requests)
         i = next(i for i, u in enumerate(self.unreadable) if u.kind == "doubt")
@@ -191,7 +197,11 @@ class _Reader(Followups):
         if (h.family == "aim" or h.subject) and not isinstance(got, Got):
             return  # «Моя цель — выжить», «Маньяк сегодня злой»: chat, not a request
         if not isinstance(got, Got):
-            self.miss(got, h.line, what)
+            why = doubt(self.lines[h.line], h.start, h.end)
+            if why:
+                self.ask(f"{what}: {why}", h.line)
+            else:
+                self.miss(got, h.line, what)
             return
         if action == "blow" and got.kind == "self":
             # «Взрываю себя и Kotik»: the kamikaze always dies with his target (N7).
