@@ -43,6 +43,24 @@ def doubt(line: Line, start: int, end: int) -> str | None:
     return None
 
 
+def condition(lines: list[Line]) -> str | None:
+    """A sentence of the PM that sets a condition («Если его заберут — стреляет Фантом») on
+    a player or a move: the whole PM is put to the host. «Если что» is no condition."""
+    for line in lines:
+        for m in WORD_RE.finditer(line.masked):
+            if m.group(0) not in _CONDITION:
+                continue
+            nxt = WORD_RE.match(line.masked, m.end() + 1)
+            if nxt and nxt.group(0) == "что":
+                continue
+            s0, stop = line.sentence_start(m.start()), line.sentence_end(m.start())
+            if any(s0 <= w.start < stop for w in line.words if w.family in HIT_FAMILIES) or (
+                any(s0 <= s < stop for s, _e, _n in line.spans)
+            ):
+                return f"условие («{line.typed(s0, stop)}»)"
+    return None
+
+
 _OFFERS = frozenset({"или", "либо", "хотя", "впрочем"})
 
 

@@ -11,7 +11,10 @@ targeted action, is that action, flagged for the host to glance at.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from referee.intake.changes import Changes
+from referee.intake.lines import HIT_FAMILIES, Line
 from referee.intake.results import IntakeFlag, join_notes
 from referee.intake.targets import Got
 from referee.intake.words import FILLERS, WORD_RE, expected
@@ -19,6 +22,8 @@ from referee.roles import ACTION_NAMES_RU, request_actions
 
 _BARE_OK = frozenset({"opener", "correction", "aim", "change", "hesitation"})
 _OLD_MARK = frozenset({"вместо", "не"})
+# «Нет, лучше Лиса», «Не, Лиса», «Хотя нет, Лиса»: a new target instead of the last one.
+_CORRECTING = frozenset({"лучше", "нет", "не", "а", "хотя", "уж", "всё-таки", "все-таки"})
 
 
 class Followups(Changes):
@@ -62,6 +67,47 @@ class Followups(Changes):
                 0,
             )
 
+    def corrections(self) -> None:
+        """«Проверяю Фантома. Хотя нет, Вишню.»: a later sentence of the same PM that only
+        names one other player, with a correction word, replaces the target of the request
+        before it (the request as the player finally wrote it: no N1 change); without a
+        correction word the host is asked."""
+        for li, line in enumerate(self.lines):
+            s0 = 0
+            while s0 < len(line.masked):
+                stop = line.sentence_end(s0)
+                self._correction(li, line, s0, stop)
+                s0 = stop + 1
+
+    def _correction(self, li: int, line: Line, s0: int, stop: int) -> None:
+        if not self.requests or any(
+            s0 <= w.start < stop for w in line.words if w.family in HIT_FAMILIES
+        ):
+            return
+        used = {t for r in self.requests for t in (*r.all_targets(), r.executor) if t}
+        spans = [(s, e, n) for s, e, n in line.spans if s0 <= s < stop]
+        fresh = [(s, e, n) for s, e, n in spans if n not in used
+                 and not _after_old_mark(line, s)]
+        if len(fresh) != 1 or len(spans) > 2:
+            return
+        corrected = _bare_words(line, s0, stop)
+        if corrected is None:
+            return
+        s, e, nick = fresh[0]
+        before = [i for i, p in enumerate(self.positions) if p < (li, s0)]
+        if not before:
+            return
+        i = max(before, key=lambda k: self.positions[k])
+        r = self.requests[i]
+        if not corrected or r.action in ("ambush", "protect"):
+            self.ask(f"после заявки в письме назван ещё {nick} («{line.typed(s0, stop)}») — "
+                     "это новая цель?", li)
+            return
+        what = ACTION_NAMES_RU.get(r.action, r.action)
+        self.requests[i] = replace(r, target=nick, note=join_notes(
+            [f"{what}: {nick}", f"поправка в том же письме: «{line.typed(s0, stop)}» "
+             f"(было: {r.target})"]))
+
     def _named(self) -> list[str]:
         out: list[str] = []
         for line in self.lines:
@@ -85,7 +131,7 @@ class Followups(Changes):
             for m in WORD_RE.finditer(line.masked):
                 if m.group(0) in FILLERS or any(s <= m.start() < e for s, e in covered):
                     continue
-                if m.group(0) in ("лучше", "нет", "а"):
+                if m.group(0) in _CORRECTING:
                     corrected = True
                     continue
                 return False
@@ -134,3 +180,23 @@ class Followups(Changes):
         self._emit(self.request(last.action, got.nick, (), last.executor, join_notes(notes)),
                    changed=True)
         return True
+
+
+def _after_old_mark(line: Line, s: int) -> bool:
+    """«вместо Kotik», «не Kotik»: the nick named is the old target."""
+    before = WORD_RE.findall(line.masked[max(0, s - 12): s])
+    return bool(before) and before[-1] in _OLD_MARK
+
+
+def _bare_words(line: Line, s0: int, stop: int) -> bool | None:
+    """Whether the sentence holds nothing but a nick and small words: ``None`` when it says
+    more, else whether it holds a correction word («нет», «лучше», «то есть»)."""
+    covered = [(w.start, w.end) for w in line.words
+               if w.family in _BARE_OK and s0 <= w.start < stop]
+    corrected = any(w.family == "correction" for w in line.words if s0 <= w.start < stop)
+    for m in WORD_RE.finditer(line.masked, s0, stop):
+        if m.group(0) in _CORRECTING:
+            corrected = True
+        elif m.group(0) not in FILLERS and not any(a <= m.start() < b for a, b in covered):
+            return None
+    return corrected

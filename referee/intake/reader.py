@@ -45,7 +45,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from referee.actions import Request
-from referee.intake.doubts import alternatives, doubt
+from referee.intake.doubts import alternatives, condition, doubt
 from referee.intake.followups import Followups
 from referee.intake.lines import Hit, find_hits, make_line, own_lines
 from referee.intake.results import IntakeResult, Unreadable, Withdrawal, join_notes
@@ -77,7 +77,12 @@ class _Reader(Followups):
                 continue
             self._action(h)
         self.lone_executors()
+        self.corrections()
         self._one_per_action()
+        self._drop_repeated_misses()
+        if self.requests and (why := condition(self.lines)) and not any(
+                u.kind == "doubt" for u in self.unreadable):
+            self.ask(why)
         self._doubt_takes_all()
         if not self.requests and not self.unreadable and not self.withdrawals:
             self.nothing_read()
@@ -114,6 +119,15 @@ class _Reader(Followups):
                      "них?")
             self.requests, self.positions, self.changed = [], [], []
             return
+
+    def _drop_repeated_misses(self) -> None:
+        """«Бабах! Цель — Барсик»: an action word with no nick of its own is the same
+        request as the one read beside it, not a second one with its nick missing."""
+        read = {ACTION_NAMES_RU[r.action] for r in self.requests}
+        self.unreadable = [
+            u for u in self.unreadable
+            if not (u.kind == "no_target" and u.reason.split(":")[0] in read)
+        ]
 
     def _doubt_takes_all(self) -> None:
         """A PM that asks the host anything («Убиваю Kotik. Или засада?») puts its other
@@ -203,6 +217,9 @@ class _Reader(Followups):
             else:
                 self.miss(got, h.line, what)
             return
+        if action == "shoot" and got.kind == "self" and got.typed.casefold() in ("сам", "сама"):
+            self._self_executor(got)  # «Наш выбор — Профессор. Стреляю сам.»
+            return
         if action == "blow" and got.kind == "self":
             # «Взрываю себя и Kotik»: the kamikaze always dies with his target (N7).
             other = self.targets.second_target(got)
@@ -222,6 +239,17 @@ class _Reader(Followups):
         head = f"{what}: {got.nick}" + (f", исполнитель {executor}" if executor else "")
         self._emit(self.request(action, got.nick, (), executor, join_notes([head] + notes)),
                    changed=changed)
+
+    def _self_executor(self, got: Got) -> None:
+        """«Стреляю сам» after the clan's target: the sender is the executor (N5)."""
+        shots = [i for i, r in enumerate(self.requests) if r.action == "shoot"]
+        if not shots:
+            self.fail("no_target", f"выстрел мафии: «{got.typed}» — а в кого?", got.line)
+            return
+        i = shots[-1]
+        r = self.requests[i]
+        self.requests[i] = replace(r, executor=self.actor, note=join_notes(
+            [r.note, f"«{got.typed}»: исполнитель — {self.actor}"]))
 
     def _doubtful(self, h: Hit, got: Got, what: str, action: str) -> bool:
         """Two names, alternatives or a doubt: reported or asked, True when so."""

@@ -8,7 +8,7 @@ from referee.intake.base import ReaderBase
 from referee.intake.lines import Hit
 from referee.intake.results import join_notes
 from referee.intake.targets import Got, Miss
-from referee.intake.vocabulary import is_verb
+from referee.intake.vocabulary import is_third_person, is_verb
 from referee.intake.words import SELF_EXECUTOR
 from referee.roles import request_actions
 
@@ -24,6 +24,11 @@ class Shots(ReaderBase):
             self.miss(found or None, h.line, "исполнитель")
             return None
         if found is None:
+            # «Dark_Knight убивает Вишню»: the nick before a verb of the third person.
+            before = self.targets.nick_before(h)
+            if isinstance(before, Got) and is_third_person(h.word.split()[-1]):
+                notes.append(f"исполнитель {before.nick} — подлежащее выстрела")
+                return before.nick
             prior = [r for r in self.earlier if r.action == "shoot" and r.executor]
             if changed and prior:
                 executor = prior[-1].executor

@@ -48,6 +48,7 @@ class Miss:
 
 
 _COMMA_RE = re.compile(r"\s*,\s*")
+_ELLIPSIS = re.compile(r"(?:\.{2,}|…)\s*(?=[^\s.!?;…])")
 RANK = {"exact": 0, "alias": 0, "folded": 1, "inflected": 2, "near": 3}
 # How :meth:`Roster.find_named` found a nick → the kind of :class:`Got`.
 _NAMED_KIND = {"exact": "exact", "alias": "alias", "lookalike": "folded", "case": "inflected"}
@@ -62,8 +63,10 @@ class Targets:
         self.roster = roster
         self.actor = actor
 
-    def skip(self, li: int, pos: int, extra_words: frozenset[str] = frozenset()) -> int:
-        """Past the punctuation and filler words at ``pos`` («к себе», «в», «пожалуй»)."""
+    def skip(self, li: int, pos: int, extra_words: frozenset[str] = frozenset(),
+             keep: frozenset[str] = frozenset()) -> int:
+        """Past the punctuation and filler words at ``pos`` («к себе», «в», «пожалуй»),
+        stopping at a word of ``keep`` («я» where it names the executor)."""
         line = self.lines[li]
         n = len(line.norm)
         while pos < n:
@@ -73,8 +76,14 @@ class Targets:
             if ch in SKIP_CHARS:
                 pos += 1
                 continue
+            dots = _ELLIPSIS.match(line.masked, pos)
+            if dots and dots.end() < n:
+                pos = dots.end()  # «Забираю... эээ... Лунатика»: a pause, not an end
+                continue
             m = WORD_RE.match(line.masked, pos)
-            if m and (m.group(0) in FILLERS or m.group(0) in extra_words):
+            if m and m.group(0) not in keep and (
+                m.group(0) in FILLERS or m.group(0) in extra_words
+            ):
                 pos = m.end()
                 continue
             return pos
@@ -87,7 +96,7 @@ class Targets:
         """The player named at ``pos`` (after fillers), a miss, or ``None`` if the sentence
         ends first. A verb at the end of a line may have its nick on the next line."""
         line = self.lines[li]
-        pos = self.skip(li, pos)
+        pos = self.skip(li, pos, keep=self_words)
         if pos >= len(line.norm):
             if next_line and li + 1 < len(self.lines):
                 return self.resolve(li + 1, 0, self_words, next_line=False)

@@ -112,20 +112,28 @@ def _index() -> dict[tuple[bool, str], list[Entry]]:
 
 
 def _word_matches(entry_word: str, form: str, exact: bool) -> bool:
-    if form == entry_word:
+    if form == entry_word or _PARTICLE.sub("", form) == entry_word:
         return True
     return not exact and entry_word in _lemma_set(form)
 
 
+_PARTICLE = re.compile(r"-(?:ка|то|таки)$")
+
+
 @cache
 def _lemma_set(form: str) -> frozenset[str]:
-    """The folded lemmas of a typed word, and the word itself."""
-    return frozenset({form} | {_fold(lemma) for lemma in lemmas(form)})
+    """The folded lemmas of a typed word, and the word itself; a particle joined by a
+    hyphen is left out («пробью-ка», «полечу-ка» are «пробью», «полечу»)."""
+    bare = _PARTICLE.sub("", form)
+    return frozenset({form, bare} | {_fold(lemma) for lemma in lemmas(bare)})
 
 
 def _candidates(form: str) -> list[Entry]:
     index = _index()
     found = list(index.get((True, form), ()))
+    bare = _PARTICLE.sub("", form)
+    if bare != form:
+        found.extend(index.get((True, bare), ()))
     for lemma in _lemma_set(form):
         found.extend(index.get((False, lemma), ()))
     return found
@@ -176,6 +184,14 @@ def is_verb(word: str) -> bool:
 
     parses = analyzer().parse(_fold(word))
     return bool(parses) and parses[0].tag.POS in ("VERB", "INFN")
+
+
+def is_third_person(word: str) -> bool:
+    """«убивает», «стреляет»: a verb whose subject is a third person (a nick before it)."""
+    from referee.morphology import analyzer  # noqa: PLC0415 — loaded on first use
+
+    return any(p.tag.POS == "VERB" and p.tag.person == "3per"
+               for p in analyzer().parse(_fold(word)))
 
 
 def in_table(family: str, text: str) -> bool:
