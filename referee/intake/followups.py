@@ -77,9 +77,14 @@ class Followups(Changes):
             while s0 < len(line.masked):
                 stop = line.sentence_end(s0)
                 self._correction(li, line, s0, stop)
+                # «Проверяю Kotik, то есть Снежок»: a clause that opens with a correction.
+                for w in line.words_of("correction", s0 + 1, stop):
+                    if line.masked[s0:w.start].rstrip()[-1:] in (",", "—", "–", "-"):
+                        self._correction(li, line, w.start, stop, clause=True)
                 s0 = stop + 1
 
-    def _correction(self, li: int, line: Line, s0: int, stop: int) -> None:
+    def _correction(self, li: int, line: Line, s0: int, stop: int, *,
+                    clause: bool = False) -> None:
         if not self.requests or any(
             s0 <= w.start < stop for w in line.words if w.family in HIT_FAMILIES
         ):
@@ -91,10 +96,10 @@ class Followups(Changes):
         if len(fresh) != 1 or len(spans) > 2:
             return
         corrected = _bare_words(line, s0, stop)
-        if corrected is None:
+        if corrected is None or (clause and not corrected):
             return
         s, e, nick = fresh[0]
-        before = [i for i, p in enumerate(self.positions) if p < (li, s0)]
+        before = [i for i, p in enumerate(self.positions) if p < (li, s)]
         if not before:
             return
         i = max(before, key=lambda k: self.positions[k])
@@ -200,3 +205,12 @@ def _bare_words(line: Line, s0: int, stop: int) -> bool | None:
         elif m.group(0) not in FILLERS and not any(a <= m.start() < b for a, b in covered):
             return None
     return corrected
+
+
+def corrects_before(line: Line, start: int) -> bool:
+    """«Хотя нет, убиваю Kotik»: a correction word opens the sentence of a request."""
+    s0 = line.sentence_start(start)
+    if line.words_of("correction", s0, start):
+        return True
+    return any(m.group(0) in ("нет", "хотя", "лучше")
+               for m in WORD_RE.finditer(line.masked, s0, start))

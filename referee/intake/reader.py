@@ -46,7 +46,7 @@ from dataclasses import replace
 
 from referee.actions import Request
 from referee.intake.doubts import alternatives, condition, doubt
-from referee.intake.followups import Followups
+from referee.intake.followups import Followups, corrects_before
 from referee.intake.lines import Hit, find_hits, make_line, own_lines
 from referee.intake.results import IntakeResult, Unreadable, Withdrawal, join_notes
 from referee.intake.targets import Got, Miss
@@ -206,6 +206,9 @@ class _Reader(Followups):
                 self.ask(f"{what}: {why}", h.line)
                 return
             self._emit(self.request(action, None, (), None, join_notes(["засада"] + notes)))
+            if len(self.requests) > 1 and corrects_before(self.lines[h.line], h.start):
+                self.requests, self.positions, self.changed = (
+                    self.requests[-1:], self.positions[-1:], self.changed[-1:])
             return
         got = self.targets.resolve(h.line, after)
         if (h.family == "aim" or h.subject) and not isinstance(got, Got):
@@ -237,8 +240,14 @@ class _Reader(Followups):
             if executor is None:
                 return
         head = f"{what}: {got.nick}" + (f", исполнитель {executor}" if executor else "")
+        corrects = bool(self.requests) and corrects_before(self.lines[h.line], h.start)
         self._emit(self.request(action, got.nick, (), executor, join_notes([head] + notes)),
                    changed=changed)
+        if corrects:
+            # «Засада. Хотя нет, убиваю Kotik»: the PM's earlier request is replaced, as the
+            # player finally wrote it (no N1 change).
+            self.requests, self.positions, self.changed = (
+                self.requests[-1:], self.positions[-1:], self.changed[-1:])
 
     def _self_executor(self, got: Got) -> None:
         """«Стреляю сам» after the clan's target: the sender is the executor (N5)."""

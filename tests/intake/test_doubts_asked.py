@@ -35,7 +35,7 @@ DOUBTS = [
     ("doctor", "Доктор Ватсон", "Лечу Kotik, мафия его скорее всего тронет",
      "heal Kotik"),
     ("doctor", "Доктор Ватсон", "Не знаю, лечить ли Kotik", "unreadable: doubt"),
-    ("doctor", "Доктор Ватсон", "Лечу Kotik. Хотя нет, лечу Лиса", "unreadable: doubt"),
+    ("doctor", "Доктор Ватсон", "Лечу Kotik. Хотя нет, лечу Лиса", "heal Лиса"),
     ("mafia", "Лиса", "Стреляем в Kotik, если Тень_Ночи согласна", "unreadable: doubt"),
     ("mafia", "Лиса", "Может, валим Гроза", "unreadable: doubt"),
     ("mafia", "Лиса", "Убиваем Kotik или Снежок, решайте", "unreadable: two_targets"),
