@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from adapters.charset import ReadsRight, Undecodable, decide, decide_lenient
-from adapters.cookies import load_cookies, own_cookie, same_site, save_cookies
+from adapters.cookies import load_cookies, own_cookie, same_origin, save_cookies
 from referee.errors import ForumError, NetworkError
 
 log = logging.getLogger("referee.http")
@@ -276,7 +276,8 @@ class HttpClient:
             nxt = response.url.join(location)
             if nxt.scheme not in ("http", "https"):
                 raise ForumError(f"форум перенаправил на неподдерживаемый адрес ({nxt.scheme}:)")
-            foreign = not same_site(nxt.host, self.host)
+            # Origin, not host (issue 26): another port of the same machine is another site.
+            foreign = not same_origin(self.base_url, str(nxt))
             if foreign and len(self._client.cookies.jar):
                 raise ForumError(
                     f"форум перенаправил на другой сайт ({nxt.host}); referee не идёт туда с "
@@ -320,7 +321,7 @@ class HttpClient:
             self._pace()
             self.requests += 1
             try:
-                with self._slow_notice(shown, attempt):
+                with self._slow_notice(shown, attempt), self._jar_kept(not cookies):
                     response = self._client.send(request)
             except (httpx.TransportError, httpx.DecodingError) as e:
                 # Only a failed connect proves the forum never saw an unsafe request.
@@ -341,6 +342,23 @@ class HttpClient:
                             delay, self.timeout)
             self.sleep(delay)
             attempt += 1
+
+    @contextlib.contextmanager
+    def _jar_kept(self, keep: bool) -> Iterator[None]:
+        """With ``keep``, the cookie jar as it was before a request to another site: what
+        that site sets is never ours — even for the same host name on another port, which a
+        cookie's domain cannot tell apart (issue 26)."""
+        if not keep:
+            yield
+            return
+        jar = self._client.cookies.jar
+        before = list(jar)
+        try:
+            yield
+        finally:
+            jar.clear()
+            for c in before:
+                jar.set_cookie(c)
 
     @contextlib.contextmanager
     def _slow_notice(self, shown: str, attempt: int) -> Iterator[None]:
