@@ -139,12 +139,15 @@ class ForumSettings:
     user_agent: str | None = None
     cookie_file: Path | None = None
     """Where the session cookies live (beside the game database); None: not kept."""
+    max_answer_mib: float = 20.0
+    """The cap on one answer's decoded size (issue 26, :mod:`adapters.bounded`)."""
 
-    def http_client(self, base_url: str) -> HttpClient:
+    def http_client(self, base_url: str, cookie_file: Path | None = None) -> HttpClient:
         """The polite client for this board, with the session cookie file."""
         return HttpClient(base_url, rate_limit=self.rate_limit, timeout=self.timeout,
                           retries=self.retries, user_agent=self.user_agent,
-                          cookie_file=self.cookie_file)
+                          cookie_file=cookie_file or self.cookie_file,
+                          max_answer=int(self.max_answer_mib * (1 << 20)))
 
 
 # --------------------------------------------------------------------------- live boards

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from adapters.bounded import ACCEPT_ENCODING, DEFAULT_MAX_ANSWER, read_bounded
 from adapters.charset import ReadsRight, Undecodable, decide, decide_lenient
 from adapters.cookies import load_cookies, own_cookie, same_origin, save_cookies
 from referee.errors import ForumError, NetworkError
@@ -127,8 +128,12 @@ class HttpClient:
         max_redirects: int = 10,
         complete: Callable[[httpx.Response], bool] | None = None,
         notice_after: float = NOTICE_AFTER,
+        max_answer: int = DEFAULT_MAX_ANSWER,
     ) -> None:
         self.base_url = base_url
+        self.max_answer = max_answer
+        """The cap on an answer's decoded size, in bytes (``[forum] max_answer_mib``):
+        reading stops past it (:mod:`adapters.bounded`)."""
         self.complete = complete
         """Whether a GET's 200 answer is the whole page (an engine knows how its pages end);
         one that is not is asked for again like a dropped connection."""
@@ -148,7 +153,8 @@ class HttpClient:
         self.requests = 0
         self._last_start: float | None = None
         self._client = httpx.Client(
-            headers={"User-Agent": user_agent or USER_AGENT},
+            headers={"User-Agent": user_agent or USER_AGENT,
+                     "Accept-Encoding": ACCEPT_ENCODING},
             timeout=timeout,
             follow_redirects=False,  # followed by hand: a foreign host never sees our cookies
             transport=transport,
@@ -322,7 +328,7 @@ class HttpClient:
             self.requests += 1
             try:
                 with self._slow_notice(shown, attempt), self._jar_kept(not cookies):
-                    response = self._client.send(request)
+                    response = read_bounded(self._client, request, self.max_answer, shown)
             except (httpx.TransportError, httpx.DecodingError) as e:
                 # Only a failed connect proves the forum never saw an unsafe request.
                 safe = retry_unsafe or isinstance(e, httpx.ConnectError | httpx.ConnectTimeout)
