@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from adapters.bounded import ACCEPT_ENCODING, DEFAULT_MAX_ANSWER, read_bounded
-from adapters.charset import ReadsRight, Undecodable, decide, decide_lenient
+from adapters.charset import ReadsRight, Undecodable, decide, decide_lenient, salvage
 from adapters.cookies import load_cookies, own_cookie, same_origin, save_cookies
 from referee.errors import ForumError, NetworkError
 
@@ -225,6 +225,15 @@ class HttpClient:
             except Undecodable as e:
                 shown = what or strip_sid(url)
                 if attempt >= self.retries:
+                    saved = salvage(r.content, content_type, reads_right=reads_right)
+                    if saved is not None:
+                        # One spoilt post must not stop every later sync at this page
+                        # (issue 26): the rest is read, the host checks the «�».
+                        notices.warning(
+                            "форум прислал %s с %d байт(ами), которых не объясняет ни одна "
+                            "кодировка; они сохранены как «�» — ведущему проверить это "
+                            "сообщение на форуме (%s)", shown, saved[2], strip_sid(url))
+                        return r, saved[0], saved[1]
                     raise NetworkError(
                         f"форум {attempt + 1} раз(а) прислал страницу в кодировке, которая "
                         f"не читается ни одним из вариантов (запрос: {shown}; {e})",
