@@ -149,3 +149,7 @@ class StoreBase:
                 (key, value),
             )
 
+
+    def forget_meta(self, key: str) -> None:
+        with self._tx() as c:
+            c.execute("DELETE FROM meta WHERE key=?", (key,))
