@@ -48,6 +48,9 @@ class GameBase:
     config: Config
     store: Store
     clock: Callable[[], datetime] = utcnow
+    roster_ok: bool = field(default=False, repr=False)
+    """The host confirmed the roster (``--roster-ok``): a roster doubt (issue 26,
+    :mod:`referee.game.safety`) no longer holds a count back."""
     _tallies: dict[tuple[int, Any], DayResult] = field(default_factory=dict, repr=False)
     _nights: dict[int, NightResult] = field(default_factory=dict, repr=False)
     _after_night: dict[int, tuple[GameState, tuple[str, ...], GameEnd | None]] = field(
@@ -158,6 +161,10 @@ class GameBase:
                                                    recheck=recheck).summary())
             finally:
                 adapter.close()
+        from referee.game.safety import roster_doubts
+
+        # Issue 26: a mistyped nick in [players] is said as soon as the topic shows it.
+        lines += [f"! {d.text()}" for d in roster_doubts(self.config, self.store.posts())]
         return lines
 
     def pages_to_recheck(self, topic_id: int | None) -> list[int]:
