@@ -140,6 +140,7 @@ class GameBase:
         try:
             report = sync_topic(self.config, self.store, adapter, progress=progress,
                                 full=full, recheck=self.pages_to_recheck(adapter.topic_id))
+            report = report.with_held(self._held)
             lines.append(report.summary())
             lines += _sync_warnings(adapter, report)
             read_pms = pms if pms is not None else (
@@ -166,6 +167,12 @@ class GameBase:
         # Issue 26: a mistyped nick in [players] is said as soon as the topic shows it.
         lines += [f"! {d.text()}" for d in roster_doubts(self.config, self.store.posts())]
         return lines
+
+    def _held(self, post_id: int) -> str:
+        """What a post gone from its page held, by the day's count (tally's rule)."""
+        from referee.game.daystate import post_held
+
+        return post_held(self, post_id).text  # type: ignore[arg-type]
 
     def pages_to_recheck(self, topic_id: int | None) -> list[int]:
         """The topic pages a sync reads again: those holding posts of the day that is open
