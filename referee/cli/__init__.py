@@ -27,6 +27,7 @@ from referee.render.console import (
     emit,
     err,
     out,
+    paused,
     progress_bar,
     utf8_streams,
 )
@@ -184,9 +185,23 @@ def _parse_when(value: str, game, option: str) -> datetime:  # noqa: ANN001
     return local_time(value, game.config.tz, option)
 
 
+def _password(username: str):  # noqa: ANN202 - an adapters.base.Secret
+    """The forum password, asked (when there is a terminal) with the progress bar stopped:
+    else the prompt hides behind «Читаю тему ━━━ 3/3» and the command looks frozen."""
+    import getpass
+
+    from adapters.base import get_password
+
+    def prompt(question: str) -> str:
+        with paused():
+            return getpass.getpass(question)
+
+    return get_password(username, prompt=prompt if sys.stdin.isatty() else None)
+
+
 def _sync(game, *, sent: bool = False, full: bool = False, quiet: bool = False) -> None:  # noqa: ANN001
     with progress_bar(enabled=not quiet) as progress:
-        lines = game.sync(sent=sent, full=full, progress=progress)
+        lines = game.sync(sent=sent, full=full, progress=progress, password=_password)
     for line in lines:
         if not quiet:
             echo_err(line)
