@@ -123,8 +123,9 @@ def deal(
 
 
 @app.command()
-def status(fmt: Annotated[Fmt, typer.Option("--format", "-f", help="text или json.")
-                          ] = Fmt.text,
+def status(fmt: Annotated[Fmt, typer.Option(
+               "--format", "-f", help="text — для чтения, bbcode — для раздела ведущих на "
+                                      "форуме, json — для программ.")] = Fmt.text,
            offline: OfflineOpt = False) -> None:
     """Игра одним взглядом (только ведущему): фаза, сколько осталось, кто жив, что сделать.
 

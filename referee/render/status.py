@@ -1,4 +1,5 @@
-"""``referee status`` for the host: one screen of text, or JSON with the same facts.
+"""``referee status`` for the host: one screen of text, BBCode with the same lines (for the
+hosts' own section of the forum), or JSON with the same facts.
 
 Host-only: it shows every role. Nicks, PM lines and the host's reasons are user text: the
 text drops control characters from them (:func:`referee.render.cells.plain`).
@@ -11,7 +12,7 @@ import re
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from referee.bbcode import ZWSP
+from referee.bbcode import ZWSP, b, escape
 from referee.decisions import (
     Decision,
     Excuse,
@@ -25,7 +26,7 @@ from referee.render.cells import iso, left, plain, when
 from referee.roles import action_ru, role_ru
 from referee.status import Gone, Living, OpenItem, PhaseNow, Status
 
-Format = Literal["text", "json"]
+Format = Literal["text", "bbcode", "json"]
 
 _NIGHT_CAUSES = {
     "mafia": "выстрел клана «{who}»",
@@ -44,8 +45,10 @@ _REMOVAL_RULES = {"A1": "пропал(а) без вести", "A2": "пропу�
 def render_status(status: Status, fmt: Format = "text") -> str:
     if fmt == "json":
         return json.dumps(status_json(status), ensure_ascii=False, indent=2) + "\n"
+    if fmt == "bbcode":
+        return status_bbcode(status)
     if fmt != "text":
-        raise ValueError(f"неизвестный формат {fmt!r}: text или json")
+        raise ValueError(f"неизвестный формат {fmt!r}: text, bbcode или json")
     return status_text(status)
 
 
@@ -175,6 +178,30 @@ def status_text(s: Status) -> str:
         lines.append("Всё сделано: незаписанных итогов, непрочитанных ЛС и неотправленных "
                      "результатов нет.")
     return "\n".join(lines) + "\n"
+
+
+def status_bbcode(s: Status) -> str:
+    """The text's lines for the forum: every line escaped as it is (a nick's «[» never
+    opens a tag), the title and section heads bold, the lists as [list]."""
+    out: list[str] = []
+    listing = False
+    for line in status_text(s).rstrip("\n").split("\n"):
+        item = line.startswith("  ")
+        if listing and not item:
+            out.append("[/list]")
+            listing = False
+        if item:
+            if not listing:
+                out.append("[list]")
+                listing = True
+            out.append("[*]" + escape(line.strip().removeprefix("• ")))
+        elif line.endswith(":") or not out:
+            out.append(b(escape(line)) if line else "")
+        else:
+            out.append(escape(line))
+    if listing:
+        out.append("[/list]")
+    return "\n".join(out) + "\n"
 
 
 def status_json(s: Status) -> dict[str, Any]:
