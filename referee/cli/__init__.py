@@ -11,6 +11,7 @@ yes/no question, the progress bar — is :mod:`referee.render.console`.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import sys
 from datetime import datetime
@@ -20,7 +21,7 @@ from typing import Annotated
 
 import typer
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, RequestRefused
 from referee.render.console import (
     confirm,
     echo_err,
@@ -96,22 +97,40 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+"""The shells typer writes completion for (PowerShell under both its names)."""
+
+
+def _shell() -> str:
+    """The host's shell: the process that started referee, else $SHELL (a shell that
+    shellingham cannot see, e.g. under an IDE)."""
+    from typer._completion_shared import _get_shell_name
+
+    name = _get_shell_name() or Path(os.environ.get("SHELL", "")).name.lower() or "bash"
+    name = name.removesuffix(".exe")
+    if name not in SHELLS:
+        raise RequestRefused(f"автодополнение для оболочки «{name}» не поддерживается",
+                             "оно есть для bash, zsh, fish и PowerShell")
+    return name
+
+
 def _completion(value: bool, ctx: typer.Context, install: bool) -> None:
     """``--install-completion`` / ``--show-completion``: typer's scripts, Russian words."""
     if not value or ctx.resilient_parsing:
         return
     from typer._completion_shared import get_completion_script
     from typer._completion_shared import install as put
-    from typer.completion import _get_shell_name, completion_init
+    from typer.completion import completion_init
 
     completion_init()
+    shell = _shell()
     if install:
-        shell, path = put(prog_name="referee", complete_var="_REFEREE_COMPLETE")
+        shell, path = put(shell=shell, prog_name="referee", complete_var="_REFEREE_COMPLETE")
         out.print(f"Автодополнение для {shell} установлено: {path}. Оно заработает в новом "
                   "окне терминала.", markup=False)
     else:
         out.print(get_completion_script(prog_name="referee", complete_var="_REFEREE_COMPLETE",
-                                        shell=_get_shell_name() or "bash"), markup=False)
+                                        shell=shell), markup=False)
     raise typer.Exit()
 
 
@@ -288,6 +307,15 @@ from referee.cli import watch as _watch_commands  # noqa: E402, F401
 
 def main() -> None:
     utf8_streams()
+    if any(key.endswith("_COMPLETE") for key in os.environ):
+        # A Tab press in the host's shell (the script --install-completion wrote calls
+        # ``_REFEREE_COMPLETE=complete_bash referee``): typer's bash, zsh, fish and
+        # PowerShell answers are registered only by typer's own completion option, which
+        # we replace with a Russian one — without this, Tab printed «Shell bash not
+        # supported.» into the command line.
+        from typer.completion import completion_init
+
+        completion_init()
     try:
         app()
     except RefereeError as e:
