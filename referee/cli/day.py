@@ -125,7 +125,7 @@ def vote_accept(post: Annotated[int, typer.Argument(help="Номер сообщ�
 
 @vote_app.command("reject")
 def vote_reject(post: Annotated[int, typer.Argument(help="Номер сообщения.")],
-                reason: ReasonOpt = "отклонён ведущим") -> None:
+                reason: ReasonOpt = "") -> None:
     """Не засчитывать голос этого сообщения (считается, что голоса нет).
 
     \b

@@ -23,13 +23,13 @@ from referee.decisions import (
     VoteDecision,
 )
 from referee.render.cells import iso, left, plain, when
-from referee.roles import action_ru, role_ru
+from referee.roles import DEFAULT_CLAN, action_ru, role_ru
 from referee.status import Gone, Living, OpenItem, PhaseNow, Status
 
 Format = Literal["text", "bbcode", "json"]
 
 _NIGHT_CAUSES = {
-    "mafia": "выстрел клана «{who}»",
+    "mafia": "выстрел мафии{who}",
     "maniac": "удар маньяка {who}",
     "ambush": "засада маньяка {who}",
     "kamikaze": "подрыв камикадзе {who}",
@@ -93,6 +93,8 @@ def night_cause_ru(token: str, nick: str) -> str:
     kind, _, who = token.partition(":")
     if kind == "kamikaze" and who == nick:
         return "собственный подрыв"
+    if kind == "mafia":  # the clan by its name; the one the host did not name, not at all
+        who = f" (клан «{who}»)" if who and who != DEFAULT_CLAN else ""
     return _NIGHT_CAUSES.get(kind, kind).format(who=plain(who))
 
 
@@ -152,8 +154,13 @@ def _living_ru(p: Living) -> str:
     role = role_ru(p.role)
     if p.dealt_role != p.role:
         role = f"{role_ru(p.dealt_role)}, получил(а) значок комиссара"
-    clan = f", клан «{plain(p.clan)}»" if p.clan else ""
-    return f"{plain(p.nick)} — {role}{clan}"
+    return f"{plain(p.nick)} — {role}{_clan(p.clan)}"
+
+
+def _clan(clan: str | None) -> str:
+    """«, клан «Лисья нора»»; nothing for the one clan the host did not name (its key
+    ``mafia`` is ours, and «Мафия» is the role already)."""
+    return f", клан «{plain(clan)}»" if clan and clan != DEFAULT_CLAN else ""
 
 
 # ---------------------------------------------------------------------- formats
@@ -168,8 +175,7 @@ def status_text(s: Status) -> str:
     lines.append("")
     lines.append(f"Выбыли ({len(s.gone)}):" if s.gone else "Выбывших нет.")
     for g in s.gone:
-        clan = f", клан «{plain(g.clan)}»" if g.clan else ""
-        lines.append(f"  {plain(g.nick)} ({role_ru(g.role)}{clan}) — {gone_ru(g, tz)}")
+        lines.append(f"  {plain(g.nick)} ({role_ru(g.role)}{_clan(g.clan)}) — {gone_ru(g, tz)}")
     lines.append("")
     if s.open:
         lines.append(f"Ещё не сделано ({len(s.open)}):")
