@@ -138,7 +138,7 @@ def vote_reject(post: Annotated[int, typer.Argument(help="Номер сообщ�
 def vote_set(post: Annotated[int, typer.Argument(help="Номер сообщения.")],
              target: Annotated[str, typer.Option(help="За кого этот голос.")],
              reason: ReasonOpt = "") -> None:
-    """Голос этого сообщения — за TARGET.
+    """Голос этого сообщения — за игрока --target.
 
     \b
     Пример: referee vote set 89 --target Ёжик --reason "опечатка в нике"
@@ -162,7 +162,7 @@ def hang(
     from referee.render.decision import hanging_recorded
 
     if (nick is None) == (not nobody):
-        raise RequestRefused("укажите NICK или --nobody", "например: referee hang --day 2 Лиса")
+        raise RequestRefused("укажите НИК или --nobody", "например: referee hang --day 2 Лиса")
     who = _game().set_hanged(day, None if nobody else nick, reason, public_note)
     _emit(hanging_recorded(day, who, public_note))
 

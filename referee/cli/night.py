@@ -115,7 +115,7 @@ def action_add(
     executor: Annotated[str | None, typer.Option(help="Исполнитель выстрела мафии.")] = None,
     reason: ReasonOpt = "",
 ) -> None:
-    """Добавить заявку от имени ведущего: КТО ДЕЙСТВИЕ [ЦЕЛЬ...].
+    """Добавить заявку от имени ведущего: КТО ДЕЙСТВИЕ ЦЕЛЬ (у защиты — две цели).
 
     Действие — по-русски или id: проверка/проверить, лечение/лечить, выстрел/стрелять,
     убийство, засада, избить, подрыв, забрать, защита.
@@ -156,7 +156,8 @@ def action_drop(
 
 @action_app.command("import")
 def action_import(
-    requests_file: Annotated[Path, typer.Argument(help="Файл TOML с [[request]]/[[drop]].")],
+    requests_file: Annotated[Path, typer.Argument(
+        help="Файл заявок ведущего (.toml) с записями [[request]] и [[drop]].")],
 ) -> None:
     """Записать каждую запись файла заявок ведущего как его решение.
 

@@ -51,7 +51,7 @@ def mark_sent(
 
 @app.command()
 def replay(
-    game_file: Annotated[Path, typer.Argument(help="GAME.json (формат — в README).")],
+    game_file: Annotated[Path, typer.Argument(help="Файл игры .json (формат — в README).")],
     fmt: Annotated[ReplayFmt, typer.Option(
         "--format", "-f", help="json — для программ, text — рассказ по-русски.")
     ] = ReplayFmt.json,
