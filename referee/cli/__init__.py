@@ -34,6 +34,19 @@ from referee.render.console import (
 )
 from referee.render.typer_ru import RussianGroup
 
+EXIT_CODES = (
+    "\b\nКоды выхода:\n"
+    "  0 — сделано;\n"
+    "  1 — прочая ошибка;\n"
+    "  2 — ошибка в referee.toml или в параметрах команды, просьба, которую игра не\n"
+    "      позволяет, или в check нашлись ошибки;\n"
+    "  3 — форум: сеть, вход, страница не та, что ожидалась;\n"
+    "  4 — база игры (файл .db): не открывается, занята, повреждена;\n"
+    "  5 — данные игры не позволяют команду (ник, день, ночь);\n"
+    "  130 — прервано (Ctrl-C); всё сохранённое остаётся в базе."
+)
+"""The exit codes (:mod:`referee.errors`), in ``referee -h`` and in the README."""
+
 app = typer.Typer(
     name="referee",
     help=(
@@ -41,6 +54,7 @@ app = typer.Typer(
         "тему игры и личные сообщения ведущего в базу SQLite. Правила: docs/rules.md.\n\n"
         "\b\nПример: referee --config игра/referee.toml tally --day 1"
     ),
+    epilog=EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,  # our own Russian --install-completion/--show-completion below
     pretty_exceptions_enable=False,
@@ -77,6 +91,17 @@ class ReplayFmt(StrEnum):
 
 FmtOpt = Annotated[Fmt, typer.Option(
     "--format", "-f", help="bbcode — для форума, text — для чтения, json — для программ.")]
+
+
+class ListFmt(StrEnum):
+    """A host's listing (votes, PMs, check, export): read, or JSON for his scripts."""
+
+    text = "text"
+    json = "json"
+
+
+ListFmtOpt = Annotated[ListFmt, typer.Option(
+    "--format", "-f", help="text — для чтения, json — для программ.")]
 
 
 class _Opts:

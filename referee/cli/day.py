@@ -12,6 +12,8 @@ from referee.cli import (
     DryRunOpt,
     Fmt,
     FmtOpt,
+    ListFmt,
+    ListFmtOpt,
     OfflineOpt,
     PostOpt,
     ReasonOpt,
@@ -85,6 +87,7 @@ def tally(
 @app.command()
 def votes(
     day: Annotated[int | None, typer.Option(help="Номер дня (по умолчанию — текущий).")] = None,
+    fmt: ListFmtOpt = ListFmt.text,
 ) -> None:
     """Все события голосования дня (засчитанные, пропущенные, отклонённые) со ссылками.
 
@@ -97,6 +100,10 @@ def votes(
     n = day if day is not None else game.current_day()
     game.scheduled_day(n)
     t = game.tally_day(n, record=False).tally
+    if fmt == ListFmt.json:
+        from referee.render.listings_json import votes_json
+
+        return _emit(votes_json(n, t, game.config.forum.url), "json")
     _emit(votes_list(n, t, game.config.tz, game.config.forum.url))
 
 

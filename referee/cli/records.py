@@ -13,6 +13,8 @@ from referee.cli import (
     DryRunOpt,
     Fmt,
     FmtOpt,
+    ListFmt,
+    ListFmtOpt,
     OfflineOpt,
     ReplayFmt,
     SendOpt,
@@ -173,6 +175,7 @@ def export(
     votes: Annotated[Path | None, typer.Option(
         "--csv", help="По умолчанию: ФАЙЛ.votes.csv.")] = None,
     offline: OfflineOpt = False,
+    fmt: ListFmtOpt = ListFmt.text,
 ) -> None:
     """Идущая игра как файл для `referee replay` и CSV всех событий голосования.
 
@@ -190,4 +193,8 @@ def export(
     except OSError as e:
         raise GameError(f"не удаётся записать {e.filename}: {e.strerror}",
                         "укажите путь, куда можно писать") from e
+    if fmt == ListFmt.json:
+        from referee.render.listings_json import export_json
+
+        return _emit(export_json(game_file, votes, len(events)), "json")
     _emit(f"Записано: {game_file} (проверка: referee replay {game_file}), {votes}")

@@ -32,6 +32,7 @@ TYPED = {
     "forum": "[forum] section", "url": "[forum] url", "username": "[forum] username",
     "snapshot": "[forum] snapshot", "UTF": "the file encoding (UTF-8)",
     "README": "the file that documents the tool",
+    "check": "a command's name", "Ctrl": "Ctrl-C, the keys", "C": "Ctrl-C, the keys",
 }
 RULE_CODE = re.compile(r"\b[VATNW]\d+(?:\.\d+)?\b")
 """A rule's code (V6, A1, N15): the host finds the rule by it in docs/rules.md."""
