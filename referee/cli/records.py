@@ -173,7 +173,8 @@ def history(
 def export(
     game_file: Annotated[Path, typer.Argument(help="Файл переигровки (JSON), куда писать.")],
     votes: Annotated[Path | None, typer.Option(
-        "--csv", help="По умолчанию: ФАЙЛ.votes.csv.")] = None,
+        "--csv", help="По умолчанию — рядом, с тем же именем: игра.json → игра.votes.csv.")
+    ] = None,
     offline: OfflineOpt = False,
     fmt: ListFmtOpt = ListFmt.text,
 ) -> None:
@@ -183,13 +184,13 @@ def export(
     Пример: referee export игра.json
     """
     from referee.export import export_game
-    from referee.render.export import replay_json, votes_csv
+    from referee.render.export import CSV_ENCODING, replay_json, votes_csv
 
     game = _game(sync=not offline)
     (data, events), votes = export_game(game), votes or game_file.with_suffix(".votes.csv")
     try:
         game_file.write_text(replay_json(data), encoding="utf-8")
-        votes.write_text(votes_csv(events, _context(game)), encoding="utf-8")
+        votes.write_text(votes_csv(events, _context(game)), encoding=CSV_ENCODING, newline="")
     except OSError as e:
         raise GameError(f"не удаётся записать {e.filename}: {e.strerror}",
                         "укажите путь, куда можно писать") from e
