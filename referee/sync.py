@@ -95,7 +95,7 @@ class SyncReport:
             parts.append(f"изменено: {self.edited_posts}")
         if self.missing_posts:
             parts.append(f"исчезло: {self.missing_posts} (сохранены, помечены)")
-        parts.append(f"заявок: {self.requests}")
+        parts.append(f"запросов к форуму: {self.requests}")
         return f"тема {self.topic_id}: {read}; " + ", ".join(parts)
 
 
@@ -131,7 +131,7 @@ class PmSyncReport:
     def summary(self) -> str:
         folders = ", ".join(FOLDERS_RU.get(f, f) for f in self.folders)
         text = (f"ЛС ({folders}): в списке {self.listed}, новых {self.new_pms}, "
-                f"заявок {self.requests}")
+                f"запросов к форуму: {self.requests}")
         if self.exported:
             text += f"; прочитано страницами папки: {self.exported}, на форуме не прочитаны"
         if self.export_unavailable and self.opened:

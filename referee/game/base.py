@@ -37,7 +37,7 @@ from referee.night import winner as game_winner
 from referee.night.win import GameResult
 from referee.slots import Slots
 from referee.store import RecordedResult, Store
-from referee.sync import ProgressCallback
+from referee.sync import ProgressCallback, Secret
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
 
 
@@ -125,18 +125,21 @@ class GameBase:
     # ------------------------------------------------------------------ sync
 
     def sync(self, *, sent: bool = False, full: bool = False,
-             progress: ProgressCallback | None = None, pms: bool | None = None) -> list[str]:
+             progress: ProgressCallback | None = None, pms: bool | None = None,
+             password: Callable[[str], Secret] | None = None) -> list[str]:
         """Read new pages of the game topic (and of ``[forum] vote_url``, the separate voting
         topic, when set) and the host's new PMs; returns one summary line per source.
 
         PMs are read when a login is configured or the source is a snapshot folder: by
         folder page where the engine can, else each opened once (see :mod:`referee.sync`).
+        ``password`` asks for the forum password when a login needs one (the command line's
+        asks with its progress bar stopped).
         """
 
         from referee.sync import open_adapter, sync_pms, sync_topic
 
         lines: list[str] = []
-        adapter = open_adapter(self.config, db_path=self.store.path)
+        adapter = open_adapter(self.config, password=password, db_path=self.store.path)
         try:
             report = sync_topic(self.config, self.store, adapter, progress=progress,
                                 full=full, recheck=self.pages_to_recheck(adapter.topic_id))
@@ -154,7 +157,7 @@ class GameBase:
             votes_config = replace(
                 self.config, forum=replace(self.config.forum, url=self.config.forum.vote_url)
             )
-            adapter = open_adapter(votes_config, db_path=self.store.path)
+            adapter = open_adapter(votes_config, password=password, db_path=self.store.path)
             try:
                 recheck = self.pages_to_recheck(adapter.topic_id)
                 lines.append("голосование: " + sync_topic(votes_config, self.store, adapter,
