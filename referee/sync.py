@@ -18,12 +18,16 @@ host (research gotcha 12) — and the sync line says so once.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from itertools import chain
 from pathlib import Path
+
+from rapidfuzz import fuzz
 
 from adapters.base import Secret
 from adapters.registry import open_forum
@@ -39,6 +43,7 @@ from referee.kernel import (
     SavedVersions,
     TopicPage,
 )
+from referee.nicks import normalise
 from referee.store import Store
 
 log = logging.getLogger("referee.sync")
@@ -90,7 +95,7 @@ class SyncReport:
             parts.append(f"изменено: {self.edited_posts}")
         if self.missing_posts:
             parts.append(f"исчезло: {self.missing_posts} (сохранены, помечены)")
-        parts.append(f"заявок: {self.requests}")
+        parts.append(f"запросов к форуму: {self.requests}")
         return f"тема {self.topic_id}: {read}; " + ", ".join(parts)
 
 
@@ -129,7 +134,7 @@ class PmSyncReport:
     def summary(self) -> str:
         folders = ", ".join(FOLDERS_RU.get(f, f) for f in self.folders)
         text = (f"ЛС ({folders}): в списке {self.listed}, новых {self.new_pms}, "
-                f"заявок {self.requests}")
+                f"запросов к форуму: {self.requests}")
         if self.exported:
             text += f"; прочитано страницами папки: {self.exported}, на форуме не прочитаны"
         if self.export_unavailable and self.opened:
@@ -433,6 +438,62 @@ class _PmReading:
     def _save(self, pm: PrivateMessage) -> None:
         if self.store.save_pm(pm, self.now()):
             self.new += 1
+
+
+# --------------------------------------------------------------------------- sent before?
+
+_BBCODE_TAG = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]", re.IGNORECASE)
+_NOT_WORD = re.compile(r"[\W_]+")
+_NUMBERS = re.compile(r"\d+")
+SAME_TEXT_RATIO = 95.0
+"""rapidfuzz ratio from which a post on the forum is the message sent (the forum may render
+a list, a quote or a smiley a little differently), when its numbers are the same."""
+
+
+def plain_words(text: str) -> str:
+    """A message as words only: BBCode tags, punctuation, case and ё/е gone — what stays
+    the same between the BBCode sent and the text the forum shows."""
+    text = _BBCODE_TAG.sub(" ", text).lower().replace("ё", "е")
+    return " ".join(_NOT_WORD.sub(" ", text).split())
+
+
+def fingerprint(text: str) -> str:
+    """The fingerprint of a message's text (:func:`plain_words`, hashed): what a rerun looks
+    for on the forum after a crash (issue 26: exactly once)."""
+    return hashlib.sha256(plain_words(text).encode("utf-8")).hexdigest()[:32]
+
+
+def same_message(sent: str, seen: str) -> bool:
+    """Whether ``seen`` (a post or PM as the forum shows it) is the message ``sent``: the
+    same fingerprint, or nearly the same words with exactly the same numbers (a count is
+    never mistaken for another count)."""
+    a, b = plain_words(sent), plain_words(seen)
+    if a == b:
+        return True
+    if _NUMBERS.findall(a) != _NUMBERS.findall(b):
+        return False
+    return fuzz.ratio(a, b) >= SAME_TEXT_RATIO
+
+
+def find_sent(store: Store, *, kind: str, recipient: str, body: str, sender: str,
+              since: datetime) -> int | None:
+    """The forum's id of the host's post (``kind = "post"``) or sent PM (``"pm"`` to
+    ``recipient``) with ``body``'s text, written at ``since`` or later, among what the store
+    holds (sync first); None when there is none. ``0`` when found without an id."""
+    who = normalise(sender)
+    if kind == "post":
+        for p in reversed(store.posts()):
+            if p.posted_at >= since and normalise(p.author) == who and same_message(
+                    body, p.body_text):
+                return p.post_id
+        return None
+    to = normalise(recipient)
+    for pm in reversed(store.pms(since=since)):
+        if pm.folder == "inbox" or normalise(pm.sender) != who:
+            continue
+        if to in {normalise(r) for r in pm.recipients} and same_message(body, pm.body_text):
+            return pm.pm_id
+    return None
 
 
 def open_adapter(

@@ -7,6 +7,7 @@ from referee import decisions
 from referee.decisions import Excuse as ExcuseDecision
 from referee.game.leaving import LeavingRoom
 from referee.game.results import ActivityResult
+from referee.game.safety import hold
 
 
 class ActivityRoom(LeavingRoom):
@@ -25,8 +26,12 @@ class ActivityRoom(LeavingRoom):
         # The game as far as the turn has gone: its day, and its night once over (A1).
         after, _ = self.state_before_day(turn + 1)
         report = self.turn_report(turn, after)
+        window = report.window
+        held = hold(self, window.start, window.end, f"проверка активности хода {turn}")
+        notes = (*notes, *held.notes)
         recorded = False
-        if record and report.final and self.store.result("activity", turn) is None:
+        if record and report.final and not held.reasons \
+                and self.store.result("activity", turn) is None:
             self._record("activity", turn, {
                 "removed": [
                     {"nick": f.nick, "rule": f.rule, "explanation": f.explanation,
@@ -36,7 +41,7 @@ class ActivityRoom(LeavingRoom):
                 ],
             }, recorded_at=self.now)
             recorded = True
-        return ActivityResult(report, recorded, notes)
+        return ActivityResult(report, recorded, tuple(notes), held=held.reasons)
 
     def excuse(self, nick: str, turn: int, reason: str = "") -> str:
         """The player warned the host: not flagged as missing for turn ``turn`` (A1).
