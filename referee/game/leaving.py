@@ -32,6 +32,7 @@ from referee.decisions import Excuse as ExcuseDecision
 from referee.decisions import Removal
 from referee.errors import GameError
 from referee.game.refusals import Refusals
+from referee.game.safety import hold
 from referee.kernel import Post
 from referee.night import GameState
 from referee.night.day import remove_player
@@ -90,6 +91,8 @@ class LeavingRoom(Refusals):
                 continue
             if turn != day and self.now < turn_window(turn, self.schedule).end:
                 continue
+            if self._held(turn):
+                continue  # the turn's posts not read whole, or the roster in doubt
             report = self.turn_report(turn, seen, today=today if turn == day else None)
             for f in report.removed:
                 if f.effect == effect and after.is_alive(f.nick) and f.nick not in named:
@@ -192,6 +195,17 @@ class LeavingRoom(Refusals):
             else:
                 out.append(TurnDeath(death.player, night_end or deadline, "погиб(ла) ночью"))
         return out
+
+    def _held(self, turn: int) -> bool:
+        """Whether what stops ``check-activity`` from recording turn ``turn`` stands (issue
+        26: its window not read whole, the roster in doubt): then no removal of it is worked
+        out either — a player whose posts were not read is not taken for silent."""
+        cache = self._memo()
+        if ("held", turn) not in cache:
+            window = turn_window(turn, self.schedule)
+            cache[("held", turn)] = bool(
+                hold(self, window.start, window.end, f"ход {turn}").reasons)
+        return bool(cache[("held", turn)])
 
     # ------------------------------------------------------------------ what a run has seen
 

@@ -146,7 +146,7 @@ def _votes(*lines: str) -> list[dict[str, str]]:
     out = []
     for line in lines:
         voters, target = line.split("→")
-        out += [{"voter": v, "target": target.strip()} for v in voters.split()]
+        out += [{"voter": v.strip(), "target": target.strip()} for v in voters.split(",")]
     return out
 
 
@@ -157,11 +157,11 @@ LIVE_BOARD = {
     "players": _players("Шерлок=commissar, Мисс Марпл=doctor, Kotik=mafia/Камин, "
                         "Тень=mafia/Камин, Лиса, Ёжик, Полковник, Гроза"),
     "phases": [
-        {"day": 1, "votes": _votes("Шерлок Мисс Марпл Kotik Полковник → Тень",
-                                   "Тень Лиса → Полковник")},
+        {"day": 1, "votes": _votes("Шерлок, Мисс Марпл, Kotik, Полковник → Тень",
+                                   "Тень, Лиса → Полковник")},
         {"night": 1, "requests": [{"actor": "Kotik", "action": "shoot", "target": "Лиса"},
                                   {"actor": "Шерлок", "action": "check", "target": "Kotik"}]},
-        {"day": 2, "votes": _votes("Kotik → Лиса", "Шерлок Мисс Марпл Полковник → Kotik",
+        {"day": 2, "votes": _votes("Kotik → Лиса", "Шерлок, Мисс Марпл, Полковник → Kotik",
                                    "Ёжик → Шерлок")},
         {"night": 2, "requests": [{"actor": "Kotik", "action": "shoot", "target": "Шерлок"}]},
     ],
