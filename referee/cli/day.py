@@ -34,6 +34,40 @@ RosterOkOpt = Annotated[bool, typer.Option(
                         "кто-то похожий на игрока из [players].")]
 
 
+def _sync_or_stored(game, *, quiet: bool, window) -> None:  # noqa: ANN001 - Game; () -> (start, end, what)
+    """Sync before a count, quickly (one retry, issue 26): with the forum unreachable, the
+    count goes on from the store when it holds the window whole (said so); else the host
+    is told to wait or to use --offline knowingly."""
+    from dataclasses import replace
+
+    from referee.errors import NetworkError
+    from referee.game.safety import stale_reads, topic_gaps
+    from referee.render.console import echo_err
+
+    forum = game.config.forum
+    game.config = replace(game.config, forum=replace(forum, retries=min(forum.retries, 1)))
+    try:
+        _sync(game, quiet=quiet)
+    except NetworkError as e:
+        start, end, what = window()
+        gaps = topic_gaps(game.store, start, end) + stale_reads(game.store, end, game.now)
+        if gaps:
+            raise NetworkError(
+                f"{e.message}; а сохранённых данных для «{what}» не хватает: "
+                + "; ".join(gaps),
+                "подождите и запустите команду снова, когда форум ответит; или запустите с "
+                "--offline, понимая, что сообщений после последнего чтения в подсчёте не "
+                "будет (неполный подсчёт не записывается и не публикуется)",
+            ) from None
+        read = max((r["fetched_at"] for r in game.store.page_rows() if r["fetched_at"]),
+                   default=None)
+        when = f" {read.astimezone(game.config.tz):%d.%m %H:%M}" if read else ""
+        echo_err(f"форум недоступен ({e.message}); «{what}» — по сохранённым данным: они "
+                 f"полные (тема прочитана целиком{when}, после конца окна)")
+    finally:
+        game.config = replace(game.config, forum=forum)
+
+
 def _refuse_held(held: tuple[str, ...], what: str) -> None:
     """Issue 26: a count over incomplete data, or with the roster in doubt, is never
     posted; say why and what lifts it (the host part above names the details)."""
@@ -85,7 +119,11 @@ def tally(
     game = _game()
     game.roster_ok = roster_ok
     if not offline:
-        _sync(game, quiet=fmt == Fmt.json)
+        def day_window() -> tuple[datetime, datetime, str]:
+            w = game.window(day if day is not None else game.current_day())
+            return w.start, w.deadline, f"подсчёт дня {w.day}"
+
+        _sync_or_stored(game, quiet=fmt == Fmt.json, window=day_window)
     n = day if day is not None else game.current_day()
     if not deadline or n < 1:
         game.scheduled_day(n)  # --deadline may add a day the schedule does not list
@@ -238,7 +276,14 @@ def check_activity(
     game = _game()
     game.roster_ok = roster_ok
     if not offline:
-        _sync(game, quiet=fmt == Fmt.json)
+        def turn_window_of() -> tuple[datetime, datetime, str]:
+            from referee.day.activity import turn_window
+
+            n = turn if turn is not None else game.activity_turn()
+            w = turn_window(n, game.schedule)
+            return w.start, w.end, f"проверка активности хода {n}"
+
+        _sync_or_stored(game, quiet=fmt == Fmt.json, window=turn_window_of)
     n = turn if turn is not None else game.activity_turn()
     result = game.check_activity(n, record=not dry_run)
     ctx = _context(game)

@@ -57,6 +57,9 @@ class NightResult:
     final: bool
     notes: tuple[str, ...] = ()
     winner: GameResult | None = None
+    held: tuple[str, ...] = ()
+    """Issue 26: what stands against recording and sending this night (a PM listing cut
+    short); empty when nothing does."""
 
     @property
     def early(self) -> bool:
