@@ -68,7 +68,16 @@ class SyncReport:
     """Pages before the resume point read again for edits and deletions (the caller's
     choice: the pages of the day that is open)."""
     notes: tuple[str, ...] = ()
-    """What the host should know about how pages were stored (posts out of order)."""
+    """What the host should know about how pages were stored (posts out of order, posts
+    gone from their page)."""
+    vanished: tuple[tuple[int, str, int], ...] = ()
+    """Posts gone from their page in this sync: (post id, author, page)."""
+
+    def with_held(self, held: Callable[[int], str]) -> SyncReport:
+        """The report whose lines about vanished posts say what each post held."""
+        gone = {vanished_note(pid, a, page): vanished_note(pid, a, page, held(pid))
+                for pid, a, page in self.vanished}
+        return replace(self, notes=tuple(gone.get(n, n) for n in self.notes))
 
     @property
     def changed(self) -> bool:
@@ -86,7 +95,7 @@ class SyncReport:
             parts.append(f"изменено: {self.edited_posts}")
         if self.missing_posts:
             parts.append(f"исчезло: {self.missing_posts} (сохранены, помечены)")
-        parts.append(f"заявок: {self.requests}")
+        parts.append(f"запросов к форуму: {self.requests}")
         return f"тема {self.topic_id}: {read}; " + ", ".join(parts)
 
 
@@ -122,7 +131,7 @@ class PmSyncReport:
     def summary(self) -> str:
         folders = ", ".join(FOLDERS_RU.get(f, f) for f in self.folders)
         text = (f"ЛС ({folders}): в списке {self.listed}, новых {self.new_pms}, "
-                f"заявок {self.requests}")
+                f"запросов к форуму: {self.requests}")
         if self.exported:
             text += f"; прочитано страницами папки: {self.exported}, на форуме не прочитаны"
         if self.export_unavailable and self.opened:
@@ -176,6 +185,7 @@ def sync_topic(
     before = adapter.requests
     fetched = changed = new = edited = missing = 0
     notes: list[str] = []
+    vanished: list[tuple[int, str, int]] = []
     title = ""
     first_page = last_page = total = start
     pages = chain(((True, tp) for tp in _pages_again(adapter, again, per_page)),
@@ -201,9 +211,8 @@ def sync_topic(
         new += saved.new_posts
         edited += saved.edited_posts
         missing += saved.missing_posts
-        notes += [f"сообщение #{pid} ({author}) пропало со страницы {tp.page} темы "
-                  "(удалено или скрыто): сохранено, и голос в нём по-прежнему считается (V4)"
-                  for pid, author in saved.vanished]
+        notes += [vanished_note(pid, author, tp.page) for pid, author in saved.vanished]
+        vanished += [(pid, author, tp.page) for pid, author in saved.vanished]
         title = tp.title or title
         total = tp.total_pages
         if topic_id is None:
@@ -215,8 +224,15 @@ def sync_topic(
         topic_id=topic_id, title=title, start_page=first_page, last_page=last_page,
         total_pages=total, pages_fetched=fetched, pages_changed=changed, new_posts=new,
         edited_posts=edited, missing_posts=missing, requests=adapter.requests - before,
-        rechecked=again, notes=tuple(notes),
+        rechecked=again, notes=tuple(notes), vanished=tuple(vanished),
     )
+
+
+def vanished_note(post_id: int, author: str, page: int, held: str = "") -> str:
+    """The line about a post gone from its page; ``held`` says what it held in the day's
+    count (:func:`referee.game.daystate.post_held`: the sync alone does not know)."""
+    return (f"сообщение #{post_id} ({author}) пропало со страницы {page} темы (удалено или "
+            f"скрыто): сохранено" + (f"; {held}" if held else ""))
 
 
 def _pages_again(adapter: Forum, pages: tuple[int, ...],

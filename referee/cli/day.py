@@ -12,6 +12,8 @@ from referee.cli import (
     DryRunOpt,
     Fmt,
     FmtOpt,
+    ListFmt,
+    ListFmtOpt,
     OfflineOpt,
     PostOpt,
     ReasonOpt,
@@ -149,6 +151,7 @@ def tally(
 @app.command()
 def votes(
     day: Annotated[int | None, typer.Option(help="Номер дня (по умолчанию — текущий).")] = None,
+    fmt: ListFmtOpt = ListFmt.text,
 ) -> None:
     """Все события голосования дня (засчитанные, пропущенные, отклонённые) со ссылками.
 
@@ -161,6 +164,10 @@ def votes(
     n = day if day is not None else game.current_day()
     game.scheduled_day(n)
     t = game.tally_day(n, record=False).tally
+    if fmt == ListFmt.json:
+        from referee.render.listings_json import votes_json
+
+        return _emit(votes_json(n, t, game.config.forum.url), "json")
     _emit(votes_list(n, t, game.config.tz, game.config.forum.url))
 
 
@@ -189,7 +196,7 @@ def vote_accept(post: Annotated[int, typer.Argument(help="Номер сообщ�
 
 @vote_app.command("reject")
 def vote_reject(post: Annotated[int, typer.Argument(help="Номер сообщения.")],
-                reason: ReasonOpt = "отклонён ведущим") -> None:
+                reason: ReasonOpt = "") -> None:
     """Не засчитывать голос этого сообщения (считается, что голоса нет).
 
     \b
@@ -202,7 +209,7 @@ def vote_reject(post: Annotated[int, typer.Argument(help="Номер сообщ�
 def vote_set(post: Annotated[int, typer.Argument(help="Номер сообщения.")],
              target: Annotated[str, typer.Option(help="За кого этот голос.")],
              reason: ReasonOpt = "") -> None:
-    """Голос этого сообщения — за TARGET.
+    """Голос этого сообщения — за игрока --target.
 
     \b
     Пример: referee vote set 89 --target Ёжик --reason "опечатка в нике"
@@ -226,7 +233,7 @@ def hang(
     from referee.render.decision import hanging_recorded
 
     if (nick is None) == (not nobody):
-        raise RequestRefused("укажите NICK или --nobody", "например: referee hang --day 2 Лиса")
+        raise RequestRefused("укажите НИК или --nobody", "например: referee hang --day 2 Лиса")
     who = _game().set_hanged(day, None if nobody else nick, reason, public_note)
     _emit(hanging_recorded(day, who, public_note))
 

@@ -37,7 +37,7 @@ from referee.night import winner as game_winner
 from referee.night.win import GameResult
 from referee.slots import Slots
 from referee.store import RecordedResult, Store
-from referee.sync import ProgressCallback
+from referee.sync import ProgressCallback, Secret
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
 
 
@@ -125,21 +125,25 @@ class GameBase:
     # ------------------------------------------------------------------ sync
 
     def sync(self, *, sent: bool = False, full: bool = False,
-             progress: ProgressCallback | None = None, pms: bool | None = None) -> list[str]:
+             progress: ProgressCallback | None = None, pms: bool | None = None,
+             password: Callable[[str], Secret] | None = None) -> list[str]:
         """Read new pages of the game topic (and of ``[forum] vote_url``, the separate voting
         topic, when set) and the host's new PMs; returns one summary line per source.
 
         PMs are read when a login is configured or the source is a snapshot folder: by
         folder page where the engine can, else each opened once (see :mod:`referee.sync`).
+        ``password`` asks for the forum password when a login needs one (the command line's
+        asks with its progress bar stopped).
         """
 
         from referee.sync import open_adapter, sync_pms, sync_topic
 
         lines: list[str] = []
-        adapter = open_adapter(self.config, db_path=self.store.path)
+        adapter = open_adapter(self.config, password=password, db_path=self.store.path)
         try:
             report = sync_topic(self.config, self.store, adapter, progress=progress,
                                 full=full, recheck=self.pages_to_recheck(adapter.topic_id))
+            report = report.with_held(self._held)
             lines.append(report.summary())
             lines += _sync_warnings(adapter, report)
             read_pms = pms if pms is not None else (
@@ -153,7 +157,7 @@ class GameBase:
             votes_config = replace(
                 self.config, forum=replace(self.config.forum, url=self.config.forum.vote_url)
             )
-            adapter = open_adapter(votes_config, db_path=self.store.path)
+            adapter = open_adapter(votes_config, password=password, db_path=self.store.path)
             try:
                 recheck = self.pages_to_recheck(adapter.topic_id)
                 lines.append("голосование: " + sync_topic(votes_config, self.store, adapter,
@@ -166,6 +170,12 @@ class GameBase:
         # Issue 26: a mistyped nick in [players] is said as soon as the topic shows it.
         lines += [f"! {d.text()}" for d in roster_doubts(self.config, self.store.posts())]
         return lines
+
+    def _held(self, post_id: int) -> str:
+        """What a post gone from its page held, by the day's count (tally's rule)."""
+        from referee.game.daystate import post_held
+
+        return post_held(self, post_id).text  # type: ignore[arg-type]
 
     def pages_to_recheck(self, topic_id: int | None) -> list[int]:
         """The topic pages a sync reads again: those holding posts of the day that is open
@@ -203,6 +213,7 @@ class GameBase:
             self.config.aliases,
             near_distance=self.config.votes.near_match_distance,
             near_min_length=self.config.votes.near_match_min_length,
+            case_forms=True,  # «мой голос – Лису»: read, flagged (docs/rules.md V2)
         )
 
     def slot_of(self, author: str, at: datetime, post_id: int | None = None) -> str:

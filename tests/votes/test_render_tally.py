@@ -14,7 +14,13 @@ from dataclasses import replace
 from votes_scenario import PLAYERS, post, posts, run
 
 from referee.bbcode import ZWSP
-from referee.render.tally import HOST_ONLY_RULE, post_link, render_parts, render_tally
+from referee.render.tally import (
+    HOST_ONLY_RULE,
+    post_link,
+    render_json,
+    render_parts,
+    render_tally,
+)
 
 REASON = "Весь день уходит от прямых вопросов."
 TOPIC = "https://forum.example/viewtopic.php?t=3"
@@ -44,8 +50,10 @@ def test_bbcode_paste_part_counts_voters_and_times() -> None:
         "Лиса — 2: Шерлок ([url=https://forum.example/viewtopic.php?p=11#p11]20.11 19:00"
         "[/url]), Ёжик ([url=https://forum.example/viewtopic.php?p=14#p14]20.11 22:00[/url])",
         "",
-        "[b]Ничья, по 2: Шерлок, Лиса. Раньше других набрал(а) 2 (сообщение 13): Шерлок. "
-        "На виселицу отправляется: Шерлок.[/b]",
+        # Issue 29 item 7: the deciding vote is a link, not a post id players cannot see.
+        "[b]Ничья, по 2: Шерлок, Лиса. Раньше других набрал(а) 2 ([url=https://forum.example/"
+        "viewtopic.php?p=13#p13]этим голосом[/url]): Шерлок. На виселицу отправляется: "
+        "Шерлок.[/b]",
         "Не проголосовали (3): Лиса, Mr. Smith, Снежок",
     ]
 
@@ -108,3 +116,26 @@ def test_post_links() -> None:
     assert post_link(85, "https://f.ru/forum/viewtopic.php?f=2&t=3&start=20") == \
         "https://f.ru/forum/viewtopic.php?p=85#p85"
     assert post_link(85, "https://f.ru/forum/") == "https://f.ru/forum/viewtopic.php?p=85#p85"
+
+
+def test_host_asked_posts_listed_apart() -> None:
+    """docs/rules.md V1: a post put to the host (two alternatives) is not among the
+    rejected ones but under «Ведущему проверить», with the command that settles it."""
+    day = posts([
+        (21, "Kotik", "20.11 20:00", "Молчит весь день и путает показания.\n"
+                                     "Мой голос – [color=red]Шерлок или Лиса[/color]"),
+        (22, "Лиса", "20.11 22:30", "Мой голос – [color=red]Ёжик[/color]"),   # no reason
+    ])
+    out = render_tally(run(day), "text", TOPIC, "Europe/Moscow")
+    host_only = out.split(HOST_ONLY_RULE)[1].strip().splitlines()
+    assert host_only[:2] == [
+        "Не засчитано (1):",
+        "• #22 Лиса, 20.11 22:30 «Ёжик» — V3: без аргумента — "
+        "https://forum.example/viewtopic.php?p=22#p22",
+    ]
+    assert host_only[3].startswith("Ведущему проверить — не засчитано, пока ведущий не "
+                                   "укажет ник (referee vote set НОМЕР --target НИК) (1):")
+    assert host_only[4].startswith("• #21 Kotik, 20.11 20:00 «Шерлок или Лиса» — V2: "
+                                   "ведущему проверить: ")
+    doc = json.loads(render_json(run(day), TOPIC, "Europe/Moscow"))
+    assert [r["asks_host"] for r in doc["rejected"]] == [True, False]
