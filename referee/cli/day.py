@@ -3,6 +3,7 @@ the activity check."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated
 
@@ -36,7 +37,8 @@ RosterOkOpt = Annotated[bool, typer.Option(
                         "кто-то похожий на игрока из [players].")]
 
 
-def _sync_or_stored(game, *, quiet: bool, window) -> None:  # noqa: ANN001 - Game; () -> (start, end, what)
+def _sync_or_stored(game, *, quiet: bool,  # noqa: ANN001 - a referee.game.Game
+                    window: Callable[[], tuple[datetime, datetime, str]]) -> None:
     """Sync before a count, quickly (one retry, issue 26): with the forum unreachable, the
     count goes on from the store when it holds the window whole (said so); else the host
     is told to wait or to use --offline knowingly."""
@@ -64,8 +66,10 @@ def _sync_or_stored(game, *, quiet: bool, window) -> None:  # noqa: ANN001 - Gam
         read = max((r["fetched_at"] for r in game.store.page_rows() if r["fetched_at"]),
                    default=None)
         when = f" {read.astimezone(game.config.tz):%d.%m %H:%M}" if read else ""
+        after = ("после конца окна" if game.now >= end else
+                 "окно ещё идёт: написанного позже в подсчёте нет")
         echo_err(f"форум недоступен ({e.message}); «{what}» — по сохранённым данным: они "
-                 f"полные (тема прочитана целиком{when}, после конца окна)")
+                 f"полные (тема прочитана целиком{when}, {after})")
     finally:
         game.config = replace(game.config, forum=forum)
 

@@ -168,8 +168,7 @@ def stale_reads(store: Store, end: datetime, now: datetime) -> list[str]:
         read_at = top["fetched_at"]
         if now >= end and read_at is not None and read_at < end:
             out.append(f"тема t={topic} последний раз прочитана {read_at:%d.%m %H:%M} UTC, "
-                       "до конца окна: сообщения после этого не видны — запустите команду "
-                       "без --offline")
+                       "до конца окна: сообщения после этого не видны")
     return out
 
 
@@ -245,7 +244,7 @@ def _hold(game: Any, cache: dict[Any, Any], start: datetime, end: datetime, what
     if gaps:
         notes.append(incomplete_note(gaps, what))
         reasons.append(INCOMPLETE)
-    notes += stale_reads(store, end, game.now)
+    notes += [f"{s} — запустите команду без --offline" for s in stale_reads(store, end, game.now)]
     if "doubts" not in cache:
         cache["doubts"] = roster_doubts(game.config, store.posts())
     doubts = cache["doubts"]
