@@ -165,6 +165,8 @@ STRUCK = [
     ("struck red, new red",     f"{R}Мой голос – [s][r]Шерлок[/r][/s] [r]Лиса[/r]", "≈ Лиса"),
     ("del, new red",            f"{R}Мой голос – [del][r]Шерлок[/r][/del] [r]Лиса[/r]",
      "≈ Лиса"),
+    ("strike (vBulletin)",      f"{R}Мой голос – [strike][r]Шерлок[/r][/strike] [r]Лиса[/r]",
+     "≈ Лиса"),
     ("line-through style",      f"{R}Мой голос – [lt][r]Шерлок[/r][/lt] [r]Лиса[/r]", "≈ Лиса"),
     ("red struck inside",       f"{R}Мой голос – [r][s]Шерлок[/s] Лиса[/r]",     "≈ Лиса"),
     ("struck line, new line",   f"{R}[s]Мой голос – [r]Шерлок[/r][/s]\nМой голос – [r]Лиса[/r]",
