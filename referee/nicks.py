@@ -35,13 +35,28 @@ _LOOKALIKE = str.maketrans(
 _SPACES = re.compile(r"[\s\u00a0\u200b\u200c\u200d\u2060\ufeff]+")
 _EDGE_PUNCT = " \t.,:;!?«»\"'()[]{}—–-"
 # A preposition players put before a nick: «у Кота», «за Лису», «с Котом», «против Кота».
+# Not «без»: «без Кота» is said of the one left out.
 LEAD_WORDS = frozenset(
     {"у", "за", "на", "в", "во", "к", "ко", "с", "со", "от", "о", "об", "обо", "про", "для",
-     "против", "по", "без", "до", "из", "над", "под", "перед", "при"}
+     "против", "по", "до", "из", "над", "под", "перед", "при"}
 )
 _LEAD = re.compile(r"(\w+)\s+(\S.*)", re.S)
 # Legacy names of the match kinds (NickMatch.kind) for callers written before `how`.
 _LEGACY_KIND = {"lookalike": "folded", "case": "inflected"}
+
+
+_LATIN_OF: dict[str, str] = {chr(c): str(lat) for c, lat in _LOOKALIKE.items()}
+
+
+def lookalike_class(ch: str) -> str:
+    """A regex character class for ``ch`` and its look-alike letter («о» → «[оo]», «е» →
+    «[еёe]»), for finding a phrase typed with Latin letters (use with re.IGNORECASE)."""
+    low = ch.casefold()
+    alts = {low} | ({"е", "ё"} if low in "её" else set())
+    alts |= {_LATIN_OF[a] for a in list(alts) if a in _LATIN_OF}
+    if len(alts) == 1:
+        return re.escape(ch)
+    return "[" + "".join(sorted(re.escape(a) for a in alts)) + "]"
 
 
 def normalise(nick: str) -> str:
@@ -315,7 +330,7 @@ def _split_lead(text: str) -> tuple[str, str]:
     m = _LEAD.fullmatch(text.strip())
     if m is None or normalise(m.group(1)) not in LEAD_WORDS:
         return "", text
-    return m.group(1), m.group(2)
+    return normalise(m.group(1)), m.group(2)
 
 
 def _word_char(ch: str) -> bool:
