@@ -8,8 +8,6 @@ from ``REFEREE_PASSWORD`` or a prompt (see :mod:`adapters.base`).
 from __future__ import annotations
 
 import math
-import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -17,9 +15,9 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from adapters.base import ForumSettings
 from adapters.registry import engine_names
-from referee.config_checks import check_entries
+from referee.config_checks import check_entries, missing_parts
+from referee.config_forum import ForumConfig, forum_limits
 from referee.config_schema import ConfigProblems, Source, check_schema, local_time
 from referee.errors import ConfigError
 from referee.roles import (
@@ -29,6 +27,7 @@ from referee.roles import (
     action_words,
     normalise_role,
 )
+from referee.toml_errors import read_text, read_toml
 
 DEFAULT_RED_COLOURS = ("red", "darkred", "crimson", "firebrick")
 
@@ -114,32 +113,6 @@ class NightRules:
 
 
 @dataclass(frozen=True, slots=True)
-class ForumConfig:
-    """``[forum]``: which board, in which time zone, as whom."""
-
-    engine: str | None = None
-    """A registry name (``"phpbb"``); None: the engine is detected from the topic URL."""
-    url: str | None = None
-    vote_url: str | None = None
-    snapshot: Path | None = None
-    timezone: str = "UTC"
-    username: str | None = None
-    rate_limit: float = 2.0
-    timeout: float = 20.0
-    retries: int = 4
-    user_agent: str | None = None
-    read_sent: bool = False
-
-    def settings(self, cookie_file: Path | None = None) -> ForumSettings:
-        """The plain settings an engine receives (adapters never read the config)."""
-        return ForumSettings(
-            url=self.url, engine=self.engine, snapshot=self.snapshot, timezone=self.timezone,
-            username=self.username, rate_limit=self.rate_limit, timeout=self.timeout,
-            retries=self.retries, user_agent=self.user_agent, cookie_file=cookie_file,
-        )
-
-
-@dataclass(frozen=True, slots=True)
 class NotifyConfig:
     """``[notify]``: where ``referee watch`` pushes its news (a Telegram chat). The bot's
     token is a secret: it comes from ``REFEREE_TELEGRAM_TOKEN``, never from the file."""
@@ -204,11 +177,12 @@ def load_config(path: str | Path) -> Config:
         "создайте его по образцу referee.toml с комментариями в корне проекта "
         "или укажите --config ПУТЬ",
     )
-    # Every key, type and form first, then what the entries say together: each problem
-    # with its line, all at once — before a value is read.
+    # Every key, type and form first (else every part the game needs that is missing),
+    # then what the entries say together: each problem with its line, all at once —
+    # before a value is read.
     _check_no_secrets(raw)
-    source = Source(p, p.read_text(encoding="utf-8"))
-    problems = check_schema(raw, source)
+    source = Source(p, read_text(p))
+    problems = check_schema(raw, source) or missing_parts(raw, source)
     try:
         problems += check_entries(raw, source)
     except (ConfigError, TypeError, KeyError, AttributeError, ValueError, OSError):
@@ -216,25 +190,6 @@ def load_config(path: str | Path) -> Config:
     if problems:
         raise ConfigProblems(p, sorted(problems, key=lambda x: x.line or 0))
     return parse_config(raw, p)
-
-
-def read_toml(p: Path, what: str, if_missing: str) -> dict[str, Any]:
-    """A TOML file the host wrote, or a :class:`ConfigError` saying what is wrong with it."""
-    if not p.exists():
-        raise ConfigError(f"{what} {p} не найден", if_missing)
-    if p.is_dir():
-        raise ConfigError(f"{p} — это папка, а не файл", f"укажите файл в ней, например "
-                          f"--config {p / 'referee.toml'}")
-    try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as e:
-        raise ConfigError(f"{p} — не текст в UTF-8 ({e.reason})", "сохраните файл в UTF-8") from e
-    except tomllib.TOMLDecodeError as e:
-        line = re.search(r"\(at line (\d+), column (\d+)\)", str(e))
-        where = f"{p}, строка {line.group(1)}" if line else str(p)
-        raise ConfigError(f"{where}: это не TOML ({e})", "исправьте эту строку") from e
-    except OSError as e:
-        raise ConfigError(f"{p} не читается: {e.strerror}", "проверьте права на файл") from e
 
 
 def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
@@ -273,6 +228,7 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
         retries=int(_num(forum_raw, "forum.retries", 4, minimum=0)),
         user_agent=_opt_str(forum_raw, "forum.user_agent"),
         read_sent=_bool(forum_raw, "read_sent", False, "forum"),
+        **forum_limits(forum_raw),
     )
     if forum.engine is not None and forum.engine not in engine_names():
         raise ConfigError(

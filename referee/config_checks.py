@@ -181,3 +181,34 @@ def _host_plays(raw: Mapping[str, Any], source: Source) -> list[Problem]:
                 f"записан среди игроков: players.{nick!r}", source.line(("players", nick)),
                 "ведущий не играет и не голосует (V5): уберите его из [players]")]
     return []
+
+
+# ------------------------------------------------------------------------- missing parts
+
+INIT_HINT = 'весь файл по теме игры напишет referee init "ссылка на тему"'
+
+
+def missing_parts(raw: Mapping[str, Any], source: Source) -> list[Problem]:
+    """Every part a game cannot do without that the file lacks — the topic, the host, the
+    players — all at once (an empty file is three mistakes, told in one run). When more
+    than one is missing the file was barely started: the first also points to ``init``."""
+    game = raw.get("game") if isinstance(raw.get("game"), Mapping) else {}
+    out: list[Problem] = []
+    if not _forum(raw).get("url") and not _forum(raw).get("snapshot"):
+        out.append(Problem(
+            "в [forum] нужен url (тема игры) или snapshot (папка сохранённых страниц)",
+            source.line(("forum",)),
+            'добавьте в [forum]: url = "https://ваш-форум/viewtopic.php?t=123"'))
+    if "host" not in game:
+        out.append(Problem(
+            "нет [game] host: нужен ник ведущего на форуме (сообщения ведущего никогда не "
+            "голоса)", source.line(("game",)), 'добавьте в [game]: host = "ВашНик"'))
+    if "players" not in raw:
+        out.append(Problem(
+            "нет [players]: без списка игроков не сопоставить ники в голосах", None,
+            'добавьте раздел [players]: "Ник" = "мирный житель", '
+            '"Ник2" = { role = "мафия", clan = "A" }'))
+    if len(out) > 1:
+        first = out[0]
+        out[0] = Problem(first.text, first.line, f"{first.hint}; {INIT_HINT}")
+    return out

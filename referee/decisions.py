@@ -53,13 +53,19 @@ class VoteDecision:
                 raise GameError(f"решение {text!r}: нет ника цели", hint)
             return cls("set", post_id, target=nick.strip())
         if action == "reject":
-            return cls("reject", post_id, reason=rest or "отклонён ведущим")
+            return cls("reject", post_id, reason=rest)
         return cls("accept", post_id, reason=rest)
 
     def __str__(self) -> str:
+        """The decision in the host's words (host-only texts), never the command syntax
+        («set 9 target Kotik» read as a leak of the tool's insides)."""
         if self.action == "set":
-            return f"set {self.post_id} target {self.target}"
-        return f"{self.action} {self.post_id}" + (f" {self.reason}" if self.reason else "")
+            return f"сообщение #{self.post_id}: голос за {self.target}"
+        if self.action == "reject":
+            why = f" ({self.reason})" if self.reason else ""
+            return f"сообщение #{self.post_id}: не засчитывать{why}"
+        why = f" ({self.reason})" if self.reason else ""
+        return f"сообщение #{self.post_id}: засчитать{why}"
 
 
 @dataclass(frozen=True, slots=True)

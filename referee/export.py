@@ -131,7 +131,7 @@ class VoteEvent:
     target: str | None
     counted: bool
     rule: str
-    """What let it count (``V1–V5``, ``ведущий (accept)``) or the first rule that rejected
+    """What let it count (``V1–V5``, ``ведущий (засчитал)``) or the first rule that rejected
     it."""
     reason: str
     """The remarks on a counted vote (a near match, an edit), every reason of a rejection."""

@@ -25,7 +25,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # 1: forum engines and what they share
     ("adapters",),
     # 2: what the game is set up with and where it is kept
-    ("referee.config", "referee.config_schema", "referee.config_checks", "referee.store",
+    ("referee.config", "referee.config_schema", "referee.config_checks", "referee.config_forum",
+     "referee.toml_errors",
+     "referee.store",
      "referee.decisions", "referee.slots"),
     # 3: the rules, pure, and reading the forum into the store
     ("referee.day", "referee.night", "referee.intake", "referee.timeline", "referee.sync",

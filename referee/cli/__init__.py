@@ -11,6 +11,7 @@ yes/no question, the progress bar — is :mod:`referee.render.console`.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 import sys
 from datetime import datetime
@@ -20,17 +21,31 @@ from typing import Annotated
 
 import typer
 
-from referee.errors import RefereeError
+from referee.errors import RefereeError, RequestRefused
 from referee.render.console import (
     confirm,
     echo_err,
     emit,
     err,
     out,
+    paused,
     progress_bar,
     utf8_streams,
 )
 from referee.render.typer_ru import RussianGroup
+
+EXIT_CODES = (
+    "\b\nКоды выхода:\n"
+    "  0 — сделано;\n"
+    "  1 — прочая ошибка;\n"
+    "  2 — ошибка в referee.toml или в параметрах команды, просьба, которую игра не\n"
+    "      позволяет, или в check нашлись ошибки;\n"
+    "  3 — форум: сеть, вход, страница не та, что ожидалась;\n"
+    "  4 — база игры (файл .db): не открывается, занята, повреждена;\n"
+    "  5 — данные игры не позволяют команду (ник, день, ночь);\n"
+    "  130 — прервано (Ctrl-C); всё сохранённое остаётся в базе."
+)
+"""The exit codes (:mod:`referee.errors`), in ``referee -h`` and in the README."""
 
 app = typer.Typer(
     name="referee",
@@ -39,6 +54,7 @@ app = typer.Typer(
         "тему игры и личные сообщения ведущего в базу SQLite. Правила: docs/rules.md.\n\n"
         "\b\nПример: referee --config игра/referee.toml tally --day 1"
     ),
+    epilog=EXIT_CODES,
     no_args_is_help=True,
     add_completion=False,  # our own Russian --install-completion/--show-completion below
     pretty_exceptions_enable=False,
@@ -77,6 +93,17 @@ FmtOpt = Annotated[Fmt, typer.Option(
     "--format", "-f", help="bbcode — для форума, text — для чтения, json — для программ.")]
 
 
+class ListFmt(StrEnum):
+    """A host's listing (votes, PMs, check, export): read, or JSON for his scripts."""
+
+    text = "text"
+    json = "json"
+
+
+ListFmtOpt = Annotated[ListFmt, typer.Option(
+    "--format", "-f", help="text — для чтения, json — для программ.")]
+
+
 class _Opts:
     config: Path = Path("referee.toml")
     db: Path | None = None
@@ -95,22 +122,40 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+"""The shells typer writes completion for (PowerShell under both its names)."""
+
+
+def _shell() -> str:
+    """The host's shell: the process that started referee, else $SHELL (a shell that
+    shellingham cannot see, e.g. under an IDE)."""
+    from typer._completion_shared import _get_shell_name
+
+    name = _get_shell_name() or Path(os.environ.get("SHELL", "")).name.lower() or "bash"
+    name = name.removesuffix(".exe")
+    if name not in SHELLS:
+        raise RequestRefused(f"автодополнение для оболочки «{name}» не поддерживается",
+                             "оно есть для bash, zsh, fish и PowerShell")
+    return name
+
+
 def _completion(value: bool, ctx: typer.Context, install: bool) -> None:
     """``--install-completion`` / ``--show-completion``: typer's scripts, Russian words."""
     if not value or ctx.resilient_parsing:
         return
     from typer._completion_shared import get_completion_script
     from typer._completion_shared import install as put
-    from typer.completion import _get_shell_name, completion_init
+    from typer.completion import completion_init
 
     completion_init()
+    shell = _shell()
     if install:
-        shell, path = put(prog_name="referee", complete_var="_REFEREE_COMPLETE")
+        shell, path = put(shell=shell, prog_name="referee", complete_var="_REFEREE_COMPLETE")
         out.print(f"Автодополнение для {shell} установлено: {path}. Оно заработает в новом "
                   "окне терминала.", markup=False)
     else:
         out.print(get_completion_script(prog_name="referee", complete_var="_REFEREE_COMPLETE",
-                                        shell=_get_shell_name() or "bash"), markup=False)
+                                        shell=shell), markup=False)
     raise typer.Exit()
 
 
@@ -184,9 +229,23 @@ def _parse_when(value: str, game, option: str) -> datetime:  # noqa: ANN001
     return local_time(value, game.config.tz, option)
 
 
+def _password(username: str):  # noqa: ANN202 - an adapters.base.Secret
+    """The forum password, asked (when there is a terminal) with the progress bar stopped:
+    else the prompt hides behind «Читаю тему ━━━ 3/3» and the command looks frozen."""
+    import getpass
+
+    from adapters.base import get_password
+
+    def prompt(question: str) -> str:
+        with paused():
+            return getpass.getpass(question)
+
+    return get_password(username, prompt=prompt if sys.stdin.isatty() else None)
+
+
 def _sync(game, *, sent: bool = False, full: bool = False, quiet: bool = False) -> None:  # noqa: ANN001
     with progress_bar(enabled=not quiet) as progress:
-        lines = game.sync(sent=sent, full=full, progress=progress)
+        lines = game.sync(sent=sent, full=full, progress=progress, password=_password)
     for line in lines:
         if not quiet:
             echo_err(line)
@@ -273,6 +332,15 @@ from referee.cli import watch as _watch_commands  # noqa: E402, F401
 
 def main() -> None:
     utf8_streams()
+    if any(key.endswith("_COMPLETE") for key in os.environ):
+        # A Tab press in the host's shell (the script --install-completion wrote calls
+        # ``_REFEREE_COMPLETE=complete_bash referee``): typer's bash, zsh, fish and
+        # PowerShell answers are registered only by typer's own completion option, which
+        # we replace with a Russian one — without this, Tab printed «Shell bash not
+        # supported.» into the command line.
+        from typer.completion import completion_init
+
+        completion_init()
     try:
         app()
     except RefereeError as e:

@@ -12,6 +12,8 @@ from referee.cli import (
     DryRunOpt,
     Fmt,
     FmtOpt,
+    ListFmt,
+    ListFmtOpt,
     OfflineOpt,
     PostOpt,
     ReasonOpt,
@@ -28,6 +30,29 @@ from referee.cli import (
     vote_app,
 )
 from referee.errors import GameError, RequestRefused
+
+RosterOkOpt = Annotated[bool, typer.Option(
+    "--roster-ok", help="Состав проверен: записать и опубликовать, хотя в теме пишет "
+                        "кто-то похожий на игрока из [players].")]
+
+
+def _refuse_held(held: tuple[str, ...], what: str) -> None:
+    """Issue 26: a count over incomplete data, or with the roster in doubt, is never
+    posted; say why and what lifts it (the host part above names the details)."""
+    if not held:
+        return
+    from referee.game.safety import INCOMPLETE
+
+    hints = []
+    if INCOMPLETE in held:
+        hints.append("дочитайте тему: referee sync (пропуски в середине — referee sync "
+                      "--full) и запустите команду снова")
+    if "состав" in held:
+        hints.append("снимите сомнение в составе ([aliases] или верный ник в [players]) "
+                     "или подтвердите состав флагом --roster-ok")
+    raise GameError(f"{what} не опубликован(а) и не записан(а): "
+                    + ("неполные данные" if INCOMPLETE in held else "состав под сомнением")
+                    + " (подробности — в части для ведущего выше)", "; ".join(hints))
 
 if TYPE_CHECKING:
     from referee.decisions import VoteAction
@@ -48,6 +73,7 @@ def tally(
     post: PostOpt = False,
     yes: YesOpt = False,
     dry_run: DryRunOpt = False,
+    roster_ok: RosterOkOpt = False,
 ) -> None:
     """Подсчёт голосов дня и кто отправляется на виселицу (V1–V6), готовый к публикации.
 
@@ -59,6 +85,7 @@ def tally(
     Пример: referee tally --day 2 --post
     """
     game = _game()
+    game.roster_ok = roster_ok
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
     n = day if day is not None else game.current_day()
@@ -79,12 +106,14 @@ def tally(
     ctx = _context(game)
     _emit_output(render_day(result, ctx, fmt.value), fmt, sending=post)
     if post:
+        _refuse_held(result.held, "подсчёт")
         _publish(game, [tally_post(game.config, n, day_paste(result, ctx))], yes, dry_run)
 
 
 @app.command()
 def votes(
     day: Annotated[int | None, typer.Option(help="Номер дня (по умолчанию — текущий).")] = None,
+    fmt: ListFmtOpt = ListFmt.text,
 ) -> None:
     """Все события голосования дня (засчитанные, пропущенные, отклонённые) со ссылками.
 
@@ -97,6 +126,10 @@ def votes(
     n = day if day is not None else game.current_day()
     game.scheduled_day(n)
     t = game.tally_day(n, record=False).tally
+    if fmt == ListFmt.json:
+        from referee.render.listings_json import votes_json
+
+        return _emit(votes_json(n, t, game.config.forum.url), "json")
     _emit(votes_list(n, t, game.config.tz, game.config.forum.url))
 
 
@@ -125,7 +158,7 @@ def vote_accept(post: Annotated[int, typer.Argument(help="Номер сообщ�
 
 @vote_app.command("reject")
 def vote_reject(post: Annotated[int, typer.Argument(help="Номер сообщения.")],
-                reason: ReasonOpt = "отклонён ведущим") -> None:
+                reason: ReasonOpt = "") -> None:
     """Не засчитывать голос этого сообщения (считается, что голоса нет).
 
     \b
@@ -138,7 +171,7 @@ def vote_reject(post: Annotated[int, typer.Argument(help="Номер сообщ�
 def vote_set(post: Annotated[int, typer.Argument(help="Номер сообщения.")],
              target: Annotated[str, typer.Option(help="За кого этот голос.")],
              reason: ReasonOpt = "") -> None:
-    """Голос этого сообщения — за TARGET.
+    """Голос этого сообщения — за игрока --target.
 
     \b
     Пример: referee vote set 89 --target Ёжик --reason "опечатка в нике"
@@ -162,7 +195,7 @@ def hang(
     from referee.render.decision import hanging_recorded
 
     if (nick is None) == (not nobody):
-        raise RequestRefused("укажите NICK или --nobody", "например: referee hang --day 2 Лиса")
+        raise RequestRefused("укажите НИК или --nobody", "например: referee hang --day 2 Лиса")
     who = _game().set_hanged(day, None if nobody else nick, reason, public_note)
     _emit(hanging_recorded(day, who, public_note))
 
@@ -197,6 +230,7 @@ def check_activity(
     post: PostOpt = False,
     yes: YesOpt = False,
     dry_run: DryRunOpt = False,
+    roster_ok: RosterOkOpt = False,
 ) -> None:
     """Кто пропал (A1: ни одного сообщения за ход; A2: пропущенные голосования).
 
@@ -209,6 +243,7 @@ def check_activity(
     from referee.render.activity import render_activity
 
     game = _game()
+    game.roster_ok = roster_ok
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
     n = turn if turn is not None else game.activity_turn()
@@ -220,6 +255,7 @@ def check_activity(
     if result.notes and fmt != Fmt.json:
         _emit(_host_notes(result.notes))
     if post:
+        _refuse_held(result.held, "список выбывших")
         from referee.publish import activity_post, public_part
         from referee.render.activity import HOST_ONLY_HEADER
 

@@ -11,6 +11,8 @@ import typer
 from referee.cli import (
     Fmt,
     FmtOpt,
+    ListFmt,
+    ListFmtOpt,
     OfflineOpt,
     PostOpt,
     ReasonOpt,
@@ -34,6 +36,7 @@ from referee.errors import RequestRefused
 def pms(
     night: Annotated[int | None, typer.Option(help="Только окно этой ночи.")] = None,
     offline: OfflineOpt = False,
+    fmt: ListFmtOpt = ListFmt.text,
 ) -> None:
     """Сохранённые ЛС (ночи): отправитель, время, первая строка.
 
@@ -49,6 +52,10 @@ def pms(
         start, end = game.scheduled_night(night)
         items = [p for p in items if start <= p.sent_at < end]
         title += f", ночь {night}"
+    if fmt == ListFmt.json:
+        from referee.render.listings_json import pms_json
+
+        return _emit(pms_json(items, night), "json")
     from referee.render.host import pms_table
 
     out.print(pms_table(items, title, game.config.tz), markup=False)
@@ -115,7 +122,7 @@ def action_add(
     executor: Annotated[str | None, typer.Option(help="Исполнитель выстрела мафии.")] = None,
     reason: ReasonOpt = "",
 ) -> None:
-    """Добавить заявку от имени ведущего: КТО ДЕЙСТВИЕ [ЦЕЛЬ...].
+    """Добавить заявку от имени ведущего: КТО ДЕЙСТВИЕ ЦЕЛЬ (у защиты — две цели).
 
     Действие — по-русски или id: проверка/проверить, лечение/лечить, выстрел/стрелять,
     убийство, засада, избить, подрыв, забрать, защита.
@@ -156,7 +163,8 @@ def action_drop(
 
 @action_app.command("import")
 def action_import(
-    requests_file: Annotated[Path, typer.Argument(help="Файл TOML с [[request]]/[[drop]].")],
+    requests_file: Annotated[Path, typer.Argument(
+        help="Файл заявок ведущего (.toml) с записями [[request]] и [[drop]].")],
 ) -> None:
     """Записать каждую запись файла заявок ведущего как его решение.
 

@@ -13,6 +13,8 @@ from referee.cli import (
     DryRunOpt,
     Fmt,
     FmtOpt,
+    ListFmt,
+    ListFmtOpt,
     OfflineOpt,
     ReplayFmt,
     SendOpt,
@@ -51,7 +53,7 @@ def mark_sent(
 
 @app.command()
 def replay(
-    game_file: Annotated[Path, typer.Argument(help="GAME.json (формат — в README).")],
+    game_file: Annotated[Path, typer.Argument(help="Файл игры .json (формат — в README).")],
     fmt: Annotated[ReplayFmt, typer.Option(
         "--format", "-f", help="json — для программ, text — рассказ по-русски.")
     ] = ReplayFmt.json,
@@ -123,8 +125,9 @@ def deal(
 
 
 @app.command()
-def status(fmt: Annotated[Fmt, typer.Option("--format", "-f", help="text или json.")
-                          ] = Fmt.text,
+def status(fmt: Annotated[Fmt, typer.Option(
+               "--format", "-f", help="text — для чтения, bbcode — для раздела ведущих на "
+                                      "форуме, json — для программ.")] = Fmt.text,
            offline: OfflineOpt = False) -> None:
     """Игра одним взглядом (только ведущему): фаза, сколько осталось, кто жив, что сделать.
 
@@ -170,8 +173,10 @@ def history(
 def export(
     game_file: Annotated[Path, typer.Argument(help="Файл переигровки (JSON), куда писать.")],
     votes: Annotated[Path | None, typer.Option(
-        "--csv", help="По умолчанию: ФАЙЛ.votes.csv.")] = None,
+        "--csv", help="По умолчанию — рядом, с тем же именем: игра.json → игра.votes.csv.")
+    ] = None,
     offline: OfflineOpt = False,
+    fmt: ListFmtOpt = ListFmt.text,
 ) -> None:
     """Идущая игра как файл для `referee replay` и CSV всех событий голосования.
 
@@ -179,14 +184,18 @@ def export(
     Пример: referee export игра.json
     """
     from referee.export import export_game
-    from referee.render.export import replay_json, votes_csv
+    from referee.render.export import CSV_ENCODING, replay_json, votes_csv
 
     game = _game(sync=not offline)
     (data, events), votes = export_game(game), votes or game_file.with_suffix(".votes.csv")
     try:
         game_file.write_text(replay_json(data), encoding="utf-8")
-        votes.write_text(votes_csv(events, _context(game)), encoding="utf-8")
+        votes.write_text(votes_csv(events, _context(game)), encoding=CSV_ENCODING, newline="")
     except OSError as e:
         raise GameError(f"не удаётся записать {e.filename}: {e.strerror}",
                         "укажите путь, куда можно писать") from e
+    if fmt == ListFmt.json:
+        from referee.render.listings_json import export_json
+
+        return _emit(export_json(game_file, votes, len(events)), "json")
     _emit(f"Записано: {game_file} (проверка: referee replay {game_file}), {votes}")

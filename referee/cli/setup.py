@@ -8,12 +8,13 @@ from typing import Annotated
 
 import typer
 
-from referee.cli import _emit, app, opts
+from referee.cli import ListFmt, ListFmtOpt, _emit, app, opts
 
 
 @app.command()
 def check(
     offline: Annotated[bool, typer.Option(help="Не открывать тему на форуме.")] = False,
+    fmt: ListFmtOpt = ListFmt.text,
 ) -> None:
     """Что referee понял из referee.toml: расписание, игроки с ролями, правила, ошибки.
 
@@ -29,7 +30,12 @@ def check(
 
     result = run_checkup(opts.config, opts.db, now=checkup_now(opts.config, opts.now),
                          offline=offline)
-    _emit(render_checkup(result))
+    if fmt == ListFmt.json:
+        from referee.render.listings_json import checkup_json
+
+        _emit(checkup_json(result), "json")
+    else:
+        _emit(render_checkup(result))
     if not result.ok:
         raise typer.Exit(2)
 

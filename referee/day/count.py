@@ -186,19 +186,26 @@ def host_decision(day: Day, b: Ballot) -> None:
     decision, author = b.decision, b.post.author
     if decision is not None and decision.action == "reject":
         day.log.append(f"{decision}: голос {author} не засчитан")
-        b.reject(day, [Note("V3", f"отклонён ведущим: {decision.reason}")])
+        b.reject(day, [Note("V3", rejected_by_host(decision.reason))])
     elif decision is not None and b.reading.target is None:  # accept, but for whom?
         b.hard.append(Note("V1", "ник не распознан: ведущий может указать его "
-                                 f"(set {b.post.post_id} target НИК)"))
+                                 f"(referee vote set {b.post.post_id} --target НИК)"))
         day.log.append(f"{decision}: не применён — в сообщении нет ника игрока")
     elif decision is not None:  # accept
         waived = "; ".join(map(str, b.soft))
         day.log.append(f"{decision}: принят ведущим вопреки «{waived}»" if b.soft
                        else f"{decision}: голос и так проходит по правилам")
         b.soft = []
-        b.accepted_by = "ведущий (accept)"
+        b.accepted_by = "ведущий (засчитал)"
     elif b.set_by_host is not None:
-        b.accepted_by = "ведущий (set target)"
+        b.accepted_by = "ведущий (указал, за кого)"
+
+
+def rejected_by_host(reason: str) -> str:
+    """«отклонён ведущим: флуд»; the bare words when the host gave no reason (or gave these
+    same words: «отклонён ведущим: отклонён ведущим» was a decision recorded before)."""
+    reason = reason.strip()
+    return "отклонён ведущим" + (f": {reason}" if reason and reason != "отклонён ведущим" else "")
 
 
 def every_rule_met(day: Day, b: Ballot) -> None:

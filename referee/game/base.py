@@ -37,7 +37,7 @@ from referee.night import winner as game_winner
 from referee.night.win import GameResult
 from referee.slots import Slots
 from referee.store import RecordedResult, Store
-from referee.sync import ProgressCallback
+from referee.sync import ProgressCallback, Secret
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
 
 
@@ -48,6 +48,9 @@ class GameBase:
     config: Config
     store: Store
     clock: Callable[[], datetime] = utcnow
+    roster_ok: bool = field(default=False, repr=False)
+    """The host confirmed the roster (``--roster-ok``): a roster doubt (issue 26,
+    :mod:`referee.game.safety`) no longer holds a count back."""
     _tallies: dict[tuple[int, Any], DayResult] = field(default_factory=dict, repr=False)
     _nights: dict[int, NightResult] = field(default_factory=dict, repr=False)
     _after_night: dict[int, tuple[GameState, tuple[str, ...], GameEnd | None]] = field(
@@ -122,21 +125,25 @@ class GameBase:
     # ------------------------------------------------------------------ sync
 
     def sync(self, *, sent: bool = False, full: bool = False,
-             progress: ProgressCallback | None = None, pms: bool | None = None) -> list[str]:
+             progress: ProgressCallback | None = None, pms: bool | None = None,
+             password: Callable[[str], Secret] | None = None) -> list[str]:
         """Read new pages of the game topic (and of ``[forum] vote_url``, the separate voting
         topic, when set) and the host's new PMs; returns one summary line per source.
 
         PMs are read when a login is configured or the source is a snapshot folder: by
         folder page where the engine can, else each opened once (see :mod:`referee.sync`).
+        ``password`` asks for the forum password when a login needs one (the command line's
+        asks with its progress bar stopped).
         """
 
         from referee.sync import open_adapter, sync_pms, sync_topic
 
         lines: list[str] = []
-        adapter = open_adapter(self.config, db_path=self.store.path)
+        adapter = open_adapter(self.config, password=password, db_path=self.store.path)
         try:
             report = sync_topic(self.config, self.store, adapter, progress=progress,
                                 full=full, recheck=self.pages_to_recheck(adapter.topic_id))
+            report = report.with_held(self._held)
             lines.append(report.summary())
             lines += _sync_warnings(adapter, report)
             read_pms = pms if pms is not None else (
@@ -150,7 +157,7 @@ class GameBase:
             votes_config = replace(
                 self.config, forum=replace(self.config.forum, url=self.config.forum.vote_url)
             )
-            adapter = open_adapter(votes_config, db_path=self.store.path)
+            adapter = open_adapter(votes_config, password=password, db_path=self.store.path)
             try:
                 recheck = self.pages_to_recheck(adapter.topic_id)
                 lines.append("голосование: " + sync_topic(votes_config, self.store, adapter,
@@ -158,7 +165,17 @@ class GameBase:
                                                    recheck=recheck).summary())
             finally:
                 adapter.close()
+        from referee.game.safety import roster_doubts
+
+        # Issue 26: a mistyped nick in [players] is said as soon as the topic shows it.
+        lines += [f"! {d.text()}" for d in roster_doubts(self.config, self.store.posts())]
         return lines
+
+    def _held(self, post_id: int) -> str:
+        """What a post gone from its page held, by the day's count (tally's rule)."""
+        from referee.game.daystate import post_held
+
+        return post_held(self, post_id).text  # type: ignore[arg-type]
 
     def pages_to_recheck(self, topic_id: int | None) -> list[int]:
         """The topic pages a sync reads again: those holding posts of the day that is open

@@ -143,7 +143,7 @@ def _table_rows(report: ActivityReport, tz: tzinfo) -> list[tuple[str, ...]]:
             str(row.posts),
             _last_post(row, tz),
             vote,
-            ", ".join(str(d) for d in row.missed_days) or "—",
+            ", ".join(f"д{d}" for d in row.missed_days) or "—",
             _status(row, tz),
         ))
     return out

@@ -7,6 +7,9 @@
 - BBCode and JSON are never styled: they are meant to be copied exactly.
 - The question accepts Russian and English answers: «д», «да», «y», «yes» and «н», «нет»,
   «n», «no» (any case); Enter alone is «нет».
+- A question asked while a live display is drawn (the progress bar of a sync, the status
+  line of a watch) is asked inside :func:`paused`: the display is stopped while the host
+  types (else the password prompt hides behind «Читаю тему ━━━ 3/3» and looks frozen).
 """
 
 from __future__ import annotations
@@ -105,7 +108,44 @@ def confirm(question: str, ask: Callable[[str], str] | None = None) -> bool:
 
 
 def _prompt(question: str) -> str:
-    return click.prompt(question, default="", show_default=False, err=True)
+    with paused():
+        return click.prompt(question, default="", show_default=False, err=True)
+
+
+class _Live(Protocol):
+    """A display redrawn in place (rich's Progress and Live both have these)."""
+
+    def start(self) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+_drawn: list[_Live] = []
+"""The live displays now on screen, innermost last (see :func:`paused`)."""
+
+
+@contextmanager
+def drawing(live: _Live) -> Iterator[None]:
+    """``live`` is on screen for the block: a prompt inside it pauses it."""
+    _drawn.append(live)
+    try:
+        yield
+    finally:
+        _drawn.remove(live)
+
+
+@contextmanager
+def paused() -> Iterator[None]:
+    """Stop every live display while the block runs (a prompt), and draw them again after:
+    a question is never asked behind a progress bar."""
+    stopped = list(reversed(_drawn))
+    for live in stopped:
+        live.stop()
+    try:
+        yield
+    finally:
+        for live in reversed(stopped):
+            live.start()
 
 
 @contextmanager
@@ -125,4 +165,5 @@ def progress_bar(*, enabled: bool) -> Iterator[Callable[[Progress], None] | None
         def show(p: Progress) -> None:
             bar.update(task, completed=p.pages_read, total=p.pages_to_read, posts=p.new_posts)
 
-        yield show
+        with drawing(bar):
+            yield show

@@ -1,6 +1,11 @@
 """``referee export``: the replay file as JSON and every vote event as CSV (a spreadsheet's
 table, headers in Russian, times in the forum's zone and in UTC).
 
+The CSV is what a Russian Excel and LibreOffice open right with a double click: cells
+separated by «;» (there the comma is the decimal sign, and a comma-separated file lands in
+one column), CRLF lines, and the file written in UTF-8 with a byte-order mark
+(:data:`CSV_ENCODING`; without it Excel reads the bytes as cp1251 and shows mojibake).
+
 A cell a spreadsheet would read as a formula (a nick starting with ``=``) gets a leading
 apostrophe (:func:`referee.render.cells.csv_cell`).
 """
@@ -22,6 +27,10 @@ CSV_HEADERS = ("день", "время", "время UTC", "сообщение",
                "засчитан", "правило", "пояснение", "ссылка")
 
 
+CSV_DELIMITER = ";"
+CSV_ENCODING = "utf-8-sig"
+
+
 def replay_json(data: Mapping[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
@@ -31,7 +40,7 @@ def votes_csv(events: Iterable[VoteEvent], ctx: Context | None = None) -> str:
     ctx = ctx or Context()
     zone, topic_url = ctx.tz, ctx.topic_url
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = csv.writer(buf, delimiter=CSV_DELIMITER, lineterminator="\r\n")
     w.writerow(CSV_HEADERS)
     for e in events:
         w.writerow((

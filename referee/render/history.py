@@ -14,6 +14,7 @@ from referee.bbcode import b
 from referee.history import DayHistory, DayLine, GameHistory, PlayerLine, Step
 from referee.render.cells import iso, plain, table, user, when
 from referee.render.context import Context
+from referee.render.tally import vote_links
 from referee.roles import role_ru
 
 Format = Literal["bbcode", "text", "json"]
@@ -44,10 +45,11 @@ def render_day_history(h: DayHistory, fmt: Format = "bbcode", ctx: Context | Non
     if not h.steps:
         lines.append("Засчитанных голосов нет.")
         return "\n".join(lines) + "\n"
+    topic_url = (ctx or Context()).topic_url
     rows = [_step_row(s, bb, zone) for s in h.steps]
     grid = table(("№", "время", "голос", "счёт после голоса", "лидер"), rows)
     lines += ["[code]", grid, "[/code]"] if bb else [grid]
-    lines += _day_summary(h, bb, zone)
+    lines += _day_summary(h, bb, zone, topic_url)
     return "\n".join(lines) + "\n"
 
 
@@ -58,7 +60,7 @@ def _step_row(s: Step, bb: bool, tz: tzinfo) -> tuple[str, ...]:
             counts, lead)
 
 
-def _day_summary(h: DayHistory, bb: bool, tz: tzinfo) -> list[str]:
+def _day_summary(h: DayHistory, bb: bool, tz: tzinfo, topic_url: str | None) -> list[str]:
     last = h.steps[-1]
     out = ["★ — лидер сменился с этим голосом.",
            f"Лидер: {user(last.leader, bb)} — с {when(last.leader_since, tz)}."]
@@ -70,12 +72,14 @@ def _day_summary(h: DayHistory, bb: bool, tz: tzinfo) -> list[str]:
         out.append("Лидер не менялся.")
     if h.reached is not None:
         r = h.reached
+        # Players see no post ids and no rule codes: the vote is a link (docs/rules.md V6).
+        vote = vote_links(f" (сообщение {r.post_id})", bb, topic_url).strip(" ()")
+        vote = f"{vote}; " if vote else ""
         out.append(f"{'Итоговые' if h.closed else 'Нынешние'} {r.votes} {_votes_word(r.votes)} "
-                   f"{user(r.nick, bb)} набрал(а) "
-                   f"{when(r.at, tz)} (сообщение #{r.post_id}; при равенстве голосов V6 смотрит "
-                   "на этот момент).")
+                   f"{user(r.nick, bb)} набрал(а) {when(r.at, tz)} ({vote}при равенстве "
+                   "голосов на виселицу идёт тот, кто набрал их раньше).")
     if h.closed:
-        out.append("Итог дня: " + user(h.explanation, bb))
+        out.append("Итог дня: " + vote_links(user(h.explanation, bb), bb, topic_url))
     return out
 
 

@@ -80,7 +80,7 @@ def plot_day(h: DayHistory, path: Path, ctx: Context | None = None, title: str =
         r = h.reached
         ax.plot([r.at], [r.votes], marker="o", markersize=9, color="black", zorder=5)
         right_half = r.at - h.start > (h.deadline - h.start) / 2
-        ax.annotate(f"{label(r.nick)}: {r.votes} в {when(r.at, zone)} (V6)", (r.at, r.votes),
+        ax.annotate(f"{label(r.nick)}: {r.votes} в {when(r.at, zone)}", (r.at, r.votes),
                     xytext=(-10 if right_half else 10, 8), textcoords="offset points",
                     ha="right" if right_half else "left", fontsize=9)
     name = f"{label(title)} — " if title else ""

@@ -1,4 +1,5 @@
-"""``referee status`` for the host: one screen of text, or JSON with the same facts.
+"""``referee status`` for the host: one screen of text, BBCode with the same lines (for the
+hosts' own section of the forum), or JSON with the same facts.
 
 Host-only: it shows every role. Nicks, PM lines and the host's reasons are user text: the
 text drops control characters from them (:func:`referee.render.cells.plain`).
@@ -11,7 +12,7 @@ import re
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from referee.bbcode import ZWSP
+from referee.bbcode import ZWSP, b, escape
 from referee.decisions import (
     Decision,
     Excuse,
@@ -22,13 +23,13 @@ from referee.decisions import (
     VoteDecision,
 )
 from referee.render.cells import iso, left, plain, when
-from referee.roles import action_ru, role_ru
+from referee.roles import DEFAULT_CLAN, action_ru, role_ru
 from referee.status import Gone, Living, OpenItem, PhaseNow, Status
 
-Format = Literal["text", "json"]
+Format = Literal["text", "bbcode", "json"]
 
 _NIGHT_CAUSES = {
-    "mafia": "выстрел клана «{who}»",
+    "mafia": "выстрел мафии{who}",
     "maniac": "удар маньяка {who}",
     "ambush": "засада маньяка {who}",
     "kamikaze": "подрыв камикадзе {who}",
@@ -44,8 +45,10 @@ _REMOVAL_RULES = {"A1": "пропал(а) без вести", "A2": "пропу�
 def render_status(status: Status, fmt: Format = "text") -> str:
     if fmt == "json":
         return json.dumps(status_json(status), ensure_ascii=False, indent=2) + "\n"
+    if fmt == "bbcode":
+        return status_bbcode(status)
     if fmt != "text":
-        raise ValueError(f"неизвестный формат {fmt!r}: text или json")
+        raise ValueError(f"неизвестный формат {fmt!r}: text, bbcode или json")
     return status_text(status)
 
 
@@ -90,6 +93,8 @@ def night_cause_ru(token: str, nick: str) -> str:
     kind, _, who = token.partition(":")
     if kind == "kamikaze" and who == nick:
         return "собственный подрыв"
+    if kind == "mafia":  # the clan by its name; the one the host did not name, not at all
+        who = f" (клан «{who}»)" if who and who != DEFAULT_CLAN else ""
     return _NIGHT_CAUSES.get(kind, kind).format(who=plain(who))
 
 
@@ -149,8 +154,13 @@ def _living_ru(p: Living) -> str:
     role = role_ru(p.role)
     if p.dealt_role != p.role:
         role = f"{role_ru(p.dealt_role)}, получил(а) значок комиссара"
-    clan = f", клан «{plain(p.clan)}»" if p.clan else ""
-    return f"{plain(p.nick)} — {role}{clan}"
+    return f"{plain(p.nick)} — {role}{_clan(p.clan)}"
+
+
+def _clan(clan: str | None) -> str:
+    """«, клан «Лисья нора»»; nothing for the one clan the host did not name (its key
+    ``mafia`` is ours, and «Мафия» is the role already)."""
+    return f", клан «{plain(clan)}»" if clan and clan != DEFAULT_CLAN else ""
 
 
 # ---------------------------------------------------------------------- formats
@@ -165,8 +175,7 @@ def status_text(s: Status) -> str:
     lines.append("")
     lines.append(f"Выбыли ({len(s.gone)}):" if s.gone else "Выбывших нет.")
     for g in s.gone:
-        clan = f", клан «{plain(g.clan)}»" if g.clan else ""
-        lines.append(f"  {plain(g.nick)} ({role_ru(g.role)}{clan}) — {gone_ru(g, tz)}")
+        lines.append(f"  {plain(g.nick)} ({role_ru(g.role)}{_clan(g.clan)}) — {gone_ru(g, tz)}")
     lines.append("")
     if s.open:
         lines.append(f"Ещё не сделано ({len(s.open)}):")
@@ -175,6 +184,30 @@ def status_text(s: Status) -> str:
         lines.append("Всё сделано: незаписанных итогов, непрочитанных ЛС и неотправленных "
                      "результатов нет.")
     return "\n".join(lines) + "\n"
+
+
+def status_bbcode(s: Status) -> str:
+    """The text's lines for the forum: every line escaped as it is (a nick's «[» never
+    opens a tag), the title and section heads bold, the lists as [list]."""
+    out: list[str] = []
+    listing = False
+    for line in status_text(s).rstrip("\n").split("\n"):
+        item = line.startswith("  ")
+        if listing and not item:
+            out.append("[/list]")
+            listing = False
+        if item:
+            if not listing:
+                out.append("[list]")
+                listing = True
+            out.append("[*]" + escape(line.strip().removeprefix("• ")))
+        elif line.endswith(":") or not out:
+            out.append(b(escape(line)) if line else "")
+        else:
+            out.append(escape(line))
+    if listing:
+        out.append("[/list]")
+    return "\n".join(out) + "\n"
 
 
 def status_json(s: Status) -> dict[str, Any]:

@@ -11,6 +11,7 @@ Everything a player typed (nicks, the red text) is passed through
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, tzinfo
 from typing import Any, Literal
@@ -41,6 +42,21 @@ def post_link(post_id: int, topic_url: str | None = None) -> str:
 
     # Other engines address posts their own way (XenForo: …/posts/ID/).
     return post_url(topic_url, post_id) or urljoin(topic_url, rel)
+
+
+_POST_REF = re.compile(r" \(сообщение #?(\d+)\)")
+
+
+def vote_links(text: str, bb: bool, topic_url: str | None) -> str:
+    """A verdict names the vote that decided it by its post id («(сообщение 39)»), which
+    players never see: in BBCode it becomes a link to that vote, and without the topic's
+    address it is left out. Plain text (the host's reading) keeps the number."""
+    if not bb:
+        return _POST_REF.sub(r" (сообщение #\1)", text)
+    if not topic_url:
+        return _POST_REF.sub("", text)
+    return _POST_REF.sub(
+        lambda m: f" ({url(post_link(int(m.group(1)), topic_url), 'этим голосом')})", text)
 
 
 def _zone(tz: tzinfo | str | None) -> tzinfo:
@@ -102,7 +118,8 @@ def _paste(t: Tally, bb: bool, topic_url: str | None, tz: tzinfo,
     for c in t.counts:
         lines.append(_candidate_line(c, bb, topic_url, tz, leader=c.target == t.leader))
     lines.append("")
-    lines.append(bold(esc(t.explanation)) if t.hanged or t.leader else esc(t.explanation))
+    explanation = vote_links(esc(t.explanation), bb, topic_url)
+    lines.append(bold(explanation) if t.hanged or t.leader else explanation)
     if roles is not None and t.closed:
         for nick in t.hanged_all:
             if nick in roles:

@@ -18,6 +18,8 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
+from referee.render import help_ru
+
 WORDS: tuple[tuple[str, str], ...] = (
     ("Usage:", "Запуск:"),
     ("[OPTIONS]", "[ПАРАМЕТРЫ]"),
@@ -79,12 +81,18 @@ def ru_error(message: str) -> str:
 
 
 def _russify(command: Any) -> Any:
-    """Make one command's help and usage Russian (its instance methods, once)."""
+    """Make one command's help and usage Russian (its instance methods, once): typer's
+    words translated, and the page written by :mod:`referee.render.help_ru`."""
     if command is None or getattr(command, "_russian", False):
         return command
+    help_ru.russify_params(command)
     help_of, usage_of = command.get_help, command.get_usage
     command.get_help = lambda ctx: ru(help_of(ctx))
     command.get_usage = lambda ctx: ru(usage_of(ctx))
+    if not isinstance(command, RussianGroup):
+        command.format_options = lambda ctx, formatter: help_ru.format_params(
+            command, ctx, formatter)
+        command.collect_usage_pieces = lambda ctx: help_ru.usage_pieces(command, ctx)
     command._russian = True
     return command
 
@@ -100,6 +108,17 @@ def _usage_error_types() -> tuple[type[BaseException], ...]:
 
 class RussianGroup(TyperGroup):
     """A typer group whose help pages and usage errors are Russian (see the module doc)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        help_ru.russify_params(self)
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        help_ru.format_params(self, ctx, formatter)
+        help_ru.format_commands(self, ctx, formatter)
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        return [*help_ru.usage_pieces(self, ctx), "КОМАНДА [АРГУМЕНТЫ]..."]
 
     def get_command(self, ctx: Any, cmd_name: str) -> Any:
         return _russify(super().get_command(ctx, cmd_name))

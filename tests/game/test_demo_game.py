@@ -124,7 +124,7 @@ def test_host_vote_override_recounts_a_recorded_day(game: Game) -> None:
     counts = {c.target: len(c.voters) for c in result.tally.counts}
     assert counts["Mr. Smith"] == 5 and counts["Kotik"] == 1
     assert result.recorded
-    assert any("accept 85" in o for o in result.tally.overrides)
+    assert any("сообщение #85: засчитать" in o for o in result.tally.overrides)
 
 
 def test_moved_deadline_is_recorded_and_used(game: Game) -> None:

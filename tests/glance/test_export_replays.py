@@ -167,7 +167,8 @@ def test_the_vote_csv_has_every_vote_event_and_no_formula(tmp_path: Path) -> Non
 
     game = play_as_host(demo(tmp_path / "game.db"), "2026-11-24 12:00")
     _, events = export_game(game)
-    rows = list(csv.reader(io.StringIO(votes_csv(events, Context.of(game.config)))))
+    rows = list(csv.reader(io.StringIO(votes_csv(events, Context.of(game.config))),
+                           delimiter=";"))
     assert tuple(rows[0]) == CSV_HEADERS
     assert len(rows) == 1 + len(events) == 1 + 29
     first_counted = next(r for r in rows[1:] if r[7] == "да")
@@ -176,5 +177,5 @@ def test_the_vote_csv_has_every_vote_event_and_no_formula(tmp_path: Path) -> Non
     assert first_counted[10].endswith("viewtopic.php?p=83#p83")
     at = datetime(2026, 11, 20, 16, tzinfo=UTC)
     nasty = VoteEvent(1, at, 1, "=HYPERLINK(\"http://x\")", "+1", "@Bob", False, "V2", "-")
-    row = next(csv.reader(io.StringIO(votes_csv([nasty]).splitlines()[1])))
+    row = next(csv.reader(io.StringIO(votes_csv([nasty]).splitlines()[1]), delimiter=";"))
     assert row[4:7] == ["'=HYPERLINK(\"http://x\")", "'+1", "'@Bob"] and row[9] == "'-"

@@ -81,7 +81,14 @@ def test_the_demo_day1_vote_by_vote(tmp_path: Path) -> None:
     text = render_day_history(h, "bbcode", MOSCOW)
     assert "Смены лидера (2): 21.11 12:40 — Шерлок (голос 8); 21.11 14:35 — Mr. Smith (голос 10)." \
         in text
-    assert "Итоговые 6 голосов Mr. Smith набрал(а) 21.11 17:30 (сообщение #110" in text
+    # Issue 29 item 7: no post id and no rule code for the players; the vote's link, when
+    # the topic's address is known.
+    assert ("Итоговые 6 голосов Mr. Smith набрал(а) 21.11 17:30 (при равенстве голосов на "
+            "виселицу идёт тот, кто набрал их раньше).") in text
+    assert "V6" not in text and "#110" not in text
+    linked = render_day_history(h, "bbcode", Context(tz=MSK, topic_url="https://f/viewtopic.php?t=3"))
+    assert ("набрал(а) 21.11 17:30 ([url=https://f/viewtopic.php?p=110#p110]этим голосом[/url]; "
+            "при равенстве") in linked
     assert text.startswith("[b]День 1: как шло голосование[/b]\n[code]\n")
 
 

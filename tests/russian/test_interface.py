@@ -188,7 +188,7 @@ def test_every_error_class_is_covered_by_a_russian_message() -> None:
 
 @pytest.mark.parametrize(("args", "code", "says"), [
     (["--config", "нет-такого.toml", "tally"], 2, "файл настроек"),
-    (["--config", str(DEMO), "hang", "--day", "1"], 2, "укажите NICK или --nobody"),
+    (["--config", str(DEMO), "hang", "--day", "1"], 2, "укажите НИК или --nobody"),
     (["--config", str(DEMO), "action", "add", "--night", "1", "Полковник", "колдовать"], 2,
      "неизвестное действие 'колдовать'"),
 ])

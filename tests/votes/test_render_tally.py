@@ -50,8 +50,10 @@ def test_bbcode_paste_part_counts_voters_and_times() -> None:
         "Лиса — 2: Шерлок ([url=https://forum.example/viewtopic.php?p=11#p11]20.11 19:00"
         "[/url]), Ёжик ([url=https://forum.example/viewtopic.php?p=14#p14]20.11 22:00[/url])",
         "",
-        "[b]Ничья, по 2: Шерлок, Лиса. Раньше других набрал(а) 2 (сообщение 13): Шерлок. "
-        "На виселицу отправляется: Шерлок.[/b]",
+        # Issue 29 item 7: the deciding vote is a link, not a post id players cannot see.
+        "[b]Ничья, по 2: Шерлок, Лиса. Раньше других набрал(а) 2 ([url=https://forum.example/"
+        "viewtopic.php?p=13#p13]этим голосом[/url]): Шерлок. На виселицу отправляется: "
+        "Шерлок.[/b]",
         "Не проголосовали (3): Лиса, Mr. Smith, Снежок",
     ]
 

@@ -73,10 +73,12 @@ def test_v3_host_accepts_or_rejects_a_vote() -> None:
     assert counts(t) == {"Лиса": ["Ёжик"]}
     assert rejections(t) == {1: "V3"}
     assert t.rejected[0].reason == "отклонён ведущим: голос скопирован из другой игры"
-    assert t.votes[0].accepted_by == "ведущий (accept)"
+    assert t.votes[0].accepted_by == "ведущий (засчитал)"
     assert t.overrides == (  # recorded in post order, to be shown to the host
-        "reject 1 голос скопирован из другой игры: голос Гроза не засчитан",
-        "accept 2: принят ведущим вопреки «V3: без аргумента»",
+        # Issue 29 item 7: the decision in Russian, never its command syntax.
+        "сообщение #1: не засчитывать (голос скопирован из другой игры): голос Гроза не "
+        "засчитан",
+        "сообщение #2: засчитать: принят ведущим вопреки «V3: без аргумента»",
     )
 
 
@@ -90,8 +92,11 @@ def test_v3_host_sets_a_target() -> None:
     assert counts(only_accepted) == {} and rejections(only_accepted) == {1: "V2", 2: "V1"}
     t = run(day, overrides=["set 1 target Шерлок", "set 2 target Лиса", "accept 99"])
     assert counts(t) == {"Шерлок": ["Гроза"], "Лиса": ["Ёжик"]}
-    assert [v.accepted_by for v in t.votes] == ["ведущий (set target)"] * 2
-    assert "accept 99: сообщения 99 нет среди учтённых сообщений дня" in t.overrides
+    assert [v.accepted_by for v in t.votes] == ["ведущий (указал, за кого)"] * 2
+    assert "сообщение #99: засчитать: сообщения 99 нет среди учтённых сообщений дня" \
+        in t.overrides
+    assert "сообщение #1: голос за Шерлок: голос Гроза — за Шерлок" in t.overrides
+    assert not [o for o in t.overrides if "target" in o or "set " in o]
 
 
 def test_v4_votes_cannot_be_changed() -> None:

@@ -20,7 +20,7 @@ def test_first_sync_reads_every_page_and_the_conversations(
     game = open_game()
     lines = game.sync(progress=None)
     assert lines[0].startswith(
-        "тема 69072: прочитаны стр. 1–2 из 2; новых сообщений: 22, заявок: 2")
+        "тема 69072: прочитаны стр. 1–2 из 2; новых сообщений: 22, запросов к форуму: 2")
     assert board.requests() == [
         ("GET", "threads/mafija-119.69072/", 200),
         ("GET", "threads/mafija-119.69072/page-2", 200),
@@ -43,8 +43,9 @@ def test_a_sync_with_nothing_new_costs_one_request_per_source(
     board.log.clear()
     lines = game.sync(progress=None)
     # Issue 14: the open day's earlier page is read again too, for edits and deletions.
-    assert "перечитаны стр. 1 (правки и удаления); новых сообщений: 0, заявок: 2" in lines[0]
-    assert "заявок 1" in lines[-1]
+    assert ("перечитаны стр. 1 (правки и удаления); новых сообщений: 0, запросов к форуму: 2"
+            in lines[0])
+    assert "запросов к форуму: 1" in lines[-1]
     assert board.requests() == [("GET", "threads/mafija-119.69072/", 200),
                                 ("GET", "threads/mafija-119.69072/page-2", 200),
                                 ("GET", "conversations/", 200)]
@@ -163,7 +164,7 @@ def test_boards_of_every_version_and_style_read_alike(
     board.log.clear()
     lines = game.sync(progress=None)
     assert "новых сообщений: 0" in lines[0] and len(game.store.posts()) == 22
-    assert lines[0] == "тема 69072: прочитаны стр. 2 из 2; новых сообщений: 0, заявок: 1"
+    assert lines[0] == "тема 69072: прочитаны стр. 2 из 2; новых сообщений: 0, запросов к форуму: 1"
     assert [r for _, r, _ in board.requests()] == [
         "threads/mafija-119.69072/page-2", "conversations/"]
     assert [(p.post_id, p.page) for p in game.store.posts()][:1] == [(
