@@ -209,6 +209,9 @@ def sqlite_error(e: sqlite3.Error, db: Path | None) -> StoreError:
     """A SQLite failure on the game database in words: what it means for the host's files."""
     code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
     name = db or Path(":memory:")
+    if db is not None and db.is_dir():  # --db given a folder: SQLite says «unable to open»
+        return StoreError(f"{db} — это папка, а не файл базы игры",
+                          f"укажите файл, например --db {db / 'игра.db'}")
     if code == SQLITE_FULL or (code == SQLITE_IOERR and db is not None and _full(db)):
         return disk_full(name)
     if code in (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR) and db:
