@@ -177,6 +177,34 @@ def decide(content: bytes, content_type: str | None = None, *,
     return best[1], best[2]
 
 
+SALVAGE_MAX_BAD = 16
+"""At most this many replacement characters in a salvaged page (issue 26): a few stray
+bytes in one post, never a page in an encoding nobody can tell."""
+
+
+def salvage(content: bytes, content_type: str | None = None, *,
+            reads_right: ReadsRight | None = None) -> tuple[str, str, int] | None:
+    """(text, codec, bytes replaced) for a page :func:`decide` refuses only because of a few
+    bytes no encoding explains (a proxy or a broken mod spoiling one post): the candidate
+    under which the rest reads right, with U+FFFD for those bytes; None when more than
+    :data:`SALVAGE_MAX_BAD` are bad or the rest bears mojibake — then nothing is guessed.
+    The caller flags the page for the host (issue 26)."""
+    best: tuple[int, str, str] | None = None
+    for name in candidates(content, content_type):
+        try:
+            text = content.decode(name, "replace").removeprefix("\ufeff")
+        except LookupError:
+            continue
+        bad = text.count("\ufffd")  # a «�» the page itself holds counts too: the safe side
+        if bad <= 0 or bad > SALVAGE_MAX_BAD or garbled(text) is not None:
+            continue
+        if reads_right is not None and not reads_right(text):
+            continue
+        if best is None or bad < best[0]:
+            best = (bad, text, name)
+    return None if best is None else (best[1], best[2], best[0])
+
+
 def decide_lenient(content: bytes, content_type: str | None = None, *,
                    reads_right: ReadsRight | None = None) -> tuple[str, str]:
     """(text, codec) for what is never stored (an answer to a form, a saved file's kind,
@@ -204,4 +232,4 @@ def in_other_language(text: str) -> bool:
 
 __all__ = ["CYRILLIC_LANGUAGES", "FALLBACKS", "ReadsRight", "Undecodable", "candidates",
            "codec_name", "decide", "decide_lenient", "declared", "decode_lenient", "garbled",
-           "in_other_language", "signatures"]
+           "in_other_language", "salvage", "signatures"]

@@ -12,6 +12,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 log = logging.getLogger("referee.http")
 
@@ -28,6 +29,27 @@ def same_site(a: str, b: str) -> bool:
         return h[4:] if h.startswith("www.") else h
 
     return norm(a) == norm(b)
+
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def same_origin(forum: str, url: str) -> bool:
+    """Whether ``url`` is the forum at ``forum`` for its session (issue 26): the same
+    scheme, host (ignoring case and a ``www.``) and port. Going up from http to https on
+    the standard ports (80 → 443) is the same forum; going down, or to another port of the
+    same machine (another web application there), is another site."""
+    a, b = urlsplit(forum), urlsplit(url)
+    if not same_site(a.hostname or "", b.hostname or ""):
+        return False
+    try:
+        pa = a.port or _DEFAULT_PORTS.get(a.scheme)
+        pb = b.port or _DEFAULT_PORTS.get(b.scheme)
+    except ValueError:
+        return False
+    if a.scheme == b.scheme:
+        return pa == pb
+    return (a.scheme, b.scheme, pa, pb) == ("http", "https", 80, 443)
 
 
 def cookie_path_for(db_path: Path) -> Path:
@@ -113,4 +135,5 @@ def load_cookies(jar: http.cookiejar.CookieJar, path: Path) -> int:
     return n
 
 
-__all__ = ["cookie_path_for", "load_cookies", "own_cookie", "same_site", "save_cookies"]
+__all__ = ["cookie_path_for", "load_cookies", "own_cookie", "same_origin", "same_site",
+           "save_cookies"]

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from adapters.base import ForumSettings
 from adapters.registry import engine_names
 from referee.config_checks import check_entries, missing_parts
+from referee.config_forum import ForumConfig, forum_limits
 from referee.config_schema import ConfigProblems, Source, check_schema, local_time
 from referee.errors import ConfigError
 from referee.roles import (
@@ -110,32 +110,6 @@ class NightRules:
     ambush and the necromancer's naming may be changed freely (the last one counts)."""
     clan_wins_at_parity: bool = False
     necromancer_turns: int = 3
-
-
-@dataclass(frozen=True, slots=True)
-class ForumConfig:
-    """``[forum]``: which board, in which time zone, as whom."""
-
-    engine: str | None = None
-    """A registry name (``"phpbb"``); None: the engine is detected from the topic URL."""
-    url: str | None = None
-    vote_url: str | None = None
-    snapshot: Path | None = None
-    timezone: str = "UTC"
-    username: str | None = None
-    rate_limit: float = 2.0
-    timeout: float = 20.0
-    retries: int = 4
-    user_agent: str | None = None
-    read_sent: bool = False
-
-    def settings(self, cookie_file: Path | None = None) -> ForumSettings:
-        """The plain settings an engine receives (adapters never read the config)."""
-        return ForumSettings(
-            url=self.url, engine=self.engine, snapshot=self.snapshot, timezone=self.timezone,
-            username=self.username, rate_limit=self.rate_limit, timeout=self.timeout,
-            retries=self.retries, user_agent=self.user_agent, cookie_file=cookie_file,
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +228,7 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
         retries=int(_num(forum_raw, "forum.retries", 4, minimum=0)),
         user_agent=_opt_str(forum_raw, "forum.user_agent"),
         read_sent=_bool(forum_raw, "read_sent", False, "forum"),
+        **forum_limits(forum_raw),
     )
     if forum.engine is not None and forum.engine not in engine_names():
         raise ConfigError(

@@ -20,6 +20,14 @@ message whose key is recorded is never sent again (the run says «уже отп�
 failure between two PMs leaves the first recorded and the second not, and the next run
 sends only the rest. A changed text (a recount after a host decision) is a new message.
 
+Exactly once, even across a crash (issue 26): before a message goes out, its *intent* —
+what, where, the fingerprint of its text, since when — is stored (:data:`INTENT`). A run
+killed after the forum took the message but before the record was written leaves the
+intent without a record; the next run looks on the forum first (the host's post in the
+topic, or his sent PM, with that text: :func:`referee.sync.find_sent`), records it as sent
+when it is there and sends it only when it is not. ``mark-sent`` stays for a forum that
+cannot be read.
+
 This module knows no forum engine: the live sender comes from the engine registry
 (:func:`live_sender`), and tests swap :data:`sender_factory`.
 """
@@ -30,7 +38,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, tzinfo
+from datetime import UTC, datetime, timedelta, tzinfo
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import parse_qs, urlsplit
@@ -258,6 +266,19 @@ def _forum_id(kind: str, forum_id: int | None) -> str:
     return f" (#{forum_id})" if kind == "post" else f" (ЛС #{forum_id})"
 
 
+INTENT = "publish.intent."
+"""Meta key prefix of a message about to be sent: kind, recipient, subject, fingerprint of
+the text, the text and since when (issue 26). Stored before the forum is asked; a later run
+that finds it without a record of the send looks on the forum before sending again."""
+
+LOOK_SINCE_SLACK = timedelta(hours=1)
+"""How much earlier than the intent (by this computer's clock) a post on the forum may be
+dated and still be the message: the forum's clock may differ from this one."""
+
+Look = Callable[[Sequence[tuple[Outgoing, datetime]]], Mapping[str, int | None]]
+"""Looks on the forum for messages a crashed run may have sent: (message, since when) →
+by key, the forum's id when it is there (0: there, without an id), None when it is not."""
+
 MAYBE_SENT = "publish.maybe_sent."
 """Meta key prefix of messages whose fate the forum left unclear (see :func:`mark_sent_by_host`)."""
 
@@ -265,7 +286,7 @@ MAYBE_SENT = "publish.maybe_sent."
 def mark_sent_by_host(store: Store, key: str, forum_id: int | None = None) -> SentRecord:
     """The host checked the forum: the message that "may have been sent" was sent. Recorded
     like any sent message, so a re-run does not send it a second time."""
-    raw = store.get_meta(MAYBE_SENT + key)
+    raw = store.get_meta(MAYBE_SENT + key) or store.get_meta(INTENT + key)
     if raw is None:
         raise GameError(
             f"нет сообщения с ключом {key}, ждущего подтверждения",
@@ -286,11 +307,14 @@ def publish(
     user_ids: Mapping[str, int] | None = None,
     tz: tzinfo = UTC,
     now: Callable[[], datetime] = lambda: datetime.now(UTC),
+    look: Look | None = None,
 ) -> Outcome:
     """Show, confirm, send and record ``messages`` (see the module docstring).
 
     ``confirm`` is ``None`` for ``--yes``. The sender is opened only when something is
-    really sent (so nothing logs in for a dry run or a «no»)."""
+    really sent (so nothing logs in for a dry run or a «no»). ``look`` finds on the forum
+    what a crashed run may have sent (issue 26); without it such a message is not sent
+    again, and the host is told to check and use ``mark-sent``."""
     unique: dict[str, Outgoing] = {}
     for m in messages:
         unique.setdefault(m.key, m)
@@ -304,6 +328,8 @@ def publish(
                  "отправляю")
         else:
             outcome.pending.append(m)
+    if not dry_run:
+        _found_on_forum(outcome, store, look, echo=echo, tz=tz, now=now)
     if not outcome.pending:
         if not outcome.already:
             echo("Отправлять нечего.")
@@ -333,11 +359,64 @@ def publish(
     return outcome
 
 
+def _found_on_forum(outcome: Outcome, store: Store, look: Look | None, *,
+                    echo: Callable[[str], None], tz: tzinfo,
+                    now: Callable[[], datetime]) -> None:
+    """Messages whose intent is stored without a record of the send (a run killed while it
+    sent them, issue 26): looked for on the forum; found ones are recorded as sent, the
+    others stay to be sent. A forum that cannot be read sends nothing."""
+    intended: list[tuple[Outgoing, datetime]] = []
+    for m in outcome.pending:
+        raw = store.get_meta(INTENT + m.key)
+        if raw is not None:
+            at = datetime.fromisoformat(json.loads(raw)["at"])
+            intended.append((m, at - LOOK_SINCE_SLACK))
+    if not intended:
+        return
+    names = "; ".join(_where(m) for m, _ in intended)
+    keys = " ".join(m.key for m, _ in intended)
+    if look is None:
+        raise GameError(
+            f"прошлый запуск прервался, отправляя: {names}; дошло ли — неизвестно, и "
+            "проверить на форуме нечем",
+            f"посмотрите в теме (или в отправленных ЛС); если дошло: referee mark-sent {keys}",
+        )
+    echo(f"Прошлый запуск прервался, отправляя: {names}. Смотрю на форуме, дошло ли…")
+    try:
+        found = look(intended)
+    except RefereeError as e:
+        raise type(e)(
+            f"прошлый запуск прервался, отправляя: {names}; проверить на форуме, дошло ли, "
+            f"не удалось ({e.message}); ничего не отправлено",
+            f"запустите команду позже; если вы видите это на форуме: referee mark-sent {keys}",
+        ) from None
+    for m, _ in intended:
+        forum_id = found.get(m.key)
+        if forum_id is None:
+            continue
+        record = store.mark_sent(m.key, m.kind, m.recipient, m.body, forum_id or None, now())
+        outcome.pending.remove(m)
+        outcome.already.append((m, record))
+        echo(f"найдено на форуме{_forum_id(m.kind, forum_id or None)}: {_title(m)} — дошло "
+             f"при прошлом запуске; записано, повторно не отправляю")
+
+
+def _intend(store: Store, m: Outgoing, at: datetime) -> None:
+    """Store what is about to go out, before the forum is asked (issue 26)."""
+    from referee.sync import fingerprint
+
+    store.set_meta(INTENT + m.key, json.dumps(
+        {"kind": m.kind, "recipient": m.recipient, "subject": m.subject,
+         "fingerprint": fingerprint(m.body), "body": m.body, "at": at.isoformat()},
+        ensure_ascii=False))
+
+
 def _send_all(outcome: Outcome, store: Store, sender: Poster, *, echo: Callable[[str], None],
               user_ids: Mapping[str, int], now: Callable[[], datetime]) -> None:
     """Send the pending messages one by one, each recorded right after it went out."""
     try:
         for m in list(outcome.pending):
+            _intend(store, m, now())
             try:
                 if m.kind == "post":
                     forum_id = sender.reply(m.body, m.subject)
@@ -365,14 +444,16 @@ def _failed(outcome: Outcome, store: Store, m: Outgoing, e: RefereeError,
     rest = ", ".join(_where(p) for p in outcome.pending)
     echo(f"Отправлено {done} из {done + len(outcome.pending)}; не отправлено: {rest}. "
          "Запустите ту же команду снова: отправленное не повторится.")
-    if getattr(e, "maybe_sent", False):
+    if not getattr(e, "maybe_sent", False):
+        store.forget_meta(INTENT + m.key)  # refused for sure: nothing to look for later
+    else:
         # The forum may have stored it without telling us: a re-run would send it a second
         # time, so the host looks first.
         store.set_meta(MAYBE_SENT + m.key, json.dumps(
             {"kind": m.kind, "recipient": m.recipient, "body": m.body}, ensure_ascii=False))
-        echo(f"Внимание: неизвестно, дошло ли до форума {_where(m)} — проверьте на "
-             "форуме, прежде чем запускать снова. Если дошло: "
-             f"referee mark-sent {m.key}")
+        echo(f"Внимание: неизвестно, дошло ли до форума {_where(m)}. Запуск той же "
+             "команды сначала посмотрит на форуме и не отправит второй раз; если форум не "
+             f"читается, проверьте сами, и если дошло: referee mark-sent {m.key}")
 
 
 # --------------------------------------------------------------------------- CLI entry
@@ -402,7 +483,34 @@ def run(
         user_ids=known_user_ids(store) if any(m.kind == "pm" for m in messages) else None,
         tz=config.tz,
         now=now or (lambda: datetime.now(UTC)),
+        look=looker_factory(config, store),
     )
+
+
+def live_look(config: Config, store: Store) -> Look:
+    """Look on the live forum (issue 26): read the topic's new pages (for posts) and the
+    sent PMs (for PMs) into the store, then find the host's message there."""
+
+    def look(intended: Sequence[tuple[Outgoing, datetime]]) -> dict[str, int | None]:
+        from referee.sync import find_sent, open_adapter, sync_pms, sync_topic
+
+        adapter = open_adapter(config, db_path=store.path)
+        try:
+            if any(m.kind == "post" for m, _ in intended):
+                sync_topic(config, store, adapter)
+            if any(m.kind == "pm" for m, _ in intended):
+                sync_pms(config, store, adapter, sent=True)
+        finally:
+            adapter.close()
+        host = config.forum.username or config.host
+        return {m.key: find_sent(store, kind=m.kind, recipient=m.recipient, body=m.body,
+                                 sender=host, since=since) for m, since in intended}
+
+    return look
+
+
+looker_factory: Callable[[Config, Store], Look] = live_look
+"""How :func:`run` looks on the forum for what a crashed run sent (tests swap it)."""
 
 
 def send_deal(
@@ -444,7 +552,9 @@ __all__ = [
     "current_holder",
     "game_ref",
     "known_user_ids",
+    "live_look",
     "live_sender",
+    "looker_factory",
     "message_key",
     "night_messages",
     "public_part",

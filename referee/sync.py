@@ -18,12 +18,16 @@ host (research gotcha 12) — and the sync line says so once.
 
 from __future__ import annotations
 
+import hashlib
 import logging
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from itertools import chain
 from pathlib import Path
+
+from rapidfuzz import fuzz
 
 from adapters.base import Secret
 from adapters.registry import open_forum
@@ -39,6 +43,7 @@ from referee.kernel import (
     SavedVersions,
     TopicPage,
 )
+from referee.nicks import normalise
 from referee.store import Store
 
 log = logging.getLogger("referee.sync")
@@ -63,7 +68,16 @@ class SyncReport:
     """Pages before the resume point read again for edits and deletions (the caller's
     choice: the pages of the day that is open)."""
     notes: tuple[str, ...] = ()
-    """What the host should know about how pages were stored (posts out of order)."""
+    """What the host should know about how pages were stored (posts out of order, posts
+    gone from their page)."""
+    vanished: tuple[tuple[int, str, int], ...] = ()
+    """Posts gone from their page in this sync: (post id, author, page)."""
+
+    def with_held(self, held: Callable[[int], str]) -> SyncReport:
+        """The report whose lines about vanished posts say what each post held."""
+        gone = {vanished_note(pid, a, page): vanished_note(pid, a, page, held(pid))
+                for pid, a, page in self.vanished}
+        return replace(self, notes=tuple(gone.get(n, n) for n in self.notes))
 
     @property
     def changed(self) -> bool:
@@ -171,6 +185,7 @@ def sync_topic(
     before = adapter.requests
     fetched = changed = new = edited = missing = 0
     notes: list[str] = []
+    vanished: list[tuple[int, str, int]] = []
     title = ""
     first_page = last_page = total = start
     pages = chain(((True, tp) for tp in _pages_again(adapter, again, per_page)),
@@ -196,9 +211,8 @@ def sync_topic(
         new += saved.new_posts
         edited += saved.edited_posts
         missing += saved.missing_posts
-        notes += [f"сообщение #{pid} ({author}) пропало со страницы {tp.page} темы "
-                  "(удалено или скрыто): сохранено, и голос в нём по-прежнему считается (V4)"
-                  for pid, author in saved.vanished]
+        notes += [vanished_note(pid, author, tp.page) for pid, author in saved.vanished]
+        vanished += [(pid, author, tp.page) for pid, author in saved.vanished]
         title = tp.title or title
         total = tp.total_pages
         if topic_id is None:
@@ -210,8 +224,15 @@ def sync_topic(
         topic_id=topic_id, title=title, start_page=first_page, last_page=last_page,
         total_pages=total, pages_fetched=fetched, pages_changed=changed, new_posts=new,
         edited_posts=edited, missing_posts=missing, requests=adapter.requests - before,
-        rechecked=again, notes=tuple(notes),
+        rechecked=again, notes=tuple(notes), vanished=tuple(vanished),
     )
+
+
+def vanished_note(post_id: int, author: str, page: int, held: str = "") -> str:
+    """The line about a post gone from its page; ``held`` says what it held in the day's
+    count (:func:`referee.game.daystate.post_held`: the sync alone does not know)."""
+    return (f"сообщение #{post_id} ({author}) пропало со страницы {page} темы (удалено или "
+            f"скрыто): сохранено" + (f"; {held}" if held else ""))
 
 
 def _pages_again(adapter: Forum, pages: tuple[int, ...],
@@ -409,6 +430,62 @@ class _PmReading:
     def _save(self, pm: PrivateMessage) -> None:
         if self.store.save_pm(pm, self.now()):
             self.new += 1
+
+
+# --------------------------------------------------------------------------- sent before?
+
+_BBCODE_TAG = re.compile(r"\[/?[a-z*]+(?:=[^\]]*)?\]", re.IGNORECASE)
+_NOT_WORD = re.compile(r"[\W_]+")
+_NUMBERS = re.compile(r"\d+")
+SAME_TEXT_RATIO = 95.0
+"""rapidfuzz ratio from which a post on the forum is the message sent (the forum may render
+a list, a quote or a smiley a little differently), when its numbers are the same."""
+
+
+def plain_words(text: str) -> str:
+    """A message as words only: BBCode tags, punctuation, case and ё/е gone — what stays
+    the same between the BBCode sent and the text the forum shows."""
+    text = _BBCODE_TAG.sub(" ", text).lower().replace("ё", "е")
+    return " ".join(_NOT_WORD.sub(" ", text).split())
+
+
+def fingerprint(text: str) -> str:
+    """The fingerprint of a message's text (:func:`plain_words`, hashed): what a rerun looks
+    for on the forum after a crash (issue 26: exactly once)."""
+    return hashlib.sha256(plain_words(text).encode("utf-8")).hexdigest()[:32]
+
+
+def same_message(sent: str, seen: str) -> bool:
+    """Whether ``seen`` (a post or PM as the forum shows it) is the message ``sent``: the
+    same fingerprint, or nearly the same words with exactly the same numbers (a count is
+    never mistaken for another count)."""
+    a, b = plain_words(sent), plain_words(seen)
+    if a == b:
+        return True
+    if _NUMBERS.findall(a) != _NUMBERS.findall(b):
+        return False
+    return fuzz.ratio(a, b) >= SAME_TEXT_RATIO
+
+
+def find_sent(store: Store, *, kind: str, recipient: str, body: str, sender: str,
+              since: datetime) -> int | None:
+    """The forum's id of the host's post (``kind = "post"``) or sent PM (``"pm"`` to
+    ``recipient``) with ``body``'s text, written at ``since`` or later, among what the store
+    holds (sync first); None when there is none. ``0`` when found without an id."""
+    who = normalise(sender)
+    if kind == "post":
+        for p in reversed(store.posts()):
+            if p.posted_at >= since and normalise(p.author) == who and same_message(
+                    body, p.body_text):
+                return p.post_id
+        return None
+    to = normalise(recipient)
+    for pm in reversed(store.pms(since=since)):
+        if pm.folder == "inbox" or normalise(pm.sender) != who:
+            continue
+        if to in {normalise(r) for r in pm.recipients} and same_message(body, pm.body_text):
+            return pm.pm_id
+    return None
 
 
 def open_adapter(

@@ -21,11 +21,12 @@ MAX_FUNCTION_LINES = 80
 LAYERS: tuple[tuple[str, ...], ...] = (
     # 0: the kernel: value types, errors, the forum interface, text tools, vocabulary
     ("referee.kernel", "referee.errors", "referee.dates", "referee.markup", "referee.bbcode",
-     "referee.roles", "referee.nicks", "referee.css_colours"),
+     "referee.roles", "referee.nicks", "referee.morphology", "referee.css_colours"),
     # 1: forum engines and what they share
     ("adapters",),
     # 2: what the game is set up with and where it is kept
-    ("referee.config", "referee.config_schema", "referee.config_checks", "referee.toml_errors",
+    ("referee.config", "referee.config_schema", "referee.config_checks", "referee.config_forum",
+     "referee.toml_errors",
      "referee.store",
      "referee.decisions", "referee.slots"),
     # 3: the rules, pure, and reading the forum into the store

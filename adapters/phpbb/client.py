@@ -157,11 +157,8 @@ class PhpbbForum(PmExport, BoardSession):
         self.forum = forum
         self.root, self.topic_id = parse_topic_url(forum.url)
         self.tz = ZoneInfo(forum.timezone)
-        self._init_session(http or HttpClient(
-            self.root, rate_limit=forum.rate_limit, timeout=forum.timeout,
-            retries=forum.retries, user_agent=forum.user_agent,
-            cookie_file=cookie_file or forum.cookie_file,
-        ), password)
+        self._init_session(http or forum.http_client(
+            self.root, cookie_file=cookie_file), password)
         self.now = now
         self.max_logins = max_logins
         self.remember_me = remember_me

@@ -97,10 +97,8 @@ class XenforoForum(BoardSession):
         self.board, self.thread = parse_thread_url(forum.url)
         self.topic_id = self.thread.thread_id if self.thread else None
         self.tz = ZoneInfo(forum.timezone)
-        self._init_session(http or HttpClient(
-            self.board.host_root, rate_limit=forum.rate_limit, timeout=forum.timeout,
-            retries=forum.retries, user_agent=forum.user_agent,
-            cookie_file=cookie_file or forum.cookie_file), password)
+        self._init_session(http or forum.http_client(
+            self.board.host_root, cookie_file=cookie_file), password)
         self.now = now
         self.max_logins = max_logins
         self.remember_me = remember_me

@@ -31,6 +31,29 @@ from referee.cli import (
 )
 from referee.errors import GameError, RequestRefused
 
+RosterOkOpt = Annotated[bool, typer.Option(
+    "--roster-ok", help="Состав проверен: записать и опубликовать, хотя в теме пишет "
+                        "кто-то похожий на игрока из [players].")]
+
+
+def _refuse_held(held: tuple[str, ...], what: str) -> None:
+    """Issue 26: a count over incomplete data, or with the roster in doubt, is never
+    posted; say why and what lifts it (the host part above names the details)."""
+    if not held:
+        return
+    from referee.game.safety import INCOMPLETE
+
+    hints = []
+    if INCOMPLETE in held:
+        hints.append("дочитайте тему: referee sync (пропуски в середине — referee sync "
+                      "--full) и запустите команду снова")
+    if "состав" in held:
+        hints.append("снимите сомнение в составе ([aliases] или верный ник в [players]) "
+                     "или подтвердите состав флагом --roster-ok")
+    raise GameError(f"{what} не опубликован(а) и не записан(а): "
+                    + ("неполные данные" if INCOMPLETE in held else "состав под сомнением")
+                    + " (подробности — в части для ведущего выше)", "; ".join(hints))
+
 if TYPE_CHECKING:
     from referee.decisions import VoteAction
 
@@ -50,6 +73,7 @@ def tally(
     post: PostOpt = False,
     yes: YesOpt = False,
     dry_run: DryRunOpt = False,
+    roster_ok: RosterOkOpt = False,
 ) -> None:
     """Подсчёт голосов дня и кто отправляется на виселицу (V1–V6), готовый к публикации.
 
@@ -61,6 +85,7 @@ def tally(
     Пример: referee tally --day 2 --post
     """
     game = _game()
+    game.roster_ok = roster_ok
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
     n = day if day is not None else game.current_day()
@@ -81,6 +106,7 @@ def tally(
     ctx = _context(game)
     _emit_output(render_day(result, ctx, fmt.value), fmt, sending=post)
     if post:
+        _refuse_held(result.held, "подсчёт")
         _publish(game, [tally_post(game.config, n, day_paste(result, ctx))], yes, dry_run)
 
 
@@ -204,6 +230,7 @@ def check_activity(
     post: PostOpt = False,
     yes: YesOpt = False,
     dry_run: DryRunOpt = False,
+    roster_ok: RosterOkOpt = False,
 ) -> None:
     """Кто пропал (A1: ни одного сообщения за ход; A2: пропущенные голосования).
 
@@ -216,6 +243,7 @@ def check_activity(
     from referee.render.activity import render_activity
 
     game = _game()
+    game.roster_ok = roster_ok
     if not offline:
         _sync(game, quiet=fmt == Fmt.json)
     n = turn if turn is not None else game.activity_turn()
@@ -227,6 +255,7 @@ def check_activity(
     if result.notes and fmt != Fmt.json:
         _emit(_host_notes(result.notes))
     if post:
+        _refuse_held(result.held, "список выбывших")
         from referee.publish import activity_post, public_part
         from referee.render.activity import HOST_ONLY_HEADER
 

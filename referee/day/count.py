@@ -307,7 +307,7 @@ def _change(st: _VoterState, vote: CountedVote, rules: VoteRules
 def _roster_nick(roster: Roster, typed: str) -> str | None:
     """The roster nick of a forum username (exact, alias or look-alike; never near)."""
     m = roster.match(typed)
-    return m.nick if m.kind in ("exact", "alias", "folded") else None
+    return m.nick if m.how in ("exact", "alias", "lookalike") and not m.lead else None
 
 
 def _not_holder(slots: Slots, nick: str, slot: str, post_id: int, at: datetime) -> Note:

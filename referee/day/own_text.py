@@ -17,6 +17,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from referee.config import VoteRules
 from referee.day.colour import is_red, parse_declarations, style_is_red
+from referee.nicks import lookalike_class
 
 # What no reader sees between two pieces of a post's text: elements whose content is not
 # text (the walk skips them) and comments; then any tag («<span …>», «</p>», «<!…>»).
@@ -33,8 +34,7 @@ def _phrase_words(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
     :func:`~referee.day.reading.phrase_pattern` (no word edges, no spacing rule), so it
     never misses a phrase that pattern finds."""
     alts = [
-        ".*?".join("".join("[её]" if ch in "её" else re.escape(ch) for ch in word)
-                   for word in phrase.split())
+        ".*?".join("".join(lookalike_class(ch) for ch in word) for word in phrase.split())
         for phrase in phrases if phrase.split()
     ]
     return re.compile("|".join(alts), re.S | re.I) if alts else None
@@ -56,9 +56,13 @@ def may_hold_phrase(body_html: str, phrases: tuple[str, ...]) -> bool:
     return words.search(text) is not None
 
 
-# Per-character marks of the walked text.
+# Per-character marks of the walked text. LINK: inside a link or a mention (a board colours
+# links itself, so a red nick in a link may show blue: read, flagged). STRUCK: struck
+# through ([s], <del>, <strike>, line-through): a vote the player took back.
 RED = 1
 CODE = 2
+LINK = 4
+STRUCK = 8
 
 _BLOCK_TAGS = frozenset(
     {"div", "p", "li", "ul", "ol", "dl", "dt", "dd", "pre", "table", "tr", "td", "th", "h1",
@@ -121,14 +125,16 @@ class _Walker:
         if self.lines[-1].text:
             self.lines.append(Line())
 
-    def walk(self, node: LexborNode, red: bool, code: bool) -> None:
+    def walk(self, node: LexborNode, red: bool, code: bool, extra: int = 0) -> None:
+        """``extra``: the :data:`LINK` and :data:`STRUCK` marks of the enclosing elements."""
         for child in node.iter(include_text=True):
             tag = child.tag
             if tag == "-text":
                 text = (child.text(deep=False) or "").replace("\r", " ").replace("\n", " ")
                 text = text.translate(_INVISIBLE)
                 if text:
-                    self.lines[-1].add(text, (RED if red else 0) | (CODE if code else 0))
+                    self.lines[-1].add(text, (RED if red else 0) | (CODE if code else 0)
+                                       | extra)
                 continue
             if tag is None or tag.startswith("-") or tag in _SKIP_TAGS:
                 continue
@@ -154,12 +160,13 @@ class _Walker:
                 self.newline()
                 continue
             inner_red = self._colour(child, red)
+            inner = extra | (LINK if tag == "a" else 0) | (STRUCK if _struck(child) else 0)
             if tag in _BLOCK_TAGS:
                 self.newline()
-                self.walk(child, inner_red, code)
+                self.walk(child, inner_red, code, inner)
                 self.newline()
             else:
-                self.walk(child, inner_red, code)
+                self.walk(child, inner_red, code, inner)
 
     def _code(self, box: LexborNode) -> None:
         # Only the <code> text: the box header («Код: Выделить всё») is forum chrome.
@@ -177,9 +184,23 @@ class _Walker:
             return own
         if el.tag == "font" and attrs.get("color"):
             return is_red(attrs.get("color") or "", self.rules)
-        if el.tag == "a":
-            return False  # prosilver colours links itself, so they are never red text
+        # A link inside red text: prosilver shows it in the link colour, yet the player
+        # typed it red ([color=red][url]…[/url][/color], a mention): red, marked LINK.
         return red
+
+
+_STRUCK_TAGS = frozenset({"s", "strike", "del"})
+
+
+def _struck(el: LexborNode) -> bool:
+    """Struck through: <s>, <strike>, <del> ([s] of XenForo, SMF, vBulletin, custom phpBB
+    BBCodes) or a style with ``text-decoration: line-through``."""
+    if el.tag in _STRUCK_TAGS:
+        return True
+    style = el.attributes.get("style")
+    return bool(style) and any(
+        d.prop in ("text-decoration", "text-decoration-line") and "line-through" in d.value
+        for d in parse_declarations(style or ""))
 
 
 def _hidden(el: LexborNode) -> bool:
@@ -207,18 +228,21 @@ def walk(html: str, rules: VoteRules) -> list[Line]:
     return [line for line in walker.lines if line.text]
 
 
+_READ = RED | CODE | STRUCK
+
+
 def red_runs(line: Line) -> list[tuple[int, int]]:
-    """Spans of red (non-code) text; red pieces split only by spaces join into one run, so
-    «<red>Mr.</red> <red>Smith</red>» is one nick."""
+    """Spans of red text, not code and not struck through; red pieces split only by spaces
+    join into one run, so «<red>Mr.</red> <red>Smith</red>» is one nick."""
     text = line.string()
     runs: list[tuple[int, int]] = []
     i, n = 0, len(text)
     while i < n:
-        if line.marks[i] == RED:
+        if line.marks[i] & _READ == RED:
             j = i
             end = i
             while j < n:
-                if line.marks[j] == RED:
+                if line.marks[j] & _READ == RED:
                     j += 1
                     end = j
                 elif text[j] in WS_CHARS:

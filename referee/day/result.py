@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from referee.day.notes import CHECK
 from referee.day.reading import Note
 from referee.nicks import normalise
 
@@ -60,6 +61,11 @@ class Rejection:
     @property
     def label(self) -> str:
         return "; ".join(str(n) for n in self.notes)
+
+    @property
+    def asks_host(self) -> bool:
+        """Not read for the host but put to him («ведущему проверить», docs/rules.md V1)."""
+        return self.notes[0].text.startswith(CHECK)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from referee.decisions import Excuse as ExcuseDecision
 from referee.errors import GameError
 from referee.game.refusals import Refusals
 from referee.game.results import ActivityResult
+from referee.game.safety import hold
 from referee.kernel import Post
 
 
@@ -71,8 +72,11 @@ class ActivityRoom(Refusals):
             rules=self.config.activity,
             now=self.now,
         )
+        held = hold(self, window.start, window.end, f"проверка активности хода {turn}")
+        notes = [*notes, *held.notes]
         recorded = False
-        if record and report.final and self.store.result("activity", turn) is None:
+        if record and report.final and not held.reasons \
+                and self.store.result("activity", turn) is None:
             self._record("activity", turn, {
                 "removed": [
                     {"nick": f.nick, "rule": f.rule, "explanation": f.explanation,
@@ -81,7 +85,7 @@ class ActivityRoom(Refusals):
                 ],
             }, recorded_at=self.now)
             recorded = True
-        return ActivityResult(report, recorded, notes)
+        return ActivityResult(report, recorded, tuple(notes), held=held.reasons)
 
     def excuse(self, nick: str, turn: int, reason: str = "") -> str:
         """The player warned the host: not flagged as missing for turn ``turn`` (A1).

@@ -48,6 +48,9 @@ class GameBase:
     config: Config
     store: Store
     clock: Callable[[], datetime] = utcnow
+    roster_ok: bool = field(default=False, repr=False)
+    """The host confirmed the roster (``--roster-ok``): a roster doubt (issue 26,
+    :mod:`referee.game.safety`) no longer holds a count back."""
     _tallies: dict[tuple[int, Any], DayResult] = field(default_factory=dict, repr=False)
     _nights: dict[int, NightResult] = field(default_factory=dict, repr=False)
     _after_night: dict[int, tuple[GameState, tuple[str, ...], GameEnd | None]] = field(
@@ -140,6 +143,7 @@ class GameBase:
         try:
             report = sync_topic(self.config, self.store, adapter, progress=progress,
                                 full=full, recheck=self.pages_to_recheck(adapter.topic_id))
+            report = report.with_held(self._held)
             lines.append(report.summary())
             lines += _sync_warnings(adapter, report)
             read_pms = pms if pms is not None else (
@@ -161,7 +165,17 @@ class GameBase:
                                                    recheck=recheck).summary())
             finally:
                 adapter.close()
+        from referee.game.safety import roster_doubts
+
+        # Issue 26: a mistyped nick in [players] is said as soon as the topic shows it.
+        lines += [f"! {d.text()}" for d in roster_doubts(self.config, self.store.posts())]
         return lines
+
+    def _held(self, post_id: int) -> str:
+        """What a post gone from its page held, by the day's count (tally's rule)."""
+        from referee.game.daystate import post_held
+
+        return post_held(self, post_id).text  # type: ignore[arg-type]
 
     def pages_to_recheck(self, topic_id: int | None) -> list[int]:
         """The topic pages a sync reads again: those holding posts of the day that is open
@@ -199,6 +213,7 @@ class GameBase:
             self.config.aliases,
             near_distance=self.config.votes.near_match_distance,
             near_min_length=self.config.votes.near_match_min_length,
+            case_forms=True,  # «мой голос – Лису»: read, flagged (docs/rules.md V2)
         )
 
     def slot_of(self, author: str, at: datetime, post_id: int | None = None) -> str:

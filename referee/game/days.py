@@ -17,6 +17,7 @@ from referee.decisions import Hanging, Removal, VoteAction, VoteDecision
 from referee.errors import RequestRefused
 from referee.game.refusals import Refusals
 from referee.game.results import DayResult, _voters_of
+from referee.game.safety import Hold, hold, not_in_game_notes
 from referee.kernel import Post
 from referee.nicks import normalise
 from referee.night import GameState
@@ -85,12 +86,18 @@ class DayRoom(Refusals):
         else:
             state = _state
         window = self.window(day)
+        held = hold(self, window.start, window.deadline, f"подсчёт дня {day}") \
+            if _state is None else Hold()
+        notes += held.notes
         if as_of is None and self.now < window.deadline:
             # Before the deadline the count is a preview as of now: nobody is hanged yet.
             as_of = self.now
         t = self._host_hanging(day, self._count(window, state, as_of))
+        if _state is None:
+            notes += not_in_game_notes(self.config, t.rejected)
         stored, recorded_now = self._record_day(day, t, window, state,
-                                                record=record and as_of is None)
+                                                record=record and as_of is None
+                                                and not held.reasons)
         if stored is not None and not recorded_now and stored.payload.get("hanged") != t.hanged \
                 and as_of is None:
             notes.append(
@@ -112,6 +119,7 @@ class DayRoom(Refusals):
             window=window,
             winner=winner,
             removals=removals,
+            held=held.reasons,
         )
         if _state is None:
             self._tallies[key] = result

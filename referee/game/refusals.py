@@ -65,9 +65,9 @@ class Refusals(GameBase):
         aliases aside, V2), or a refusal with the nearest nick: a host's word is never a
         near guess."""
         m = self.roster().match(typed)
-        if m.nick is not None and m.kind in ("exact", "alias", "folded"):
+        if m.nick is not None and m.how in ("exact", "alias", "lookalike") and not m.lead:
             return m.nick
-        if m.kind == "ambiguous":
+        if m.how == "ambiguous":
             raise RequestRefused(f"{option} «{typed}»: подходит нескольким игрокам: "
                                  + ", ".join(m.candidates), "напишите ник полностью")
         near = self._nearest(typed)

@@ -39,6 +39,9 @@ class DayResult:
     removals: tuple[dict[str, Any], ...] = ()
     """A3: players leaving the game at the end of this day, after the tally (recorded
     activity checks and the host's ``remove``): ``nick``, ``rule``, ``explanation``."""
+    held: tuple[str, ...] = ()
+    """Issue 26: what stands against recording and posting this count (incomplete data,
+    a roster in doubt); empty when nothing does."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +70,8 @@ class ActivityResult:
     report: ActivityReport
     recorded: bool
     notes: tuple[str, ...] = ()
+    held: tuple[str, ...] = ()
+    """Issue 26: what stands against recording and posting this check (see DayResult)."""
 
 
 PhaseKind = Literal["day", "night"]

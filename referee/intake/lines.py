@@ -1,5 +1,7 @@
 """A PM as the intake reads it: its own lines (quotes left out), each with the roster's
-nicks found and blanked, and the action words (:class:`Hit`) found in them."""
+nicks found and blanked (:meth:`Roster.find_named`, case forms too), the words of the
+vocabulary found in them (:func:`referee.intake.vocabulary.find_words`) and, among those,
+the action words (:class:`Hit`) a request starts at."""
 
 from __future__ import annotations
 
@@ -8,10 +10,11 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from referee.intake.words import HIT_RE, SENTENCE_END
+from referee.intake.vocabulary import ACTION_FAMILIES, Found, find_words
+from referee.intake.words import SENTENCE_END
 from referee.kernel import PrivateMessage
 from referee.markup import plain_text, unquoted_lines
-from referee.nicks import Roster, normalise
+from referee.nicks import NamedNick, Roster, normalise
 
 _SPACE_CHAR = re.compile(r"[\s\u00a0\u200b\u200c\u200d\u2060\ufeff]")
 
@@ -26,8 +29,19 @@ class Line:
     raw: str
     norm: str
     to_raw: list[int] | None
-    spans: list[tuple[int, int, str]]
+    named: list[NamedNick]
     masked: str
+    words: list[Found]
+
+    @property
+    def spans(self) -> list[tuple[int, int, str]]:
+        """The players named for sure: (start, end, nick)."""
+        return [(n.start, n.end, n.nick) for n in self.named if n.nick is not None]
+
+    def words_of(self, family: str, start: int = 0, end: int | None = None) -> list[Found]:
+        """The vocabulary words of ``family`` between ``start`` and ``end``."""
+        stop = len(self.masked) if end is None else end
+        return [w for w in self.words if w.family == family and start <= w.start < stop]
 
     def typed(self, start: int, end: int) -> str:
         start, end = max(start, 0), min(end, len(self.norm))
@@ -38,10 +52,13 @@ class Line:
         return self.raw[self.to_raw[start]: self.to_raw[end - 1] + 1].strip()
 
     def span_at(self, pos: int) -> tuple[int, int, str] | None:
-        for span in self.spans:
-            if span[0] == pos:
-                return span
+        for n in self.named:
+            if n.start == pos and n.nick is not None:
+                return (n.start, n.end, n.nick)
         return None
+
+    def named_at(self, pos: int) -> NamedNick | None:
+        return next((n for n in self.named if n.start == pos), None)
 
     def sentence_end(self, pos: int) -> int:
         """The end of the sentence that ``pos`` is in (nick punctuation does not count)."""
@@ -86,12 +103,13 @@ def _normalise_mapped(line: str) -> tuple[str, str, list[int] | None]:
 
 def make_line(text: str, roster: Roster) -> Line:
     raw, norm, to_raw = _normalise_mapped(text)
-    spans = roster.find_spans(norm) if normalise(norm) == norm else []
+    named = roster.find_named(norm) if normalise(norm) == norm else []
     masked = list(norm)
-    for s, e, _ in spans:
-        for i in range(s, min(e, len(masked))):
+    for n in named:
+        for i in range(n.start, min(n.end, len(masked))):
             masked[i] = "\x00"
-    return Line(raw, norm, to_raw, spans, "".join(masked))
+    blanked = "".join(masked)
+    return Line(raw, norm, to_raw, named, blanked, find_words(blanked))
 
 
 def own_lines(pm: PrivateMessage) -> list[str]:
@@ -112,17 +130,41 @@ class Hit:
     word: str
     changed: bool = False  # part of a change (N1): noted on the request
     used: bool = False
+    subject: bool = False  # a role named as the subject: counts only opening a sentence
 
     @property
     def pos(self) -> tuple[int, int]:
         return (self.line, self.start)
 
 
+HIT_FAMILIES = frozenset(ACTION_FAMILIES) | {"change", "withdraw", "executor", "aim"}
+"""The words a request (or a change, a take-back, an executor) starts at."""
+_LINKING = " \t:,-—–"
+
+
 def find_hits(lines: Sequence[Line]) -> list[Hit]:
-    """Every action word in the lines, nicks blanked (a nick «Засада» is not an ambush)."""
+    """Every action word in the lines, nicks blanked (a nick «Засада» is not an ambush).
+    Words of one family next to each other are one hit («Проверка: проверяю Kotik»,
+    «Комиссар проверяет Kotik»); «исп.» takes its dot."""
     hits: list[Hit] = []
     for li, line in enumerate(lines):
-        for m in HIT_RE.finditer(line.masked):
-            fam = m.lastgroup or ""
-            hits.append(Hit(li, m.start(), m.end(), fam, m.group(0)))
+        for w in line.words:
+            if w.family not in HIT_FAMILIES:
+                continue
+            end = w.end
+            if w.family == "executor" and line.masked[end: end + 1] == ".":
+                end += 1
+            prev = hits[-1] if hits and hits[-1].line == li else None
+            # «Мафия стреляет в Kotik»: the role named and its verb are one shot.
+            same = prev is not None and (prev.family == w.family or (
+                prev.family == "strike" and w.family == "executor"))
+            if prev and same and not line.masked[prev.end: w.start].strip(
+                _LINKING
+            ):
+                prev.end = end
+                prev.word = line.masked[prev.start: end]
+                prev.subject = prev.subject and w.subject
+                continue
+            hits.append(Hit(li, w.start, end, w.family, line.masked[w.start: end],
+                            subject=w.subject))
     return hits

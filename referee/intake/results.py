@@ -21,6 +21,8 @@ UnreadableKind = Literal[
     "unknown_nick",  # the typed name matches no player
     "ambiguous_nick",  # the typed name could be two players
     "two_targets",  # two players named for a one-target action
+    "doubt",  # hesitation, a condition, a question, «бы», alternatives: the host decides
+    "follow_up",  # a later PM naming only a nick or taking back: not sure what it changes
     "outside_window",  # a request sent outside the night window (read_night)
     "necromancer_turn",  # a necromancer's day request after turn 3 (N9)
 ]
@@ -52,13 +54,46 @@ class IntakeFlag:
 
 
 @dataclass(frozen=True, slots=True)
+class Withdrawal:
+    """A player takes back his earlier request(s) of the night («Отменяю проверку»):
+    ``action`` is the one taken back, ``None`` for all of them. ``order`` is where it stands
+    among the night's requests (a new request after it is a change, N1)."""
+
+    pm_id: int | None
+    actor: str
+    action: str | None
+    order: int
+    excerpt: str
+    sent_at: datetime | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Withdrawn:
+    """A request the player took back (listed «Отозвано игроками»): it is not carried out
+    and does not use up the change of N1."""
+
+    request: Request
+    withdrawal: Withdrawal
+
+
+@dataclass(frozen=True, slots=True)
+class Late:
+    """A PM at or after the night's deadline (T2): not counted for this night, listed."""
+
+    pm_id: int | None
+    sender: str
+    sent_at: datetime
+    read: str
+
+
+@dataclass(frozen=True, slots=True)
 class IntakeResult:
-    """The requests read from one PM, with flags and what could not be read."""
+    """The requests read from one PM, with flags, take-backs and what could not be read."""
 
     requests: tuple[Request, ...] = ()
     flags: tuple[IntakeFlag, ...] = ()
     unreadable: tuple[Unreadable, ...] = ()
-
+    withdrawals: tuple[Withdrawal, ...] = ()
 
 
 def join_notes(parts: Sequence[str]) -> str:

@@ -1,13 +1,14 @@
 """Which player a typed name is: the roster nick at a place in a PM's line, or why not.
 
-A nick found in the free text counts as typed; otherwise the next one to three words are
-matched with :meth:`Roster.match` (look-alike letters folded; a near match is accepted but
-flagged), else a Russian case ending is undone («Лису» → Лиса, also flagged). Two different
+A nick found in the free text (:meth:`Roster.find_named`: as typed, with look-alike letters,
+or in another case, «Лису» → Лиса, flagged) counts; otherwise the next one to three words
+are matched with :meth:`Roster.match` (a near match is accepted but flagged). Two different
 players is ambiguous and nothing found is an unknown nick: never a guess (N14).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from referee.intake.lines import Hit, Line
@@ -21,9 +22,8 @@ from referee.intake.words import (
     SKIP_CHARS,
     TOKEN_RE,
     WORD_RE,
-    inflects,
 )
-from referee.nicks import Roster, normalise
+from referee.nicks import Roster
 
 
 @dataclass(frozen=True)
@@ -47,7 +47,11 @@ class Miss:
     candidates: tuple[str, ...] = ()
 
 
-RANK = {"exact": 0, "alias": 0, "folded": 1, "near": 2, "inflected": 3}
+_COMMA_RE = re.compile(r"\s*,\s*")
+_ELLIPSIS = re.compile(r"(?:\.{2,}|…)\s*(?=[^\s.!?;…])")
+RANK = {"exact": 0, "alias": 0, "folded": 1, "inflected": 2, "near": 3}
+# How :meth:`Roster.find_named` found a nick → the kind of :class:`Got`.
+_NAMED_KIND = {"exact": "exact", "alias": "alias", "lookalike": "folded", "case": "inflected"}
 
 
 class Targets:
@@ -59,8 +63,10 @@ class Targets:
         self.roster = roster
         self.actor = actor
 
-    def skip(self, li: int, pos: int, extra_words: frozenset[str] = frozenset()) -> int:
-        """Past the punctuation and filler words at ``pos`` («к себе», «в», «пожалуй»)."""
+    def skip(self, li: int, pos: int, extra_words: frozenset[str] = frozenset(),
+             keep: frozenset[str] = frozenset()) -> int:
+        """Past the punctuation and filler words at ``pos`` («к себе», «в», «пожалуй»),
+        stopping at a word of ``keep`` («я» where it names the executor)."""
         line = self.lines[li]
         n = len(line.norm)
         while pos < n:
@@ -70,8 +76,14 @@ class Targets:
             if ch in SKIP_CHARS:
                 pos += 1
                 continue
+            dots = _ELLIPSIS.match(line.masked, pos)
+            if dots and dots.end() < n:
+                pos = dots.end()  # «Забираю... эээ... Лунатика»: a pause, not an end
+                continue
             m = WORD_RE.match(line.masked, pos)
-            if m and (m.group(0) in FILLERS or m.group(0) in extra_words):
+            if m and m.group(0) not in keep and (
+                m.group(0) in FILLERS or m.group(0) in extra_words
+            ):
                 pos = m.end()
                 continue
             return pos
@@ -84,17 +96,19 @@ class Targets:
         """The player named at ``pos`` (after fillers), a miss, or ``None`` if the sentence
         ends first. A verb at the end of a line may have its nick on the next line."""
         line = self.lines[li]
-        pos = self.skip(li, pos)
+        pos = self.skip(li, pos, keep=self_words)
         if pos >= len(line.norm):
             if next_line and li + 1 < len(self.lines):
                 return self.resolve(li + 1, 0, self_words, next_line=False)
             return None
         if line.masked[pos] in SENTENCE_END:
             return None
-        span = line.span_at(pos)
-        if span:
-            s, e, nick = span
-            return Got(nick, line.typed(s, e), "exact", li, e)
+        named = line.named_at(pos)
+        if named is not None:
+            typed = line.typed(named.start, named.end)
+            if named.nick is None:
+                return Miss("ambiguous_nick", typed, named.candidates)
+            return Got(named.nick, typed, _NAMED_KIND.get(named.how, "exact"), li, named.end)
         w = WORD_RE.match(line.masked, pos)
         if w and w.group(0) in self_words:
             return Got(self.actor, line.typed(w.start(), w.end()), "self", li, w.end())
@@ -126,12 +140,6 @@ class Targets:
                 continue
             if m.kind == "ambiguous":
                 ambiguous.update(m.candidates)
-                continue
-            stems = self._inflected(text)
-            if len(stems) == 1:
-                found.append((RANK["inflected"], k, stems[0], "inflected"))
-            elif len(stems) > 1:
-                ambiguous.update(stems)
         first_typed = line.typed(words[0][0], words[0][1]).strip(SKIP_CHARS + SENTENCE_END)
         if found:
             best = min(f[0] for f in found)
@@ -145,28 +153,24 @@ class Targets:
             return Miss("ambiguous_nick", first_typed, tuple(sorted(ambiguous)))
         return Miss("unknown_nick", first_typed)
 
-    def _inflected(self, text: str) -> list[str]:
-        typed_words = [w.strip(SKIP_CHARS + SENTENCE_END) for w in text.split(" ")]
-        if not all(typed_words):
-            return []
-        out = []
-        for nick in self.roster.nicks:
-            nick_words = normalise(nick).split(" ")
-            if len(nick_words) == len(typed_words) and all(
-                inflects(t, n) for t, n in zip(typed_words, nick_words, strict=True)
-            ):
-                out.append(nick)
-        return out
-
     def another_target(self, first: Got) -> str | None:
         """«Проверяю Kotik и Лиса»: a second nick joined by «и»/«или»/«+» to a one-target
         action is not guessed between (N14)."""
         line = self.lines[first.line]
         m = ANOTHER_TARGET_RE.match(line.masked, first.end)
+        if m is not None:
+            named = line.named_at(m.end())
+            if named is not None:
+                return named.nick or named.typed
+        # «Проверяю Kotik, Лиса»: a bare nick after a comma that ends the sentence.
+        m = _COMMA_RE.match(line.masked, first.end)
         if m is None:
             return None
         span = line.span_at(m.end())
-        return span[2] if span else None
+        if span is None:
+            return None
+        rest = line.masked[span[1]:].strip(" \t")
+        return span[2] if not rest or rest[0] in SENTENCE_END else None
 
     def second_target(self, first: Got) -> Got | Miss | None:
         """N9: the necromancer's second player, after «и», «,» or «+»."""
@@ -201,6 +205,6 @@ class Targets:
         """«Тень_Ночи стреляет»: the nick just before the executor word."""
         line = self.lines[e.line]
         for s, end, nick in line.spans:
-            if line.masked[end: e.start].strip(SKIP_CHARS) == "":
+            if end <= e.start and line.masked[end: e.start].strip(SKIP_CHARS) == "":
                 return Got(nick, line.typed(s, end), "exact", e.line, end)
         return False

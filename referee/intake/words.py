@@ -1,21 +1,20 @@
-"""The Russian vocabulary of night requests: the words players write to the host.
+"""The small words around a night request: what the reader skips, joins or stops at.
 
-Action words come in families (a verb like «проверяю», a noun like «Проверка:», «Засада»);
-the sender's role picks the action a family stands for (:func:`action_for`). Around them:
-the words of a change (N1) and of an executor (N5), filler words skipped before a nick,
-words that may open a sentence before an action word, the Russian case endings undone when
-a nick is typed in another case (:func:`inflects`), and the example a role is shown when
-nothing could be read (:func:`expected`, from the role vocabulary :mod:`referee.roles`).
+The action words themselves, the words of a change (N1), a take-back, the clan's executor
+(N5), hesitation and the openers of a sentence are data a host can read: the tables of
+``vocabulary.toml`` (:mod:`referee.intake.vocabulary`, docs/rules.md «Словарь заявок»). Here:
+filler words skipped before a nick, the words that name the sender himself, what joins a
+second nick, the role that an action word of a family stands for (:func:`action_for`) and
+the example a role is shown when nothing could be read (:func:`expected`).
 """
 
 from __future__ import annotations
 
 import re
 
-from referee.nicks import fold
 from referee.roles import EXAMPLE_OF_ROLE, request_actions
 
-# Families of action words. A family maps to actions; the sender's role picks one of them
+# A family of action words maps to actions; the sender's role picks one of them
 # («Убиваю» is a mafia shot for a mafioso, a kill for the maniac or the ninja).
 _FAMILY_ACTIONS: dict[str, tuple[str, ...]] = {
     "check": ("check",),
@@ -27,101 +26,39 @@ _FAMILY_ACTIONS: dict[str, tuple[str, ...]] = {
     "blow": ("blow",),
     "protect": ("protect",),
 }
+ACTION_FAMILY = {a: fam for fam, acts in _FAMILY_ACTIONS.items() for a in acts}
+"""Action id → the table of words that asks for it."""
 
-# Order matters where two patterns start at the same place: the executor's «стрелять
-# будет» before the strike's «стрелять», a change before everything.
-_FAMILIES: tuple[tuple[str, str], ...] = (
-    ("change", r"меня(?:ю|ем)|поменя(?:ю|ем)|сменю|сменим|изменя(?:ю|ем)|исправление"
-               r"|исправляю|передумал[аи]?"),
-    ("executor", r"исполнител(?:ь|ем|я)|исполняет|исп\.|стреляет|стрелять\s+будет"
-                 r"|стреляющий"),
-    ("check", r"провер(?:яю|яем|ю|им|ка|ь|ьте|ить)"),
-    ("heal", r"леч(?:у|им|ение|ить)|вылеч(?:у|им|и)|спаса(?:ю|ем)|хилю|хилим"),
-    ("strike", r"стреля(?:ю|ем)|стрелять|выстрел(?:им)?|пристрелим|убива(?:ю|ем)|убь(?:ю|ем)"
-               r"|убить|убийство"),
-    ("beat", r"бью|бьем|избива(?:ю|ем)|избить|изобью|побью|избиение"),
-    ("take", r"забира(?:ю|ем)|заберу|забрать|беру"),
-    ("ambush", r"засад(?:а|у|е|ой)"),
-    ("blow", r"взрыва(?:ю|ем)|подрыва(?:ю|ем)|взрываюсь|подрываюсь|взорву|подорву|взорвать"
-             r"|подорвать|взрыв|подрыв"),
-    ("protect", r"защища(?:ю|ем)|защищу|защита|воскреша(?:ю|ем)|воскрешу|воскрешение"
-                r"|протект"),
-    # «Цель: Kotik» — the role's one targeted action; only where it opens a sentence.
-    ("aim", r"цель|мишень"),
-)
-HIT_RE = re.compile(
-    "|".join(rf"(?P<{fam}>(?<!\w)(?:{pat})(?!\w))" for fam, pat in _FAMILIES)
-)
-# Action words that are nouns: allowed between «меняю» and «на» («меняю засаду на …»).
-NOUN_HITS = frozenset(
-    {"проверка", "лечение", "выстрел", "убийство", "избиение", "взрыв", "подрыв", "защита",
-     "воскрешение", "засада", "засаду", "засаде", "засадой", "исполнителя", "исполнитель",
-     "исполнителем", "цель", "мишень"}
-)
-# What a change replaces («меняю ПРОВЕРКУ на …»), by family.
-CHANGE_NOUNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (fam, re.compile(rf"(?<!\w)(?:{pat})")) for fam, pat in (
-        ("executor", r"исполнител|стреляющ"),
-        ("check", r"провер|чек"),
-        ("heal", r"лечени|леч|хил"),
-        ("strike", r"выстрел|убийств|стрел|убив"),
-        ("beat", r"избиени|бь|избив"),
-        ("take", r"гост|забир"),
-        ("ambush", r"засад"),
-        ("blow", r"взрыв|подрыв"),
-        ("protect", r"защит|воскреш|протект"),
-    )
-)
 NA_RE = re.compile(r"(?<!\w)на(?!\w)")
-NEG_RE = re.compile(r"(?<!\w)не\s*$")
-SKIP_RE = re.compile(r"пропуска|без\s+хода|никого\s+не|не\s+хожу|не\s+буду\s+ходить")
+# «Не проверяю», «не буду проверять», «не стану стрелять»: a negation just before the verb.
+NEG_RE = re.compile(
+    r"(?<!\w)не\s+(?:(?:буду|будем|стану|станем|хочу|хотим|надо|нужно|могу|можем"
+    r"|собираюсь|собираемся)\s+)?$"
+)
 WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 TOKEN_RE = re.compile(r"\S+")
 
 SENTENCE_END = ".!?;…"
-SKIP_CHARS = " \t:,-—–«»\"'()*„“”`"
+SKIP_CHARS = " \t:,-—–«»\"'()*„“”`=>"
 SEPARATOR_CHARS = ",+&/"
 FILLERS = frozenset(
     {"в", "во", "на", "к", "ко", "у", "себе", "игрока", "игрок", "ника", "ник",
-     "пользователя", "персонажа", "пожалуй", "пожалуйста", "наверное", "сегодня", "этой",
-     "эту", "ночью", "тогда", "лучше", "все-таки", "всетаки", "давай", "давайте", "плиз",
-     "итак", "мы", "цели", "вместе", "с", "со", "беседу", "беседы"}
+     "пользователя", "персонажа", "пожалуй", "пожалуйста", "сегодня", "этой",
+     "эту", "ночью", "тогда", "все-таки", "всетаки", "давай", "давайте", "плиз",
+     "итак", "мы", "цели", "вместе", "с", "со", "беседу", "беседы", "по", "за", "ка",
+     "его", "ее", "её", "мне", "нам", "бы", "уже", "сразу", "точно", "однозначно",
+     "это", "наша", "наш", "моя", "мой", "будет", "будем", "буду", "собой", "под", "роль",
+     "роли", "прямо", "насмерть", "ночь", "для", "сегодняшнюю", "эээ", "ээ", "эм", "ммм",
+     "мм", "хм", "я", "вот", "этого", "этот", "нашего", "нашу"}
 )
-# Words that may open a sentence before an action word without making it chat.
-LEAD_WORDS = frozenset(
-    {"я", "мы", "ну", "итак", "так", "тогда", "ок", "окей", "хорошо", "сегодня", "этой",
-     "ночью", "ночь", "привет", "исправление", "пожалуй", "наверное", "а", "и", "но", "все",
-     "всё", "ладно", "значит", "короче"}
-)
-SELF_TARGET = frozenset({"себя", "меня"})
-SELF_EXECUTOR = frozenset({"я", "сам", "сама", "себя", "меня"})
+SELF_TARGET = frozenset({"себя", "меня", "сам", "сама", "самого"})
+SELF_EXECUTOR = frozenset({"я", "сам", "сама", "себя", "меня", "мой", "моя"})
 SECOND_TARGET_WORDS = frozenset({"и", "а", "также", "плюс"})
 
-# Case endings (folded like the nicks) for reading «Лису» as Лиса (flagged).
-_NICK_TAILS = frozenset(fold(t) for t in ("", "а", "я", "ь", "й", "о", "е", "ок", "ек", "ец"))
-_TOKEN_TAILS = frozenset(
-    fold(t) for t in (
-        "", "а", "я", "у", "ю", "е", "и", "ы", "ом", "ем", "ой", "ей", "ою", "ею", "ым", "им",
-        "ка", "ку", "ке", "ком", "ки", "ька", "ьку", "ьке", "ьком", "ца", "цу", "це", "цом",
-    )
-)
 # «Проверяю Kotik и Лиса»: what joins a second nick to a one-target action.
-ANOTHER_TARGET_RE = re.compile(r"\s*(?:(?:и|или)(?!\w)|[+/])\s*")
+ANOTHER_TARGET_RE = re.compile(r"\s*(?:(?:и|или|либо)(?:\s+же)?(?!\w)|[+/])\s*")
 # «Re: Проверка»: the reply prefix of a subject.
 REPLY_PREFIX_RE = re.compile(r"^\s*(?:re|ответ)\s*:\s*", re.IGNORECASE)
-
-
-def inflects(typed_word: str, nick_word: str) -> bool:
-    """«лису» is a case form of «лиса»: shared stem of 3+ letters, endings from short lists."""
-    t, n = fold(typed_word), fold(nick_word)
-    if t == n:
-        return True
-    p = 0
-    while p < min(len(t), len(n)) and t[p] == n[p]:
-        p += 1
-    if p < 3 or p < len(n) - 2:
-        return False
-    return n[p:] in _NICK_TAILS and t[p:] in _TOKEN_TAILS
 
 
 def action_for(family: str, role: str | None) -> str | None:

@@ -56,7 +56,7 @@ def render_night(result: NightResult, ctx: Context, fmt: str = "bbcode") -> str:
     else:
         host.append("Пробный прогон (--dry-run): ничего не записано.")
     host.append("")
-    host += _requests_part(result, esc)
+    host += _requests_part(result, esc, tz)
     private = private_results(outcome)
     host.append("")
     host.append(f"Личные результаты к отправке ({len(private)}):")
@@ -71,7 +71,7 @@ def render_night(result: NightResult, ctx: Context, fmt: str = "bbcode") -> str:
     return f"{paste}\n\n{HOST_ONLY_RULE}\n" + "\n".join(host) + "\n"
 
 
-def _requests_part(result: NightResult, esc: Any) -> list[str]:
+def _requests_part(result: NightResult, esc: Any, tz: Any) -> list[str]:
     host = [f"Заявки ({len(result.requests)}):"]
     host += [f"• {_request_line(r, esc)}" for r in result.requests] or ["• нет"]
     if result.intake.flags:
@@ -85,6 +85,22 @@ def _requests_part(result: NightResult, esc: Any) -> list[str]:
             f"• ЛС #{u.pm_id} от {esc(u.sender)}: {esc(u.reason)}"
             + (f" — «{esc(u.excerpt)}»" if u.excerpt else "")
             for u in result.intake.unreadable
+        ]
+    if result.intake.withdrawn:
+        host.append("")
+        host.append("Отозвано игроками (не исполняется, смену N1 не тратит):")
+        host += [
+            f"• ЛС #{w.withdrawal.pm_id} {_request_line(w.request, esc)} — «"
+            f"{esc(w.withdrawal.excerpt)}»"
+            for w in result.intake.withdrawn
+        ]
+    if result.intake.late:
+        host.append("")
+        host.append("Опоздали — после дедлайна ночи, не засчитаны (T2):")
+        host += [
+            f"• ЛС #{lt.pm_id} от {esc(lt.sender)}, {lt.sent_at.astimezone(tz):%d.%m %H:%M}: "
+            f"{esc(lt.read)}"
+            for lt in result.intake.late
         ]
     if result.host_edits:
         host.append("")
@@ -103,7 +119,7 @@ def _before_the_deadline(result: NightResult, ctx: Context, esc: Any) -> str:
             f"{end.astimezone(tz):%d.%m %H:%M} ({ctx.tz_name})",
             "Ночь ещё идёт: заявки могут измениться, поэтому итог (гибели, проверки, "
             "спасения) не показывается и ничего не записано.", ""]
-    host += _requests_part(result, esc)
+    host += _requests_part(result, esc, tz)
     host += [f"! {note}" for note in result.notes]
     return f"{paste}\n\n{HOST_ONLY_RULE}\n" + "\n".join(host) + "\n"
 
@@ -113,6 +129,7 @@ def night_json(result: NightResult) -> dict[str, Any]:
     if result.early:  # no result before its time
         return {"night": result.night, "recorded": False, "final": False, "early": True,
                 "requests": _requests_json(result), "unreadable": _unreadable_json(result),
+                "withdrawn": _withdrawn_json(result), "late": _late_json(result),
                 "deaths": [], "saved": [], "checks": [], "rejected": [], "private": [],
                 "log": [], "winner": None, "notes": list(result.notes)}
     return {
@@ -121,6 +138,8 @@ def night_json(result: NightResult) -> dict[str, Any]:
         "final": result.final,
         "requests": _requests_json(result),
         "unreadable": _unreadable_json(result),
+        "withdrawn": _withdrawn_json(result),
+        "late": _late_json(result),
         "deaths": [{"player": d.player, "causes": list(d.causes)} for d in o.deaths],
         "saved": [{"player": p, "by": by} for p, by in o.saved],
         "checks": [{"by": c.by, "target": c.target, "result": c.result} for c in o.checks],
@@ -144,6 +163,20 @@ def _requests_json(result: NightResult) -> list[dict[str, Any]]:
 def _unreadable_json(result: NightResult) -> list[dict[str, Any]]:
     return [{"pm_id": u.pm_id, "sender": u.sender, "kind": u.kind, "reason": u.reason}
             for u in result.intake.unreadable]
+
+
+def _withdrawn_json(result: NightResult) -> list[dict[str, Any]]:
+    return [
+        {"actor": w.request.actor, "action": w.request.action, "target": w.request.target,
+         "targets": list(w.request.targets), "source_id": w.request.source_id,
+         "withdrawn_by_pm": w.withdrawal.pm_id, "text": w.withdrawal.excerpt}
+        for w in result.intake.withdrawn
+    ]
+
+
+def _late_json(result: NightResult) -> list[dict[str, Any]]:
+    return [{"pm_id": lt.pm_id, "sender": lt.sender, "sent_at": lt.sent_at.isoformat(),
+             "read": lt.read} for lt in result.intake.late]
 
 
 def _strip_bbcode(text: str) -> str:

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, tzinfo
 from typing import Any, Literal
 from urllib.parse import urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
 from referee.bbcode import b, escape, url
-from referee.day.result import Candidate, CountedVote, Tally
+from referee.day.result import Candidate, CountedVote, Rejection, Tally
 from referee.day.verdict import TIE_RULE_NAMES_RU
 from referee.render.parts import HOST_ONLY
 from referee.roles import role_name_ru
@@ -153,16 +153,27 @@ def _voter(v: CountedVote, bb: bool, topic_url: str | None, tz: tzinfo) -> str:
 
 # ----------------------------------------------------------------------------- host part
 
+def _rejection(r: Rejection, esc: Callable[[str], str], topic_url: str | None,
+               tz: tzinfo) -> str:
+    typed = f" «{esc(r.typed)}»" if r.typed else ""
+    return (f"• #{r.post_id} {esc(r.voter)}, {_when(r.at, tz)}{typed} — {esc(r.label)} — "
+            f"{post_link(r.post_id, topic_url)}")
+
+
 def _host_only(t: Tally, bb: bool, topic_url: str | None, tz: tzinfo) -> str:
     esc = escape if bb else (lambda s: s)
     out: list[str] = []
-    out.append(f"Не засчитано ({len(t.rejected)}):" if t.rejected else "Не засчитано: ничего.")
-    for r in t.rejected:
-        typed = f" «{esc(r.typed)}»" if r.typed else ""
-        out.append(
-            f"• #{r.post_id} {esc(r.voter)}, {_when(r.at, tz)}{typed} — {esc(r.label)} — "
-            f"{post_link(r.post_id, topic_url)}"
-        )
+    asked = [r for r in t.rejected if r.asks_host]
+    rejected = [r for r in t.rejected if not r.asks_host]
+    out.append(f"Не засчитано ({len(rejected)}):" if rejected else "Не засчитано: ничего.")
+    out.extend(_rejection(r, esc, topic_url, tz) for r in rejected)
+    if asked:
+        # docs/rules.md V1: a post the program does not read for the host (two alternatives,
+        # several nicks): not counted until he sets its target.
+        out.append("")
+        out.append(f"Ведущему проверить — не засчитано, пока ведущий не укажет ник "
+                   f"(referee vote set НОМЕР --target НИК) ({len(asked)}):")
+        out.extend(_rejection(r, esc, topic_url, tz) for r in asked)
     if t.flags:
         out.append("")
         out.append(f"Засчитано, но проверьте ({len(t.flags)}):")
@@ -227,7 +238,8 @@ def render_json(tally: Tally, topic_url: str | None = None, tz: tzinfo | str | N
             {"post_id": r.post_id, "voter": r.voter, "reason": r.reason, "rule": r.rule,
              "notes": [{"rule": n.rule, "text": n.text} for n in r.notes],
              "time": _iso(r.at), "local": _when(r.at, zone), "typed": r.typed,
-             "target": r.target, "link": post_link(r.post_id, topic_url)}
+             "target": r.target, "asks_host": r.asks_host,
+             "link": post_link(r.post_id, topic_url)}
             for r in tally.rejected
         ],
         "flags": [{"post_id": f.post_id, "voter": f.voter, "rule": f.rule, "text": f.text}

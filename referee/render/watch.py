@@ -142,7 +142,8 @@ class WatchTexts:
             case PostChanged():
                 how = {"edited": "отредактирован", "vanished": "исчез со страницы",
                        "back": "снова на месте"}[item.change]
-                return f"пост #{item.post_id} ({item.author}) {how}"
+                held = f": {item.held}" if item.change == "vanished" and item.held else ""
+                return f"пост #{item.post_id} ({item.author}) {how}{held}"
             case NightPm():
                 return _pm(item)
             case LeaderChanged():

@@ -70,6 +70,7 @@ class StoreBase:
                    else guard.sqlite_error(e, p)) from None
         if p is not None:
             guard.make_private(p)
+            guard.last_opened = p
         return store
 
     def close(self) -> None:
@@ -148,3 +149,7 @@ class StoreBase:
                 (key, value),
             )
 
+
+    def forget_meta(self, key: str) -> None:
+        with self._tx() as c:
+            c.execute("DELETE FROM meta WHERE key=?", (key,))

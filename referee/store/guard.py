@@ -49,6 +49,10 @@ _held: dict[Path, list[int]] = {}
 """Locks this process holds: database → [lock file descriptor, stores using it]."""
 _held_guard = threading.Lock()
 
+last_opened: Path | None = None
+"""The game database this process opened last: what a SQLite failure outside the store's
+own calls (a read deep in a command) is named by, never «:memory:» (issue 26)."""
+
 
 def lock_path(db: Path) -> Path:
     return db.with_name(db.name + ".lock")
@@ -208,7 +212,9 @@ SQLITE_IOERR, SQLITE_CORRUPT, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_NOTADB = 10, 
 def sqlite_error(e: sqlite3.Error, db: Path | None) -> StoreError:
     """A SQLite failure on the game database in words: what it means for the host's files."""
     code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
-    name = db or Path(":memory:")
+    if not code and "malformed" in str(e):
+        code = SQLITE_CORRUPT
+    name = db or last_opened or Path("база игры")
     if db is not None and db.is_dir():  # --db given a folder: SQLite says «unable to open»
         return StoreError(f"{db} — это папка, а не файл базы игры",
                           f"укажите файл, например --db {db / 'игра.db'}")
@@ -219,15 +225,23 @@ def sqlite_error(e: sqlite3.Error, db: Path | None) -> StoreError:
             return read_only(db)
         if not os.access(db.parent, os.W_OK) or (db.exists() and not os.access(db, os.W_OK)):
             return fs_error(OSError(errno.EACCES, "Permission denied", str(db)), db)
-    if code in (SQLITE_NOTADB, SQLITE_CORRUPT):
+    if code == SQLITE_NOTADB:
         return StoreError(
-            f"{name} — не база referee ({e})",
-            "укажите нужный файл или уберите этот, чтобы начать заново",
+            f"{name} — не база referee (файл не похож на базу SQLite)",
+            "укажите нужный файл через --db или уберите этот, чтобы начать заново",
+        )
+    if code == SQLITE_CORRUPT:
+        # SQLite's own words («database disk image is malformed») tell the host nothing.
+        return StoreError(
+            f"база игры {name} повреждена (часть её страниц на диске испорчена)",
+            f"восстановите {name.name} из резервной копии; если её нет — переименуйте "
+            "файл (не удаляйте: решения ведущего в нём) и запустите referee sync: тема и "
+            "ЛС прочитаются с форума заново, а решения ведущего придётся повторить",
         )
     if code in (SQLITE_BUSY, SQLITE_LOCKED):
-        return StoreError(f"{name} занят: его держит другая программа ({e})",
+        return StoreError(f"{name} занят: его держит другая программа",
                           "закройте другую программу (просмотрщик баз?) и запустите снова")
-    return StoreError(f"сбой базы игры {name}: {e}",
+    return StoreError(f"сбой базы игры {name} (код SQLite {code})",
                       "проверьте диск и файл и запустите команду снова; последняя "
                       "запись отменена")
 

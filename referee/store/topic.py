@@ -210,6 +210,19 @@ class TopicRecords(StoreBase):
         row["fetched_at"] = _dt(row["fetched_at"])
         return row
 
+    def page_rows(self) -> list[dict[str, Any]]:
+        """Every stored page's cursor row (topic, page, fetched_at, total_pages, first and
+        last post time): what the store knows it holds of each topic (issue 26)."""
+        rows = list(self.db.query(
+            "SELECT g.topic_id, g.page, g.fetched_at, g.total_pages, "
+            "MIN(p.posted_at) AS first_at, MAX(p.posted_at) AS last_at FROM pages g "
+            "LEFT JOIN posts p ON p.topic_id = g.topic_id AND p.page = g.page "
+            "GROUP BY g.topic_id, g.page ORDER BY g.topic_id, g.page"))
+        for row in rows:
+            for k in ("fetched_at", "first_at", "last_at"):
+                row[k] = _dt(row[k])
+        return rows
+
     def posts(
         self,
         since: datetime | None = None,

@@ -15,9 +15,11 @@ from datetime import datetime
 
 from referee import decisions
 from referee.config import DaySchedule
+from referee.day.result import Tally
 from referee.decisions import Excuse
 from referee.errors import GameError
 from referee.game import DayResult, Game
+from referee.game.daystate import held_in
 from referee.intake import NightIntake
 from referee.nicks import fold, normalise
 from referee.watch.news import Look, Phase, SeenPm, SeenPost, SeenRejection, SeenVote
@@ -65,7 +67,7 @@ def take_look(game: Game) -> Look:
         not_voted=t.not_voted,
         rejected=tuple(SeenRejection(r.post_id, r.voter, r.target, r.rule, r.reason)
                        for r in t.rejected if fold(r.voter) != fold(game.config.host)),
-        posts=_posts(game, game.window(number)),
+        posts=_posts(game, game.window(number), t),
         pms=_pms(game, number),
         silent=_silent(game, number, t.alive) if phase == "day" else (),
         hanged=t.hanged if t.closed else None,
@@ -73,10 +75,13 @@ def take_look(game: Game) -> Look:
     )
 
 
-def _posts(game: Game, window: DaySchedule) -> tuple[SeenPost, ...]:
+def _posts(game: Game, window: DaySchedule, t: Tally) -> tuple[SeenPost, ...]:
+    """The day's posts; a vanished one with what it holds in the count ``t`` (the day's
+    count, as ``tally`` makes it: :func:`~referee.game.daystate.held_in`)."""
     host = fold(game.config.host)
     return tuple(
-        SeenPost(p.post_id, p.author, max(1, len(p.revisions)), p.missing_since is not None)
+        SeenPost(p.post_id, p.author, max(1, len(p.revisions)), p.missing_since is not None,
+                 held_in(t, p.post_id).text if p.missing_since is not None else "")
         for p in game.store.posts(since=window.start, until=window.night_deadline,
                                   topic_id=game.vote_topic_id)
         if fold(p.author) != host

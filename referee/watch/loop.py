@@ -41,6 +41,7 @@ from referee.errors import (
     RequestRefused,
 )
 from referee.game import Game
+from referee.game.dealing import with_recorded_roster
 from referee.publish import check_can_send
 from referee.store import Store
 from referee.watch import plan
@@ -422,7 +423,16 @@ class _OpenGame:
         self.config, self.db, self.clock = config, db, clock
 
     def __enter__(self) -> Game:
-        self.game = Game(self.config, Store.open(self.db), self.clock.now)
+        store = Store.open(self.db)
+        try:
+            # The roster ``referee deal`` recorded, as every command plays with
+            # (:meth:`Game.open`): without its roles no night is resolved and a player the
+            # night killed would still be counted alive (V5).
+            config = with_recorded_roster(self.config, store)
+        except RefereeError:
+            store.close()
+            raise
+        self.game = Game(config, store, self.clock.now)
         return self.game
 
     def __exit__(self, *exc: object) -> None:

@@ -55,6 +55,8 @@ class SeenPost:
     author: str
     texts: int
     missing: bool
+    held: str = ""
+    """For a vanished post: what it holds in the day's count (tally's rule)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +152,8 @@ class PostChanged:
     post_id: int
     author: str
     change: Literal["edited", "vanished", "back"]
+    held: str = ""
+    """For a vanished post: what it holds in the day's count («голоса в нём не было»)."""
     kind: str = field(default="post", init=False)
 
 
@@ -220,7 +224,7 @@ def _posts(before: Sequence[SeenPost], after: Sequence[SeenPost]) -> list[News]:
         if was is None:
             continue  # a new post is told through what it holds (a vote), not as a post
         if p.missing and not was.missing:
-            out.append(PostChanged(p.post_id, p.author, "vanished"))
+            out.append(PostChanged(p.post_id, p.author, "vanished", p.held))
         elif was.missing and not p.missing:
             out.append(PostChanged(p.post_id, p.author, "back"))
         elif p.texts > was.texts:

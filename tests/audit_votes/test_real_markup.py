@@ -339,8 +339,9 @@ MARKUP_ROWS = [
     (f"{R}<br>Мой голос – <a href=\"#p5\">{red('red', 'Шерлок')}</a>", "Шерлок"),
     (f"{R}<br>Мой голос – {red('rgb(255, 0, 0)', 'Шерлок')}", "Шерлок"),
     (f'{R}<br>Мой голос – <font color="#FF0000">Шерлок</font>', "Шерлок"),
-    # prosilver paints a link in its own colour: a [url] inside [color=red] is not red text
-    (f"{R}<br>Мой голос – {red('red', LINK, space=False)}", NO_RED),
+    # prosilver paints a link in its own colour, yet the player typed the nick red: a [url]
+    # inside [color=red] is read, flagged for the host (docs/rules.md V2)
+    (f"{R}<br>Мой голос – {red('red', LINK, space=False)}", "Шерлок"),
     # ABBC3 effects: [highlight=red] colours the background, [glow=red] leaves the text
     # white, [blur=red] makes it transparent; [shadow=red] colours the text itself
     (f'{R}<br>Мой голос – <span style="background-color: red;">Шерлок</span>', NO_RED),

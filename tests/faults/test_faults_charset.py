@@ -4,18 +4,26 @@ decoding.
 The bytes' own ``<meta charset>`` is the declaration, the HTTP header a hint; when they
 disagree, the encoding under which the page decodes strictly and reads as phpBB markup in
 the board's language wins. A page that reads right under none is asked for again, then the
-sync stops with a NetworkError naming the page, having stored nothing of it.
+page is read with «�» for the bytes no encoding explains, when they are few (issue 26),
+and the host is told to check it; a page mostly undecodable is never stored.
 """
 
 from __future__ import annotations
 
+import board_server
 import pytest
 from board_server import BAD_BYTES, Board, make_pms, make_posts
-from fault_helpers import Runner, assert_db_is_the_truth, integrity, stored_posts, true_posts
+from fault_helpers import (
+    Runner,
+    assert_db_is_the_truth,
+    integrity,
+    stored_pms,
+    stored_posts,
+    true_posts,
+)
 
 from adapters.charset import Undecodable, decide
 from adapters.phpbb.parse import reads_as_phpbb
-from referee.errors import NetworkError
 
 TRIES = 3
 
@@ -56,22 +64,45 @@ def test_a_page_spoilt_once_is_asked_for_again(board: Board, run: Runner) -> Non
     assert_db_is_the_truth(run.db, board)
 
 
+def spoil_one_text(body: bytes) -> bytes:
+    """Four bytes no encoding explains inside one post's (or the PM's) own text."""
+    at = max(body.find("подозреваю".encode()), body.find("проверяю".encode()))
+    return body[:at] + b"\xff\x98\xff\x98" + body[at:]
+
+
 @pytest.mark.parametrize("request_key, named", [("topic:3", "страницу 3 темы t=3"),
                                                 ("pm:101", "личное сообщение 101")])
-def test_a_page_that_reads_right_under_no_encoding_stops_the_sync_naming_it(
-    board: Board, run: Runner, request_key: str, named: str
+def test_a_few_bytes_no_encoding_explains_are_stored_as_replacement_and_flagged(
+    board: Board, run: Runner, request_key: str, named: str,
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    # Issue 26 (was issue 14's stop): four bad bytes in one post stopped every later sync
+    # at that page — later pages and all night PMs were never read again. Now the page is
+    # read with «�» for the bytes, the host is told which, and the sync goes on.
     board.header_charset = "windows-1251"
     board.inject(request_key, *[BAD_BYTES] * TRIES)
-    with pytest.raises(NetworkError) as caught:
+    monkeypatch.setattr(board_server, "_spoil", spoil_one_text)
+    with caplog.at_level("WARNING", "referee.notice"):
         run.all()
-    assert named in caught.value.message
-    assert "ничего из неё не сохранено" in (caught.value.hint or "")
     assert integrity(run.db) == "ok"
-    if request_key.startswith("topic:"):
-        assert stored_posts(run.db) == true_posts(board)[:2 * board.per_page]
-    run.all()                                    # the board heals: nothing is lost
-    assert_db_is_the_truth(run.db, board)
+    told = [r.getMessage() for r in caplog.records if "«�»" in r.getMessage()]
+    assert len(told) == 1 and named in told[0] and "ведущему проверить" in told[0]
+    posts, truth = stored_posts(run.db), true_posts(board)
+    assert len(posts) == len(truth)                  # the rest of the page, later pages
+    damaged = [p for p in posts if "\ufffd" in p[4]] + [
+        m for m in stored_pms(run.db) if "\ufffd" in m[5]]
+    assert len(damaged) == 1                         # only the spoilt post (or PM)
+    assert len(stored_pms(run.db)) == len(board.pms)  # every PM still read
+
+
+def test_a_page_mostly_undecodable_is_still_refused(board: Board, run: Runner) -> None:
+    from adapters.charset import salvage
+
+    page = PAGE.format(meta="utf-8").encode("utf-8")
+    assert salvage(page.replace(b"<div", b"\xff\x98<div"), "text/html; charset=windows-1251",
+                   reads_right=reads_as_phpbb) is not None
+    assert salvage(page.replace("о".encode(), b"\xff"), "text/html",
+                   reads_right=reads_as_phpbb) is None  # too many bytes lost: never guessed
 
 
 # --------------------------------------------------------------------------- the decision

@@ -10,7 +10,6 @@ import logging
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -107,13 +106,13 @@ def test_a_stalling_forum_is_waited_for_visibly_with_attempt_and_timeout(
 
 
 def test_the_host_sees_the_first_waiting_line_seconds_into_a_stall(tmp_path: Path) -> None:
-    """The real command, no --verbose: the time from its start to its first line on the
-    screen while page 2 stalls (the figure of the closing report)."""
+    """The real command, no --verbose: while page 2 stalls, the first line on the screen is
+    the waiting line, printed before the attempt times out (the order of the lines proves
+    it, not a wall clock: a loaded machine must not fail this test)."""
     board = Board()
     with board.running():
         board.inject("topic:2", stall(30))
-        config = write_config(board, tmp_path, timeout=8, retries=1)
-        started = time.monotonic()
+        config = write_config(board, tmp_path, timeout=6, retries=1)
         proc = subprocess.Popen(
             [sys.executable, "-c", CLI, "--config", str(config), "sync"], cwd=ROOT,
             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
@@ -121,10 +120,8 @@ def test_the_host_sees_the_first_waiting_line_seconds_into_a_stall(tmp_path: Pat
                  "PYTHONPATH": str(ROOT)})
         assert proc.stderr is not None
         first = proc.stderr.readline()
-        waited = time.monotonic() - started
         rest = proc.communicate(timeout=60)[1]
     assert proc.returncode == 0, first + rest
     assert first.startswith("жду ответа форума…") and "нет ответа 5 с" in first
-    assert "попытка 1 из 2, таймаут 8 с" in first
-    assert 5.0 <= waited < 8.0, waited                   # not the whole timeout, not never
+    assert "попытка 1 из 2, таймаут 6 с" in first        # printed while attempt 1 waits
     assert "ReadTimeout; попытка 2 из 2" in rest

@@ -16,7 +16,7 @@ PLAYERS = (
 )
 """The roster of the real game in fixtures/phpbb33-ru."""
 
-ROSTER = Roster(PLAYERS)
+ROSTER = Roster(PLAYERS, case_forms=True)
 NIGHT_1 = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)
 
 

@@ -95,14 +95,15 @@ def test_necromancer_day_pm_after_his_last_turn_is_listed_N9() -> None:
     assert table(night(pms, 2, config(turns=1))) == ["1: unreadable necromancer_turn"]
 
 
-def test_another_roles_request_by_day_is_listed_not_counted_N1_N14() -> None:
+def test_another_roles_request_by_day_counts_for_the_night_N1() -> None:
+    """N1: a request reaches the host before the night's deadline — by day too."""
     pms = [
         pm("Проверяю Kotik", pm_id=1, sent_at=D1 + timedelta(hours=3)),
         pm("Привет! Скучно.", "Kotik", pm_id=2, sent_at=D1 + timedelta(hours=4)),
     ]
     intake = night(pms)
-    assert table(intake) == ["1: unreadable outside_window"]
-    assert "проверка: Kotik" in intake.unreadable[0].reason
+    assert table(intake) == ["1: check Kotik", "2: unreadable chatty"]
+    assert "прислано днём 1" in intake.requests[0].note
 
 
 def test_hosts_own_pms_and_pms_to_others_are_ignored() -> None:

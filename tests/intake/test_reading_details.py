@@ -80,9 +80,10 @@ def test_a_nick_that_looks_like_an_action_word_is_a_nick() -> None:
 
 def test_nick_in_subject_with_verb_in_body_and_verb_in_subject() -> None:
     assert show(read("Kotik", "commissar", subject="Проверка")) == "check Kotik"
-    assert show(read("Kotik", "commissar", subject="Ход комиссара")) == (
-        "unreadable: no_action"
-    )
+    # A commissar's PM of one nick is his check, as a host reads it: counted, flagged.
+    bare = read("Kotik", "commissar", subject="Ход комиссара")
+    assert show(bare) == "check Kotik"
+    assert [f.kind for f in bare.flags] == ["bare"]
 
 
 def test_sergeant_check_is_passed_on_with_a_note_N12() -> None:

@@ -88,8 +88,8 @@ NICKS = [
     ("шерлок",           "Шерлок",       "exact",     True),
     ("Mr.  Smith",       "Mr. Smith",    "exact",     True),
     ("Ежик",             "Ёжик",         "exact",     True),
-    ("Cнежок",           "Снежок",       "folded",    True),   # Latin C (U+0043)
-    ("Kоtik",            "Kotik",        "folded",    True),   # Cyrillic о
+    ("Cнежок",           "Снежок",       "lookalike", True),   # Latin C (U+0043)
+    ("Kоtik",            "Kotik",        "lookalike", True),   # Cyrillic о
     ("Шерл",             "Шерлок",       "alias",     True),   # [aliases] in referee.toml
     ("Mr. Smit",         "Mr. Smith",    "near",      True),   # flagged
     ("Шерлока",          "Шерлок",       "near",      True),   # flagged

@@ -14,7 +14,13 @@ from dataclasses import replace
 from votes_scenario import PLAYERS, post, posts, run
 
 from referee.bbcode import ZWSP
-from referee.render.tally import HOST_ONLY_RULE, post_link, render_parts, render_tally
+from referee.render.tally import (
+    HOST_ONLY_RULE,
+    post_link,
+    render_json,
+    render_parts,
+    render_tally,
+)
 
 REASON = "Весь день уходит от прямых вопросов."
 TOPIC = "https://forum.example/viewtopic.php?t=3"
@@ -110,3 +116,26 @@ def test_post_links() -> None:
     assert post_link(85, "https://f.ru/forum/viewtopic.php?f=2&t=3&start=20") == \
         "https://f.ru/forum/viewtopic.php?p=85#p85"
     assert post_link(85, "https://f.ru/forum/") == "https://f.ru/forum/viewtopic.php?p=85#p85"
+
+
+def test_host_asked_posts_listed_apart() -> None:
+    """docs/rules.md V1: a post put to the host (two alternatives) is not among the
+    rejected ones but under «Ведущему проверить», with the command that settles it."""
+    day = posts([
+        (21, "Kotik", "20.11 20:00", "Молчит весь день и путает показания.\n"
+                                     "Мой голос – [color=red]Шерлок или Лиса[/color]"),
+        (22, "Лиса", "20.11 22:30", "Мой голос – [color=red]Ёжик[/color]"),   # no reason
+    ])
+    out = render_tally(run(day), "text", TOPIC, "Europe/Moscow")
+    host_only = out.split(HOST_ONLY_RULE)[1].strip().splitlines()
+    assert host_only[:2] == [
+        "Не засчитано (1):",
+        "• #22 Лиса, 20.11 22:30 «Ёжик» — V3: без аргумента — "
+        "https://forum.example/viewtopic.php?p=22#p22",
+    ]
+    assert host_only[3].startswith("Ведущему проверить — не засчитано, пока ведущий не "
+                                   "укажет ник (referee vote set НОМЕР --target НИК) (1):")
+    assert host_only[4].startswith("• #21 Kotik, 20.11 20:00 «Шерлок или Лиса» — V2: "
+                                   "ведущему проверить: ")
+    doc = json.loads(render_json(run(day), TOPIC, "Europe/Moscow"))
+    assert [r["asks_host"] for r in doc["rejected"]] == [True, False]

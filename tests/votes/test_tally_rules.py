@@ -50,7 +50,7 @@ def test_v2_nick_matching_near_match_counts_flagged() -> None:
     assert counts(t) == {"Снежок": ["Лиса", "Kotik"], "Mr. Smith": ["Шерлок"]}
     assert rejections(t) == {3: "V2"}
     assert flags(t) == {1: ["V2"]}
-    assert {v.post_id: v.match_kind for v in t.votes} == {1: "near", 2: "folded", 4: "exact"}
+    assert {v.post_id: v.match_kind for v in t.votes} == {1: "near", 2: "lookalike", 4: "exact"}
 
 
 def test_v3_vote_without_reason_is_not_counted() -> None:

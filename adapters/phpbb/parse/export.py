@@ -147,7 +147,7 @@ def _exported(row: ET.Element) -> ExportedPm:
     sent_at: datetime | None
     try:
         sent_at = datetime.fromisoformat(field("date").strip()).astimezone(UTC)
-    except ValueError:
+    except (ValueError, OverflowError):  # «9999-12-31T23:59:59-12:00» is no clock
         sent_at = None
     recipients = tuple(_norm(r.text or "") for r in row.iter("recipient") if (r.text or "").strip())
     return ExportedPm(subject=_norm(field("subject")), sender=_norm(field("sender")),

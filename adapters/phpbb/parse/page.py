@@ -256,11 +256,11 @@ def _abs_url(base: str, href: str, *, drop_sid: bool = False) -> str:
 def _iso_utc(value: str) -> datetime | None:
     try:
         parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-    except ValueError:
+        if parsed.tzinfo is None:
+            return None
+        return parsed.astimezone(UTC)
+    except (ValueError, OverflowError):  # «9999-12-31T23:59:59-12:00» is no clock
         return None
-    if parsed.tzinfo is None:
-        return None
-    return parsed.astimezone(UTC)
 
 
 def _text_after(container: Node, marker: str) -> str:

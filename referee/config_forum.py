@@ -1,0 +1,62 @@
+"""``[forum]``: which board, in which time zone, as whom — and the limits on what is read
+from it (issue 26: ``max_answer_mib``). Kept apart from :mod:`referee.config`, which
+re-exports :class:`ForumConfig`."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from adapters.base import ForumSettings
+from referee.errors import ConfigError
+
+DEFAULT_MAX_ANSWER_MIB = 20.0
+"""``[forum] max_answer_mib``: a topic page of a long game is a few hundred kilobytes; an
+answer of 20 MiB is no forum page."""
+
+
+@dataclass(frozen=True, slots=True)
+class ForumConfig:
+    """``[forum]``: which board, in which time zone, as whom."""
+
+    engine: str | None = None
+    """A registry name (``"phpbb"``); None: the engine is detected from the topic URL."""
+    url: str | None = None
+    vote_url: str | None = None
+    snapshot: Path | None = None
+    timezone: str = "UTC"
+    username: str | None = None
+    rate_limit: float = 2.0
+    timeout: float = 20.0
+    retries: int = 4
+    user_agent: str | None = None
+    read_sent: bool = False
+    max_answer_mib: float = DEFAULT_MAX_ANSWER_MIB
+    """The cap on the decoded size of one answer of the forum, in MiB (issue 26)."""
+
+    def settings(self, cookie_file: Path | None = None) -> ForumSettings:
+        """The plain settings an engine receives (adapters never read the config)."""
+        return ForumSettings(
+            url=self.url, engine=self.engine, snapshot=self.snapshot, timezone=self.timezone,
+            username=self.username, rate_limit=self.rate_limit, timeout=self.timeout,
+            retries=self.retries, user_agent=self.user_agent, cookie_file=cookie_file,
+            max_answer_mib=self.max_answer_mib,
+        )
+
+
+def forum_limits(forum_raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The ``[forum]`` limits as :class:`ForumConfig` keywords, each checked."""
+    value = forum_raw.get("max_answer_mib", DEFAULT_MAX_ANSWER_MIB)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
+            value) or value < 0.01:
+        raise ConfigError(
+            f"[forum] max_answer_mib = {value!r} — нужно число мебибайт не меньше 0.01",
+            f"например max_answer_mib = {DEFAULT_MAX_ANSWER_MIB:g} (так по умолчанию)",
+        )
+    return {"max_answer_mib": float(value)}
+
+
+__all__ = ["DEFAULT_MAX_ANSWER_MIB", "ForumConfig", "forum_limits"]
