@@ -77,7 +77,7 @@ def test_a_fresh_database_never_says_recorded_before(tmp_path: Path) -> None:
 
 def test_a_second_watch_says_recorded_before(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
-    assert run(db, "2026-11-24 11:00", "tally", "--day", "2", "--offline").exit_code == 0
+    assert run(db, "2026-11-24 11:00", "tally", "--day", "2").exit_code == 0
     watch, _, lines, _ = _watch(db, "2026-11-24 12:00", "2026-11-24 12:25", tally=True)
     watch.run()
     assert "день 2: итог (записан раньше) — на виселицу — Лиса" in "\n".join(lines)
