@@ -27,7 +27,7 @@ from referee.config import load_config
 from referee.errors import GameError
 from referee.game import Game
 from referee.game.daystate import day_state
-from referee.history import history_of_day
+from referee.history import game_history, history_of_day
 from referee.night import GameState
 from referee.render.context import Context
 from referee.render.day import day_paste
@@ -108,6 +108,9 @@ def check_moment(config: Path, db: Path, when: datetime) -> None:
                 named.add(r["nick"])
                 assert r["nick"] in text
         assert named == removed, (when, named, removed)
+        table = game_history(game, story)
+        assert {n for d in table.days for n, _ in d.leaving} | {
+            n for x in table.nights for n, _ in x.leaving} == removed, when
         if look.winner is None and phase == "night" and game.now >= game.night_window(number)[1]:
             pass  # the night is over, the next day not begun: the morning's state below
         elif look.winner is None and phase == "night":
