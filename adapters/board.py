@@ -241,29 +241,38 @@ class BoardClient(BoardSession):
         """Hook: the text of a form's answer (the engine's decoding)."""
         return r.text if r.content else ""
 
+    def login_again(self, r: httpx.Response, html: str) -> bool:
+        """Hook: whether a refused login is worth one more go with a fresh form (the
+        form's token was refused, not the password)."""
+        return False
+
     def login(self, form_html: str | None = None, form_url: str | None = None) -> None:
         """Log in as ``[forum] username``: the template of every engine's login. Failure
         raises :class:`LoginFailed` with the board's reason, never the password."""
         username = self.begin_login()
-        form = self.login_form(form_html, form_url)
-        self.require_same_site(form.action)
-        r = self.post_login(form, username)
-        html = self.answer_html(r)
-        if self.login_succeeded(r, html):
-            log.info("%s: logged in as %s", self.engine, username)
-            self.http.save_cookies()
-            return
-        raise self.login_failure(r, html, username)
+        for attempt in range(2):  # a second go only with a fresh form (:meth:`login_again`)
+            form = self.login_form(form_html, form_url)
+            self.require_same_site(form.action)
+            r = self.post_login(form, username)
+            html = self.answer_html(r)
+            if self.login_succeeded(r, html):
+                log.info("%s: logged in as %s", self.engine, username)
+                self.http.save_cookies()
+                return
+            if attempt or not self.login_again(r, html):
+                raise self.login_failure(r, html, username)
+            form_html = form_url = None
 
 
-def cookie_set(r: httpx.Response, accepts: Callable[[str], bool]) -> str | None:
-    """The value of the first cookie ``r`` sets whose name ``accepts`` (a board's session
-    marker), None when it sets none."""
+def cookies_set(r: httpx.Response, accepts: Callable[[str], bool]) -> list[str]:
+    """The values of the cookies ``r`` sets whose name ``accepts`` (a board's session
+    marker), in the answer's order."""
+    found = []
     for header in r.headers.get_list("set-cookie"):
         name, _, rest = header.partition("=")
         if accepts(name.strip()):
-            return rest.split(";", 1)[0].strip()
-    return None
+            found.append(rest.split(";", 1)[0].strip())
+    return found
 
 
-__all__ = ["MAX_PAGES", "BoardClient", "cookie_set", "folder_pages", "walk_pages"]
+__all__ = ["MAX_PAGES", "BoardClient", "cookies_set", "folder_pages", "walk_pages"]

@@ -27,7 +27,7 @@ import httpx
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import ForumSettings, HttpClient, Secret
-from adapters.board import BoardClient, cookie_set
+from adapters.board import BoardClient, cookies_set
 from adapters.vbulletin import forms, pms, topic
 from adapters.vbulletin.dates import Order
 from adapters.vbulletin.urls import ThreadAddress, parse_thread_url
@@ -142,8 +142,8 @@ class VbulletinForum(BoardClient):
 
     def _session_user(self, r: httpx.Response | None = None) -> str | None:
         """The ``…userid`` cookie (``bbuserid``; the prefix differs per board)."""
-        if r is not None and (user := cookie_set(r, _userid)) is not None:
-            return user
+        if r is not None and (users := cookies_set(r, _userid)):
+            return users[0]
         for name in self.http.cookie_names():
             if _userid(name):
                 return self.http.cookie_value(name)
