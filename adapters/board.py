@@ -30,7 +30,7 @@ import logging
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from typing import Any, TypeVar
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
 
@@ -115,7 +115,12 @@ class BoardClient(BoardSession):
         """What every engine's ``__init__`` does after reading its address: the session,
         the board's time zone, the clock, the login budget."""
         self.forum = forum
-        self.tz = ZoneInfo(forum.timezone)
+        try:
+            self.tz = ZoneInfo(forum.timezone)
+            """The board's time zone: pages that do not say theirs show times in it."""
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ConfigError(f"[forum] timezone {forum.timezone!r} — неизвестный часовой "
+                              "пояс", 'пример: timezone = "Europe/Moscow"') from None
         self._init_session(http(), password)
         self.now = now or (lambda: datetime.now(UTC))
         self.max_logins = max_logins

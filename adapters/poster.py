@@ -84,6 +84,8 @@ class FormPoster(Generic[F]):
     flood_default = 31.0
     """The board's default flood interval plus a margin, when its answer names none."""
     max_flood_wait: float | None = None
+    unsure: type[Exception] = NetworkError
+    """The request errors after which the message may have been stored."""
 
     def __init__(self, forum: Any, *, flood_wait: float | None = None) -> None:
         self.forum = forum
@@ -125,9 +127,10 @@ class FormPoster(Generic[F]):
         try:
             return self.http.request("POST", url, retry_unsafe=False,
                                      follow_redirects=False, **request)
-        except NetworkError as e:
-            raise PostingError(f"связь оборвалась при отправке ({what}): {e.message}",
-                               LOOK, maybe_sent=True) from None
+        except self.unsure as e:
+            said = getattr(e, "message", e)
+            raise PostingError(f"связь оборвалась при отправке ({what}): {said}", LOOK,
+                               maybe_sent=True) from None
 
     # -- 4. the answer
 
