@@ -55,17 +55,25 @@ USERNAME_HINT = ('добавьте в [forum] username = "Ник ведущег�
 
 
 def walk_pages(fetch_page: Callable[[int], TopicPage], start: int = 1, *,
-               max_pages: int | None = None) -> Iterator[TopicPage]:
+               max_pages: int | None = None, resizes: bool = False) -> Iterator[TopicPage]:
     """Topic pages ``start`` … last, oldest first, each fetched by the number the board
     gives it (``fetch_page`` may answer a lower page when the board clamps).
 
     A page the board numbers no higher than one already read: when it is the topic's last
     page, posts were deleted while the topic was read (the page asked for is gone) and the
     walk ends with it — the caller sees the smaller count and re-reads what moved;
-    otherwise the board is lying about its pages."""
+    otherwise the board is lying about its pages. ``resizes``: pages are asked for by
+    their first post's offset (phpBB, SMF), so a page numbered higher than asked means the
+    page size changed, and the page is asked for once more with the size it showed."""
     page_no, last_seen, count = max(1, start), 0, 0
     while True:
         tp = fetch_page(page_no)
+        if resizes and tp.page > page_no:
+            # The board's page size shrank since the cursor was saved: ask again with the
+            # size this page shows, rather than skip the pages in between.
+            resizes = False
+            log.info("page size changed: asked for page %s, got %s", page_no, tp.page)
+            continue
         if tp.page <= last_seen:
             if tp.page >= tp.total_pages:
                 yield tp
@@ -170,15 +178,15 @@ class BoardClient(BoardSession):
         try:
             return self.parse_answer(r, html, read, what)
         except LoginRequired:
-            if not self.forum.username:
-                raise
+            pass  # a login without [forum] username says what to add (begin_login)
         self.relogin(r, html)
         r, html = self.fetch(url, what)
         try:
             return self.parse_answer(r, html, read, what)
         except LoginRequired:
             raise LoginRequired(
-                f"форум и после входа под «{self.forum.username}» не показывает {what}",
+                f"форум всё ещё показывает форму входа ({what}) сразу после входа как "
+                f"«{self.forum.username}»",
                 "проверьте в браузере, что эта учётная запись может открыть страницу") from None
 
     # -- the topic
@@ -220,7 +228,7 @@ class BoardClient(BoardSession):
         r = self.http.request("POST", action, retry_unsafe=False, follow_redirects=False,
                               **request)
         if r.status_code >= 500:
-            raise NetworkError(f"форум ответил HTTP {r.status_code} на вход под «{username}»",
+            raise NetworkError(f"форум ответил HTTP {r.status_code} при входе под «{username}»",
                                "форум может быть перегружен; запустите команду позже")
         return r
 

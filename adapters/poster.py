@@ -139,8 +139,27 @@ class FormPoster(Generic[F]):
         wait = (answer.wait + 1.0) if answer.wait is not None else self.flood_wait
         return min(wait, self.max_flood_wait) if self.max_flood_wait else wait
 
-    def other(self, answer: Answer, form: F) -> F | None:
-        """Hook: an engine's own answer kind; the form to send next, or None to refuse."""
+    def relogin(self, answer: Answer) -> None:
+        """Hook: log in again after the board said the session is gone."""
+        self.forum.login()
+
+    def before_send(self, form: F) -> None:
+        """Hook: a last look at the form before each send (its target, the time since it
+        arrived)."""
+
+    def cure(self, answer: Answer, form: F, get_form: Callable[[], F]) -> F | None:
+        """Hook: the form to send after a refusal that one more go may cure — a fresh form
+        after a refused token (a login first when the session was lost), the same after
+        waiting out flood control — or None to give up. Each kind is cured once."""
+        if answer.kind in FRESH:
+            if answer.kind == "login":
+                self.relogin(answer)
+            return get_form()
+        if answer.kind == "flood":
+            wait = self.flood_delay(answer)
+            log.info("flood control; waiting %.0f s", wait)
+            self.http.sleep(wait)
+            return get_form()
         return None
 
     def refusal(self, answer: Answer, what: str) -> PostingError:
@@ -165,32 +184,21 @@ class FormPoster(Generic[F]):
 
     def submit(self, get_form: Callable[[], F], send: Callable[[F], Answer], *,
                what: str) -> int | None:
-        """Send the form until it is stored: one fresh form after a refused token (a lost
-        session: one login first), one more send after flood control, the engine's own
-        cures (:meth:`other`); the new post's id, or None when the board does not tell."""
+        """Send the form until it is stored, each kind of refusal cured once
+        (:meth:`cure`); the new post's id, or None when the board does not tell."""
         form = get_form()
-        fresh_used = flood_used = False
+        cured: set[str] = set()
         while True:
+            self.before_send(form)
             answer = send(form)
             if answer.kind == "stored":
                 log.info("%s stored as %s", what, answer.post_id)
                 return answer.post_id
-            if answer.kind in FRESH and not fresh_used:
-                fresh_used = True
-                if answer.kind == "login":
-                    self.forum.login()
-                form = get_form()
-                continue
-            if answer.kind == "flood" and not flood_used:
-                flood_used = True
-                wait = self.flood_delay(answer)
-                log.info("flood control; waiting %.0f s", wait)
-                self.http.sleep(wait)
-                form = get_form()
-                continue
-            again = self.other(answer, form)
+            kind = "fresh" if answer.kind in FRESH else answer.kind
+            again = None if kind in cured else self.cure(answer, form, get_form)
             if again is None:
                 raise self.refusal(answer, what)
+            cured.add(kind)
             form = again
 
 

@@ -1,6 +1,7 @@
 """phpBB 3.0–3.3 (prosilver and subsilver2, Russian and English packs).
 
-Page parsers in :mod:`.parse`, the live board in :mod:`.client`, replies and PMs in
+Page parsers in :mod:`.parse` (topic pages :mod:`.topic`, PMs :mod:`.pms`, forms
+:mod:`.forms`, bodies :mod:`.body`), the live board in :mod:`.client`, replies and PMs in
 :mod:`.posting`, saved pages in :mod:`.snapshot`. The registry entry below opens each lazily,
 so finding the engines costs no parser import.
 """
@@ -11,8 +12,8 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 from adapters.base import ForumSettings
-from adapters.registry import Engine, PasswordSource
-from referee.kernel import Forum, Poster
+from adapters.registry import lazy_engine
+from referee.kernel import Forum
 
 _BOARD_PAGES = ("", "index.php", "ucp.php", "viewforum.php")
 _OTHER_ENGINES_TOPIC = frozenset({"topic", "id", "threads", "tid"})
@@ -43,12 +44,6 @@ def topic_id(url: str) -> int | None:
     return parse_topic_url(url)[1]
 
 
-def open_forum(settings: ForumSettings, password: PasswordSource | None) -> Forum:
-    from adapters.phpbb.client import PhpbbForum
-
-    return PhpbbForum(settings, password=password)
-
-
 def open_snapshot(settings: ForumSettings) -> Forum:
     from adapters.phpbb.snapshot import SnapshotForum
 
@@ -56,20 +51,6 @@ def open_snapshot(settings: ForumSettings) -> Forum:
     return SnapshotForum(settings.snapshot, forum=settings)
 
 
-def open_poster(settings: ForumSettings, password: PasswordSource | None) -> Poster:
-    from adapters.phpbb.client import PhpbbForum
-    from adapters.phpbb.posting import PhpbbPoster
-
-    return PhpbbPoster(PhpbbForum(settings, password=password))
-
-
-ENGINE = Engine(
-    name="phpbb",
-    title="phpBB 3.x",
-    claims_url=claims_url,
-    topic_id=topic_id,
-    open_forum=open_forum,
-    claims_page=claims_page,
-    open_snapshot=open_snapshot,
-    open_poster=open_poster,
-)
+ENGINE = lazy_engine(
+    "phpbb", "phpBB 3.x", claims_url=claims_url, topic_id=topic_id, claims_page=claims_page,
+    forum="client:PhpbbForum", poster="posting:PhpbbPoster", open_snapshot=open_snapshot)
