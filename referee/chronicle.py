@@ -30,6 +30,8 @@ class Leaving:
     nick: str
     rule: str
     explanation: str = ""
+    recorded: bool = True
+    """False for a removal worked out, its turn's check not recorded yet (A3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +76,12 @@ class NightEntry:
     @property
     def deaths(self) -> tuple[Death, ...]:
         return self.result.outcome.deaths
+
+    @property
+    def leaving(self) -> tuple[Leaving, ...]:
+        """A3: who leaves with the start of the next day, for a silent turn."""
+        return tuple(Leaving(r["nick"], str(r.get("rule", "")), str(r.get("explanation", "")),
+                             not r.get("computed")) for r in self.result.leaving)
 
 
 Phase = DayEntry | NightEntry
@@ -165,7 +173,8 @@ def _day(game: Game, state: GameState, window: DaySchedule) -> DayEntry | None:
     else:
         hanged = result.tally.hanged
         voters = voters_of(result.tally, hanged)
-    leaving = tuple(Leaving(r["nick"], str(r.get("rule", "")), str(r.get("explanation", "")))
+    leaving = tuple(Leaving(r["nick"], str(r.get("rule", "")), str(r.get("explanation", "")),
+                            not r.get("computed"))
                     for r in result.removals)
     after, _ = play_day(state, DayPlay(n, hanged, voters,
                                        removals=tuple((x.nick, x.rule) for x in leaving)),
@@ -186,7 +195,7 @@ def _night(game: Game, state: GameState, n: int) -> NightEntry | None:
         return None
     result = game.resolve_night(n, record=False, _state=state)
     return NightEntry(n, (start, end), result, stored is not None, state,
-                      result.outcome.state)
+                      result.morning_state)
 
 
 # ---------------------------------------------------------------------- small helpers

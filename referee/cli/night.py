@@ -97,7 +97,9 @@ def resolve_night(
         outcome = result.outcome
         messages = night_messages(
             game.config, result, post=post, send=send, now=game.now,
-            report=morning_report(outcome, outcome.state, game.config.night),
+            report=morning_report(outcome, result.morning_state, game.config.night,
+                                  result.leaving,
+                                  game.config.activity.reveal_role_on_removal),
             private=private_results(outcome))
         _publish(game, messages, yes, dry_run)
 

@@ -112,11 +112,15 @@ class NightRoom(Refusals):
                 notes.append(
                     f"Ночь {night} ещё идёт (до {end.isoformat()}): результат не записан."
                 )
+        # A3: a silent turn ends at the start of the next day, in this night's summary.
+        morning, leaving = self.morning_after(  # type: ignore[attr-defined]
+            night, outcome.state) if final \
+            else (outcome.state, [])
         result = NightResult(
             night=night, window=(start, end), intake=intake, requests=requests,
             host_edits=tuple(host_log), outcome=outcome, recorded=recorded,
             already_recorded=stored is not None, final=final, notes=tuple(notes),
-            winner=self.winner(outcome.state),
+            winner=self.winner(morning), leaving=tuple(leaving), morning=morning,
         )
         if _state is None and not record:
             self._nights[night] = result

@@ -98,7 +98,8 @@ class WatchTexts:
     def morning(self, result: NightResult, config: Config
                 ) -> tuple[str, Sequence[tuple[str, str]]]:
         outcome = result.outcome
-        return (morning_report(outcome, outcome.state, config.night),
+        return (morning_report(outcome, result.morning_state, config.night, result.leaving,
+                               config.activity.reveal_role_on_removal),
                 private_results(outcome))
 
     def reminder(self, day: int, deadline: datetime, now: datetime,
