@@ -163,6 +163,11 @@ class BoardClient(BoardSession):
         in raises :class:`LoginRequired`."""
         return read(html)
 
+    def guest_refused(self, asked: LoginRequired) -> LoginRequired:
+        """Hook: the error for a page that wants a login when ``[forum] username`` is not
+        set (the board's own words, when they say more)."""
+        return LoginRequired("форум просит войти, а [forum] username не задан", USERNAME_HINT)
+
     def relogin(self, r: httpx.Response, html: str) -> None:
         """Hook: log in after ``r`` asked for it (the page's own login form may be used)."""
         self.login()
@@ -177,8 +182,9 @@ class BoardClient(BoardSession):
             seen(r)
         try:
             return self.parse_answer(r, html, read, what)
-        except LoginRequired:
-            pass  # a login without [forum] username says what to add (begin_login)
+        except LoginRequired as asked:
+            if not self.forum.username:
+                raise self.guest_refused(asked) from None
         self.relogin(r, html)
         r, html = self.fetch(url, what)
         try:
@@ -254,10 +260,10 @@ class BoardClient(BoardSession):
         """Hook: the text of a form's answer (the engine's decoding)."""
         return r.text if r.content else ""
 
-    def login_again(self, r: httpx.Response, html: str) -> bool:
-        """Hook: whether a refused login is worth one more go with a fresh form (the
-        form's token was refused, not the password)."""
-        return False
+    def login_again(self, r: httpx.Response, html: str) -> str | None:
+        """Hook: a refused login worth one more go (the form's token was refused, not the
+        password): the page whose login form to use, ``""`` for a fresh one; None: no."""
+        return None
 
     def login(self, form_html: str | None = None, form_url: str | None = None) -> None:
         """Log in as ``[forum] username``: the template of every engine's login. Failure
@@ -272,9 +278,10 @@ class BoardClient(BoardSession):
                 log.info("%s: logged in as %s", self.engine, username)
                 self.http.save_cookies()
                 return
-            if attempt or not self.login_again(r, html):
+            again = None if attempt else self.login_again(r, html)
+            if again is None:
                 raise self.login_failure(r, html, username)
-            form_html = form_url = None
+            form_html, form_url = again or None, None
 
 
 def cookies_set(r: httpx.Response, accepts: Callable[[str], bool]) -> list[str]:

@@ -68,6 +68,8 @@ class Answer:
     text: str = ""
     wait: float | None = None
     html: str = ""
+    form: Any = None
+    """The form the board handed back with its answer (fresh tokens), when it did."""
 
 
 class GuestForm(Exception):

@@ -349,8 +349,8 @@ class PhpbbForum(PmExport, BoardClient):
     def answer_html(self, r: httpx.Response) -> str:
         return parse.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
 
-    def login_again(self, r: httpx.Response, html: str) -> bool:
-        return bool(html) and parse.login_error(html) == "form_invalid"
+    def login_again(self, r: httpx.Response, html: str) -> str | None:
+        return "" if html and parse.login_error(html) == "form_invalid" else None
 
     def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
         return self._failure(parse.login_error(html) if html else None, username)

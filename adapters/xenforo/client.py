@@ -181,8 +181,8 @@ class XenforoForum(BoardClient):
             return "two_step"
         return forms.login_error(html)
 
-    def login_again(self, r: httpx.Response, html: str) -> bool:
-        return self._login_error(r, html) == "form_invalid"
+    def login_again(self, r: httpx.Response, html: str) -> str | None:
+        return "" if self._login_error(r, html) == "form_invalid" else None
 
     def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
         return _failure(self._login_error(r, html), username)
