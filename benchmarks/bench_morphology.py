@@ -12,7 +12,7 @@ game (``fixtures/demo/``, its saved pages) once with this checkout, and then:
 2. runs the same command under ``python -X importtime`` per version: whether ``pymorphy3``
    is imported, and the share of the import time that is the morphology's (``pymorphy3``,
    its ``dawg`` dictionary reader, ``rapidfuzz``, ``referee.morphology``);
-3. times, in fresh interpreters, the first case form of this checkout: loading the
+3. times (CPU), in fresh interpreters, the first case form of this checkout: loading the
    analyser, building the case forms of the demo roster, the first ``Roster.match`` of a
    declined nick, a second one, and a rebuilt roster's (the case forms are cached per set
    of nicks, :func:`referee.nicks._case_entries`).
@@ -53,26 +53,26 @@ from referee.nicks import Roster
 config = load_config(sys.argv[2])
 nicks = [p.nick for p in config.players]
 out = {}
-t = time.perf_counter()
+t = time.process_time()
 from referee.morphology import analyzer
 analyzer()
-out["analyser"] = time.perf_counter() - t
-t = time.perf_counter()
+out["analyser"] = time.process_time() - t
+t = time.process_time()
 roster = Roster(nicks, case_forms=True)
 roster.case_table()
-out["forms"] = time.perf_counter() - t
-t = time.perf_counter()
+out["forms"] = time.process_time() - t
+t = time.process_time()
 first = roster.match("за Шерлока")
-out["first_match"] = time.perf_counter() - t
-t = time.perf_counter()
+out["first_match"] = time.process_time() - t
+t = time.process_time()
 roster.match("Лисой")
-out["second_match"] = time.perf_counter() - t
-t = time.perf_counter()
+out["second_match"] = time.process_time() - t
+t = time.process_time()
 Roster(nicks, case_forms=True).match("Грозу")
-out["rebuilt_roster"] = time.perf_counter() - t
-t = time.perf_counter()
+out["rebuilt_roster"] = time.process_time() - t
+t = time.process_time()
 Roster(nicks).match("Mr. Smith")
-out["exact_no_forms"] = time.perf_counter() - t
+out["exact_no_forms"] = time.process_time() - t
 out["read"] = [first.nick, first.how]
 out["nicks"] = len(nicks)
 print(json.dumps(out))
@@ -155,8 +155,8 @@ def main() -> None:
             [sys.executable, "-c", FIRST_CASE, str(ROOT), str(CONFIG)], capture_output=True,
             text=True, check=True, cwd=ROOT).stdout) for _ in range(runs)]
         print(f"first case form, this checkout ({firsts[0]['nicks']} nicks; "
-              f"«за Шерлока» read as {firsts[0]['read']}), medians of {runs} fresh "
-              f"interpreters:")
+              f"«за Шерлока» read as {firsts[0]['read']}), CPU time, medians of {runs} "
+              f"fresh interpreters:")
         for key, label in (("analyser", "import pymorphy3 + load the analyser"),
                            ("forms", "case forms of the roster"),
                            ("first_match", "first match of a declined nick"),

@@ -201,7 +201,7 @@ def zone(v: Any) -> str | None:
     try:
         ZoneInfo(v)
     except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: «Europe» is a folder
-        return 'не известный часовой пояс: пишите имя IANA, например "Europe/Moscow"'
+        return 'неизвестный часовой пояс: пишите имя IANA, например "Europe/Moscow"'
     return None
 
 

@@ -78,10 +78,14 @@ def _forms_by_case(word: str) -> tuple[tuple[str, frozenset[str]], ...]:
     if not _CYRILLIC_WORD.fullmatch(word.casefold()):
         return ()
     by_case: dict[str, set[str]] = {}
-    for p in _parses(word):
+    parses = [p for p in _parses(word) if p.tag.POS in _NICK_POS and p.tag.case == "nomn"
+              and p.tag.number != "plur"]
+    # A nick names a person: where the word may be a living being («Лев» the name, the
+    # beast), its lifeless readings (лев, the coin: «леву») are not declined.
+    if any(p.tag.POS == "NOUN" and p.tag.animacy == "anim" for p in parses):
+        parses = [p for p in parses if not (p.tag.POS == "NOUN" and p.tag.animacy == "inan")]
+    for p in parses:
         tag = p.tag
-        if tag.POS not in _NICK_POS or tag.case != "nomn" or tag.number == "plur":
-            continue
         for form in p.lexeme:
             ft = form.tag
             if ft.number == "plur" or ft.case not in CASES or "Supr" in ft:

@@ -91,6 +91,9 @@ def resolve_night(
     result = game.resolve_night(n, record=not dry_run)
     _emit_output(render_night(result, _context(game), fmt.value), fmt, sending=post or send)
     if post or send:
+        from referee.cli.day import _refuse_held
+
+        _refuse_held(result.held, "итог ночи")
         from referee.publish import night_messages
         from referee.render.morning import morning_report, private_results
 

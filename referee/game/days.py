@@ -17,7 +17,7 @@ from referee.decisions import Hanging, Removal, VoteAction, VoteDecision
 from referee.errors import RequestRefused
 from referee.game.refusals import Refusals
 from referee.game.results import DayResult, _voters_of
-from referee.game.safety import Hold, hold, not_in_game_notes
+from referee.game.safety import hold, not_in_game_notes
 from referee.kernel import Post
 from referee.nicks import normalise
 from referee.night import GameState
@@ -87,9 +87,10 @@ class DayRoom(Refusals):
             state = _state
         window = self.window(day)
         asked = as_of
-        held = hold(self, window.start, window.deadline, f"подсчёт дня {day}") \
-            if _state is None else Hold()
-        notes += held.notes
+        # Issue 26: also a day recorded on the way to a later one waits for whole data.
+        held = hold(self, window.start, window.deadline, f"подсчёт дня {day}")
+        if _state is None:
+            notes += held.notes
         if as_of is None and self.now < window.deadline:
             # Before the deadline the count is a preview as of now: nobody is hanged yet.
             as_of = self.now

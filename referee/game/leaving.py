@@ -91,7 +91,7 @@ class LeavingRoom(Refusals):
                 continue
             if turn != day and self.now < turn_window(turn, self.schedule).end:
                 continue
-            if self._held(turn):
+            if self._turn_held(turn):
                 continue  # the turn's posts not read whole, or the roster in doubt
             report = self.turn_report(turn, seen, today=today if turn == day else None)
             for f in report.removed:
@@ -196,7 +196,7 @@ class LeavingRoom(Refusals):
                 out.append(TurnDeath(death.player, night_end or deadline, "погиб(ла) ночью"))
         return out
 
-    def _held(self, turn: int) -> bool:
+    def _turn_held(self, turn: int) -> bool:
         """Whether what stops ``check-activity`` from recording turn ``turn`` stands (issue
         26: its window not read whole, the roster in doubt): then no removal of it is worked
         out either — a player whose posts were not read is not taken for silent."""

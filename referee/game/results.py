@@ -57,6 +57,9 @@ class NightResult:
     final: bool
     notes: tuple[str, ...] = ()
     winner: GameResult | None = None
+    held: tuple[str, ...] = ()
+    """Issue 26: what stands against recording and sending this night (a PM listing cut
+    short); empty when nothing does."""
     leaving: tuple[dict[str, Any], ...] = ()
     """A3: players who leave at the start of the next day for a silent turn, announced with
     this night's morning summary (``nick``, ``rule``, ``explanation``); worked out once the

@@ -167,7 +167,9 @@ class WatchTexts:
         parts = [_summary(look, tz, now=status.now)] if look is not None else []
         if status.down_since is not None:
             parts.append(f"форум не отвечает с {clock(status.down_since, tz)}")
-        if status.next_round is not None:
+        if status.next_round is not None and status.next_round == status.until:
+            parts.append(f"остановка в {clock(status.next_round, tz)} (--until)")
+        elif status.next_round is not None:
             parts.append(f"следующий взгляд {clock(status.next_round, tz)}")
         return " · ".join(parts)
 

@@ -12,6 +12,7 @@ generators (``tests/night/test_night_properties.py``).
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,7 +28,7 @@ from referee.config import load_config
 from referee.errors import GameError
 from referee.game import Game
 from referee.game.daystate import day_state
-from referee.history import history_of_day
+from referee.history import game_history, history_of_day
 from referee.night import GameState
 from referee.render.context import Context
 from referee.render.day import day_paste
@@ -108,6 +109,9 @@ def check_moment(config: Path, db: Path, when: datetime) -> None:
                 named.add(r["nick"])
                 assert r["nick"] in text
         assert named == removed, (when, named, removed)
+        table = game_history(game, story)
+        assert {n for d in table.days for n, _ in d.leaving} | {
+            n for x in table.nights for n, _ in x.leaving} == removed, when
         if look.winner is None and phase == "night" and game.now >= game.night_window(number)[1]:
             pass  # the night is over, the next day not begun: the morning's state below
         elif look.winner is None and phase == "night":
@@ -231,3 +235,21 @@ def test_random_games_in_every_view_at_every_moment(tmp_path_factory, game) -> N
     config, db = build(game, folder)
     for when in _game_moments(game):
         check_moment(config, db, when)
+
+
+def test_the_export_carries_who_left_with_the_morning(tmp_path: Path) -> None:
+    """``referee export``'s replay names the silent turn's leavers after their night (A3),
+    and ``referee replay`` of it ends where the live game is."""
+    from referee.export import export_game
+    from referee.replay import replay
+
+    demo(tmp_path / "game.db").close()
+    game = _command(DEMO, tmp_path / "game.db", msk("2026-11-24 12:00"))
+    try:
+        data, _ = export_game(game)
+        night2 = next(p for p in data["phases"] if p.get("night") == 2)
+        assert [r["player"] for r in night2["removed"]] == ["Мисс Марпл", "Снежок", "Ира-Ира"]
+        played = replay(json.loads(json.dumps(data)), game.config.night)
+        assert played["winner"] == chronicle(game).winner_token
+    finally:
+        game.close()

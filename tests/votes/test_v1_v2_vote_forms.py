@@ -165,6 +165,8 @@ STRUCK = [
     ("struck red, new red",     f"{R}Мой голос – [s][r]Шерлок[/r][/s] [r]Лиса[/r]", "≈ Лиса"),
     ("del, new red",            f"{R}Мой голос – [del][r]Шерлок[/r][/del] [r]Лиса[/r]",
      "≈ Лиса"),
+    ("strike (vBulletin)",      f"{R}Мой голос – [strike][r]Шерлок[/r][/strike] [r]Лиса[/r]",
+     "≈ Лиса"),
     ("line-through style",      f"{R}Мой голос – [lt][r]Шерлок[/r][/lt] [r]Лиса[/r]", "≈ Лиса"),
     ("red struck inside",       f"{R}Мой голос – [r][s]Шерлок[/s] Лиса[/r]",     "≈ Лиса"),
     ("struck line, new line",   f"{R}[s]Мой голос – [r]Шерлок[/r][/s]\nМой голос – [r]Лиса[/r]",
@@ -229,10 +231,56 @@ NOT_VOTES = [
     ("unknown nick",            f"{R}Мой голос – [r]Пуаро[/r]",                  "✗ V2"),
 ]
 
+# ------------------------ mixed forms, each written with the host's reading before the
+# reader ran on it (a check that the tables above are not what the reader was tuned to)
+MIXED = [
+    ("reason after the vote",   "Мой голос – [r]Лиса[/r]. Слишком тихо себя ведёт и путает всех.",
+     "= Лиса"),
+    ("words before the phrase", f"{R}Ну что ж, мой голос – [r]Гроза[/r], она путается", "= Гроза"),
+    ("blank line before nick",  f"{R}Мой голос –\n\n[r]Kotik[/r]",                "= Kotik"),
+    ("case, reason in brackets", f"{R}Мой голос - [r]Кота[/r] (он врал)",         "≈ Кот"),
+    ("all capitals, case",      f"{R}МОЙ ГОЛОС ЗА [r]ЛИСУ[/r]",                   "≈ Лиса"),
+    ("words after red nick",    f"{R}Мой голос — [r]Снежок[/r] и точка.",         "= Снежок"),
+    ("words after, all red",    f"{R}Мой голос — [r]Снежок и точка[/r]",          "≈ Снежок"),
+    ("slash, no spaces",        f"{R}Мой голос — [r]Гроза/Кот[/r]",               "? проверить"),
+    ("переходит",               f"{R}Мой голос переходит [r]Коту[/r]",            "≈ Кот"),
+    ("как и вчера, dash",       f"{R}Мой голос, как и вчера, – [r]Шерлок[/r]",    "≈ Шерлок"),
+    ("two-word nick, dative",   f"{R}Мой голос сегодня отдаю [r]Тени Ночи[/r]",   "≈ Тень Ночи"),
+    ("two red, undecided",      f"{R}Мой голос: [r]Тень Ночи[/r] или [r]Гроза[/r] — пока не решил",
+     "? проверить"),
+    ("nick, dot, phrase",       f"{R}[r]Лиса[/r]. Мой голос.",                    "= Лиса"),
+    ("two vote lines",          f"{R}Мой голос – [r]Лиса[/r]\nМой голос – [r]Гроза[/r]", "≈ Лиса"),
+    ("struck, передумал",       f"{R}Мой голос - [s][r]Гроза[/r][/s] [r]Кот[/r], передумал",
+     "≈ Кот"),
+    ("one Latin o",             f"{R}Мой гoлос – [r]Ёжик[/r]",                    "≈ Ёжик"),
+    ("ё dropped, dative",       f"{R}Мой голос – [r]Ежику[/r]",                   "≈ Ёжик"),
+    ("transliterated nick",     f"{R}Мой голос – [r]Мистер Смит[/r]",             "✗ V2"),
+    ("nick without its dot",    f"{R}Мой голос – [r]Mr Smith[/r]",                "≈ Mr. Smith"),
+    ("mention, reason",         f"{R}Мой голос – [r]@Гроза[/r] за враньё",        "≈ Гроза"),
+    ("red alternative later",
+     f"{R}Мой голос — [r]Шерлок[/r] ([r]или Лиса, если Шерлок уйдёт[/r])", "? проверить"),
+    ("никому in red",           f"{R}Мой голос – [r]никому[/r]",                  "✗ V2"),
+    ("против всех",             f"{R}Мой голос – [r]против всех[/r]",             "✗ V2"),
+    ("воздерживается",          f"{R}Мой голос воздерживается",                   "✗ V1"),
+    ("question mark",           f"{R}Мой голос — [r]Гроза?[/r]",                  "≈ Гроза"),
+    ("same nick in two cases",  f"{R}Мой голос – [r]Лиса[/r] или [r]Лису[/r]",    "= Лиса"),
+    ("arrow sign",              f"{R}мой голос → [r]Kotik[/r]",                   "= Kotik"),
+    ("capitals, exclamations",  f"{R}Мой голос - [r]КОТ[/r]!!!",                  "= Кот"),
+    ("two spaces in nick",      f"{R}Мой голос: [r]Тень  Ночи[/r]",               "= Тень Ночи"),
+    ("red dot, reason after",   f"{R}Мой голос - [r]Тень Ночи.[/r] Давно пора.",  "= Тень Ночи"),
+    ("link around red",         f"{R}Мой голос - [url][r]Лиса[/r][/url] за молчание", "≈ Лиса"),
+    ("verb after the nick",     f"{R}Мой голос [r]Грозе[/r] отдаю",               "≈ Гроза"),
+    ("first and last name",     f"{R}Мой голос за [r]Шерлока Холмса[/r]",         "? проверить"),
+    ("lower-case case form",    f"{R}Мой голос за [r]шерлока, он врёт[/r]",       "≈ Шерлок"),
+    ("three nicks in red",      f"{R}Мой голос — [r]Kotik, Гроза, Лиса — все мафия, но начну с "
+                                "Kotik[/r]", "? проверить"),
+]
+
 TABLES = {
     "plain": PLAIN, "long_red": LONG_RED, "between": BETWEEN, "before": BEFORE,
     "links": LINKS, "alternatives": ALTERNATIVES, "struck": STRUCK,
     "lookalike_phrase": LOOKALIKE_PHRASE, "cases": CASES, "not_votes": NOT_VOTES,
+    "mixed": MIXED,
 }
 ROWS = [(f"{table}: {name}", post, want)
         for table, rows in TABLES.items() for name, post, want in rows]

@@ -183,7 +183,7 @@ def test_v2_nick_case_forms_prepositions_lookalikes(typed: str, want: str) -> No
 
 
 def test_v2_nick_case_tables_are_large_enough() -> None:
-    assert len(ROWS) >= 100
+    assert len(ROWS) + len(OTHER_ROWS) >= 100
 
 
 def test_v2_case_forms_are_opt_in() -> None:
@@ -220,3 +220,36 @@ NAMED = [
 def test_v2_nicks_named_in_free_text(text: str, want: list[str]) -> None:
     got = [h.nick or "/".join(h.candidates) for h in ROSTER.find_named(text)]
     assert got == want
+
+
+# A second roster; each row written with the host's reading before the reader ran on it.
+OTHER = Roster(("Волк", "Ласточка", "Дракон", "Медведь", "Рыжая", "Звезда", "Филин", "Пётр",
+                "Анна", "Игорь", "Серый Волк", "Ночной Дозор", "Лёва", "Лев"), case_forms=True)
+OTHER_ROWS = [
+    ("Волка",                 "case Волк"),
+    ("Серого Волка",          "case Серый Волк"),
+    ("Ласточку",              "case Ласточка"),
+    ("Дракону",               "case Дракон"),
+    ("Медведя",               "case Медведь"),
+    ("Рыжую",                 "case Рыжая"),        # an adjective, feminine
+    ("Рыжей",                 "case Рыжая"),
+    ("Звезде",                "case Звезда"),
+    ("Филином",               "case Филин"),
+    ("Петра",                 "case Пётр"),         # ё drops out of the stem
+    ("Анну",                  "case Анна"),
+    ("Игорем",                "case Игорь"),
+    ("Ночного Дозора",        "case Ночной Дозор"),
+    ("Лёву",                  "case Лёва"),         # not the coin «лев» (леву): a person
+    ("Лева",                  "exact Лёва"),
+    ("Льва",                  "case Лев"),
+    ("Льву",                  "case Лев"),
+    ("Львом",                 "case Лев"),
+    ("у Анны",                "case Анна (у)"),
+    ("с Игорем",              "case Игорь (с)"),
+    ("Волчара",               "none"),              # contains Волк's stem, is not Волк
+]
+
+
+@pytest.mark.parametrize(("typed", "want"), OTHER_ROWS, ids=[r[0] for r in OTHER_ROWS])
+def test_v2_nick_cases_on_another_roster(typed: str, want: str) -> None:
+    assert reading(OTHER.match(typed)) == want

@@ -5,6 +5,7 @@ Markup (rendered as the boards render it):
     [r]…[/r]   red text          <span style="color:red">  (phpBB s9e [color=red])
     [s]…[/s]   struck through    <s>  (XenForo/SMF [s])
     [del]…     struck through    <del>
+    [strike]…  struck through    <strike>  (vBulletin)
     [lt]…[/lt] struck through    <span style="text-decoration: line-through">
     [url]…     a link            <a href="https://example.org/" class="postlink">
     [@Ник]     a mention         XenForo's <a class="username" data-user-id=…>@Ник</a>
@@ -38,12 +39,13 @@ _TAGS = {
     "[r]": '<span style="color:red">', "[/r]": "</span>",
     "[s]": "<s>", "[/s]": "</s>",
     "[del]": "<del>", "[/del]": "</del>",
+    "[strike]": "<strike>", "[/strike]": "</strike>",
     "[lt]": '<span style="text-decoration: line-through">', "[/lt]": "</span>",
     "[url]": '<a href="https://example.org/" class="postlink">', "[/url]": "</a>",
     "[q]": "<blockquote><div><cite>Лиса писал(а):</cite>", "[/q]": "</div></blockquote>",
     "\n": "<br>\n",
 }
-_TOKEN = re.compile(r"\[/?(?:r|s|del|lt|url|q)\]|\[@[^\]]+\]|\n")
+_TOKEN = re.compile(r"\[/?(?:r|s|del|strike|lt|url|q)\]|\[@[^\]]+\]|\n")
 
 
 def to_html(text: str) -> str:
