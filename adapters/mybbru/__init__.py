@@ -35,4 +35,5 @@ def topic_id(url: str) -> int | None:
 ENGINE = lazy_engine(
     "mybbru", "MyBB.ru (rusff.me, rolka.me, …)", claims_url=claims_url, topic_id=topic_id,
     claims_page=claims_page, forum="client:MybbForum", poster="posting:MybbPoster",
-    pages="snapshot:MybbPages")
+    pages="snapshot:MybbPages",
+    example="https://mafia.rolka.me/viewtopic.php?id=149")

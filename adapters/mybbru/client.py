@@ -108,7 +108,7 @@ class MybbForum(BoardClient):
     """A live MyBB.ru board (implements :class:`referee.kernel.Forum`)."""
 
     engine = "mybbru"
-    url_example = "https://…/viewtopic.php?id=149"
+    url_example = "https://mafia.rolka.me/viewtopic.php?id=149"
 
     def __init__(self, forum: ForumSettings, *, http: HttpClient | None = None,
                  password: Callable[[str], Secret] | None = None) -> None:

@@ -25,14 +25,14 @@ from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
 import httpx
 
-from adapters.base import ForumSettings, HttpClient, Secret, strip_sid
+from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.board import BoardClient, walk_pages
 from adapters.phpbb import parse
 from adapters.phpbb.pm_export import PmExport
+from adapters.phpbb.urls import parse_topic_url, sid_in_body
 from referee.errors import (
     AccessDenied,
     ConfigError,
@@ -59,58 +59,6 @@ DEFAULT_PMS_PER_PAGE = 25
 PM_FOLDER_IDS = {"inbox": 0, "sentbox": -1, "outbox": -2}
 LOGIN_WAIT = 1.05
 """Seconds between receiving the login form and posting it (gotcha 11, plus a margin)."""
-
-
-def parse_topic_url(url: str) -> tuple[str, int | None]:
-    """``(board_root, topic_id)`` from ``[forum] url``; the root ends with ``/``.
-
-    Accepts ``viewtopic.php?t=N`` with any extra parameters (``f=``, ``start=``, ``sid=``,
-    ``#p123``) or a bare board address (PM-only use).
-    """
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(
-            f"[forum] url {strip_sid(url)!r} — не веб-адрес",
-            'запишите его так: "https://forum.example.com/viewtopic.php?t=123"',
-        )
-    path = parts.path or "/"
-    root_path = path if path.endswith("/") else path.rsplit("/", 1)[0] + "/"
-    root = urlunsplit((parts.scheme, parts.netloc, root_path, "", ""))
-    query = parse_qs(parts.query)
-    topic: int | None = None
-    if "t" in query:
-        try:
-            topic = int(query["t"][0])
-        except ValueError:
-            raise ConfigError(
-                f"в [forum] url t={query['t'][0]!r} — это не номер темы",
-                'скопируйте ссылку на тему с форума: "…/viewtopic.php?t=123"',
-            ) from None
-    elif "p" in query and path.endswith("viewtopic.php"):
-        raise ConfigError(
-            "[forum] url ведёт на одно сообщение (p=…), а не на тему",
-            "откройте первую страницу темы и скопируйте её ссылку (в ней есть t=…)",
-        )
-    return root, topic
-
-
-def sid_in_body(url: str, data: dict[str, str]) -> tuple[str, dict[str, str]]:
-    """A form's address without the session id, which goes into the posted fields instead.
-
-    phpBB prints ``sid=`` into form actions for a reader whose cookie it has not seen yet;
-    a URL ends up in the board's access log (and any proxy's), the body does not. phpBB
-    reads ``sid`` from the request, GET and POST alike (``request_var('sid')`` reads
-    ``$_POST + $_GET``), so the form works the same (research 3.3)."""
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    sids = [v for k, v in query if k == "sid"]
-    if not sids:
-        return url, data
-    if sids[0] and "sid" not in data:
-        data = {**data, "sid": sids[0]}
-    kept = urlencode([(k, v) for k, v in query if k != "sid"])
-    return urlunsplit(parts._replace(query=kept)), data
-
 
 
 def learned_per_page(tp: TopicPage) -> int | None:

@@ -44,7 +44,8 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import strip_sid
 from adapters.phpbb import parse
-from adapters.phpbb.client import PhpbbForum, sid_in_body
+from adapters.phpbb.client import PhpbbForum
+from adapters.phpbb.urls import sid_in_body
 from adapters.poster import FRESH, LOOK, Answer, FormPoster, GuestForm
 from referee.errors import ForumError, PostingError
 

@@ -20,7 +20,7 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters import snapshot
 from adapters.base import ForumSettings
 from adapters.phpbb import parse
-from adapters.phpbb.client import parse_topic_url
+from adapters.phpbb.urls import parse_topic_url
 from adapters.snapshot import Reading, SavedPage
 
 _FOLDER_NAMES = {"0": "inbox", "-1": "sentbox", "-2": "outbox"}

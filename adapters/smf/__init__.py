@@ -39,4 +39,5 @@ def topic_id(url: str) -> int | None:
 ENGINE = lazy_engine(
     "smf", "SMF 2.1/2.0", claims_url=claims_url, topic_id=topic_id, claims_page=claims_page,
     forum="client:SmfForum", poster="posting:SmfPoster", pages="snapshot:SmfPages",
-    post_url=post_url)
+    post_url=post_url,
+    example="https://forum.example.com/index.php?topic=123.0")

@@ -37,4 +37,5 @@ def topic_id(url: str) -> int | None:
 ENGINE = lazy_engine(
     "vbulletin", "vBulletin 3.8/4.x", claims_url=claims_url, topic_id=topic_id,
     claims_page=claims_page, forum="client:VbulletinForum", poster="posting:VbulletinPoster",
-    pages="snapshot:VbulletinPages")
+    pages="snapshot:VbulletinPages",
+    example="https://forum.example.com/showthread.php?t=123")

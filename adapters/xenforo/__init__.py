@@ -38,4 +38,5 @@ def topic_id(url: str) -> int | None:
 ENGINE = lazy_engine(
     "xenforo", "XenForo", claims_url=claims_url, topic_id=topic_id, claims_page=claims_page,
     forum="client:XenforoForum", poster="posting:XenforoPoster", pages="snapshot:XenforoPages",
-    post_url=post_url)
+    post_url=post_url,
+    example="https://forum.example/threads/mafija.123/")
