@@ -13,7 +13,8 @@ counted once. Scored:
 - **asked though clear**: nothing wrong stands, but the host is asked about a PM he would
   have read at once (or a clear request is missing);
 - **wrong standing**: a request stands that the host would not read — the worst defect;
-- **not asked**: the host would ask, nothing wrong stands, but nothing was put to him.
+- **not asked**: the host would ask, nothing wrong stands, but nothing was put to him;
+- **dropped silently**: a request the host reads is missing and nothing is put to him.
 
 Listings of a skipped night, a negation, chat of a role with no move or an empty PM are no
 question to the host.
@@ -193,6 +194,8 @@ def score(sender: str, texts: list[str], stands: list[str], asks: bool
         return "understood", got, asked
     if asks:
         return "not asked", got, asked
+    if not asked and any(x not in got for x in stands):
+        return "dropped silently", got, asked
     return "asked though clear", got, asked
 
 
@@ -215,7 +218,8 @@ def _report(cases: list[tuple[str, list[str], list[str], bool]], verbose: bool) 
             print(f"[{verdict}] {sender}: {' | '.join(texts)}\n    host: {stands} "
                   f"{'(asks)' if asks else ''}\n    read: {got} {asked}")
     total = len(cases)
-    for verdict in ("understood", "asked though clear", "wrong standing", "not asked"):
+    for verdict in ("understood", "asked though clear", "wrong standing", "not asked",
+                    "dropped silently"):
         n = tally.get(verdict, 0)
         print(f"  {verdict:20} {n:3} / {total}  ({100 * n / total:.0f}%)")
 

@@ -144,7 +144,7 @@ class GameBase:
         try:
             report = sync_topic(self.config, self.store, adapter, progress=progress,
                                 full=full, recheck=self.pages_to_recheck(adapter.topic_id))
-            report = report.with_held(self._post_held)
+            report = report.with_held(self._post_held_text)
             lines.append(report.summary())
             lines += _sync_warnings(adapter, report)
             read_pms = pms if pms is not None else (
@@ -172,7 +172,7 @@ class GameBase:
         lines += [f"! {d.text()}" for d in roster_doubts(self.config, self.store.posts())]
         return lines
 
-    def _post_held(self, post_id: int) -> str:
+    def _post_held_text(self, post_id: int) -> str:
         """What a post gone from its page held, by the day's count (tally's rule)."""
         from referee.game.daystate import post_held
 

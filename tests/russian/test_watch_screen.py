@@ -111,3 +111,23 @@ def test_the_status_line_is_fitted_again_after_a_resize() -> None:
     narrow, wide = screen.file.getvalue().splitlines()
     assert narrow == fit(LINE, 80) and wide == fit(LINE, 120)
     assert narrow.endswith("следующий взгляд 13:00") and wide.endswith("следующий взгляд 13:00")
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "SIGWINCH"), reason="no SIGWINCH here")
+def test_a_resize_redraws_the_status_line_at_once() -> None:
+    import os
+    import signal
+
+    from referee.cli.watch import _redrawn_on_resize
+
+    class Live:
+        drawn = 0
+
+        def refresh(self) -> None:
+            self.drawn += 1
+
+    live, before = Live(), signal.getsignal(signal.SIGWINCH)
+    with _redrawn_on_resize(live):
+        os.kill(os.getpid(), signal.SIGWINCH)
+    assert live.drawn == 1
+    assert signal.getsignal(signal.SIGWINCH) == before
