@@ -16,8 +16,9 @@ from referee.day.result import CountedVote, Rejection, Tally
 from referee.decisions import Hanging, Removal, VoteAction, VoteDecision
 from referee.errors import RequestRefused
 from referee.game.refusals import Refusals
+from referee.game.reread import unread_hold
 from referee.game.results import DayResult, _voters_of
-from referee.game.safety import Hold, hold, not_in_game_notes
+from referee.game.safety import INCOMPLETE, Hold, hold, not_in_game_notes
 from referee.kernel import Post
 from referee.nicks import normalise
 from referee.night import GameState
@@ -88,6 +89,8 @@ class DayRoom(Refusals):
         window = self.window(day)
         held = hold(self, window.start, window.deadline, f"подсчёт дня {day}") \
             if _state is None else Hold()
+        if _state is None and (unread := unread_hold(self, window)) is not None:
+            held = Hold(held.notes + (unread,), tuple({*held.reasons, INCOMPLETE}))
         notes += held.notes
         if as_of is None and self.now < window.deadline:
             # Before the deadline the count is a preview as of now: nobody is hanged yet.

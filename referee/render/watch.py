@@ -168,6 +168,11 @@ class WatchTexts:
             parts.append(f"форум не отвечает с {clock(status.down_since, tz)}")
         if status.next_round is not None:
             parts.append(f"следующий взгляд {clock(status.next_round, tz)}")
+        if status.next_reread is not None:
+            # Issue 30: the earlier pages of the day are read again on a schedule.
+            soon = status.next_round is not None and status.next_reread <= status.next_round
+            parts.append("перечитать страницы дня " + (
+                "при следующем взгляде" if soon else clock(status.next_reread, tz)))
         return " · ".join(parts)
 
     # -- the question asked once
