@@ -184,6 +184,11 @@ class DayRoom(Refusals):
                     "counted": list(t.counted_voters),
                     "rejected": list(t.rejected_voters),
                 },
+                # The counted votes, so that `history` reads them and never counts a
+                # recorded day again (issue 30).
+                "votes": [{"slot": self.slot_of(v.voter, v.at, v.post_id), "voter": v.voter,
+                           "target": v.target, "post_id": v.post_id, "at": v.at.isoformat()}
+                          for v in t.votes],
             },
             recorded_at=self.now,
         ), True
