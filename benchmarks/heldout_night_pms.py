@@ -13,7 +13,8 @@ counted once. Scored:
 - **asked though clear**: nothing wrong stands, but the host is asked about a PM he would
   have read at once (or a clear request is missing);
 - **wrong standing**: a request stands that the host would not read — the worst defect;
-- **not asked**: the host would ask, nothing wrong stands, but nothing was put to him.
+- **not asked**: the host would ask, nothing wrong stands, but nothing was put to him;
+- **dropped silently**: a request the host reads is missing and nothing is put to him.
 
 Listings of a skipped night, a negation, chat of a role with no move or an empty PM are no
 question to the host.
@@ -118,6 +119,45 @@ CASES: list[tuple[str, list[str], list[str], bool]] = [
     ("Соня", ["Забираю... эээ... Лунатика"], ["take Лунатик"], False),
     ("Кузя-007", ["Бью Фантома", "Отмена избиения"], [], False),
 ]
+# A second set, written the same way after the first set's misses were fixed: held out
+# from those fixes (6 Dec 2026, 01:48 UTC, before the reader ran on it).
+CASES_B: list[tuple[str, list[str], list[str], bool]] = [
+    ("Профессор", ["Ночью проверяю Zlata"], ["check Zlata"], False),
+    ("Профессор", ["Хочу узнать роль Соня"], ["check Соня"], False),
+    ("Профессор", ["чек на Капитан Немо"], ["check Капитан Немо"], False),
+    ("Профессор", ["Проверяю Барсика", "Барсика, да"], ["check Барсик"], False),
+    ("Профессор", ["Проверяю Вишню", "Меняю Вишню на Лунатика"],
+     ["check Вишня", "check Лунатик"], False),
+    ("Профессор", ["Проверяю кого-нибудь из Фантома или Кузи"], [], True),
+    ("Вишня", ["Лечение → Соня"], ["heal Соня"], False),
+    ("Вишня", ["Спасаю Капитана Немо"], ["heal Капитан Немо"], False),
+    ("Вишня", ["Сегодня никого не лечу"], [], False),
+    ("Вишня", ["Лечу Барсика", "Отзываю лечение, лечу Ёлку"], ["heal Барсик", "heal Ёлка"],
+     False),
+    ("Вишня", ["лечу барсика)"], ["heal Барсик"], False),
+    ("Фантом", ["Убиваем Морскую Звезду, исполнитель Dark_Knight"],
+     ["shoot Морская Звезда by Dark_Knight"], False),
+    ("Фантом", ["Выстрел в Zlata, стреляет Dark_Knight"], ["shoot Zlata by Dark_Knight"],
+     False),
+    ("Фантом", ["Мочим Соню, исполнитель — я"], ["shoot Соня by Фантом"], False),
+    ("Фантом", ["Стреляем в Ёлку", "Исполнитель Dark_Knight"],
+     ["shoot Ёлка by Фантом", "shoot Ёлка by Dark_Knight"], False),
+    ("Фантом", ["Стреляем в Вишню или в Профессора?"], [], True),
+    ("Капитан Немо", ["Засада!"], ["ambush"], False),
+    ("Капитан Немо", ["Убиваю Профессора"], ["kill Профессор"], False),
+    ("Капитан Немо", ["Думаю, посидеть в засаде или нет"], [], True),
+    ("Zlata", ["Убиваю Кузю-007"], ["kill Кузя-007"], False),
+    ("Zlata", ["Пропускаю ночь"], [], False),
+    ("Кузя-007", ["Избиваю Барсика, он шумный"], ["beat Барсик"], False),
+    ("Кузя-007", ["Бью Соню", "Передумал — бью Вишню"], ["beat Соня", "beat Вишня"], False),
+    ("Соня", ["Забираю на беседу Профессора"], ["take Профессор"], False),
+    ("Соня", ["Может забрать Вишню?"], [], True),
+    ("Лунатик", ["Подрываю Капитана Немо"], ["blow Капитан Немо"], False),
+    ("Лунатик", ["Взорву кого-нибудь завтра"], [], False),
+    ("Ёлка", ["Защищаю Соню и Профессора"], ["protect Соня + Профессор"], False),
+    ("Морская Звезда", ["Проверка Барсик"], ["check Барсик"], False),
+    ("Барсик", ["Проверяю Фантома"], [], True),
+]
 _NO_QUESTION = frozenset({"skip", "negated", "chatty", "empty"})
 
 
@@ -154,6 +194,8 @@ def score(sender: str, texts: list[str], stands: list[str], asks: bool
         return "understood", got, asked
     if asks:
         return "not asked", got, asked
+    if not asked and any(x not in got for x in stands):
+        return "dropped silently", got, asked
     return "asked though clear", got, asked
 
 
@@ -162,17 +204,24 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true", help="every case that is not "
                         "understood, with what was read")
     args = parser.parse_args()
+    for title, cases in (("set A (60)", CASES), ("set B (30)", CASES_B)):
+        print(title)
+        _report(cases, args.verbose)
+
+
+def _report(cases: list[tuple[str, list[str], list[str], bool]], verbose: bool) -> None:
     tally: dict[str, int] = {}
-    for sender, texts, stands, asks in CASES:
+    for sender, texts, stands, asks in cases:
         verdict, got, asked = score(sender, texts, stands, asks)
         tally[verdict] = tally.get(verdict, 0) + 1
-        if args.verbose and verdict != "understood":
+        if verbose and verdict != "understood":
             print(f"[{verdict}] {sender}: {' | '.join(texts)}\n    host: {stands} "
                   f"{'(asks)' if asks else ''}\n    read: {got} {asked}")
-    total = len(CASES)
-    for verdict in ("understood", "asked though clear", "wrong standing", "not asked"):
+    total = len(cases)
+    for verdict in ("understood", "asked though clear", "wrong standing", "not asked",
+                    "dropped silently"):
         n = tally.get(verdict, 0)
-        print(f"{verdict:20} {n:3} / {total}  ({100 * n / total:.0f}%)")
+        print(f"  {verdict:20} {n:3} / {total}  ({100 * n / total:.0f}%)")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ from referee.errors import ConfigError, ForumError, GameError
 from referee.game.dealing import recorded_deal, with_recorded_roster
 from referee.kernel import FIRST_PAGE
 from referee.nicks import normalise
-from referee.roles import side_of_role
+from referee.roles import folded_role, role_ru, side_of_role
 from referee.store import Store
 
 Password = Callable[[str], Secret]
@@ -146,9 +146,23 @@ def _roster_warnings(config: Config, path: Path, *, dealt: bool) -> list[str]:
     if missing and not dealt:
         out.append(f"роли не розданы ({len(missing)} игроков без роли): referee deal --seed N "
                    "раздаст и запишет их; до тех пор ночи не разрешаются")
-    forum = _read_toml(path, "файл настроек", "").get("forum", {})
+    raw = _read_toml(path, "файл настроек", "")
+    out += _folded_roles(raw.get("players"))
+    forum = raw.get("forum", {})
     if config.forum.snapshot is not None and "timezone" not in forum:
         out.append("[forum] timezone не указан: время сохранённых страниц читается как UTC")
+    return out
+
+
+def _folded_roles(players: Any) -> list[str]:
+    """«Дон» / «дон мафии»: a role these rules do not have, read as Мафия — said, never
+    silently (the host may expect the Don's own check)."""
+    out: list[str] = []
+    for nick, spec in (players.items() if isinstance(players, dict) else ()):
+        typed = spec.get("role") if isinstance(spec, dict) else spec
+        if (role := folded_role(typed)) is not None:
+            out.append(f"{nick}: «{typed}» считается ролью «{role_ru(role)}» — в правилах "
+                       "игры (docs/rules.md) дона нет, своей ночной проверки у него нет")
     return out
 
 

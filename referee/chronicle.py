@@ -34,6 +34,8 @@ class Leaving:
     nick: str
     rule: str
     explanation: str = ""
+    recorded: bool = True
+    """False for a removal worked out, its turn's check not recorded yet (A3)."""
 
 
 @dataclass(frozen=True)
@@ -94,7 +96,11 @@ class NightEntry:
     recorded: bool
     before: GameState
     after: GameState
+    """The game at the start of the next day: the night's deaths, then :attr:`leaving`."""
     outcome: NightOutcome
+    leaving_rows: tuple[dict[str, Any], ...] = ()
+    """A3: the removals taking effect with the start of the next day (``nick``, ``rule``,
+    ``explanation``; ``computed`` while the turn's check is not recorded)."""
 
     @cached_property
     def result(self) -> NightResult:
@@ -103,6 +109,12 @@ class NightEntry:
     @property
     def deaths(self) -> tuple[Death, ...]:
         return self.outcome.deaths
+
+    @property
+    def leaving(self) -> tuple[Leaving, ...]:
+        """A3: who leaves with the start of the next day, for a silent turn."""
+        return tuple(Leaving(r["nick"], str(r.get("rule", "")), str(r.get("explanation", "")),
+                             not r.get("computed")) for r in self.leaving_rows)
 
 
 Phase = DayEntry | NightEntry
@@ -199,14 +211,16 @@ def _day(game: Game, state: GameState, window: DaySchedule) -> DayEntry | None:
     if stored is not None:
         hanged = stored.payload.get("hanged")
         voters = tuple(stored.payload.get("voters", []))
-        leaving, after = _leaving(game, state, n, hanged, voters)
+        leaving, after = _leaving(game, state, n, hanged, voters,
+                                  stored.payload.get("voters_memo"))
         recorded_votes = _recorded_votes(stored.payload)
     else:
         result = count()
         hanged = result.tally.hanged
         voters = voters_of(result.tally, hanged)
         leaving = tuple(Leaving(r["nick"], str(r.get("rule", "")),
-                                str(r.get("explanation", ""))) for r in result.removals)
+                                str(r.get("explanation", "")), not r.get("computed"))
+                        for r in result.removals)
         after, _ = play_day(state, DayPlay(n, hanged, voters,
                                            removals=tuple((x.nick, x.rule) for x in leaving)),
                             game.config.night, strict=False)
@@ -216,11 +230,16 @@ def _day(game: Game, state: GameState, window: DaySchedule) -> DayEntry | None:
 
 
 def _leaving(game: Game, state: GameState, n: int, hanged: str | None,
-             voters: tuple[str, ...]) -> tuple[tuple[Leaving, ...], GameState]:
+             voters: tuple[str, ...], memo: Any) -> tuple[tuple[Leaving, ...], GameState]:
     """Who leaves at the end of a recorded day (A3) and the state after it, as
-    :meth:`Game.tally_day` works them out, without counting the day again."""
-    effective = game._removals_effective_after(n)
-    after, events = play_day(state, DayPlay(n, hanged, voters, removals=tuple(
+    :meth:`Game.tally_day` works them out (``_day_end``), without counting the day again:
+    the day's voters for A2 are those its record keeps (``voters_memo``)."""
+    hanging, _ = play_day(state, DayPlay(n, hanged, voters), game.config.night, strict=False)
+    today = None
+    if isinstance(memo, dict) and "counted" in memo and "rejected" in memo:
+        today = (tuple(memo["counted"]), tuple(memo["rejected"]))
+    effective = game.leaving_at(("end", n), hanging, before_day=state, today=today)
+    after, events = play_day(hanging, DayPlay(n, removals=tuple(
         (r["nick"], r["rule"]) for r in effective)), game.config.night, strict=False)
     gone = [e.player for e in events if isinstance(e, Removed)]
     leaving = []
@@ -228,7 +247,7 @@ def _leaving(game: Game, state: GameState, n: int, hanged: str | None,
         if r["nick"] in gone:
             gone.remove(r["nick"])
             leaving.append(Leaving(r["nick"], str(r.get("rule", "")),
-                                   str(r.get("explanation", ""))))
+                                   str(r.get("explanation", "")), not r.get("computed")))
     return tuple(leaving), after
 
 
@@ -257,14 +276,18 @@ def _night(game: Game, state: GameState, n: int) -> NightEntry | None:
         return game.resolve_night(n, record=False, _state=state)
 
     if stored is not None:
+        # Replayed from its recorded requests, its PMs not read (issue 30); the morning
+        # after it (A3) as resolve-night works it out.
         requests = tuple(_request_from(d) for d in stored.payload["requests"])
         outcome = play_night(state, NightPlay(n, requests, start), game.config.night)
+        morning, leaving = game.morning_after(n, outcome.state) if game.now >= end \
+            else (outcome.state, [])
     else:
         result = resolve()
-        outcome = result.outcome
+        outcome, morning, leaving = result.outcome, result.morning_state, list(result.leaving)
         resolve = (lambda r: lambda: r)(result)  # noqa: E731 - resolved once already
-    return NightEntry(n, (start, end), resolve, stored is not None, state, outcome.state,
-                      outcome)
+    return NightEntry(n, (start, end), resolve, stored is not None, state, morning, outcome,
+                      tuple(leaving))
 
 
 # ---------------------------------------------------------------------- small helpers

@@ -16,6 +16,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from adapters.registry import engine_names
+from referee.config_activity import ActivityRules, activity_rules
 from referee.config_checks import check_entries, missing_parts
 from referee.config_forum import ForumConfig, forum_limits
 from referee.config_schema import ConfigProblems, Source, check_schema, local_time
@@ -85,15 +86,6 @@ class VoteRules:
     deleted_vote: str = "count_flagged"  # count_flagged | void
     """A counted vote whose post has vanished from the topic: still counts, flagged for the
     host (``count_flagged``), or does not count (``void``)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ActivityRules:
-    """RULES.md A1–A3."""
-
-    missed_vote_limit: int = 2
-    missed_votes_consecutive: bool = False
-    reveal_role_on_removal: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +255,7 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
         aliases=aliases,
         replacements=replacements,
         votes=_vote_rules(rules),
-        activity=_activity_rules(rules),
+        activity=activity_rules(rules),
         night=_night_rules(rules),
         game_start=_time(game.get("start"), tz, "game.start") if "start" in game else None,
         game_end=_time(game.get("end"), tz, "game.end") if "end" in game else None,
@@ -484,15 +476,6 @@ def _vote_rules(t: Mapping[str, Any]) -> VoteRules:
             _num(t, "rules.near_match_min_length", d.near_match_min_length, 1)
         ),
         reveal_role_on_hanging=_bool(t, "reveal_role_on_hanging", d.reveal_role_on_hanging),
-    )
-
-
-def _activity_rules(t: Mapping[str, Any]) -> ActivityRules:
-    d = ActivityRules()
-    return ActivityRules(
-        missed_vote_limit=int(_num(t, "rules.missed_vote_limit", d.missed_vote_limit, 1)),
-        missed_votes_consecutive=_bool(t, "missed_votes_consecutive", d.missed_votes_consecutive),
-        reveal_role_on_removal=_bool(t, "reveal_role_on_removal", d.reveal_role_on_removal),
     )
 
 

@@ -201,7 +201,7 @@ def zone(v: Any) -> str | None:
     try:
         ZoneInfo(v)
     except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: «Europe» is a folder
-        return 'не известный часовой пояс: пишите имя IANA, например "Europe/Moscow"'
+        return 'неизвестный часовой пояс: пишите имя IANA, например "Europe/Moscow"'
     return None
 
 
@@ -278,6 +278,7 @@ TABLES: Mapping[str, Mapping[str, Check]] = {
         "near_match_distance": whole(0), "near_match_min_length": whole(1),
         "reveal_role_on_hanging": flag, "missed_vote_limit": whole(1),
         "missed_votes_consecutive": flag, "reveal_role_on_removal": flag,
+        "silent_leave": choice("morning", "end_of_day"),
         "reveal_role_on_death": flag, "maniac_ambush_twice_in_a_row": flag,
         "ambush_kills": role_ids, "request_changes_per_game": whole(0),
         "change_limited_actions": action_ids, "clan_wins_at_parity": flag,

@@ -168,6 +168,8 @@ class NightLine:
     deaths: tuple[tuple[str, str, tuple[str, ...]], ...]
     """(nick, role, causes) of the night's dead (N2)."""
     recorded: bool
+    leaving: tuple[tuple[str, str], ...] = ()
+    """(nick, role) of those out with the next day's start for a silent turn (A3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,7 +206,8 @@ def game_history(game: Game, story: Chronicle | None = None) -> GameHistory:
     days = tuple(_day_line(d) for d in story.days)
     nights = tuple(
         NightLine(n.night, tuple((d.player, n.before.role_of(d.player), d.causes)
-                                 for d in n.deaths), n.recorded)
+                                 for d in n.deaths), n.recorded,
+                  tuple((x.nick, n.before.role_of(x.nick)) for x in n.leaving))
         for n in story.nights)
     state = story.state
     players = tuple(_player_line(story, nick) for nick in state.nicks)

@@ -177,9 +177,17 @@ def plan_schedule(start: str, days: int, day_hours: int, night_hours: int
     return tuple(out)
 
 
-def check_timezone(name: str) -> str:
+ZONE_WORDS = {"мск": "Europe/Moscow", "москва": "Europe/Moscow", "msk": "Europe/Moscow",
+              "московское": "Europe/Moscow", "по москве": "Europe/Moscow"}
+"""How Russian hosts name the forum's clock («МСК»), as the IANA zone it is."""
+
+
+def check_timezone(name: str, option: str = "--timezone") -> str:
+    """The IANA zone the host means: as typed, or «МСК»/«Москва» → Europe/Moscow."""
+    name = ZONE_WORDS.get(name.strip().lower().removesuffix(" время"), name.strip())
     if (problem := zone(name)) is not None:
-        raise RequestRefused(f"--timezone {name!r}: {problem}")
+        raise RequestRefused(f"{option} {name!r}: {problem}",
+                             'например: Europe/Moscow (или МСК), Europe/Kyiv, Asia/Almaty')
     return name
 
 

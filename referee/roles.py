@@ -152,6 +152,18 @@ _ROLE_OF_NAME: Mapping[str, str] = MappingProxyType(
 
 # ------------------------------------------------------------------------------ questions
 
+ROLES_THE_RULES_LACK: dict[str, str] = {"дон": "mafia", "дон мафии": "mafia"}
+"""Roles of other rule sets a host may write that these rules do not have: read as the
+role named here, and ``referee check`` says so (the Don has no check of his own here)."""
+
+
+def folded_role(value: Any) -> str | None:
+    """The role a role of other rules is read as («Дон» → ``mafia``), else None."""
+    if not isinstance(value, str):
+        return None
+    return ROLES_THE_RULES_LACK.get(value.strip().lower().replace("ё", "е"))
+
+
 def normalise_role(value: Any, where: str) -> str:
     """The role id of a role as a host writes it: an id or a Russian name («Дон мафии»).
 

@@ -84,6 +84,8 @@ class Gone:
     rule: str = ""
     explanation: str = ""
     recorded: bool = True
+    at_start: bool = False
+    """A removal at the start of Day ``number`` (A3: a silent turn), not at its end."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,13 +179,19 @@ def _gone(story: Chronicle) -> tuple[Gone, ...]:
                 else:
                     x = leaving.get(d.player)
                     out.append(Gone(d.player, role, clan, "removed", p.day, p.window.deadline,
-                                    rule=x.rule if x else "", recorded=p.recorded,
+                                    rule=x.rule if x else "",
+                                    recorded=p.recorded and (x is None or x.recorded),
                                     explanation=x.explanation if x else ""))
         else:
             for d in p.deaths:
                 out.append(Gone(d.player, before.role_of(d.player), before.clan_of(d.player),
                                 "night", p.night, p.window[1], causes=d.causes,
                                 recorded=p.recorded))
+            for x in p.leaving:  # A3: a silent turn, out with the start of the next day
+                out.append(Gone(x.nick, before.role_of(x.nick), before.clan_of(x.nick),
+                                "removed", p.night + 1, p.window[1], rule=x.rule,
+                                explanation=x.explanation, recorded=x.recorded,
+                                at_start=True))
     return tuple(out)
 
 

@@ -130,6 +130,9 @@ class PmSyncReport:
     """New PMs read from folder pages in one request each (nothing marked read)."""
     export_unavailable: str = ""
     """Why the engine's folder export could not be used (then PMs were opened)."""
+    marked_read: int = 0
+    """The host's unread PMs the forum marked read as it showed them (an engine that
+    cannot show a PM otherwise: SMF 2.1), said once in the line."""
 
     def summary(self) -> str:
         folders = ", ".join(FOLDERS_RU.get(f, f) for f in self.folders)
@@ -140,6 +143,9 @@ class PmSyncReport:
         if self.export_unavailable and self.opened:
             text += (f"; выгрузка папки недоступна ({self.export_unavailable}): открыто по "
                      f"одному: {self.opened}, теперь прочитаны на форуме")
+        if self.marked_read:
+            text += (f"; форум отметил прочитанными: {self.marked_read} (так он отмечает "
+                     "каждое ЛС, текст которого показывает, а по-другому текст не отдаёт)")
         if self.removed:
             text += f"; удалены авторами до прочтения: {len(self.removed)}"
         return text
@@ -372,6 +378,7 @@ def sync_pms(
     folders = ("inbox",) + (("sentbox", "outbox") if sent or config.forum.read_sent else ())
     reading = _PmReading(store, adapter, now, store.known_pm_ids())
     before = adapter.requests
+    marked = getattr(adapter, "marked_read", 0)
     for folder in folders:
         # Folders are listed newest first. Once a listing has gone to the end, a later sync
         # may stop at the first page holding only PMs it knows: everything older is known
@@ -393,6 +400,7 @@ def sync_pms(
         folders=folders, listed=reading.listed, opened=reading.opened, new_pms=reading.new,
         removed=tuple(reading.removed), requests=adapter.requests - before,
         exported=reading.exported, export_unavailable=reading.unavailable,
+        marked_read=getattr(adapter, "marked_read", 0) - marked,
     )
 
 

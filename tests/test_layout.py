@@ -26,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("adapters",),
     # 2: what the game is set up with and where it is kept
     ("referee.config", "referee.config_schema", "referee.config_checks", "referee.config_forum",
-     "referee.toml_errors",
+     "referee.config_activity", "referee.toml_errors",
      "referee.store",
      "referee.decisions", "referee.slots"),
     # 3: the rules, pure, and reading the forum into the store

@@ -94,6 +94,8 @@ class SmfForum(BoardSession):
         self.per_page: int | None = None
         self._last_login: float | None = None
         self._folders: dict[str, parse_pm.SmfFolder] = {}
+        self.marked_read = 0
+        """The host's PMs this run made SMF mark read by showing them (sync_pms says it)."""
         self._pms: dict[tuple[str, int], PrivateMessage] = {}
 
 
@@ -275,6 +277,14 @@ class SmfForum(BoardSession):
             )
         for pm in got.messages.values():
             self._pms[(folder, pm.pm_id)] = pm
+        if folder == "inbox":
+            # SMF 2.1 (MessageFolder) marks read what the page showed: in mode «все сразу»
+            # every unread PM of the inbox, else the one message shown. It has no way to show
+            # a PM's text and leave it unread (no «mark unread» for PMs; the PM search shows
+            # texts but is not read here): the sync line says how many it marked.
+            unread = {e.pm_id for e in got.entries if e.unread}
+            self.marked_read += got.inbox_unread if got.mode == parse_pm.MODE_ALL else \
+                len(unread & set(got.messages))
         return got
 
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:

@@ -69,6 +69,10 @@ class SmfFolder:
     """The messages shown in full on this page (all of them in display mode 0)."""
     starts: dict[int, int] = field(default_factory=dict)
     """Folder page number → its ``start=`` offset, as the page index links them."""
+    inbox_unread: int = 0
+    """The inbox's unread PMs as the menu counts them («Входящие <span class="amt">27»),
+    before this very page marked them read (SMF 2.1 ``MessageFolder`` marks them after it
+    has built the page)."""
 
 
 def parse_folder(html: str, *, url: str, folder: str, tz: ZoneInfo, now: datetime) -> SmfFolder:
@@ -89,8 +93,16 @@ def parse_folder(html: str, *, url: str, folder: str, tz: ZoneInfo, now: datetim
     return SmfFolder(
         folder=folder, page=number, total_pages=total,
         per_page=_per_page(starts, form, number), mode=_mode(page, entries, messages),
-        entries=entries, messages=messages, starts=starts,
+        entries=entries, messages=messages, starts=starts, inbox_unread=_inbox_unread(page),
     )
+
+
+def _inbox_unread(page: SmfPage) -> int:
+    """The unread count beside «Входящие» in the PM menu (real 2.1 page: ``a.pm_menu_icon
+    .inbox span.amt``, printed only when there is one); 0 without it (2.0: not read)."""
+    node = page.tree.css_first("a.pm_menu_icon.inbox span.amt")
+    text = squash(node.text()) if node is not None else ""
+    return int(text) if text.isdigit() else 0
 
 
 def parse_pm_view(html: str, *, url: str, pm_id: int, folder: str, tz: ZoneInfo,

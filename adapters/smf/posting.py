@@ -12,10 +12,14 @@ What SMF does with such a POST (verified on fixtures/smf21-ru unless marked):
   «Ваша сессия истекла…» (the token was refused: a fresh form is fetched and posted
   once), «…в теме появился новый ответ…» (a notice: the returned form, with the new
   ``last_msg``, is posted once more — the text is what the host confirmed, unchanged);
-- flood control (SMF ``spamProtection``: ``spamWaitTime``, 5 s by default, between posts
-  and between PMs from one address; source, not in the saved pages) answers an error
-  naming the seconds: sends are kept :data:`SEND_SPACING` apart, and a refusal is waited
-  out once;
+- flood control (SMF ``spamProtection``: ``spamWaitTime``, 5 s by default, 2 s for a
+  moderator, between posts and between PMs from one address; source, not in the saved
+  pages) answers an error naming the seconds. SMF logs whole seconds (``time()``) and lets
+  the next send through only once that many whole seconds have passed, so the distance it
+  demands is the named seconds plus one. No send waits before the board has said so (a
+  moderator's board may never): the first refusal is waited out, and its distance is kept
+  between the sends after it (issue 27: a fixed 5.5 s before every send made ``deal
+  --send`` take 5.5 s a PM whatever the board demanded);
 - a draft is saved by SMF when a post is refused (the infobox «Текст был сохранен как
   черновик»); posting from the returned form (its ``id_draft``) removes it.
 
@@ -38,8 +42,8 @@ from referee.errors import ForumError, LoginRequired, NetworkError
 
 log = logging.getLogger("referee.smf.posting")
 
-SEND_SPACING = 5.5
-"""Seconds between two sends (SMF's default ``spamWaitTime`` is 5 s), plus a margin."""
+SEND_SPACING = 5.0
+"""SMF's default ``spamWaitTime``: the wait after a flood refusal that names no seconds."""
 _SECONDS = re.compile(r"(\d+)\s*(?:секунд|seconds)", re.IGNORECASE)
 _NEW = re.compile(r'id="msg(\d+)"(?:(?!id="msg\d+").)*?<a id="new"', re.DOTALL)
 
@@ -65,6 +69,9 @@ class SmfPoster:
         self.forum = forum
         self.http = forum.http
         self._last_send: float | None = None
+        self.spacing: float | None = None
+        """Seconds the board demands between two sends, once it has said so (a flood
+        refusal); None: no wait before a send."""
 
     def close(self) -> None:
         self.forum.close()
@@ -160,7 +167,10 @@ class SmfPoster:
             if answer.kind == "flood" and not flood:
                 flood = True
                 found = _SECONDS.search(answer.text)
-                self.http.sleep(float(found.group(1)) + 1.0 if found else SEND_SPACING)
+                # Whole seconds on SMF's side: the named seconds plus one, from now (the
+                # refused send was logged too).
+                self.spacing = (float(found.group(1)) if found else SEND_SPACING) + 1.0
+                self.http.sleep(self.spacing)
                 form = answer.form or self._form(url, what)[0]
                 continue
             raise self._refusal(answer, what)
@@ -198,8 +208,8 @@ class SmfPoster:
         return new
 
     def _space(self) -> None:
-        if self._last_send is not None:
-            wait = self._last_send + SEND_SPACING - self.http.clock()
+        if self._last_send is not None and self.spacing is not None:
+            wait = self._last_send + self.spacing - self.http.clock()
             if wait > 0:
                 self.http.sleep(wait)
 

@@ -3,6 +3,7 @@ the activity check."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated
 
@@ -34,6 +35,43 @@ from referee.errors import GameError, RequestRefused
 RosterOkOpt = Annotated[bool, typer.Option(
     "--roster-ok", help="Состав проверен: записать и опубликовать, хотя в теме пишет "
                         "кто-то похожий на игрока из [players].")]
+
+
+def _sync_or_stored(game, *, quiet: bool,  # noqa: ANN001 - a referee.game.Game
+                    window: Callable[[], tuple[datetime, datetime, str]]) -> None:
+    """Sync before a count, quickly (one retry, issue 26): with the forum unreachable, the
+    count goes on from the store when it holds the window whole (said so); else the host
+    is told to wait or to use --offline knowingly."""
+    from dataclasses import replace
+
+    from referee.errors import NetworkError
+    from referee.game.safety import stale_reads, topic_gaps
+    from referee.render.console import echo_err
+
+    forum = game.config.forum
+    game.config = replace(game.config, forum=replace(forum, retries=min(forum.retries, 1)))
+    try:
+        _sync(game, quiet=quiet)
+    except NetworkError as e:
+        start, end, what = window()
+        gaps = topic_gaps(game.store, start, end) + stale_reads(game.store, end, game.now)
+        if gaps:
+            raise NetworkError(
+                f"{e.message}; а сохранённых данных для «{what}» не хватает: "
+                + "; ".join(gaps),
+                "подождите и запустите команду снова, когда форум ответит; или запустите с "
+                "--offline, понимая, что сообщений после последнего чтения в подсчёте не "
+                "будет (неполный подсчёт не записывается и не публикуется)",
+            ) from None
+        read = max((r["fetched_at"] for r in game.store.page_rows() if r["fetched_at"]),
+                   default=None)
+        when = f" {read.astimezone(game.config.tz):%d.%m %H:%M}" if read else ""
+        after = ("после конца окна" if game.now >= end else
+                 "окно ещё идёт: написанного позже в подсчёте нет")
+        echo_err(f"форум недоступен ({e.message}); «{what}» — по сохранённым данным: они "
+                 f"полные (тема прочитана целиком{when}, {after})")
+    finally:
+        game.config = replace(game.config, forum=forum)
 
 
 def _refuse_held(held: tuple[str, ...], what: str) -> None:
@@ -87,7 +125,11 @@ def tally(
     game = _game()
     game.roster_ok = roster_ok
     if not offline:
-        _sync(game, quiet=fmt == Fmt.json)
+        def day_window() -> tuple[datetime, datetime, str]:
+            w = game.window(day if day is not None else game.current_day())
+            return w.start, w.deadline, f"подсчёт дня {w.day}"
+
+        _sync_or_stored(game, quiet=fmt == Fmt.json, window=day_window)
     n = day if day is not None else game.current_day()
     if not deadline or n < 1:
         game.scheduled_day(n)  # --deadline may add a day the schedule does not list
@@ -245,7 +287,14 @@ def check_activity(
     game = _game()
     game.roster_ok = roster_ok
     if not offline:
-        _sync(game, quiet=fmt == Fmt.json)
+        def turn_window_of() -> tuple[datetime, datetime, str]:
+            from referee.day.activity import turn_window
+
+            n = turn if turn is not None else game.activity_turn()
+            w = turn_window(n, game.schedule)
+            return w.start, w.end, f"проверка активности хода {n}"
+
+        _sync_or_stored(game, quiet=fmt == Fmt.json, window=turn_window_of)
     n = turn if turn is not None else game.activity_turn()
     result = game.check_activity(n, record=not dry_run)
     ctx = _context(game)

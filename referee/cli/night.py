@@ -91,13 +91,18 @@ def resolve_night(
     result = game.resolve_night(n, record=not dry_run)
     _emit_output(render_night(result, _context(game), fmt.value), fmt, sending=post or send)
     if post or send:
+        from referee.cli.day import _refuse_held
+
+        _refuse_held(result.held, "итог ночи")
         from referee.publish import night_messages
         from referee.render.morning import morning_report, private_results
 
         outcome = result.outcome
         messages = night_messages(
             game.config, result, post=post, send=send, now=game.now,
-            report=morning_report(outcome, outcome.state, game.config.night),
+            report=morning_report(outcome, result.morning_state, game.config.night,
+                                  result.leaving,
+                                  game.config.activity.reveal_role_on_removal),
             private=private_results(outcome))
         _publish(game, messages, yes, dry_run)
 

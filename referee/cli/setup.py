@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from referee.cli import ListFmt, ListFmtOpt, _emit, app, opts
+from referee.cli import ListFmt, ListFmtOpt, _echo_err, _emit, app, opts
 
 
 @app.command()
@@ -64,9 +64,27 @@ def init(
     from referee.render.config_file import new_config_text
     from referee.render.decision import config_written
 
-    if timezone is None and sys.stdin.isatty():
-        timezone = typer.prompt("Часовой пояс форума (например Europe/Moscow)", err=True)
+    if timezone is None and _interactive():
+        timezone = _ask_timezone()
     game = make_new_game(url, opts.config, timezone=timezone, start=start, days=days,
                          day_hours=day_hours, night_hours=night_hours, username=username)
     write_new(opts.config, new_config_text(game))
     _emit(config_written(opts.config, game))
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty()
+
+
+def _ask_timezone() -> str:
+    """Ask until the answer is a time zone: a typo is told and asked again, never the end
+    of ``init`` (the host has typed the address and the start already)."""
+    from referee.errors import RequestRefused
+    from referee.init_game import check_timezone
+
+    while True:
+        typed = typer.prompt("Часовой пояс форума (например Europe/Moscow или МСК)", err=True)
+        try:
+            return check_timezone(typed, "часовой пояс")
+        except RequestRefused as e:
+            _echo_err(f"{e.message}. Попробуйте ещё раз ({e.hint}).")

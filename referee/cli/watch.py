@@ -85,10 +85,33 @@ def _screen() -> Iterator[Screen]:
     from rich.live import Live
     from rich.text import Text
 
-    with Live(Text(""), console=out, auto_refresh=False, transient=True) as live:
+    from referee.render.status_line import FittedLine
+
+    with Live(Text(""), console=out, auto_refresh=False, transient=True) as live, \
+            _redrawn_on_resize(live):
         def status(line: str) -> None:
-            live.update(Text(line, style="bold", no_wrap=True, overflow="ellipsis"),
-                        refresh=True)
+            live.update(FittedLine(line), refresh=True)
 
         yield Screen(say=lambda line: live.console.print(line, markup=False, highlight=False),
                      status=status, tick=status)
+
+
+@contextmanager
+def _redrawn_on_resize(live: object) -> Iterator[None]:
+    """On a terminal that says it was resized (SIGWINCH, POSIX), the status line is drawn
+    again at once, fitted to the new width — not left cut or stale until the next tick."""
+    import signal
+
+    winch = getattr(signal, "SIGWINCH", None)
+    if winch is None:
+        yield
+        return
+    try:
+        before = signal.signal(winch, lambda *_: live.refresh())  # type: ignore[attr-defined]
+    except ValueError:  # not the main thread: no signal handlers there
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(winch, before)

@@ -27,8 +27,11 @@ Pure: no I/O and no clock; the caller passes the posts, the tally's counted vote
   time, the host may send a reminder); before Day N's deadline so is the A2 part, and only
   players whom one more miss would remove are warned. After those instants the flags are
   removals.
-- **A3.** Removals take effect at the end of a day, after its tally: an A2 removal at the end
-  of Day N, an A1 removal at the end of Day N+1 (the first day end after the turn is over).
+- **A3** (revised 2026-12-04). An A2 removal takes effect at the end of Day N, after its
+  tally. An A1 removal takes effect when turn N ends, at the start of Day N+1 (announced
+  with the morning summary of night N; he does not vote on Day N+1), or with
+  ``silent_leave = "end_of_day"`` at the end of Day N+1, after its tally. A flag that is
+  both takes effect at the earlier of the two.
 """
 
 from __future__ import annotations
@@ -49,7 +52,29 @@ Status = Literal["ok", "excused", "warning", "removed", "died"]
 
 EndBasis = Literal["next_day_start", "night_deadline", "day_deadline"]
 
-A3_NOTE = "Выбывание вступает в силу в конце дня, после подсчёта голосов."
+A3_NOTE = ("За пропуск голосований выбывают в конце дня, после подсчёта голосов; за молчание "
+           "весь ход — с началом следующего дня (в утренней сводке).")
+A3_NOTE_END_OF_DAY = "Выбывание вступает в силу в конце дня, после подсчёта голосов."
+"""A3 as it was before the revision (``silent_leave = "end_of_day"``)."""
+
+Effect = tuple[Literal["start", "end"], int]
+"""When a removal takes effect (A3): at the start (``start``) or the end (``end``) of a
+day."""
+
+
+def effect_order(effect: Effect) -> int:
+    """The start of Day d comes before its end, which comes before the start of Day d+1."""
+    kind, day = effect
+    return 2 * day + (1 if kind == "end" else 0)
+
+
+def effect_ru(effect: Effect) -> str:
+    """«в конце дня 2, после подсчёта голосов» / «с началом дня 3 (в утренней сводке ночи
+    2)»."""
+    kind, day = effect
+    if kind == "end":
+        return f"в конце дня {day}, после подсчёта голосов"
+    return f"с началом дня {day} (в утренней сводке ночи {day - 1})"
 
 DEFAULT_EXCUSE_REASON = "предупредил(а) ведущего"
 
@@ -94,12 +119,26 @@ class ActivityFlag:
 
     ``rule`` is "A1", "A2" or "A1, A2"; ``explanation`` is Russian, ready for the summary;
     ``effective_after_day`` is the day whose end (after its tally) the removal takes effect
-    at (A3)."""
+    at, or ``effective_before_day`` the day at whose start it does (A3: an A1 removal with
+    ``silent_leave = "morning"``); one of the two is set."""
 
     nick: str
     rule: str
     explanation: str
-    effective_after_day: int
+    effective_after_day: int | None
+    effective_before_day: int | None = None
+
+    @property
+    def effect(self) -> Effect:
+        if self.effective_before_day is not None:
+            return ("start", self.effective_before_day)
+        assert self.effective_after_day is not None
+        return ("end", self.effective_after_day)
+
+    @property
+    def takes_effect(self) -> str:
+        """When the removal takes effect, in words (A3)."""
+        return effect_ru(self.effect)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +180,8 @@ class ActivityReport:
     missed_vote_limit: int
     missed_votes_consecutive: bool
     note: str = A3_NOTE
+    silent_leave: str = "morning"
+    """A3: when an A1 removal takes effect (``morning`` or ``end_of_day``)."""
 
 
 def turn_window(turn: int, schedule: Sequence[DaySchedule]) -> TurnWindow:
@@ -250,11 +291,13 @@ def check_activity(
         now=now,
         missed_vote_limit=rules.missed_vote_limit,
         missed_votes_consecutive=rules.missed_votes_consecutive,
+        note=A3_NOTE if rules.silent_leave == "morning" else A3_NOTE_END_OF_DAY,
+        silent_leave=rules.silent_leave,
     )
 
 
-_Part = tuple[str, str, int]
-"""One flag's part: (rule, explanation, the day whose end it takes effect at)."""
+_Part = tuple[str, str, Effect]
+"""One flag's part: (rule, explanation, when it takes effect, A3)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,7 +350,8 @@ def _judge(t: _Turn, nick: str, times: Sequence[datetime], last_seen: datetime |
     removal: list[_Part] = []
     warning: list[_Part] = []
     if death is None:
-        a1 = _silence_flag(t.turn, times, turn_excuse is not None, t.final)
+        a1 = _silence_flag(t.turn, times, turn_excuse is not None, t.final,
+                           t.rules.silent_leave)
         if a1 is not None:
             (removal if t.final else warning).append(a1)
         a2 = _missed_vote_flag(nick, t.turn, history, t.rules, t.votes_final, vote,
@@ -340,17 +384,19 @@ def _judge(t: _Turn, nick: str, times: Sequence[datetime], last_seen: datetime |
     return row, removal, warning
 
 
-def _silence_flag(turn: int, times: Sequence[datetime], excused: bool, final: bool
-                  ) -> _Part | None:
+def _silence_flag(turn: int, times: Sequence[datetime], excused: bool, final: bool,
+                  silent_leave: str = "morning") -> _Part | None:
     """A1: no post in the topic during the turn and no excuse: «пропал без вести» once the
-    turn is over; before that, a warning (there is still time to write)."""
+    turn is over; before that, a warning (there is still time to write). A3: he leaves at
+    the start of Day N+1, or at its end with ``silent_leave = "end_of_day"``."""
     if times or excused:
         return None
+    effect: Effect = ("start", turn + 1) if silent_leave == "morning" else ("end", turn + 1)
     if final:
         return ("A1", f"пропал(а) без вести: ни одного сообщения в теме за ход {turn}",
-                turn + 1)
+                effect)
     return ("A1", f"в ходе {turn} ещё нет ни одного сообщения в теме; "
-                  "надо написать до конца хода", turn + 1)
+                  "надо написать до конца хода", effect)
 
 
 def _vote_days(
@@ -416,7 +462,8 @@ def _missed_vote_flag(
         counted_misses = _counted_misses(history, rules.missed_votes_consecutive)
         if len(counted_misses) < limit:
             return None
-        return ("A2", _a2_text(counted_misses, rules.missed_votes_consecutive, limit), turn)
+        return ("A2", _a2_text(counted_misses, rules.missed_votes_consecutive, limit),
+                ("end", turn))
     if excused_today or vote == "yes":
         return None
     would_be = [*_counted_misses(history, rules.missed_votes_consecutive), turn]
@@ -425,7 +472,7 @@ def _missed_vote_flag(
     rejected = " (голос не засчитан)" if vote == "rejected" else ""
     text = _a2_warning_text(turn, would_be[:-1], rejected, limit,
                             rules.missed_votes_consecutive)
-    return ("A2", text, turn)
+    return ("A2", text, ("end", turn))
 
 
 def _counted_misses(history: Sequence[tuple[int, bool]], consecutive: bool) -> list[int]:
@@ -462,9 +509,12 @@ def _a2_warning_text(
 
 
 def _flag(nick: str, parts: Sequence[_Part]) -> ActivityFlag:
+    """One flag of the player's parts; it takes effect at the earliest of theirs (A3)."""
+    kind, day = min((effect for _, _, effect in parts), key=effect_order)
     return ActivityFlag(
         nick=nick,
         rule=", ".join(r for r, _, _ in parts),
         explanation="; ".join(e for _, e, _ in parts),
-        effective_after_day=min(day for _, _, day in parts),
+        effective_after_day=day if kind == "end" else None,
+        effective_before_day=day if kind == "start" else None,
     )

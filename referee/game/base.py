@@ -14,7 +14,7 @@ from typing import Any, Self
 from adapters.registry import topic_id
 from referee import decisions
 from referee.config import Config, DaySchedule, load_config
-from referee.decisions import Removal, ScheduleChange
+from referee.decisions import ScheduleChange
 from referee.errors import GameError
 from referee.game.dealing import with_recorded_roster
 from referee.game.results import (
@@ -60,8 +60,9 @@ class GameBase:
     later day."""
     _sides: tuple[Config, bool] | None = field(default=None, repr=False)
     _chain_key: tuple[datetime, int] | None = field(default=None, repr=False)
-    _removals: tuple[int, dict[Any, list[dict[str, Any]]]] | None = field(
-        default=None, repr=False)
+    _leaving: dict[Any, Any] = field(default_factory=dict, repr=False)
+    """The removals recorded, by their moment, and the turns' activity checks worked out
+    (:mod:`referee.game.leaving`), keyed by :attr:`version` and the clock."""
     _schedule: tuple[int, tuple[DaySchedule, ...]] | None = field(default=None, repr=False)
     _pms: tuple[int, list[PrivateMessage], list[datetime]] | None = field(
         default=None, repr=False)
@@ -117,8 +118,8 @@ class GameBase:
         for k in [k for k in self._after_night if k >= number]:
             del self._after_night[k]
         if phase == "activity":
-            # Its removals end a day (A3): the counts shown for it so far miss them.
-            self._removals = None
+            # Its removals end a day or open one (A3): the counts shown so far miss them.
+            self._leaving.clear()
             self._tallies.clear()
         return result
 
@@ -145,7 +146,7 @@ class GameBase:
         adapter = open_adapter(self.config, password=password, db_path=self.store.path)
         try:
             report = self._sync_topic(self.config, adapter, progress, full, scheduled)
-            report = report.with_held(self._held)
+            report = report.with_held(self._post_held_text)
             lines.append(report.summary())
             lines += _sync_warnings(adapter, report)
             read_pms = pms if pms is not None else (
@@ -171,7 +172,7 @@ class GameBase:
         lines += [f"! {d.text()}" for d in roster_doubts(self.config, self.store.posts())]
         return lines
 
-    def _held(self, post_id: int) -> str:
+    def _post_held_text(self, post_id: int) -> str:
         """What a post gone from its page held, by the day's count (tally's rule)."""
         from referee.game.daystate import post_held
 
@@ -411,6 +412,8 @@ class GameBase:
             if end is None:
                 state, n = self._through_night(state, k)
                 notes += n
+                # A3: a silent turn k ends the player's game at the start of Day k+1.
+                state, _ = self.morning_after(k, state)  # type: ignore[attr-defined]
                 end = self._end_after(state, "night", k)
             self._after_night[k] = (state, notes, end)
         self._chain_key = (self.now, self.version)
@@ -425,9 +428,9 @@ class GameBase:
     def _through_day(self, state: GameState, day: int) -> tuple[GameState, tuple[str, ...]]:
         """Apply Day ``day``: the hanging (recorded, or counted now if the deadline passed),
         then activity removals effective at its end (A3)."""
-        notes: list[str] = []
         window = self.window(day)
         recorded = self.store.result("day", day)
+        today = None
         if recorded is not None:
             hanged = recorded.payload.get("hanged")
             voters = recorded.payload.get("voters", [])
@@ -435,12 +438,23 @@ class GameBase:
             result = self.tally_day(day, _state=state)
             hanged = result.tally.hanged
             voters = _voters_of(result.tally, hanged)
+            today = (result.tally.counted_voters, result.tally.rejected_voters)
         else:
             return state, ()
-        removals = tuple((r["nick"], r["rule"]) for r in self._removals_effective_after(day))
-        state, _ = play_day(state, DayPlay(day, hanged, tuple(voters), removals=removals),
-                            self.config.night, strict=False)
-        return state, tuple(notes)
+        return self.day_end_state(state, day, hanged, tuple(voters), today), ()
+
+    def day_end_state(self, state: GameState, day: int, hanged: str | None,
+                      voters: tuple[str, ...], today: Any = None) -> GameState:
+        """The game after Day ``day``: the hanging (V6), then who leaves at its end (A3),
+        recorded or worked out (:meth:`referee.game.leaving.LeavingRoom.leaving_at`)."""
+        hanging, _ = play_day(state, DayPlay(day, hanged, voters), self.config.night,
+                              strict=False)
+        leaving = self.leaving_at(  # type: ignore[attr-defined]
+            ("end", day), hanging, before_day=state, today=today)
+        removals = tuple((r["nick"], r["rule"]) for r in leaving)
+        after, _ = play_day(hanging, DayPlay(day, removals=removals), self.config.night,
+                            strict=False)
+        return after
 
     def _through_night(self, state: GameState, night: int) -> tuple[GameState, tuple[str, ...]]:
         try:
@@ -469,23 +483,6 @@ class GameBase:
                 f"ночи из ЛС (погибли: {dead}). Проверьте: referee resolve-night --night {night}",
             )
         return result.outcome.state, notes
-
-    def _removals_effective_after(self, day: int) -> list[dict[str, Any]]:
-        # Read once per state of the database, not once per day of the game.
-        version = self.version
-        if self._removals is None or self._removals[0] != version:
-            by_day: dict[Any, list[dict[str, Any]]] = {}
-            for r in self.store.results():
-                if r.phase != "activity":
-                    continue
-                for removal in r.payload.get("removed", []):
-                    by_day.setdefault(removal.get("effective_after_day"), []).append(removal)
-            for removal in decisions.recorded(self.store, Removal):
-                # What the players read is the public note; the reason is the host's own.
-                by_day.setdefault(removal.after_day, []).append(
-                    {"nick": removal.nick, "rule": removal.public_note or "решение ведущего"})
-            self._removals = (version, by_day)
-        return list(self._removals[1].get(day, []))
 
     def winner(self, state: GameState) -> GameResult | None:
         """W2, N15.14: how the game ended in ``state``; None while it goes on. A game whose

@@ -87,15 +87,20 @@ class DayRoom(Refusals):
         else:
             state = _state
         window = self.window(day)
-        held = hold(self, window.start, window.deadline, f"подсчёт дня {day}") \
-            if _state is None else Hold()
-        if _state is None and (unread := unread_hold(self, window)) is not None:
+        asked = as_of
+        # Issue 26: also a day recorded on the way to a later one waits for whole data.
+        held = hold(self, window.start, window.deadline, f"подсчёт дня {day}")
+        if (unread := unread_hold(self, window)) is not None:
+            # Issue 30: nor is one whose earlier pages were not read after its deadline.
             held = Hold(held.notes + (unread,), tuple({*held.reasons, INCOMPLETE}))
-        notes += held.notes
+        if _state is None:
+            notes += held.notes
         if as_of is None and self.now < window.deadline:
             # Before the deadline the count is a preview as of now: nobody is hanged yet.
             as_of = self.now
         t = self._host_hanging(day, self._count(window, state, as_of))
+        if asked is None:
+            self.remember_day(day, state, t)  # type: ignore[attr-defined]
         if _state is None:
             notes += not_in_game_notes(self.config, t.rejected)
         stored, recorded_now = self._record_day(day, t, window, state,
@@ -195,13 +200,18 @@ class DayRoom(Refusals):
 
     def _day_end(self, state: GameState, day: int, t: Tally, stored: RecordedResult | None
                  ) -> tuple[GameResult | None, tuple[dict[str, Any], ...]]:
-        """The end of the day in its summary: who leaves after the tally (A3) and the end of
-        the game the day may bring (W2)."""
+        """The end of the day in its summary: who leaves after the tally (A3: recorded, or
+        worked out once final — :mod:`referee.game.leaving`) and the end of the game the day
+        may bring (W2)."""
         hanged = stored.payload.get("hanged") if stored else t.hanged
-        effective = self._removals_effective_after(day)
-        play = DayPlay(day, hanged, _voters_of(t, hanged),
-                       removals=tuple((r["nick"], r["rule"]) for r in effective))
-        after, events = play_day(state, play, self.config.night, strict=False)
+        voters = tuple(stored.payload.get("voters", [])) if stored else _voters_of(t, hanged)
+        hanging, _ = play_day(state, DayPlay(day, hanged, voters), self.config.night,
+                              strict=False)
+        effective = self.leaving_at(  # type: ignore[attr-defined]
+            ("end", day), hanging, before_day=state,
+            today=(t.counted_voters, t.rejected_voters))
+        play = DayPlay(day, removals=tuple((r["nick"], r["rule"]) for r in effective))
+        after, events = play_day(hanging, play, self.config.night, strict=False)
         gone = [e.player for e in events if isinstance(e, Removed)]
         removals = []
         for r in effective:

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from referee.day.result import Tally
 from referee.errors import GameError
+from referee.nicks import normalise
 
 if TYPE_CHECKING:
     from referee.game import Game
@@ -79,3 +80,58 @@ def post_held(game: Game, post_id: int, at: datetime | None = None) -> PostHeld:
     except GameError:
         return PostHeld(post_id, "none")  # the day is not counted (after the end, W2)
     return held_in(t, post_id)
+
+
+@dataclass(frozen=True)
+class DayState:
+    """Day ``day`` as the game applies it at ``at`` («состояние дня»): who is alive at its
+    start (after the removals of its morning, A3), who may vote (V5: the living but the
+    host), the count (V1–V6: counted votes, candidates in the count's order, rejected posts,
+    who has not voted), the leaders, and who leaves when (A3): at its start, and at its end
+    once final. Every view reads the day through this."""
+
+    day: int
+    at: datetime
+    closed: bool
+    alive: tuple[str, ...]
+    may_vote: tuple[str, ...]
+    tally: Tally
+    hanged: str | None
+    left_at_start: tuple[dict[str, Any], ...]
+    """A3: who left with the start of this day (a silent previous turn)."""
+    leaving_at_end: tuple[dict[str, Any], ...]
+    """A3: who leaves at its end, after the tally (once its deadline has passed)."""
+    winner: str | None
+    """W2 in words, when the day ends the game."""
+
+    @property
+    def counts(self) -> tuple[tuple[str, int], ...]:
+        return tuple((c.target, c.votes) for c in self.tally.counts)
+
+    @property
+    def leaders(self) -> tuple[str, ...]:
+        """The candidates with the most votes (several on a tie), none before a vote."""
+        top = max((n for _, n in self.counts), default=0)
+        return tuple(t for t, n in self.counts if n == top and top > 0)
+
+    @property
+    def not_voted(self) -> tuple[str, ...]:
+        return self.tally.not_voted
+
+
+def day_state(game: Game, day: int, at: datetime | None = None) -> DayState:
+    """Day ``day`` now (or as of ``at``, as ``tally --as-of`` counts it); nothing recorded."""
+    result = game.tally_day(day, as_of=at, record=False)
+    t = result.tally
+    host = normalise(game.config.host)
+    try:
+        left = game.resolve_night(day - 1, record=False).leaving if day > 1 else ()
+    except GameError:
+        left = ()  # no night before it in the schedule, or its roles not dealt
+    return DayState(
+        day=day, at=at or game.now, closed=t.closed, alive=t.alive,
+        may_vote=tuple(n for n in t.alive if normalise(n) != host), tally=t,
+        hanged=t.hanged if t.closed else None, left_at_start=tuple(left),
+        leaving_at_end=result.removals,
+        winner=result.winner.explain() if result.winner is not None else None,
+    )

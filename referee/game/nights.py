@@ -13,6 +13,7 @@ from referee.decisions import NightEdit
 from referee.errors import RequestRefused
 from referee.game.refusals import Refusals
 from referee.game.results import NightResult, _request_from, _request_to
+from referee.game.safety import INCOMPLETE, incomplete_note, pm_gaps
 from referee.intake import (
     HostEdit,
     NightIntake,
@@ -100,7 +101,11 @@ class NightRoom(Refusals):
         outcome = resolve_night(state, night, requests, self.config.night, night_start=start)
         final = self.now >= end
         recorded = False
-        if record and stored is None:
+        # Issue 26: a night read from a PM listing cut short is never recorded or sent.
+        gaps = pm_gaps(self.store) if stored is None and _state is None else []
+        if gaps:
+            notes.append(incomplete_note(gaps, f"разбор ночи {night}"))
+        if record and stored is None and not gaps:
             if final:
                 self._record("night", night, {
                     "requests": [_request_to(r) for r in requests],
@@ -112,11 +117,16 @@ class NightRoom(Refusals):
                 notes.append(
                     f"Ночь {night} ещё идёт (до {end.isoformat()}): результат не записан."
                 )
+        # A3: a silent turn ends at the start of the next day, in this night's summary.
+        morning, leaving = self.morning_after(  # type: ignore[attr-defined]
+            night, outcome.state) if final \
+            else (outcome.state, [])
         result = NightResult(
             night=night, window=(start, end), intake=intake, requests=requests,
             host_edits=tuple(host_log), outcome=outcome, recorded=recorded,
             already_recorded=stored is not None, final=final, notes=tuple(notes),
-            winner=self.winner(outcome.state),
+            winner=self.winner(morning), leaving=tuple(leaving), morning=morning,
+            held=(INCOMPLETE,) if gaps else (),
         )
         if _state is None and not record:
             self._nights[night] = result

@@ -13,7 +13,7 @@ from referee.day.activity import ActivityReport
 from referee.day.result import Tally
 from referee.errors import RequestRefused
 from referee.intake import NightIntake
-from referee.night import NightOutcome
+from referee.night import GameState, NightOutcome
 from referee.night.win import GameResult
 
 
@@ -57,6 +57,19 @@ class NightResult:
     final: bool
     notes: tuple[str, ...] = ()
     winner: GameResult | None = None
+    held: tuple[str, ...] = ()
+    """Issue 26: what stands against recording and sending this night (a PM listing cut
+    short); empty when nothing does."""
+    leaving: tuple[dict[str, Any], ...] = ()
+    """A3: players who leave at the start of the next day for a silent turn, announced with
+    this night's morning summary (``nick``, ``rule``, ``explanation``); worked out once the
+    turn is over."""
+    morning: GameState | None = None
+    """The game at the start of the next day: the night's deaths, then ``leaving``."""
+
+    @property
+    def morning_state(self) -> GameState:
+        return self.morning if self.morning is not None else self.outcome.state
 
     @property
     def early(self) -> bool:

@@ -168,8 +168,7 @@ def stale_reads(store: Store, end: datetime, now: datetime) -> list[str]:
         read_at = top["fetched_at"]
         if now >= end and read_at is not None and read_at < end:
             out.append(f"тема t={topic} последний раз прочитана {read_at:%d.%m %H:%M} UTC, "
-                       "до конца окна: сообщения после этого не видны — запустите команду "
-                       "без --offline")
+                       "до конца окна: сообщения после этого не видны")
     return out
 
 
@@ -226,6 +225,18 @@ def hold(game: Any, start: datetime, end: datetime, what: str, *, pms: bool = Fa
     """Whether a count over ``[start, end)`` may be recorded or posted (issue 26): the
     window read whole, the roster not in doubt (or confirmed, ``game.roster_ok``); and
     the posts of the window that were read with «�» named for the host."""
+    cache = game.__dict__.setdefault("_holds", {})
+    if cache.get("version") != game.version:  # worked out once per state of the store
+        cache.clear()
+        cache["version"] = game.version
+    key = (start, end, what, pms, getattr(game, "roster_ok", False))
+    if key not in cache:
+        cache[key] = _hold(game, cache, start, end, what, pms=pms)
+    return cache[key]
+
+
+def _hold(game: Any, cache: dict[Any, Any], start: datetime, end: datetime, what: str, *,
+          pms: bool) -> Hold:
     store: Store = game.store
     notes: list[str] = []
     reasons: list[str] = []
@@ -233,8 +244,10 @@ def hold(game: Any, start: datetime, end: datetime, what: str, *, pms: bool = Fa
     if gaps:
         notes.append(incomplete_note(gaps, what))
         reasons.append(INCOMPLETE)
-    notes += stale_reads(store, end, game.now)
-    doubts = roster_doubts(game.config, store.posts())
+    notes += [f"{s} — запустите команду без --offline" for s in stale_reads(store, end, game.now)]
+    if "doubts" not in cache:
+        cache["doubts"] = roster_doubts(game.config, store.posts())
+    doubts = cache["doubts"]
     if doubts and not getattr(game, "roster_ok", False):
         notes += [f"СОСТАВ ПОД СОМНЕНИЕМ: {d.text()}" for d in doubts]
         notes.append("Пока сомнение в составе стоит, итог не записывается и не публикуется.")

@@ -39,7 +39,13 @@ def doubt(line: Line, start: int, end: int) -> str | None:
     while after < len(line.masked) and line.masked[after] in _AFTER_NICK:
         after += 1
     for w in line.words_of("hesitation", after, after + 1):
-        return f"сомнение после ника («{line.typed(w.start, w.end)}»)"
+        # «Лечу Kotik, наверное» doubts; «Проверяю Kotik, думаю, он мафия» gives a reason.
+        spans = [(x.start, x.end) for x in line.words_of("hesitation", w.start, stop)]
+        rest = [m for m in WORD_RE.finditer(line.masked, w.end, stop)
+                if not any(a <= m.start() < b for a, b in spans)]
+        said = line.typed(w.start, w.end)
+        if not rest or said.casefold() in _OFFERS:
+            return f"сомнение после ника («{said}»)"
     return None
 
 

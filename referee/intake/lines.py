@@ -139,7 +139,7 @@ class Hit:
 
 HIT_FAMILIES = frozenset(ACTION_FAMILIES) | {"change", "withdraw", "executor", "aim"}
 """The words a request (or a change, a take-back, an executor) starts at."""
-_LINKING = " \t:,-—–"
+_LINKING = " \t:-—–"
 
 
 def find_hits(lines: Sequence[Line]) -> list[Hit]:

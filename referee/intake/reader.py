@@ -47,9 +47,10 @@ from dataclasses import replace
 from referee.actions import Request
 from referee.intake.doubts import alternatives, condition, doubt
 from referee.intake.followups import Followups, corrects_before
-from referee.intake.lines import Hit, find_hits, make_line, own_lines
+from referee.intake.lines import Hit, Line, find_hits, make_line, own_lines
 from referee.intake.results import IntakeResult, Unreadable, Withdrawal, join_notes
 from referee.intake.targets import Got, Miss
+from referee.intake.vocabulary import is_past
 from referee.intake.words import (
     NEG_RE,
     REPLY_PREFIX_RE,
@@ -150,6 +151,9 @@ class _Reader(Followups):
     def _action(self, h: Hit) -> None:
         self.at = h.pos
         line = self.lines[h.line]
+        if " " not in h.word and is_past(h.word) and not _mood(line, h):
+            self.ignored_offrole.append(h)  # «Вчера проверил Kotik»: told, not asked
+            return
         if h.family == "aim" or h.subject:
             action = self.default_action() if h.family == "aim" else action_for(
                 h.family, self.role)
@@ -301,6 +305,12 @@ class _Reader(Followups):
                 join_notes([f"{what}: {got.nick} и {second.nick}"] + notes),
             )
         )
+
+
+def _mood(line: Line, h: Hit) -> bool:
+    """«Проверил бы Kotik»: the past tense with «бы» is a wish — the doubts read it."""
+    near = WORD_RE.findall(line.masked[max(0, h.start - 8): h.end + 4])
+    return "бы" in near or "б" in near
 
 
 def _said(r: Request) -> str:

@@ -194,6 +194,17 @@ def is_third_person(word: str) -> bool:
                for p in analyzer().parse(_fold(word)))
 
 
+def is_past(word: str) -> bool:
+    """«проверил», «вылечила»: a verb that can only be the past tense tells what was done,
+    it asks for nothing."""
+    from referee.morphology import analyzer  # noqa: PLC0415 — loaded on first use
+
+    parses = analyzer().parse(_fold(_PARTICLE.sub("", word)))
+    verbs = [p for p in parses if p.tag.POS == "VERB"]
+    return bool(verbs) and len(verbs) == len(parses) and all(
+        p.tag.tense == "past" for p in verbs)
+
+
 def in_table(family: str, text: str) -> bool:
     """Whether ``text`` (one word or a phrase) is, as a whole, an entry of ``family``."""
     hits = find_words(_fold(text))

@@ -39,7 +39,7 @@ WORD_RE = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 TOKEN_RE = re.compile(r"\S+")
 
 SENTENCE_END = ".!?;…"
-SKIP_CHARS = " \t:,-—–«»\"'()*„“”`=>"
+SKIP_CHARS = " \t:,-—–«»\"'()*„“”`=>→⇒"
 SEPARATOR_CHARS = ",+&/"
 FILLERS = frozenset(
     {"в", "во", "на", "к", "ко", "у", "себе", "игрока", "игрок", "ника", "ник",

@@ -117,7 +117,7 @@ def _removal_sentence(flag: ActivityFlag, role: str | None, nick: str) -> str:
     role_part = f" Роль: {role}." if role else ""
     return (
         f"{nick} — {flag.explanation}.{role_part} "
-        f"Выбывание — в конце дня {flag.effective_after_day}, после подсчёта голосов."
+        f"Выбывание — {flag.takes_effect}."
     )
 
 
@@ -192,12 +192,20 @@ def _format_table(headers: Sequence[str], rows: Sequence[Sequence[str]],
     return "\n".join([*lines(headers), rule, *(ln for r in rows for ln in lines(r))])
 
 
+_A3_LEGEND = {
+    "morning": "за A2 выбывают в конце дня, за A1 — с началом следующего дня",
+    "end_of_day": "выбывание в конце дня (за A1 — в конце следующего дня)",
+}
+"""When removals take effect, by ``silent_leave`` (the host's table: rule codes allowed)."""
+
+
 def _legend(report: ActivityReport, tz: tzinfo) -> str:
     a2 = f"пропусков голосования: {report.missed_vote_limit}" + (
         " подряд" if report.missed_votes_consecutive else " всего"
     )
     return (
-        f"A1 — ни одного сообщения за ход; A2 — {a2}; A3 — выбывание в конце дня.\n"
+        f"A1 — ни одного сообщения за ход; A2 — {a2};\n"
+        f"A3 — {_A3_LEGEND.get(report.silent_leave, _A3_LEGEND['morning'])}.\n"
         f"Проверено: {_when(report.now, tz)} {_tz_label(tz)}."
     )
 
@@ -273,6 +281,7 @@ def _flag_json(flag: ActivityFlag, role_of: Mapping[str, str]) -> dict[str, Any]
         "rule": flag.rule,
         "explanation": flag.explanation,
         "effective_after_day": flag.effective_after_day,
+        "effective_before_day": flag.effective_before_day,
     }
     if flag.nick in role_of:
         out["role"] = role_of[flag.nick]

@@ -128,8 +128,9 @@ def render_game_history(g: GameHistory, fmt: Format = "bbcode", title: str = "")
         out.append(ROLES_WARNING)
     out += ["", head("Дни"), *block(table(("день", "повешен(а)", "голосов", "выбыли в конце дня"),
                                           [_day_row(d, bb) for d in g.days]))]
-    out += ["", head("Ночи"), *block(table(("ночь", "погибли"), [
-        (str(n.night), ", ".join(_who(nick, role, bb) for nick, role, _ in n.deaths) or "—")
+    out += ["", head("Ночи"), *block(table(("ночь", "погибли", "выбыли с утра"), [
+        (str(n.night), ", ".join(_who(nick, role, bb) for nick, role, _ in n.deaths) or "—",
+         ", ".join(_who(nick, role, bb) for nick, role in n.leaving) or "—")
         for n in g.nights]))]
     out += ["", head("Игроки"), *block(table(
         ("игрок", "роль", "дней с голосом", "голосов", "за мафию", "за маньяка", "за мирных"),
@@ -161,7 +162,8 @@ def game_history_json(g: GameHistory) -> dict[str, Any]:
                   "votes": d.votes, "counted": d.counted, "recorded": d.recorded,
                   "leaving": [{"nick": n, "role": r} for n, r in d.leaving]} for d in g.days],
         "nights": [{"night": n.night, "recorded": n.recorded,
-                    "deaths": [{"nick": k, "role": r, "causes": list(c)} for k, r, c in n.deaths]}
+                    "deaths": [{"nick": k, "role": r, "causes": list(c)} for k, r, c in n.deaths],
+                    "leaving": [{"nick": k, "role": r} for k, r in n.leaving]}
                    for n in g.nights],
         "players": [{"nick": p.nick, "role": p.role, "side": p.side, "alive": p.alive,
                      "days_in_game": list(p.days_in_game), "days_voted": list(p.days_voted),

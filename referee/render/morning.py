@@ -8,6 +8,9 @@ game is over: who won, or that nobody is left (N15.14, a draw).
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from referee import bbcode
 from referee.config import NightRules
 from referee.night import GameState, NightOutcome, winner
@@ -24,8 +27,12 @@ def role_title(state: GameState, nick: str) -> str:
     return role_ru(dealt)
 
 
-def morning_report(outcome: NightOutcome, state: GameState, rules: NightRules) -> str:
-    """N2: the morning summary for the game topic, in BBCode. Nicks are escaped."""
+def morning_report(outcome: NightOutcome, state: GameState, rules: NightRules,
+                   leaving: Sequence[Mapping[str, Any]] = (), reveal_removed: bool = True
+                   ) -> str:
+    """N2: the morning summary for the game topic, in BBCode. Nicks are escaped. A3: it
+    names the players who leave with the start of the next day for a silent turn
+    (``leaving``); ``state`` is the game after them."""
     lines = [bbcode.b(f"Утро после ночи {outcome.night}")]
 
     def dead(nick: str) -> str:
@@ -43,6 +50,14 @@ def morning_report(outcome: NightOutcome, state: GameState, rules: NightRules) -
         lines += [f"• {dead(d.player)}" for d in outcome.deaths]
     else:
         lines.append("Этой ночью никто не погиб.")
+    if leaving:
+        lines.append(f"С началом дня {outcome.night + 1} покидают игру (ни одного сообщения "
+                     f"в теме за ход {outcome.night}):")
+        for r in leaving:
+            line = bbcode.b(bbcode.escape(r["nick"]))
+            if reveal_removed:
+                line += f" — {role_title(outcome.state, r['nick'])}"
+            lines.append(f"• {line}")
     result = winner(state, rules)
     if result is not None:
         lines.append(bbcode.b(bbcode.escape(result.explain())))

@@ -39,7 +39,8 @@ def render_night(result: NightResult, ctx: Context, fmt: str = "bbcode") -> str:
     if result.early:
         return _before_the_deadline(result, ctx, esc)
     outcome = result.outcome
-    paste = morning_report(outcome, outcome.state, ctx.night)
+    paste = morning_report(outcome, result.morning_state, ctx.night, result.leaving,
+                           ctx.reveal_role_on_removal)
     if not bb:
         paste = _strip_bbcode(paste)
     tz = ctx.tz

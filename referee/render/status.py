@@ -84,7 +84,8 @@ def gone_ru(g: Gone, tz: ZoneInfo) -> str:
         first = g.rule.split(",")[0].strip()
         why = g.explanation or _REMOVAL_RULES.get(first, g.rule or "решение ведущего")
         rule = f" ({g.rule})" if g.explanation and g.rule else ""
-        text = f"выбыл(а) в конце дня {g.number}: {plain(why)}{rule}"
+        moment = f"с началом дня {g.number}" if g.at_start else f"в конце дня {g.number}"
+        text = f"выбыл(а) {moment}: {plain(why)}{rule}"
     return text if g.recorded else text + " [не записано]"
 
 

@@ -98,7 +98,8 @@ class WatchTexts:
     def morning(self, result: NightResult, config: Config
                 ) -> tuple[str, Sequence[tuple[str, str]]]:
         outcome = result.outcome
-        return (morning_report(outcome, outcome.state, config.night),
+        return (morning_report(outcome, result.morning_state, config.night, result.leaving,
+                               config.activity.reveal_role_on_removal),
                 private_results(outcome))
 
     def reminder(self, day: int, deadline: datetime, now: datetime,
@@ -166,7 +167,9 @@ class WatchTexts:
         parts = [_summary(look, tz, now=status.now)] if look is not None else []
         if status.down_since is not None:
             parts.append(f"форум не отвечает с {clock(status.down_since, tz)}")
-        if status.next_round is not None:
+        if status.next_round is not None and status.next_round == status.until:
+            parts.append(f"остановка в {clock(status.next_round, tz)} (--until)")
+        elif status.next_round is not None:
             parts.append(f"следующий взгляд {clock(status.next_round, tz)}")
         if status.next_reread is not None:
             # Issue 30: the earlier pages of the day are read again on a schedule.

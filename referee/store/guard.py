@@ -215,6 +215,9 @@ def sqlite_error(e: sqlite3.Error, db: Path | None) -> StoreError:
     if not code and "malformed" in str(e):
         code = SQLITE_CORRUPT
     name = db or last_opened or Path("база игры")
+    if db is not None and db.is_dir():  # --db given a folder: SQLite says «unable to open»
+        return StoreError(f"{db} — это папка, а не файл базы игры",
+                          f"укажите файл, например --db {db / 'игра.db'}")
     if code == SQLITE_FULL or (code == SQLITE_IOERR and db is not None and _full(db)):
         return disk_full(name)
     if code in (SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_IOERR) and db:

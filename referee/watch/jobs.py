@@ -161,6 +161,17 @@ def run_job(game: Game, job: Job, options: Options, texts: Texts, look: Look,
     return _send(game, job, done, messages, echo, 0)
 
 
+def _recorded(game: Game, phase: str, number: int, look: Look, now: bool) -> bool:
+    """Whether this round recorded the result: by the job itself, or moments before by the
+    round's first look (walking the game to see its state records the days it passes).
+    Only a result recorded before the round is «записан раньше»: on a fresh database
+    nothing is."""
+    if now:
+        return True
+    stored = game.store.result(phase, number)
+    return stored is not None and stored.recorded_at >= look.at
+
+
 def _work(game: Game, job: Job, options: Options, texts: Texts, look: Look
           ) -> tuple[JobDone, list[Outgoing]]:
     """The job's own part: record what the game records and make the texts to send."""
@@ -171,14 +182,16 @@ def _work(game: Game, job: Job, options: Options, texts: Texts, look: Look
         text = texts.tally_paste(result, config)
         hanged = result.recorded_hanged if result.recorded_hanged is not None else \
             result.tally.hanged
-        done = JobDone(job, now, text, (hanged,) if hanged else (), result.recorded, post,
+        done = JobDone(job, now, text, (hanged,) if hanged else (),
+                       _recorded(game, "day", n, look, result.recorded), post,
                        winner=result.winner.explain() if result.winner else None)
         return done, [tally_post(config, n, text)] if post else []
     if job.kind == "resolve":
         night = game.resolve_night(n)
         report, private = texts.morning(night, config)
         deaths = tuple(d.player for d in night.outcome.deaths)
-        done = JobDone(job, now, report, deaths, night.recorded, post or options.send,
+        done = JobDone(job, now, report, deaths,
+                       _recorded(game, "night", n, look, night.recorded), post or options.send,
                        winner=night.winner.explain() if night.winner else None)
         if not (post or options.send):
             return done, []
@@ -188,7 +201,8 @@ def _work(game: Game, job: Job, options: Options, texts: Texts, look: Look
         result = game.check_activity(n)
         text = texts.activity_public(result, config)
         gone = tuple(f.nick for f in result.report.removed)
-        return (JobDone(job, now, text, gone, result.recorded, post),
+        return (JobDone(job, now, text, gone,
+                        _recorded(game, "activity", n, look, result.recorded), post),
                 [activity_post(config, n, text)] if post else [])
     if job.kind == "remind":
         names = look.not_voted if look.phase == "day" and look.number == n else ()

@@ -19,7 +19,7 @@ from referee.day.result import Tally
 from referee.decisions import Excuse
 from referee.errors import GameError
 from referee.game import DayResult, Game
-from referee.game.daystate import held_in
+from referee.game.daystate import day_state, held_in
 from referee.intake import NightIntake
 from referee.nicks import fold, normalise
 from referee.watch.news import Look, Phase, SeenPm, SeenPost, SeenRejection, SeenVote
@@ -58,20 +58,21 @@ def take_look(game: Game) -> Look:
         winner = _winner(game, game.tally_day(number, record=False), number) \
             if phase != "before" else None
         return Look(now, phase, number, ends, pms=_pms(game, None), winner=winner)
-    result = game.tally_day(number, record=False)
-    t = result.tally
+    # The day as every view reads it (issue 27): tally's count, its living, its leavers.
+    day = day_state(game, number)
+    t = day.tally
     return Look(
         at=now, phase=phase, number=number, ends=ends,
         votes=tuple(SeenVote(v.post_id, v.voter, v.target, v.at) for v in t.votes),
-        counts=tuple((c.target, c.votes) for c in t.counts),
-        not_voted=t.not_voted,
+        counts=day.counts,
+        not_voted=day.not_voted,
         rejected=tuple(SeenRejection(r.post_id, r.voter, r.target, r.rule, r.reason)
                        for r in t.rejected if fold(r.voter) != fold(game.config.host)),
         posts=_posts(game, game.window(number), t),
         pms=_pms(game, number),
-        silent=_silent(game, number, t.alive) if phase == "day" else (),
-        hanged=t.hanged if t.closed else None,
-        winner=result.winner.explain() if result.winner is not None else None,
+        silent=_silent(game, number, day.may_vote) if phase == "day" else (),
+        hanged=day.hanged,
+        winner=day.winner,
     )
 
 

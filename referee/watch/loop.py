@@ -32,7 +32,14 @@ from typing import Any, Protocol
 
 from adapters.base import PASSWORD_ENV
 from referee.config import Config, load_config
-from referee.errors import ConfigError, ForumError, LoginFailed, LoginRequired, RefereeError
+from referee.errors import (
+    ConfigError,
+    ForumError,
+    LoginFailed,
+    LoginRequired,
+    RefereeError,
+    RequestRefused,
+)
 from referee.game import Game
 from referee.game.dealing import with_recorded_roster
 from referee.publish import check_can_send
@@ -109,6 +116,8 @@ class Status:
     next_round: datetime | None
     down_since: datetime | None
     next_job: plan.Job | None
+    until: datetime | None = None
+    """``--until``: when the next round is that time, the line says the watch stops."""
     next_reread: datetime | None = None
     """When the open day's earlier pages are next read in full (:mod:`referee.game.reread`)."""
 
@@ -154,6 +163,13 @@ class Watch:
         self.texts = texts
         self.screen = screen or Screen(say=lambda line: None, status=lambda line: None)
         self.clock = clock or make_clock()
+        until = options.until
+        if until is not None and until <= self.clock.now():
+            tz = self.config.tz
+            raise RequestRefused(
+                f"--until {until.astimezone(tz):%Y-%m-%d %H:%M} уже прошло "
+                f"(сейчас {self.clock.now().astimezone(tz):%Y-%m-%d %H:%M})",
+                "укажите время позже, чем сейчас, или запустите без --until")
         self.own_notifier = notifier is None
         self.notifier = notifier if notifier is not None else Notifier(self.config.notify)
         self.began = self.clock.now()
@@ -301,6 +317,8 @@ class Watch:
                 self.screen.say(self.texts.shown(done, self.config))
         now = game.now
         self.wake_at = plan.next_round(now, self.options.every, self.failures, all_jobs, closed)
+        if self.options.until is not None:  # the watch ends at --until, not at a round
+            self.wake_at = min(self.wake_at, self.options.until)
         self._status(look, now, [j for j in all_jobs if j.key not in closed and j.due > now])
         if look.winner is not None and not any(
                 j.key not in closed and (j.deadline or j.due) <= now
@@ -317,7 +335,7 @@ class Watch:
         something, or once an hour to show the watch is alive."""
         line = self.texts.status(
             Status(look, now, self.wake_at, self.down_since, pending[0] if pending else None,
-                   self.next_reread), self.config)
+                   until=self.options.until, next_reread=self.next_reread), self.config)
         if self.told or self.status_at is None or now - self.status_at >= HEARTBEAT:
             self.screen.status(line)
             self.told, self.status_at = False, now
@@ -386,8 +404,8 @@ class Watch:
                 self._flush()
                 return
             self.screen.tick(self.texts.status(
-                Status(self.last, after, until, self.down_since, None, self.next_reread),
-                self.config))
+                Status(self.last, after, until, self.down_since, None,
+                       until=self.options.until, next_reread=self.next_reread), self.config))
 
     def _tell(self, item: object) -> None:
         line = self.texts.line(item, self.config, self.clock.now())

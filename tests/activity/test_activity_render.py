@@ -51,11 +51,12 @@ def test_bbcode_public_part_says_who_leaves_and_why_with_the_role() -> None:
     public, host = split(render_activity(turn_2_over(), "bbcode", ROLES, True, MSK))
     assert public.startswith("[b]Активность: ход 2 (22.11 10:05 – 24.11 10:05 МСК)[/b]")
     assert "[*][b]Kotik[/b] — пропал(а) без вести: ни одного сообщения в теме за ход 2. " \
-           "Роль: [b]ВСБ[/b]. Выбывание — в конце дня 3" in public
+           "Роль: [b]ВСБ[/b]. Выбывание — с началом дня 3 (в утренней сводке ночи 2)" in public
     # «дон мафии» in the roster is shown with the rules' name of the role.
     assert "[*][b]Nika-77[/b] — пропущено голосований: 2 (дни 1, 2), предел — 2. " \
            "Роль: [b]Мафия[/b]. Выбывание — в конце дня 2" in public
-    assert "вступает в силу в конце дня, после подсчёта голосов." in public
+    assert "выбывают в конце дня, после подсчёта голосов; за молчание весь ход — с началом " \
+           "следующего дня (в утренней сводке)." in public
     # The rule codes are the host's: never in the public part.
     assert "A1" not in public and "A2" not in public and "A3" not in public
     # Players who stay, the excused and the dead are only in the host's part.

@@ -274,9 +274,10 @@ def test_warning_before_the_end_final_after(
     assert row(report, "Kotik").vote == "no"
 
 
-def test_A3_removals_take_effect_at_the_end_of_a_day() -> None:
+def test_A3_removals_take_effect_at_the_end_of_a_day_or_the_next_morning() -> None:
     # A2 is settled at Day 2's deadline: out at the end of Day 2. A1 is settled when turn 2
-    # ends (Day 3 start): out at the end of Day 3, after its tally.
+    # ends: out at the start of Day 3 (A3 revised; test_a3_when_players_leave.py has both
+    # settings). A flag that is both takes effect at the earlier.
     report = run(
         2,
         alive=("Kotik", "Nika-77", "Гроза"),
@@ -284,8 +285,9 @@ def test_A3_removals_take_effect_at_the_end_of_a_day() -> None:
         voters={1: ("Kotik",), 2: ()},
         now=TURN_2_OVER,
     )
-    effective = {f.nick: (f.rule, f.effective_after_day) for f in report.removed}
-    assert effective == {"Kotik": ("A1", 3), "Nika-77": ("A2", 2), "Гроза": ("A1, A2", 2)}
+    effective = {f.nick: (f.rule, f.effect) for f in report.removed}
+    assert effective == {"Kotik": ("A1", ("start", 3)), "Nika-77": ("A2", ("end", 2)),
+                         "Гроза": ("A1, A2", ("end", 2))}
     assert "после подсчёта голосов" in report.note
 
 

@@ -164,7 +164,7 @@ def test_init_never_overwrites_a_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "words"), [
-    (("--timezone", "Mars/Olympus"), "не известный часовой пояс"),
+    (("--timezone", "Mars/Olympus"), "неизвестный часовой пояс"),
     (("--timezone", "UTC", "--start", "2026-11-20"), "ГГГГ-ММ-ДД ЧЧ:ММ"),
     (("--timezone", "UTC", "--start", "2026-11-20 18:00", "--days", "0"), "--days 0"),
     ((), "часовой пояс форума не указан"),

@@ -104,7 +104,8 @@ def played(g: Mapping[str, Any], folder: Path, *, record: bool = True,
     folder.mkdir(parents=True, exist_ok=True)
     config, db = build(g, folder)
     if rules:
-        config.write_text(config.read_text(encoding="utf-8") + f"\n[rules]\n{rules}\n",
+        # The config's last table is [rules] (dbgame): the lines join it.
+        config.write_text(config.read_text(encoding="utf-8") + f"{rules}\n",
                           encoding="utf-8")
     if record:
         for kind, n in _up_to_the_end(g):

@@ -79,7 +79,11 @@ SILENT_DON = game("Ann, Bob, Cid, Eve, Don=mafia/A",
 def silent_don(folder: Path) -> Game:
     """SILENT_DON played by the host up to the end: Day 1, Night 1, turn 1's check, Day 2."""
     folder.mkdir()
-    config, db = build(SILENT_DON, folder)
+    config, db = build(SILENT_DON | {"silent": {1: ["Don"]}}, folder)
+    # A3 as it was (its setting): Don's silent turn 1 ends his game at the end of Day 2, with
+    # Cid's hanging. By default he leaves at the start of Day 2 (test_a3_when_players_leave).
+    config.write_text(config.read_text(encoding="utf-8") + 'silent_leave = "end_of_day"\n',
+                      encoding="utf-8")
     g = Game.open(config, db, clock=lambda: EVENING)
     g.tally_day(1)
     g.resolve_night(1)

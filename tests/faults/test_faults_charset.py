@@ -147,3 +147,18 @@ def test_the_fault_board_has_russian_text_on_every_page() -> None:
     # The cases above mean something only if the board's texts have letters to spoil.
     assert any("Ё" in p.text for p in make_posts(23))
     assert all(any(ord(c) > 127 for c in m.text) for m in make_pms(7))
+
+
+def test_the_count_names_the_post_read_with_replacement_characters(
+        board: Board, run: Runner, monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # noqa: ANN001
+    from fault_helpers import referee, write_config
+
+    board.header_charset = "windows-1251"
+    board.inject("topic:3", *[BAD_BYTES] * TRIES)
+    monkeypatch.setattr(board_server, "_spoil", spoil_one_text)
+    run.all()
+    shown = referee(write_config(board, tmp_path), "--now", "2026-11-21 23:00", "tally",
+                    "--offline", db=run.db)
+    assert shown.returncode == 0, shown.stderr
+    assert "сообщение #1010 (Kotik) прочитано с испорченными байтами" in shown.stdout
+    assert "ведущему проверить его на форуме" in shown.stdout

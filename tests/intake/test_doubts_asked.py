@@ -26,6 +26,9 @@ DOUBTS = [
     ("commissar", "Полковник", "Пока не решил, проверю Kotik позже", "unreadable: doubt"),
     ("commissar", "Полковник", "Проверяю Kotik, он вроде странный", "check Kotik"),
     ("commissar", "Полковник", "Проверяю Kotik — весь день молчал", "check Kotik"),
+    ("commissar", "Полковник", "Проверяю Kotik, думаю, он мафия", "check Kotik"),
+    ("commissar", "Полковник", "Проверяю Kotik, потом расскажу почему", "check Kotik"),
+    ("doctor", "Доктор Ватсон", "Лечу Kotik, может быть", "unreadable: doubt"),
     ("commissar", "Полковник", "Лиса вчера врала, Kotik тоже темнит",
      "unreadable: no_action"),
     ("commissar", "Полковник", "Не стану проверять Kotik", "unreadable: negated"),
@@ -91,3 +94,13 @@ def test_a_reading_never_picks_a_player_the_pm_does_not_name_N14(
     for r in result.requests:
         assert set(r.all_targets()) <= named, (text, r)
         assert r.executor is None or r.executor in named, (text, r)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(ROLES), st.sampled_from(PLAYERS),
+       st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(PLAYERS)), min_size=1,
+                max_size=9))
+def test_a_pm_is_never_silently_dropped_N14(role: str, sender: str, parts: list[str]) -> None:
+    """Every PM gives a request, a take-back or a listed reason — never nothing."""
+    result = read(" ".join(parts), role, sender)
+    assert result.requests or result.unreadable or result.withdrawals

@@ -47,3 +47,19 @@ def test_one_pm_read_as_the_player_finally_wrote_it_N1_N5_N14(
     role: str, sender: str, text: str, expected: str
 ) -> None:
     assert show(read(text, role, sender)) == expected
+
+
+TOLD_NOT_ASKED = [
+    ("commissar", "Полковник", "Вчера проверил Kotik, он чист", "unreadable: no_action"),
+    ("doctor", "Доктор Ватсон", "Прошлой ночью вылечила Лису", "unreadable: no_action"),
+    ("commissar", "Полковник", "Вчера проверил Kotik. Сегодня проверяю Лиса", "check Лиса"),
+    ("mafia", "Лиса", "Мы стреляли в Гроза, а он живой. Стреляем в Kotik",
+     "shoot Kotik by Лиса"),
+]
+
+
+@pytest.mark.parametrize(("role", "sender", "text", "expected"), TOLD_NOT_ASKED)
+def test_the_past_tense_tells_it_asks_for_nothing_N14(
+    role: str, sender: str, text: str, expected: str
+) -> None:
+    assert show(read(text, role, sender)) == expected

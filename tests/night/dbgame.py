@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -81,8 +82,16 @@ def config_toml(game: Mapping[str, Any]) -> str:
     return (
         f'[game]\nhost = "{HOST}"\nstart = "{BASE:%Y-%m-%d %H:%M}"\n\n'
         f'[forum]\nurl = "https://forum.test/viewtopic.php?t={TOPIC}"\ntimezone = "UTC"\n\n'
-        f"{days}\n{_players_toml(game['players'])}\n"
+        f"{days}\n{_players_toml(game['players'])}\n\n"
+        # A replay game names the votes, not who misses them: missed votes remove nobody
+        # (A2) unless the game says so. The last table: a test adds its [rules] lines.
+        f"[rules]\nmissed_vote_limit = {game.get('missed_vote_limit', 99)}\n"
     )
+
+
+CHAT = "Читаю тему, думаю."
+"""The post each player writes every day (A1: nobody is silent unless the game says so:
+``"silent": {turn: [nicks]}``)."""
 
 
 def _votes(phase: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -98,6 +107,14 @@ def build(game: Mapping[str, Any], folder: Path) -> tuple[Path, Path]:
     db = folder / "game.db"
     posts: list[Post] = []
     pms: list[PrivateMessage] = []
+    silent = game.get("silent", {})
+    for n in range(1, turns(game) + 1):
+        for j, p in enumerate(game["players"]):
+            if p["nick"] not in silent.get(n, ()):
+                posts.append(Post(
+                    post_id=1000 * n + 500 + j, author=p["nick"], author_id=None,
+                    posted_at=day_start(n) + timedelta(minutes=j), body_html=CHAT,
+                    body_text=CHAT, page=1, position=0, topic_id=TOPIC))
     for phase in game["phases"]:
         if "day" in phase:
             n = phase["day"]
@@ -118,6 +135,8 @@ def build(game: Mapping[str, Any], folder: Path) -> tuple[Path, Path]:
                 pm_id=100 + len(pms), sender=r["actor"], sender_id=None, recipients=(HOST,),
                 sent_at=sent + timedelta(minutes=i), subject="Ход", body_html=text,
                 body_text=text))
+    posts = [replace(p, position=i) for i, p in
+             enumerate(sorted(posts, key=lambda p: (p.posted_at, p.post_id)), start=1)]
     with Store.open(db) as store:
         store.save_topic_page(TopicPage(TOPIC, "Мафия", 1, 1, max(25, len(posts)),
                                         tuple(posts)), BASE)

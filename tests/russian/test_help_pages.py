@@ -113,3 +113,13 @@ def test_the_command_list_gives_whole_summaries() -> None:
     assert "..." not in commands
     assert "golosования" not in commands
     assert "(A1: ни одного сообщения за ход; A2: пропущенные" in commands
+
+
+@pytest.mark.parametrize(("args", "says"), [
+    (["action", "add", "--night", "1"], "Ошибка: Не указан аргумент 'КТО'."),
+    (["excuse", "--turn", "1"], "Ошибка: Не указан аргумент 'НИК'."),
+    (["tally", "--no-offline"], "Ошибка: Нет такого параметра: --no-offline (есть: --offline)"),
+])
+def test_a_usage_error_names_the_argument_in_russian(args: list[str], says: str) -> None:
+    res = CliRunner().invoke(app, args)
+    assert res.exit_code == 2 and says in res.stderr, res.stderr

@@ -43,7 +43,7 @@ class LivePost:
     edited: tuple[datetime, str] | None = None
 
 
-@dataclass(frozen=True)
+@dataclass
 class LivePm:
     pm_id: int
     sender: str
@@ -51,6 +51,8 @@ class LivePm:
     sent_at: datetime
     subject: str
     body: str
+    read: bool = False
+    """SMF's read mark for the host (``pm_recipients.is_read``)."""
 
 
 def shown(when: datetime, now: datetime | None = None) -> str:
@@ -260,13 +262,28 @@ class LiveBoard(SmfSite):
                     'conversation;f=inbox">Удалить диалог</a>') + msgs
         index = self._index(number, total, lambda k: f"{SAVED_BOARD}/index.php?action=pm;f={f};"
                             f"sort=date;start={(k - 1) * self.per_page}")
-        page = _PAGES.sub(lambda m: index, self.t.pm_head + rows + between + msgs + self.t.pm_tail)
+        head = self.t.pm_head
+        unread = sum(1 for p in self.inbox if not p.read)
+        if unread:  # the menu's count, as SMF prints it before it marks anything
+            head = head.replace('<span class="main_icons inbox"></span>Входящие</a>',
+                                '<span class="main_icons inbox"></span>Входящие <span '
+                                f'class="amt">{unread}</span></a>')
+        page = _PAGES.sub(lambda m: index, head + rows + between + msgs + self.t.pm_tail)
         page = page.replace("f=inbox;start=0\"", f"f={f};start={(number - 1) * self.per_page}\"")
+        if not sent and unread:
+            # SMF 2.1 MessageFolder: mode 0 marks every unread PM of the inbox, other modes
+            # the message shown — after the page is built.
+            for p in self.inbox:
+                if self.pm_mode == 0 or p.pm_id == current:
+                    p.read = True
         return self.out(page, s)
 
     def _row(self, p: LivePm, sent: bool, f: str, number: int) -> str:
         who = p.to[0] if sent else p.sender
-        row = (self.t.pm_row.replace("@@PID@@", str(p.pm_id)).replace("@@AUTHOR@@", who)
+        row = self.t.pm_row
+        if not sent and not p.read:
+            row = row.replace('<tr class="windowbg">', '<tr class="windowbg unread_pm">', 1)
+        row = (row.replace("@@PID@@", str(p.pm_id)).replace("@@AUTHOR@@", who)
                .replace("@@UID@@", str(PLAYERS.get(who, 99))).replace("@@SUBJECT@@", p.subject)
                .replace("@@SHOWN@@", shown(p.sent_at, self.wall())))
         if self.pm_mode:

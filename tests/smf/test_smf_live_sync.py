@@ -208,3 +208,33 @@ def test_the_sent_folder_names_recipients_and_the_outbox_is_empty(make_forum,
     pm = forum.fetch_pm(page.entries[0], "sentbox")
     assert (pm.sender, pm.recipients, pm.folder) == (HOST_NAME, ("Шерлок",), "sentbox")
     assert forum.fetch_pm_folder("outbox").entries == ()
+
+
+def test_the_sync_line_says_how_many_pms_smf_marked_read(
+        make_forum, live: LiveBoard, config: Config, store: Store) -> None:
+    """Issue 27, item 5: SMF 2.1 marks the host's PMs read as it shows them (mode «все
+    сразу»: every unread PM of the inbox, by the first folder page; else the one shown) and
+    has no way to show a PM's text otherwise. The sync line says how many, once."""
+    _inbox(live, 30)
+    forum = make_forum()
+    forum.login()
+    report = sync_pms(config, store, forum)
+    assert report.marked_read == 30 and all(p.read for p in live.inbox)
+    assert "форум отметил прочитанными: 30 (" in report.summary()
+    assert report.summary().count("прочитанными") == 1
+    quiet = sync_pms(config, store, forum)   # nothing new, nothing unread: nothing said
+    assert quiet.marked_read == 0 and "прочитанными" not in quiet.summary()
+    live.add_pm("Шерлок", "Ещё", "Проверяю Лиса", moscow("2026-11-27 01:00"))
+    assert sync_pms(config, store, forum).marked_read == 1
+
+
+def test_in_display_mode_one_each_pm_shown_is_marked_read(
+        make_forum, live: LiveBoard, config: Config, store: Store) -> None:
+    _inbox(live, 4)
+    live.pm_mode = 1
+    live.inbox[0].read = True   # the host had opened the oldest one himself
+    forum = make_forum()
+    forum.login()
+    report = sync_pms(config, store, forum)
+    assert report.new_pms == 4 and report.marked_read == 3
+    assert "форум отметил прочитанными: 3" in report.summary()

@@ -120,7 +120,10 @@ def test_the_game_saved_day_by_day_counts_as_the_live_board(
     assert any("сначала голос за «Бармен», потом голос за «Тень»" in str(f)
                for f in game.tally_day(2).tally.flags)  # V4: the version saved first
     clock.set("2026-11-24 10:30")
-    assert [d.player for d in game.resolve_night(2).outcome.deaths] == ["Доктор Хаус"]
+    # A2, A3: Доктор Хаус missed the votes of days 1 and 2 (rejected votes) and leaves at
+    # the end of day 2, after its tally (issue 27): the night's shot at him finds nobody.
+    assert [r["nick"] for r in game.tally_day(2).removals] == ["Доктор Хаус"]
+    assert [d.player for d in game.resolve_night(2).outcome.deaths] == []
 
     g.day3()
     clock.set("2026-11-26 09:00")

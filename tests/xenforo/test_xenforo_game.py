@@ -54,7 +54,10 @@ def test_three_days_give_the_hosts_counts(
     assert {(r.voter, r.notes[0].rule) for r in day2.tally.rejected} == {("Доктор Хаус", "V5")}
 
     clock.set("2026-11-24 10:30")
-    assert [d.player for d in game.resolve_night(2).outcome.deaths] == ["Доктор Хаус"]
+    # A2, A3: Доктор Хаус missed the votes of days 1 and 2 (rejected votes) and leaves at
+    # the end of day 2, after its tally (issue 27): the night's shot at him finds nobody.
+    assert [r["nick"] for r in game.tally_day(2).removals] == ["Доктор Хаус"]
+    assert [d.player for d in game.resolve_night(2).outcome.deaths] == []
 
     game119.day3()
     clock.set("2026-11-26 09:00")
