@@ -39,3 +39,25 @@ def _loaded_after_import(package: str) -> list[str]:
 @pytest.mark.parametrize("package", CORE_PACKAGES)
 def test_the_rules_core_loads_no_io_library(package: str) -> None:
     assert _loaded_after_import(package) == []
+
+
+_OFFLINE_TALLY = """
+import json, sys
+sys.argv = ["referee", "--config", "fixtures/demo/referee.toml", "--db", sys.argv[1],
+            "tally", "--day", "1", "--offline"]
+from referee.cli import main
+try:
+    main()
+except SystemExit as done:
+    assert not done.code, done.code
+print(json.dumps(sorted(m for m in ("httpx", "selectolax") if m in sys.modules)))
+"""
+
+
+def test_an_offline_tally_loads_no_http_client(tmp_path: Path) -> None:
+    # Issue 30 item 3: offline commands import no HTTP client; the demo's count is read
+    # from an empty database, so nothing here can need the forum.
+    done = subprocess.run(
+        [sys.executable, "-c", _OFFLINE_TALLY, str(tmp_path / "demo.db")],
+        cwd=ROOT, capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
