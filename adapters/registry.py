@@ -210,7 +210,7 @@ def post_url(topic_url: str, post_id: int, engine: str | None = None) -> str | N
 
 def _probe(settings: ForumSettings) -> Callable[[str], str]:
     def first_page(url: str) -> str:
-        with replace(settings, cookie_file=None).http_client(url) as http:
+        with ForumSettings.of(replace(settings, cookie_file=None)).http_client(url) as http:
             return http.get(url).text
     return first_page
 
@@ -218,6 +218,7 @@ def _probe(settings: ForumSettings) -> Callable[[str], str]:
 def open_forum(settings: ForumSettings, password: PasswordSource | None = None) -> Forum:
     """The board ``settings`` names, live or from its snapshot folder. Use it as a
     context manager (or call ``close()``) so the session is saved."""
+    settings = ForumSettings.of(settings)  # the config's plain value, with the client
     engine = engine_for(settings, _probe(settings))
     if settings.snapshot is not None:
         if engine.open_snapshot is None:
@@ -229,6 +230,7 @@ def open_forum(settings: ForumSettings, password: PasswordSource | None = None) 
 
 def open_poster(settings: ForumSettings, password: PasswordSource | None = None) -> Poster:
     """What sends replies and PMs on the host's board."""
+    settings = ForumSettings.of(settings)  # the config's plain value, with the client
     engine = engine_for(settings, _probe(settings))
     if engine.open_poster is None:
         raise ForumError(f"{engine.title}: отправка сообщений пока не поддерживается",
