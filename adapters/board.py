@@ -117,11 +117,14 @@ class BoardClient(BoardSession):
     now: Callable[[], datetime]
     topic_id: int | None
 
-    def _init_board(self, forum: ForumSettings, http: Callable[[], HttpClient], *,
+    def _init_board(self, forum: ForumSettings,
+                    http: Callable[[ForumSettings], HttpClient], *,
                     password: Callable[[str], Secret] | None,
                     now: Callable[[], datetime] | None, max_logins: int) -> None:
-        """What every engine's ``__init__`` does after reading its address: the session,
-        the board's time zone, the clock, the login budget."""
+        """What every engine's ``__init__`` does after reading its address: the session
+        (``http`` builds it from the settings, which may be the core's plain values), the
+        board's time zone, the clock, the login budget."""
+        forum = ForumSettings.of(forum)
         self.forum = forum
         try:
             self.tz = ZoneInfo(forum.timezone)
@@ -129,7 +132,7 @@ class BoardClient(BoardSession):
         except (ZoneInfoNotFoundError, ValueError):
             raise ConfigError(f"[forum] timezone {forum.timezone!r} — неизвестный часовой "
                               "пояс", 'пример: timezone = "Europe/Moscow"') from None
-        self._init_session(http(), password)
+        self._init_session(http(forum), password)
         self.now = now or (lambda: datetime.now(UTC))
         self.max_logins = max_logins
         self.logins = 0

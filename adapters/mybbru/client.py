@@ -113,7 +113,7 @@ class MybbForum(BoardClient):
     def __init__(self, forum: ForumSettings, *, http: HttpClient | None = None,
                  password: Callable[[str], Secret] | None = None) -> None:
         self.root, self.topic_id = parse_topic_url(self.require_url(forum))
-        self._init_board(forum, lambda: self._client(http or forum.http_client(self.root)),
+        self._init_board(forum, lambda s: self._client(http or s.http_client(self.root)),
                          password=password, now=None, max_logins=2)
         self.mode: str | None = None
         """``"api"`` once the API answered, ``"html"`` once it proved closed."""

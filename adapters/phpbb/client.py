@@ -90,7 +90,7 @@ class PhpbbForum(PmExport, BoardClient):
         remember_me: bool = True,
     ) -> None:
         self.root, self.topic_id = parse_topic_url(self.require_url(forum))
-        self._init_board(forum, lambda: http or forum.http_client(
+        self._init_board(forum, lambda s: http or s.http_client(
             self.root, cookie_file=cookie_file), password=password, now=now,
             max_logins=max_logins)
         self.remember_me = remember_me

@@ -80,7 +80,7 @@ class SmfForum(BoardClient):
         max_logins: int = 2,
     ) -> None:
         self.script, self.topic_id = parse_topic_url(self.require_url(forum))
-        self._init_board(forum, lambda: http or forum.http_client(self.script),
+        self._init_board(forum, lambda s: http or s.http_client(self.script),
                          password=password, now=now, max_logins=max_logins)
         self.per_page: int | None = None
         self._last_login: float | None = None

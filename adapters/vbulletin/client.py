@@ -61,7 +61,7 @@ class VbulletinForum(BoardClient):
         self.address: ThreadAddress = parse_thread_url(self.require_url(forum))
         self.topic_id = self.address.topic_id
         self.root = self.address.root
-        self._init_board(forum, lambda: http or forum.http_client(self.root),
+        self._init_board(forum, lambda s: http or s.http_client(self.root),
                          password=password, now=now, max_logins=max_logins)
         self.order: Order | None = None
         """The numeric date order learnt from the pages read (``d.m.Y`` or ``m-d-Y``)."""

@@ -74,7 +74,7 @@ class XenforoForum(BoardClient):
         self.thread: ThreadAddress | None
         self.board, self.thread = parse_thread_url(self.require_url(forum))
         self.topic_id = self.thread.thread_id if self.thread else None
-        self._init_board(forum, lambda: http or forum.http_client(
+        self._init_board(forum, lambda s: http or s.http_client(
             self.board.host_root, cookie_file=cookie_file), password=password, now=now,
             max_logins=max_logins)
         self.remember_me = remember_me
