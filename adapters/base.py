@@ -27,7 +27,7 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import fields
 from pathlib import Path
 from typing import Self
 
@@ -52,6 +52,7 @@ from adapters.http_client import (  # noqa: F401 - the client's names: re-export
     strip_sid,
 )
 from referee.errors import LoginRequired
+from referee.forum_settings import ForumSettings as PlainSettings
 
 log = logging.getLogger("referee.http")
 notices = logging.getLogger("referee.notice")
@@ -121,26 +122,18 @@ def get_password(
 
 # --------------------------------------------------------------------------- settings
 
-@dataclass(frozen=True, slots=True)
-class ForumSettings:
-    """What an engine needs to reach the board, as plain values (adapters never read the
-    game's config): the topic, the forum's time zone, the host's login, politeness."""
+class ForumSettings(PlainSettings):
+    """The core's plain settings (:class:`referee.forum_settings.ForumSettings`) with the
+    polite client built from them; :meth:`of` turns the config's plain value into this."""
 
-    url: str | None = None
-    engine: str | None = None
-    """The registry name when the host forces it; None: detected from the URL."""
-    snapshot: Path | None = None
-    """A folder of saved pages read instead of the live board."""
-    timezone: str = "UTC"
-    username: str | None = None
-    rate_limit: float = 2.0
-    timeout: float = 20.0
-    retries: int = 4
-    user_agent: str | None = None
-    cookie_file: Path | None = None
-    """Where the session cookies live (beside the game database); None: not kept."""
-    max_answer_mib: float = 20.0
-    """The cap on one answer's decoded size (issue 26, :mod:`adapters.bounded`)."""
+    __slots__ = ()
+
+    @classmethod
+    def of(cls, plain: PlainSettings) -> ForumSettings:
+        """``plain`` as engine settings (the same values; engines may then build clients)."""
+        if isinstance(plain, cls):
+            return plain
+        return cls(**{f.name: getattr(plain, f.name) for f in fields(plain)})
 
     def http_client(self, base_url: str, cookie_file: Path | None = None) -> HttpClient:
         """The polite client for this board, with the session cookie file."""

@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from adapters.registry import engine_names
 from referee.config_activity import ActivityRules, activity_rules
 from referee.config_checks import check_entries, missing_parts
-from referee.config_forum import ForumConfig, forum_limits
+from referee.config_forum import ForumConfig, engine_names, forum_limits
 from referee.config_schema import ConfigProblems, Source, check_schema, local_time
 from referee.errors import ConfigError
 from referee.roles import (

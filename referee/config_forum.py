@@ -4,14 +4,16 @@ re-exports :class:`ForumConfig`."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import pkgutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adapters.base import ForumSettings
 from referee.errors import ConfigError
+from referee.forum_settings import ForumSettings
 
 DEFAULT_MAX_ANSWER_MIB = 20.0
 """``[forum] max_answer_mib``: a topic page of a long game is a few hundred kilobytes; an
@@ -59,6 +61,19 @@ class ForumConfig:
         )
 
 
+def engine_names() -> tuple[str, ...]:
+    """The engine packages under ``adapters/`` by folder name, found without importing
+    them: the registry (:func:`adapters.registry.engine_names`) names each engine after its
+    folder, and importing it would load the HTTP client into every offline command
+    (issue 30: offline commands import no HTTP client). ``tests/config`` keeps the two
+    lists equal."""
+    spec = importlib.util.find_spec("adapters")
+    if spec is None or spec.submodule_search_locations is None:
+        return ()
+    found = pkgutil.iter_modules(list(spec.submodule_search_locations))
+    return tuple(sorted(i.name for i in found if i.ispkg))
+
+
 def forum_limits(forum_raw: Mapping[str, Any]) -> dict[str, Any]:
     """The ``[forum]`` limits as :class:`ForumConfig` keywords, each checked."""
     value = forum_raw.get("max_answer_mib", DEFAULT_MAX_ANSWER_MIB)
@@ -80,4 +95,4 @@ def forum_limits(forum_raw: Mapping[str, Any]) -> dict[str, Any]:
     return limits
 
 
-__all__ = ["DEFAULT_MAX_ANSWER_MIB", "ForumConfig", "forum_limits"]
+__all__ = ["DEFAULT_MAX_ANSWER_MIB", "ForumConfig", "engine_names", "forum_limits"]

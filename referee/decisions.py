@@ -13,11 +13,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from referee.config import Player
 from referee.errors import GameError
-from referee.store import Override, Store
+
+if TYPE_CHECKING:  # the rules read decisions without loading the database (issue 28)
+    from referee.store import Override, Store
 
 VoteAction = Literal["accept", "reject", "set"]
 NightEditOp = Literal["add", "drop"]

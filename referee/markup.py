@@ -8,8 +8,10 @@ character that cannot occur in HTML text, so a player cannot forge it.
 
 from __future__ import annotations
 
-from selectolax.lexbor import LexborHTMLParser as HTMLParser
-from selectolax.lexbor import LexborNode as Node
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the parser loads with the first page read, not with the rules (issue 28)
+    from selectolax.lexbor import LexborNode as Node
 
 QUOTE_MARK = "\x1f"
 """Prefix of every plain-text line that was quoted from another post."""
@@ -27,7 +29,9 @@ def plain_text(html: str) -> str:
     Images contribute their ``alt`` text (smilies like ``:D``) so that a reason made only
     of a smiley is visible as such, not as an empty line.
     """
-    tree = HTMLParser(f"<div id='__referee_root'>{html}</div>")
+    from selectolax.lexbor import LexborHTMLParser  # noqa: PLC0415 — only when a post is read
+
+    tree = LexborHTMLParser(f"<div id='__referee_root'>{html}</div>")
     root = tree.css_first("#__referee_root")
     if root is None:  # pragma: no cover - selectolax always builds the wrapper
         return ""

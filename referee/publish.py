@@ -43,8 +43,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 from urllib.parse import parse_qs, urlsplit
 
-from adapters.base import cookie_path_for
-from adapters.registry import can_post, open_poster
 from referee.config import Config
 from referee.errors import ConfigError, GameError, RefereeError
 from referee.kernel import Poster
@@ -220,6 +218,8 @@ def check_can_send(config: Config) -> None:
             "для отправки нужен логин ведущего: укажите [forum] username",
             "пароль спрашивается (или берётся из REFEREE_PASSWORD) и нигде не хранится",
         )
+    from adapters.registry import can_post  # noqa: PLC0415 — offline commands load no HTTP
+
     if not can_post(forum.settings()):
         raise ConfigError(f"отправка не поддерживается для [forum] engine = {forum.engine!r}",
                           "скопируйте текст в тему вручную")
@@ -228,6 +228,9 @@ def check_can_send(config: Config) -> None:
 def live_sender(config: Config, db_path: Path | None) -> Poster:
     """The engine's poster over a session kept beside the game database."""
     check_can_send(config)
+    from adapters.base import cookie_path_for  # noqa: PLC0415 — only when a post is sent
+    from adapters.registry import open_poster  # noqa: PLC0415
+
     cookie_file = cookie_path_for(db_path) if db_path is not None else None
     return open_poster(config.forum.settings(cookie_file))
 

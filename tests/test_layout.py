@@ -20,8 +20,9 @@ MAX_FUNCTION_LINES = 80
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # 0: the kernel: value types, errors, the forum interface, text tools, vocabulary
-    ("referee.kernel", "referee.errors", "referee.dates", "referee.markup", "referee.bbcode",
-     "referee.roles", "referee.nicks", "referee.morphology", "referee.css_colours"),
+    ("referee.kernel", "referee.forum_settings", "referee.errors", "referee.dates",
+     "referee.markup", "referee.bbcode", "referee.roles", "referee.nicks", "referee.morphology",
+     "referee.css_colours"),
     # 1: forum engines and what they share
     ("adapters",),
     # 2: what the game is set up with and where it is kept

@@ -12,12 +12,14 @@ import html
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-
-from selectolax.lexbor import LexborHTMLParser, LexborNode
+from typing import TYPE_CHECKING
 
 from referee.config import VoteRules
 from referee.day.colour import is_red, parse_declarations, style_is_red
 from referee.nicks import lookalike_class
+
+if TYPE_CHECKING:  # the parser loads with the first post read, not with the rules (issue 28)
+    from selectolax.lexbor import LexborNode
 
 # What no reader sees between two pieces of a post's text: elements whose content is not
 # text (the walk skips them) and comments; then any tag («<span …>», «</p>», «<!…>»).
@@ -220,6 +222,8 @@ def _spoiler_box(box: LexborNode) -> bool:
 def walk(html: str, rules: VoteRules) -> list[Line]:
     """The post's own text as lines with red/code marks (see :class:`_Walker`), empty lines
     left out."""
+    from selectolax.lexbor import LexborHTMLParser  # noqa: PLC0415 — only when a post is read
+
     tree = LexborHTMLParser(f"<div id='__referee_votes'>{html}</div>")
     root = tree.css_first("#__referee_votes")
     walker = _Walker(rules)

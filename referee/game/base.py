@@ -9,9 +9,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
-from adapters.registry import topic_id
 from referee import decisions
 from referee.config import Config, DaySchedule, load_config
 from referee.decisions import ScheduleChange
@@ -37,8 +36,10 @@ from referee.night import winner as game_winner
 from referee.night.win import GameResult
 from referee.slots import Slots
 from referee.store import RecordedResult, Store
-from referee.sync import ProgressCallback, Secret, SyncReport
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
+
+if TYPE_CHECKING:  # the HTTP client loads when a command syncs, not with the game (issue 30)
+    from referee.sync import ProgressCallback, Secret, SyncReport
 
 
 @dataclass
@@ -218,6 +219,8 @@ class GameBase:
         that topic), else every stored topic of the game."""
         if not self.config.forum.vote_url:
             return None
+        from adapters.registry import topic_id  # noqa: PLC0415 — engines load only here
+
         return topic_id(self.config.forum.vote_url, self.config.forum.engine)
 
     # ------------------------------------------------------------------ roster

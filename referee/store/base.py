@@ -6,16 +6,36 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
+from types import ModuleType
 from typing import Self
-
-import sqlite_utils
 
 from referee.errors import StoreError
 from referee.store import guard
 from referee.store.rows import _INDEXES, _TABLES, SCHEMA_VERSION
+
+
+def _sqlite_utils() -> ModuleType:
+    """sqlite_utils without the numpy and pandas it imports when they are installed, to
+    map their number types to columns: the store keeps Python values only, and numpy alone
+    is ~56 ms of every command's start (issue 30 item 3). A numpy already loaded by
+    someone else is left alone; later imports of numpy or pandas work as usual."""
+    if "sqlite_utils" in sys.modules:
+        return sys.modules["sqlite_utils"]
+    held = [name for name in ("numpy", "pandas") if name not in sys.modules]
+    for name in held:
+        sys.modules[name] = None  # type: ignore[assignment] — makes the import fail
+    try:
+        import sqlite_utils  # noqa: PLC0415
+    finally:
+        for name in held:
+            if sys.modules.get(name, 0) is None:
+                del sys.modules[name]
+    return sqlite_utils
+
 
 # --------------------------------------------------------------------------- the store
 
@@ -25,7 +45,7 @@ class StoreBase:
     def __init__(self, conn: sqlite3.Connection, path: Path | None) -> None:
         self.conn = conn
         self.path = path
-        self.db = sqlite_utils.Database(conn)
+        self.db = _sqlite_utils().Database(conn)
         self._lock: Path | None = None
 
     # -- opening
