@@ -28,12 +28,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.config import DaySchedule
 from referee.game.safety import INCOMPLETE
 from referee.store import Store
-from referee.sync import SyncReport
+
+if TYPE_CHECKING:  # the HTTP client loads when a command syncs, not with the game
+    from referee.sync import SyncReport
 
 KEY = "reread:{topic}:{day}"
 

@@ -163,4 +163,4 @@ def test_the_watch_says_when_the_next_full_read_is_due(
     config, db = config_with(tmp_path, small_pages), tmp_path / "game.db"
     clock.t = msk("2026-11-20 16:05")
     _, seen = watch(config, db, clock, until=msk("2026-11-20 16:40"), every=10)
-    assert "перечитать страницы дня 20:05" in seen.statuses[-1]
+    assert "перечитать страницы дня 20:05" in seen.statuses[0]
