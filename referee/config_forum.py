@@ -5,14 +5,12 @@ re-exports :class:`ForumConfig`."""
 from __future__ import annotations
 
 import importlib.util
-import math
 import pkgutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.errors import ConfigError
 from referee.forum_settings import ForumSettings
 
 DEFAULT_MAX_ANSWER_MIB = 20.0
@@ -63,15 +61,9 @@ def engine_names() -> tuple[str, ...]:
 
 
 def forum_limits(forum_raw: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``[forum]`` limits as :class:`ForumConfig` keywords, each checked."""
-    value = forum_raw.get("max_answer_mib", DEFAULT_MAX_ANSWER_MIB)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
-            value) or value < 0.01:
-        raise ConfigError(
-            f"[forum] max_answer_mib = {value!r} — нужно число мебибайт не меньше 0.01",
-            f"например max_answer_mib = {DEFAULT_MAX_ANSWER_MIB:g} (так по умолчанию)",
-        )
-    return {"max_answer_mib": float(value)}
+    """The ``[forum]`` limits as :class:`ForumConfig` keywords (the schema has checked
+    them: :data:`referee.config_schema.TABLES`)."""
+    return {"max_answer_mib": float(forum_raw.get("max_answer_mib", DEFAULT_MAX_ANSWER_MIB))}
 
 
 __all__ = ["DEFAULT_MAX_ANSWER_MIB", "ForumConfig", "engine_names", "forum_limits"]
