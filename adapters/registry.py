@@ -18,6 +18,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
+from typing import Any, cast
 
 from adapters.base import ForumSettings, Secret, strip_sid
 from referee.errors import ConfigError, ForumError
@@ -52,6 +53,38 @@ class Engine:
     post_url: Callable[[str, int], str] | None = None
     """A post's address from the topic's (``[forum] url``) and the post id, when the engine
     does not use phpBB's ``viewtopic.php?p=…``."""
+    example: str = ""
+    """A topic address of this engine, as its board client shows it in hints."""
+
+
+def lazy_engine(name: str, title: str, *, claims_url: Callable[[str], bool],
+                topic_id: Callable[[str], int | None], forum: str,
+                claims_page: Callable[[str], bool] | None = None, poster: str | None = None,
+                pages: str | None = None, post_url: Callable[[str, int], str] | None = None,
+                open_snapshot: Callable[[ForumSettings], Forum] | None = None,
+                example: str = "") -> Engine:
+    """An engine whose classes are imported only when a board is opened (an engine's HTML
+    parsers are never loaded to read another's): ``forum="client:VbulletinForum"`` is the
+    class in ``adapters/<name>/client.py``; ``poster`` posts over that board client;
+    ``pages`` reads a snapshot folder (its :meth:`adapters.snapshot.SavedPages.open`)."""
+    def load(spec: str) -> Any:
+        module, _, attr = spec.partition(":")
+        return getattr(importlib.import_module(f"adapters.{name}.{module}"), attr)
+
+    def open_forum(settings: ForumSettings, password: PasswordSource | None) -> Forum:
+        return cast(Forum, load(forum)(settings, password=password))
+
+    def open_poster(settings: ForumSettings, password: PasswordSource | None) -> Poster:
+        return cast(Poster, load(poster or "")(open_forum(settings, password)))
+
+    def open_pages(settings: ForumSettings) -> Forum:
+        return cast(Forum, load(pages or "").open(settings))
+
+    return Engine(name=name, title=title, claims_url=claims_url, topic_id=topic_id,
+                  open_forum=open_forum, claims_page=claims_page,
+                  open_snapshot=open_snapshot or (open_pages if pages else None),
+                  open_poster=open_poster if poster else None, post_url=post_url,
+                  example=example)
 
 
 @cache

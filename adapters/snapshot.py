@@ -124,6 +124,11 @@ class SavedPages:
         """The engine's check that a decoded page reads right (:mod:`adapters.charset`)."""
         return True
 
+    @classmethod
+    def open(cls, settings: ForumSettings) -> SnapshotForum:
+        """``settings``' snapshot folder read by this engine (the registry's entry)."""
+        return open_saved(settings, cls)
+
     def topic_of(self, url: str) -> int | None:
         """The game topic's number in ``[forum] url`` (None for a bare board address)."""
         raise NotImplementedError

@@ -17,6 +17,13 @@ DEFAULT_MAX_ANSWER_MIB = 20.0
 """``[forum] max_answer_mib``: a topic page of a long game is a few hundred kilobytes; an
 answer of 20 MiB is no forum page."""
 
+DEFAULT_REREAD_EVERY = 240.0
+"""``[forum] reread_every``: a watch reads the open day's earlier pages again every 4 hours
+(and always right after the deadline): a day of ``watch --every 10`` stays within a few
+hundred requests (benchmarks/README.md)."""
+DEFAULT_REREAD_BEFORE = 60.0
+"""``[forum] reread_before_deadline``: once more in the last hour, for the reminder."""
+
 
 @dataclass(frozen=True, slots=True)
 class ForumConfig:
@@ -36,6 +43,11 @@ class ForumConfig:
     read_sent: bool = False
     max_answer_mib: float = DEFAULT_MAX_ANSWER_MIB
     """The cap on the decoded size of one answer of the forum, in MiB (issue 26)."""
+    reread_every: float = DEFAULT_REREAD_EVERY
+    """Minutes between two re-reads of the open day's earlier pages by ``referee watch``
+    (issue 30, :mod:`referee.game.reread`); 0: at every round."""
+    reread_before_deadline: float = DEFAULT_REREAD_BEFORE
+    """One more re-read when this many minutes before the deadline begin; 0: none."""
 
     def settings(self, cookie_file: Path | None = None) -> ForumSettings:
         """The plain settings an engine receives (adapters never read the config)."""
@@ -63,7 +75,12 @@ def engine_names() -> tuple[str, ...]:
 def forum_limits(forum_raw: Mapping[str, Any]) -> dict[str, Any]:
     """The ``[forum]`` limits as :class:`ForumConfig` keywords (the schema has checked
     them: :data:`referee.config_schema.TABLES`)."""
-    return {"max_answer_mib": float(forum_raw.get("max_answer_mib", DEFAULT_MAX_ANSWER_MIB))}
+    return {
+        "max_answer_mib": float(forum_raw.get("max_answer_mib", DEFAULT_MAX_ANSWER_MIB)),
+        "reread_every": float(forum_raw.get("reread_every", DEFAULT_REREAD_EVERY)),
+        "reread_before_deadline": float(
+            forum_raw.get("reread_before_deadline", DEFAULT_REREAD_BEFORE)),
+    }
 
 
 __all__ = ["DEFAULT_MAX_ANSWER_MIB", "ForumConfig", "engine_names", "forum_limits"]

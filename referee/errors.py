@@ -58,6 +58,18 @@ class DateParseError(ForumError, ValueError):
     """A date on a forum page is in a form the referee cannot read (RULES.md T2)."""
 
 
+class PostingError(ForumError):
+    """The board did not store a reply or PM the host asked for (every engine raises this
+    one). ``maybe_sent`` is True when the answer leaves it open whether it was stored (the
+    connection broke after the POST, an answer no engine knows): the host must look before
+    running the command again, and ``referee/publish.py`` records it as «maybe sent»."""
+
+    def __init__(self, message: str, hint: str | None = None, *,
+                 maybe_sent: bool = False) -> None:
+        super().__init__(message, hint)
+        self.maybe_sent = maybe_sent
+
+
 class PmRemoved(ForumError):
     """A private message was deleted by its author before it was read; its text is gone."""
 

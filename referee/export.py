@@ -83,6 +83,8 @@ def _night_phase(night: NightEntry, by_day: tuple[Request, ...]) -> dict[str, An
     phase: dict[str, Any] = {"night": night.night}
     if requests:
         phase["requests"] = [_request(r) for r in requests]
+    if night.leaving:  # A3: out with the next day's start, for a silent turn
+        phase["removed"] = [{"player": x.nick, "reason": x.rule} for x in night.leaving]
     return phase
 
 

@@ -215,11 +215,12 @@ def game_history(game: Game, story: Chronicle | None = None) -> GameHistory:
 
 
 def _day_line(d: DayEntry) -> DayLine:
-    count = next((c.votes for c in d.tally.counts if c.target == d.hanged), 0)
+    # From the day's counted votes: a recorded day keeps them, and is not counted again.
+    count = sum(1 for _, v in d.votes if v.target == d.hanged) if d.hanged else 0
     role = d.before.role_of(d.hanged) if d.hanged else None
     leaving = tuple((x.nick, d.before.role_of(x.nick)) for x in d.leaving
                     if d.before.is_alive(x.nick))
-    return DayLine(d.day, d.hanged, role, count, len(d.tally.votes), leaving, d.recorded)
+    return DayLine(d.day, d.hanged, role, count, len(d.votes), leaving, d.recorded)
 
 
 def _player_line(story: Chronicle, nick: str) -> PlayerLine:

@@ -13,7 +13,8 @@ Input (a dict, as loaded from JSON)::
 Phases come in game order (T1): day 1, night 1, day 2, …, each once, the first being day 1
 or night 1, and none after the game is over (W2). A day may also carry ``requests`` (the
 necromancer's ``protect``, N9) and ``removed`` (nicks, or ``{"player", "reason"}``: activity
-removals, A3). Output::
+removals at the end of the day, A3); a night may carry ``removed`` too: those who leave with
+the next day's start, after the night (A3: a silent turn). Output::
 
     {"phases": [{"day": N, "hanged": NICK | None, "deaths": [...], "rejected": [...]},
                 {"night": N, "deaths": [{"player", "causes"}], "saved": [{"player", "by"}],
@@ -112,11 +113,13 @@ def _run(data: Mapping[str, Any], rules: NightRules) -> tuple[list[_Day | _Night
             )
         previous = _in_order(raw, previous, where)
         if "night" in raw:
-            _keys(raw, {"night", "requests"}, where)
+            _keys(raw, {"night", "requests", "removed"}, where)
             n = _number(raw["night"], f"{where}.night")
             reqs = _requests(state, raw.get("requests", []), where)
             outcome = play_night(state, NightPlay(n, tuple(reqs)), rules)
-            state = outcome.state
+            # A3: who leaves with the next day's start, once the night is over.
+            state, _ = play_day(outcome.state, DayPlay(n, removals=_removals(
+                outcome.state, raw, where)), rules)
             out.append(_Night(outcome))
         else:
             day, state = _run_day(state, raw, where, rules)
@@ -145,6 +148,16 @@ def _run_day(
         for nick in [hanged, *voters]:
             _known(state, nick, where)
     reqs = _requests(state, raw.get("requests", []), where)
+    removed = _removals(state, raw, where)
+    state, events = play_day(state, DayPlay(n, hanged, tuple(voters), tuple(reqs), removed),
+                             rules)
+    deaths = tuple(d for d in state.graveyard if d not in before.graveyard)
+    return _Day(n, hanged, deaths, events, tally, before), state
+
+
+def _removals(state: GameState, raw: Mapping[str, Any], where: str
+              ) -> tuple[tuple[str, str], ...]:
+    """A phase's ``removed``: nicks, or ``{"player", "reason"}`` (A3)."""
     removals = raw.get("removed", [])
     if not isinstance(removals, list):
         raise GameError(f"{where}.removed — нужен список ников или {{player, reason}}", _HINT)
@@ -153,10 +166,7 @@ def _run_day(
         nick, reason = _removal(item, f"{where}.removed[{j}]")
         _known(state, nick, where)
         removed.append((nick, reason))
-    state, events = play_day(state, DayPlay(n, hanged, tuple(voters), tuple(reqs),
-                                            tuple(removed)), rules)
-    deaths = tuple(d for d in state.graveyard if d not in before.graveyard)
-    return _Day(n, hanged, deaths, events, tally, before), state
+    return tuple(removed)
 
 
 def tally_votes(

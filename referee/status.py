@@ -35,7 +35,8 @@ from referee.decisions import (
     VoteDecision,
 )
 from referee.errors import GameError
-from referee.game import Game
+from referee.game import Game, NightResult
+from referee.intake import NightIntake
 from referee.night import NightOutcome
 from referee.publish import night_messages
 
@@ -244,11 +245,19 @@ def _phase_items(game: Game, story: Chronicle, d: DaySchedule,
 
 
 def _unsent(game: Game, night: NightEntry, private_results: PrivateResults) -> list[OpenItem]:
-    """N9, N10, N12: the private results of a resolved night that were not sent yet."""
-    if not night.result.final:
+    """N9, N10, N12: the private results of a resolved night that were not sent yet.
+
+    From the recorded night's outcome: its PMs are not read again (issue 30). What
+    :func:`night_messages` is handed stands for the night only by its number, window and
+    end (the messages' keys and recipients); the texts come from ``private_results``."""
+    if game.now < night.window[1]:
         return []
-    messages = night_messages(game.config, night.result, report="",
-                              private=private_results(night.result.outcome), post=False,
+    intake = NightIntake(night.night, night.window, requests=(), flags=(), unreadable=())
+    recorded = NightResult(night=night.night, window=night.window, intake=intake,
+                           requests=(), host_edits=(), outcome=night.outcome, recorded=False,
+                           already_recorded=True, final=True)
+    messages = night_messages(game.config, recorded, report="",
+                              private=private_results(night.outcome), post=False,
                               send=True, now=game.now)
     return [OpenItem("private", night.night,
                      f"referee resolve-night --night {night.night} --send",

@@ -72,6 +72,9 @@ class SyncReport:
     gone from their page)."""
     vanished: tuple[tuple[int, str, int], ...] = ()
     """Posts gone from their page in this sync: (post id, author, page)."""
+    total_posts: int | None = None
+    """The topic's post count as its last page read shows it, where the engine shows it
+    (a cheap sign of a change above: :func:`referee.game.reread.count_changed`)."""
 
     def with_held(self, held: Callable[[int], str]) -> SyncReport:
         """The report whose lines about vanished posts say what each post held."""
@@ -194,6 +197,7 @@ def sync_topic(
     vanished: list[tuple[int, str, int]] = []
     title = ""
     first_page = last_page = total = start
+    total_posts: int | None = None
     pages = chain(((True, tp) for tp in _pages_again(adapter, again, per_page)),
                   ((False, tp) for tp in _pages_in_order(adapter, store, start, per_page,
                                                          resume=last is not None)))
@@ -221,6 +225,8 @@ def sync_topic(
         vanished += [(pid, author, tp.page) for pid, author in saved.vanished]
         title = tp.title or title
         total = tp.total_pages
+        if not rechecking:
+            total_posts = tp.total_posts
         if topic_id is None:
             topic_id = saved.topic_id
         if progress is not None:
@@ -231,6 +237,7 @@ def sync_topic(
         total_pages=total, pages_fetched=fetched, pages_changed=changed, new_posts=new,
         edited_posts=edited, missing_posts=missing, requests=adapter.requests - before,
         rechecked=again, notes=tuple(notes), vanished=tuple(vanished),
+        total_posts=total_posts,
     )
 
 

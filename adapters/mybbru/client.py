@@ -18,20 +18,21 @@ import logging
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
-from urllib.parse import parse_qs, urlsplit, urlunsplit
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
 
-from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, strip_sid
-from adapters.mybbru import api, pages, topic_page
+from adapters.base import ForumSettings, HttpClient, Secret, strip_sid
+from adapters.board import BoardClient
+from adapters.mybbru import api
+from adapters.mybbru import page as pages
+from adapters.mybbru import topic as topic_page
 from adapters.mybbru.api import PER_PAGE, ApiRefused, ApiUnavailable, TopicInfo
+from adapters.mybbru.urls import parse_topic_url
 from referee.errors import (
     AccessDenied,
     ConfigError,
     ForumError,
     LoginFailed,
-    LoginRequired,
     MalformedPage,
     PmRemoved,
     TopicNotFound,
@@ -58,29 +59,6 @@ TOPIC_FIELDS = "id,subject,forum_id,num_replies,last_post_id,last_post_date,init
 MAX_BATCHES = 10_000
 
 
-def parse_topic_url(url: str) -> tuple[str, int | None]:
-    """``(board_root, topic_id)`` of ``…/viewtopic.php?id=N`` (any ``p=``, ``#pN``); the
-    root ends with ``/``. A bare board address reads only PMs."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"[forum] url {strip_sid(url)!r} — не адрес в интернете",
-                          'пример: "https://mafia.rolka.me/viewtopic.php?id=149"')
-    path = parts.path or "/"
-    root = urlunsplit((parts.scheme, parts.netloc,
-                       path if path.endswith("/") else path.rsplit("/", 1)[0] + "/", "", ""))
-    query = parse_qs(parts.query)
-    if not path.endswith("viewtopic.php"):
-        return root, None
-    if "id" in query:
-        try:
-            return root, int(query["id"][0])
-        except ValueError:
-            raise ConfigError(f"в [forum] url id={query['id'][0]!r} — не номер темы",
-                              'скопируйте ссылку на тему: "…/viewtopic.php?id=149"') from None
-    raise ConfigError("[forum] url ведёт на одно сообщение (pid=…), а не на тему",
-                      "откройте первую страницу темы и скопируйте её адрес (в нём id=…)")
-
-
 def whole_answer(r: httpx.Response) -> bool:
     """Whether an answer reached its end: JSON that parses, HTML that closes ``</html>``
     (a cut answer is asked for again, never read as a short page or a closed API)."""
@@ -102,14 +80,6 @@ class _ApiClosed(Exception):
     def __init__(self, why: str) -> None:
         super().__init__(why)
         self.why = why
-
-
-def _zone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
-        raise ConfigError(f"[forum] timezone {name!r} — неизвестный часовой пояс",
-                          'пример: timezone = "Europe/Moscow"') from None
 
 
 def punbb_error(host: str) -> ForumError:
@@ -134,25 +104,17 @@ def _no_pms(why: str) -> ForumError:
     )
 
 
-class MybbForum(BoardSession):
+class MybbForum(BoardClient):
     """A live MyBB.ru board (implements :class:`referee.kernel.Forum`)."""
 
     engine = "mybbru"
+    url_example = "https://mafia.rolka.me/viewtopic.php?id=149"
 
     def __init__(self, forum: ForumSettings, *, http: HttpClient | None = None,
                  password: Callable[[str], Secret] | None = None) -> None:
-        if not forum.url:
-            raise ConfigError("[forum] url не задан: referee не знает, какой форум читать",
-                              'добавьте в [forum] url = "https://…/viewtopic.php?id=149"')
-        self.forum = forum
-        self.root, self.topic_id = parse_topic_url(forum.url)
-        self.tz = _zone(forum.timezone)
-        """The board's time zone: pages without ``data-posted`` show times in it."""
-        http = http or forum.http_client(self.root)
-        if http.complete is None:
-            http.complete = whole_answer
-        self._init_session(http, password)
-        self.logins = 0
+        self.root, self.topic_id = parse_topic_url(self.require_url(forum))
+        self._init_board(forum, lambda: self._client(http or forum.http_client(self.root)),
+                         password=password, now=None, max_logins=2)
         self.mode: str | None = None
         """``"api"`` once the API answered, ``"html"`` once it proved closed."""
         self.notes: list[str] = []
@@ -162,6 +124,11 @@ class MybbForum(BoardSession):
         self._first_ids: dict[int, int] = {}
         self._messages: dict[int, PrivateMessage] | None = None
 
+    @staticmethod
+    def _client(http: HttpClient) -> HttpClient:
+        if http.complete is None:
+            http.complete = whole_answer
+        return http
 
     # -- urls
 
@@ -246,17 +213,7 @@ class MybbForum(BoardSession):
     def login(self) -> None:
         """``board.auth`` as ``[forum] username``; its hash becomes the ``mybb_ru`` cookie of
         this board only (kept in the 0600 cookie file)."""
-        username = self.forum.username
-        if not username:
-            raise LoginRequired(
-                "форум просит войти, а [forum] username не задан",
-                'добавьте в [forum] username = "Ник ведущего"; пароль спросит referee '
-                "(или возьмёт из REFEREE_PASSWORD)",
-            )
-        if self.logins >= 2:
-            raise LoginFailed(f"форум снова и снова просит войти как «{username}»",
-                              "проверьте в браузере, держится ли вход на этом форуме")
-        self.logins += 1
+        username = self.begin_login()
         try:
             secret = self._secret(username)
             response = self.call("board.auth",
@@ -512,4 +469,4 @@ class MybbForum(BoardSession):
                         "его удалили до того, как referee его прочёл")
 
 
-__all__ = ["MybbForum", "parse_topic_url", "punbb_error"]
+__all__ = ["MybbForum", "punbb_error"]

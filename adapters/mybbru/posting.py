@@ -13,7 +13,7 @@ board's messenger does. A reply is stored when the board sends the reader to
 
 Each call sends once and never retries the POST after it may have reached the board
 (referee.publish records every send; an answer that leaves it open raises
-:class:`PostingError` with ``maybe_sent``, so the host looks before sending again).
+:class:`referee.errors.PostingError` with ``maybe_sent``, so the host looks before sending again).
 """
 
 from __future__ import annotations
@@ -21,15 +21,15 @@ from __future__ import annotations
 import json
 import logging
 import re
-from urllib.parse import urlencode
 
 import httpx
 
 from adapters.base import same_site
 from adapters.charset import decode_lenient
-from adapters.mybbru import pages
+from adapters.mybbru import page as pages
 from adapters.mybbru.client import MybbForum
-from referee.errors import ForumError
+from adapters.poster import FORM_TYPE, FormPoster, form_body
+from referee.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.mybbru.posting")
 
@@ -37,22 +37,6 @@ _STORED_POST = re.compile(r"viewtopic\.php\?pid=(\d+)")
 _STORED_PM = re.compile(r"messages\.php\?(?:[^\"'>]*&(?:amp;)?)?(?:id|pid)=(\d+)")
 _REFRESH = re.compile(r"<meta[^>]+http-equiv=[\"']?refresh[^>]+>", re.IGNORECASE)
 _GROWL = re.compile(r"jGrowl[^<]*<a[^>]+href=[\"']([^\"']+)", re.IGNORECASE)
-
-
-class PostingError(ForumError):
-    """The board did not store the message. ``maybe_sent``: the answer leaves it open."""
-
-    def __init__(self, message: str, hint: str | None = None, *,
-                 maybe_sent: bool = False) -> None:
-        super().__init__(message, hint)
-        self.maybe_sent = maybe_sent
-
-
-def form_body(values: dict[str, str], charset: str) -> bytes:
-    """``application/x-www-form-urlencoded`` in the page's charset; characters it lacks as
-    ``&#NNNN;`` (what a browser sends from a windows-1251 page)."""
-    return urlencode(list(values.items()), encoding=charset,
-                     errors="xmlcharrefreplace").encode("ascii")
 
 
 def stored_id(r: httpx.Response, html: str, pattern: re.Pattern[str]) -> int | None:
@@ -68,21 +52,11 @@ def stored_id(r: httpx.Response, html: str, pattern: re.Pattern[str]) -> int | N
     return None
 
 
-class MybbPoster:
+class MybbPoster(FormPoster[pages.PostForm]):
     """Sends replies and PMs as the logged-in host over a :class:`MybbForum` session."""
 
-    def __init__(self, forum: MybbForum) -> None:
-        self.forum = forum
-        self.http = forum.http
-
-    def close(self) -> None:
-        self.forum.close()
-
-    def __enter__(self) -> MybbPoster:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    forum: MybbForum
+    unsure = ForumError
 
     # -- urls
 
@@ -109,7 +83,8 @@ class MybbPoster:
         data = self._fields(form, message)
         if subject and "req_subject" in form.fields:
             data["req_subject"] = subject
-        r, html = self._post(form.action, data, charset, referer=url)
+        r, html = self._post(form.action, data, charset, referer=url,
+                             what=f"ответ в теме {topic}")
         post_id = stored_id(r, html, _STORED_POST)
         if post_id is not None:
             log.info("reply stored as post %s", post_id)
@@ -125,7 +100,7 @@ class MybbPoster:
         data["req_username"] = to
         data["req_subject"] = subject
         action = form.action + ("&" if "?" in form.action else "?") + "format=json"
-        r, html = self._post(action, data, charset, referer=url)
+        r, html = self._post(action, data, charset, referer=url, what=f"ЛС для «{to}»")
         if r.content.lstrip()[:1] == b"{":
             return self._pm_json(r.content, to)
         pm_id = stored_id(r, html, _STORED_PM)
@@ -170,25 +145,14 @@ class MybbPoster:
         return data
 
     def _post(self, action: str, data: dict[str, str], charset: str,
-              *, referer: str) -> tuple[httpx.Response, str]:
-        if not self._same_board(action):
+              *, referer: str, what: str) -> tuple[httpx.Response, str]:
+        if not same_site(httpx.URL(action).host, self.http.host):
             raise PostingError(f"форма отправляется на другой сайт ({httpx.URL(action).host}); "
                                "referee её не отправит", "проверьте [forum] url")
-        try:
-            r = self.http.request(
-                "POST", action, content=form_body(data, charset),
-                headers={"Content-Type": "application/x-www-form-urlencoded",
-                         "Referer": referer},
-                retry_unsafe=False, follow_redirects=False)
-        except ForumError as e:
-            raise PostingError(f"{e.message}; неизвестно, дошло ли сообщение",
-                               "проверьте на форуме, прежде чем отправлять снова",
-                               maybe_sent=True) from None
+        r = self.post(action, what=what, content=form_body(data, charset),
+                      headers={**FORM_TYPE, "Referer": referer})
         return r, decode_lenient(r.content, r.headers.get("content-type"),
                                  reads_right=pages.reads_as_mybb)
-
-    def _same_board(self, action: str) -> bool:
-        return same_site(httpx.URL(action).host, self.http.host)
 
     @staticmethod
     def _pm_json(content: bytes, to: str) -> int | None:

@@ -1,7 +1,7 @@
 """MyBB.ru's half of a snapshot folder (``[forum] snapshot``; the shared half, what browsers
 do to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
 
-A saved topic page (``div.post`` with ``id="pN"``) is read by :mod:`.topic_page`, the
+A saved topic page (``div.post`` with ``id="pN"``) is read by :mod:`.topic`, the
 parser of the live board's HTML fallback. Its topic is the one the page names
 (``#pun-viewtopic[data-topic-id]``), else the «saved from url» address
 (``viewtopic.php?id=N&p=K``), else the quick reply form's ``post.php?tid=N`` (a host's
@@ -28,9 +28,10 @@ from dataclasses import replace
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters import snapshot
-from adapters.mybbru import pages, topic_page
+from adapters.mybbru import page as pages
+from adapters.mybbru import topic as topic_page
 from adapters.mybbru.api import PER_PAGE
-from adapters.mybbru.client import parse_topic_url
+from adapters.mybbru.urls import parse_topic_url
 from adapters.snapshot import Reading, SavedPage
 from referee.errors import ConfigError, MalformedPage
 from referee.kernel import Post, TopicPage
@@ -68,7 +69,7 @@ def _asked(page: SavedPage) -> int:
 
 
 class MybbPages(snapshot.SavedPages):
-    """MyBB.ru saved topic pages, read by :mod:`.pages`."""
+    """MyBB.ru saved topic pages, read by :mod:`.page`."""
 
     engine = "mybbru"
     title = "MyBB.ru"

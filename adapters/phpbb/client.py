@@ -21,32 +21,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
-from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
-from zoneinfo import ZoneInfo
 
 import httpx
 
-from adapters.base import (
-    BoardSession,
-    ForumSettings,
-    HttpClient,
-    Secret,
-    same_site,
-    strip_sid,
-)
+from adapters.base import ForumSettings, HttpClient, Secret
+from adapters.board import BoardClient, walk_pages
 from adapters.phpbb import parse
 from adapters.phpbb.pm_export import PmExport
+from adapters.phpbb.urls import parse_topic_url, sid_in_body
 from referee.errors import (
     AccessDenied,
     ConfigError,
     ForumError,
     LoginFailed,
-    LoginRequired,
     MalformedPage,
-    NetworkError,
     TopicNotFound,
 )
 from referee.kernel import (
@@ -67,59 +59,6 @@ DEFAULT_PMS_PER_PAGE = 25
 PM_FOLDER_IDS = {"inbox": 0, "sentbox": -1, "outbox": -2}
 LOGIN_WAIT = 1.05
 """Seconds between receiving the login form and posting it (gotcha 11, plus a margin)."""
-MAX_PAGES = 100_000
-
-
-def parse_topic_url(url: str) -> tuple[str, int | None]:
-    """``(board_root, topic_id)`` from ``[forum] url``; the root ends with ``/``.
-
-    Accepts ``viewtopic.php?t=N`` with any extra parameters (``f=``, ``start=``, ``sid=``,
-    ``#p123``) or a bare board address (PM-only use).
-    """
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(
-            f"[forum] url {strip_sid(url)!r} — не веб-адрес",
-            'запишите его так: "https://forum.example.com/viewtopic.php?t=123"',
-        )
-    path = parts.path or "/"
-    root_path = path if path.endswith("/") else path.rsplit("/", 1)[0] + "/"
-    root = urlunsplit((parts.scheme, parts.netloc, root_path, "", ""))
-    query = parse_qs(parts.query)
-    topic: int | None = None
-    if "t" in query:
-        try:
-            topic = int(query["t"][0])
-        except ValueError:
-            raise ConfigError(
-                f"в [forum] url t={query['t'][0]!r} — это не номер темы",
-                'скопируйте ссылку на тему с форума: "…/viewtopic.php?t=123"',
-            ) from None
-    elif "p" in query and path.endswith("viewtopic.php"):
-        raise ConfigError(
-            "[forum] url ведёт на одно сообщение (p=…), а не на тему",
-            "откройте первую страницу темы и скопируйте её ссылку (в ней есть t=…)",
-        )
-    return root, topic
-
-
-def sid_in_body(url: str, data: dict[str, str]) -> tuple[str, dict[str, str]]:
-    """A form's address without the session id, which goes into the posted fields instead.
-
-    phpBB prints ``sid=`` into form actions for a reader whose cookie it has not seen yet;
-    a URL ends up in the board's access log (and any proxy's), the body does not. phpBB
-    reads ``sid`` from the request, GET and POST alike (``request_var('sid')`` reads
-    ``$_POST + $_GET``), so the form works the same (research 3.3)."""
-    parts = urlsplit(url)
-    query = parse_qsl(parts.query, keep_blank_values=True)
-    sids = [v for k, v in query if k == "sid"]
-    if not sids:
-        return url, data
-    if sids[0] and "sid" not in data:
-        data = {**data, "sid": sids[0]}
-    kept = urlencode([(k, v) for k, v in query if k != "sid"])
-    return urlunsplit(parts._replace(query=kept)), data
-
 
 
 def learned_per_page(tp: TopicPage) -> int | None:
@@ -132,11 +71,12 @@ def learned_per_page(tp: TopicPage) -> int | None:
     return tp.per_page or None
 
 
-class PhpbbForum(PmExport, BoardSession):
+class PhpbbForum(PmExport, BoardClient):
     """A live phpBB 3.x board (implements :class:`referee.kernel.Forum` and
     :class:`referee.kernel.PmFolderExport`)."""
 
     engine = "phpbb"
+    url_example = "https://forum.example.com/viewtopic.php?t=123"
 
     def __init__(
         self,
@@ -145,29 +85,22 @@ class PhpbbForum(PmExport, BoardSession):
         http: HttpClient | None = None,
         cookie_file: Path | None = None,
         password: Callable[[str], Secret] | None = None,
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        now: Callable[[], datetime] | None = None,
         max_logins: int = 2,
         remember_me: bool = True,
     ) -> None:
-        if not forum.url:
-            raise ConfigError(
-                "не задан [forum] url: referee не знает, какой форум читать",
-                'добавьте в [forum]: url = "https://forum.example.com/viewtopic.php?t=123"',
-            )
-        self.forum = forum
-        self.root, self.topic_id = parse_topic_url(forum.url)
-        self.tz = ZoneInfo(forum.timezone)
-        self._init_session(http or forum.http_client(
-            self.root, cookie_file=cookie_file), password)
-        self.now = now
-        self.max_logins = max_logins
+        self.root, self.topic_id = parse_topic_url(self.require_url(forum))
+        self._init_board(forum, lambda: http or forum.http_client(
+            self.root, cookie_file=cookie_file), password=password, now=now,
+            max_logins=max_logins)
         self.remember_me = remember_me
-        self.logins = 0
         self.per_page: int | None = None
         self._pm_per_page: dict[str, int] = {}
         self._exports: dict[tuple[str, int], parse.ExportForm] = {}
         self._form_key = None
         self.export_off = ""
+        self._received: float | None = None
+        """When the last page (a login form, maybe) arrived: gotcha 11."""
 
     # -- urls
 
@@ -212,36 +145,21 @@ class PhpbbForum(PmExport, BoardSession):
 
     # -- fetching
 
-    def _fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str, float]:
-        """GET a page and its text, decoded for sure (a page that reads right under no
-        encoding is asked for again, then a NetworkError names it: issue 14)."""
-        r, html, _ = self.http.get_text(url, reads_right=parse.reads_as_phpbb, what=what)
-        return r, html, self.http.clock()
+    def reads_right(self, html: str) -> bool:
+        return parse.reads_as_phpbb(html)
 
-    def _read(self, url: str, read: Callable[[str], T], *, what: str) -> T:
-        """GET ``url`` and parse it with ``read`` (which raises :class:`LoginRequired` on a
-        login form), parsing each answer once.
+    def fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
+        r, html = super().fetch(url, what)
+        self._received = self.http.clock()
+        return r, html
 
-        A login form in the answer (a guest, or a session that expired mid-run) leads to one
-        login and one more try; a second login form means the account may not read it.
-        """
-        r, html, received = self._fetch(url, what)
+    def parse_answer(self, r: httpx.Response, html: str, read: Callable[[str], T],
+                     what: str) -> T:
         self._check_status(r, html, what=what)
-        try:
-            return read(html)
-        except LoginRequired:
-            pass
-        self.login(form_html=html, received_at=received)
-        r, html, _ = self._fetch(url, what)
-        self._check_status(r, html, what=what)
-        try:
-            return read(html)
-        except LoginRequired:
-            raise LoginRequired(
-                f"форум всё ещё показывает форму входа ({what}) сразу после входа "
-                f"как «{self.forum.username}»",
-                "проверьте в браузере, что эта учётная запись может открыть страницу",
-            ) from None
+        return read(html)
+
+    def relogin(self, r: httpx.Response, html: str) -> None:
+        self.login(form_html=html, received_at=self._received)
 
     def _check_status(self, r: httpx.Response, html: str, *, what: str) -> None:
         status = r.status_code
@@ -279,7 +197,7 @@ class PhpbbForum(PmExport, BoardSession):
     def fetch_topic_page(self, page: int, per_page: int | None = None) -> TopicPage:
         """One topic page as the forum numbers it (may be lower than ``page`` if clamped)."""
         url = self.topic_page_url(page, per_page)
-        tp = self._read(
+        tp = self.read(
             url, lambda html: parse.parse_topic_page(html, url=url, tz=self.tz, now=self.now()),
             what=f"страницу {page} темы t={self.topic_id}",
         )
@@ -305,40 +223,8 @@ class PhpbbForum(PmExport, BoardSession):
                 if first.page >= first.total_pages:
                     return
                 page_no = 2
-        count = 0
-        last_seen = 0
-        resized = False
-        while True:
-            tp = self.fetch_topic_page(page_no)
-            if tp.page > page_no and not resized:
-                # The board's page size shrank since the cursor was saved: ask again with
-                # the size this page shows, rather than skip the pages in between.
-                resized = True
-                log.info("page size changed: asked for page %s, got %s", page_no, tp.page)
-                continue
-            if tp.page <= last_seen and page_no > tp.page >= tp.total_pages:
-                # The topic shrank while it was read (posts deleted): the page asked for is
-                # gone and the forum shows its new last page again. The caller sees the
-                # smaller post count and re-reads what moved.
-                log.info("asked for page %s, the topic now ends on page %s", page_no, tp.page)
-                yield tp
-                return
-            if tp.page <= last_seen:
-                raise MalformedPage(
-                    f"форум прислал страницу {tp.page}, а просили страницу {page_no}",
-                    "в теме могло поменяться число сообщений на странице; запустите sync снова",
-                )
-            if tp.page != page_no:
-                log.info("asked for page %s, forum shows page %s of %s",
-                         page_no, tp.page, tp.total_pages)
-            yield tp
-            count += 1
-            last_seen = tp.page
-            if tp.page >= tp.total_pages or (max_pages and count >= max_pages):
-                return
-            if count >= MAX_PAGES:  # pragma: no cover - a guard against a looping forum
-                raise MalformedPage("у темы, похоже, нет последней страницы")
-            page_no = tp.page + 1
+        yield from walk_pages(self.fetch_topic_page, page_no, max_pages=max_pages,
+                              resizes=True)
 
     # -- login
 
@@ -360,7 +246,7 @@ class PhpbbForum(PmExport, BoardSession):
                 return rest.split(";", 1)[0].strip()
         return None
 
-    def _login_succeeded(self, r: httpx.Response, html: str) -> bool:
+    def login_succeeded(self, r: httpx.Response, html: str) -> bool:
         """Judged by the session the forum gave us, not by the page text: the answer to
         the POST sets ``{prefix}_u`` to the user id (1 = still a guest)."""
         user = self._session_cookie_user(r)
@@ -375,77 +261,47 @@ class PhpbbForum(PmExport, BoardSession):
         return user is not None and user != "1"
 
 
-    def login(self, form_html: str | None = None, *, received_at: float | None = None) -> None:
-        """Log in as ``[forum] username`` (research 3.2).
+    def login(self, form_html: str | None = None, form_url: str | None = None, *,
+              received_at: float | None = None) -> None:
+        """Log in as ``[forum] username`` (research 3.2): the login form the forum just
+        served (``form_html``, arrived at ``received_at``) or ``ucp.php?mode=login``;
+        waits ≥1 s after the form arrived; judged by the session cookie. Failure names the
+        reason (wrong password, CAPTCHA, banned/inactive), never the password."""
+        self._received = received_at
+        super().login(form_html, form_url)
 
-        Reuses a login form the forum just served (``form_html``) or GETs
-        ``ucp.php?mode=login``; waits ≥1 s after the form arrived; posts it; judges success
-        by the session cookie. Failure raises :class:`LoginFailed` naming the reason
-        (wrong password, CAPTCHA, banned/inactive) and never the password.
-        """
-        username = self.forum.username
-        if not username:
-            raise LoginRequired(
-                "форум просит войти, а [forum] username не задан",
-                'добавьте в [forum]: username = "ВашНик"; пароль спросится '
-                "(или возьмётся из REFEREE_PASSWORD)",
-            )
-        if self.logins >= self.max_logins:
-            raise LoginFailed(
-                f"форум снова и снова просит войти как «{username}» "
-                f"(входов за этот запуск: {self.logins})",
-                "сессии, похоже, сразу истекают; проверьте форум в браузере",
-            )
-        self.logins += 1
-        for attempt in range(2):  # a second go only after an expired form token
-            if form_html is None:
-                _, form_html, received_at = self._fetch(self.login_url())
-            try:
-                form = parse.parse_login_form(form_html, url=self.login_url())
-            except MalformedPage:
-                raise LoginFailed(
-                    "на странице входа форума нет понятной referee формы входа",
-                    f"откройте {self.login_url()} в браузере",
-                ) from None
-            if form.has_captcha:
-                raise self._failure("captcha_required", username)
-            action = form.action or self.login_url()
-            if not same_site(httpx.URL(action).host, self.http.host):
-                raise LoginFailed(
-                    f"форма входа отправила бы пароль на другой сайт "
-                    f"({httpx.URL(action).host}); referee отказывается",
-                    "проверьте [forum] url: он должен вести на сам форум",
-                )
-            action, data = sid_in_body(action, self._login_data(form, username))
-            # Gotcha 11: a form posted in the second it was made is refused (FORM_INVALID).
-            since = self.http.clock() - received_at if received_at is not None else 0.0
-            if since < LOGIN_WAIT:
-                self.http.sleep(LOGIN_WAIT - since)
-            r = self.http.request(
-                "POST", action, data=data, headers={"Referer": self.login_url()},
-                retry_unsafe=False, follow_redirects=False,
-            )
-            if r.status_code >= 500:
-                # Not a refusal of the password: the forum broke (a refused login is an
-                # HTTP 200 page with the form and a reason).
-                raise NetworkError(
-                    f"форум ответил HTTP {r.status_code} при входе как "
-                    f"«{username}»",
-                    "форум, возможно, лежит или перегружен; запустите команду позже "
-                    "(уже прочитанные страницы сохранены)",
-                )
-            html = parse.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
-            del data
-            if self._login_succeeded(r, html):
-                log.info("logged in as %s", username)
-                self.http.save_cookies()
-                return
-            kind = parse.login_error(html) if html else None
-            if kind == "form_invalid" and attempt == 0:
-                form_html, received_at = None, None
-                continue
-            raise self._failure(kind, username)
-        raise self._failure("form_invalid", username)  # pragma: no cover - loop always returns
+    def login_form(self, form_html: str | None, form_url: str | None) -> parse.LoginForm:
+        if form_html is None:
+            _, form_html = self.fetch(self.login_url())
+        try:
+            form = parse.parse_login_form(form_html, url=self.login_url())
+        except MalformedPage:
+            raise LoginFailed("на странице входа форума нет понятной referee формы входа",
+                              f"откройте {self.login_url()} в браузере") from None
+        if form.has_captcha:
+            raise self._failure("captcha_required", self.forum.username or "")
+        return replace(form, action=form.action or self.login_url())
+
+    def post_login(self, form: parse.LoginForm, username: str) -> httpx.Response:
+        action, data = sid_in_body(form.action, self._login_data(form, username))
+        # Gotcha 11: a form posted in the second it was made is refused (FORM_INVALID).
+        since = self.http.clock() - self._received if self._received is not None else 0.0
+        if since < LOGIN_WAIT:
+            self.http.sleep(LOGIN_WAIT - since)
+        r = self.post_form(action, username=username, data=data,
+                           headers={"Referer": self.login_url()})
+        del data
+        self._received = None
+        return r
+
+    def answer_html(self, r: httpx.Response) -> str:
+        return parse.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+
+    def login_again(self, r: httpx.Response, html: str) -> str | None:
+        return "" if html and parse.login_error(html) == "form_invalid" else None
+
+    def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
+        return self._failure(parse.login_error(html) if html else None, username)
 
     def _login_data(self, form: parse.LoginForm, username: str) -> dict[str, str]:
         """The fields a browser would post: hidden ones (creation_time, form_token, sid,
@@ -501,7 +357,7 @@ class PhpbbForum(PmExport, BoardSession):
 
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
         url = self.pm_folder_url(folder, page)
-        fp, form = self._read(
+        fp, form = self.read(
             url, lambda html: parse.read_pm_folder(html, url=url, tz=self.tz, now=self.now()),
             what=f"папку ЛС «{folder}»",
         )
@@ -516,7 +372,7 @@ class PhpbbForum(PmExport, BoardSession):
         folder export could not give (:meth:`export_pm_folder_page`)."""
         pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
         url = self.pm_url(pm_id, folder)
-        return self._read(
+        return self.read(
             url, lambda html: parse.parse_pm(html, url=url, tz=self.tz, now=self.now(),
                                              folder=folder),
             what=f"личное сообщение {pm_id}",

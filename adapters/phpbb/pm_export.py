@@ -1,7 +1,7 @@
 """New PMs by folder export: one request per folder page, read marks untouched.
 
 phpBB's folder view exports the messages of the page it lists as XML
-(:mod:`adapters.phpbb.parse.export` has the facts and the source). :class:`PmExport` is the
+(:mod:`adapters.phpbb.export` has the facts and the source). :class:`PmExport` is the
 part of :class:`~adapters.phpbb.client.PhpbbForum` that posts that form for a page the
 forum object has just listed and pairs the answer's rows with the listing's rows. When the
 board cannot export — no XML option on the page, a refused form, an answer that is not

@@ -37,7 +37,6 @@ import logging
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -45,8 +44,10 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import strip_sid
 from adapters.phpbb import parse
-from adapters.phpbb.client import PhpbbForum, sid_in_body
-from referee.errors import ForumError, LoginRequired, NetworkError
+from adapters.phpbb.client import PhpbbForum
+from adapters.phpbb.urls import sid_in_body
+from adapters.poster import FRESH, LOOK, Answer, FormPoster, GuestForm
+from referee.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.phpbb.posting")
 
@@ -63,36 +64,6 @@ _POST_ID = re.compile(r"[?&;]p=(\d+)|#p(\d+)")
 _FORM_INVALID = ("ошибка отправки формы", "submitted form was invalid")
 _FLOOD = ("сразу после предыдущего", "так часто", "so soon after your last")
 _NO_USERS = ("пользователи не существуют", "users to be added do not exist")
-
-AnswerKind = Literal[
-    "stored", "form_invalid", "flood", "new_posts", "login", "refused", "unknown"
-]
-
-
-class PostingError(ForumError):
-    """phpBB did not store the message. ``maybe_sent`` is True when the answer leaves it
-    open whether it was stored (the connection broke after the POST, an answer we do not
-    know): the host must look before running the command again."""
-
-    def __init__(self, message: str, hint: str | None = None, *,
-                 maybe_sent: bool = False) -> None:
-        super().__init__(message, hint)
-        self.maybe_sent = maybe_sent
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """What phpBB made of one POST."""
-
-    kind: AnswerKind
-    forum_id: int | None = None
-    text: str = ""
-    html: str = ""
-
-
-class _GuestForm(Exception):
-    """A posting form rendered for a guest (no logged-in header)."""
-
 
 @dataclass(frozen=True, slots=True)
 class _Form:
@@ -129,29 +100,19 @@ def classify_answer(html: str, *, pm: bool, after_post: int | None = None) -> An
     return Answer("unknown", html=html)
 
 
-class PhpbbPoster:
+class PhpbbPoster(FormPoster[_Form]):
     """Sends replies and PMs as the logged-in host over a :class:`PhpbbForum` session.
 
     Waiting uses the forum's :class:`~adapters.base.HttpClient` ``sleep``/``clock``, so
     tests inject a fake clock and never wait."""
 
+    flood_default = FLOOD_WAIT
+    forum: PhpbbForum
+
     def __init__(self, forum: PhpbbForum, *, flood_wait: float = FLOOD_WAIT) -> None:
-        self.forum = forum
-        self.http = forum.http
-        self.flood_wait = flood_wait
+        super().__init__(forum, flood_wait=flood_wait)
         self.flood_seen = False
         self._last_stored: float | None = None
-
-    # -- lifecycle
-
-    def close(self) -> None:
-        self.forum.close()
-
-    def __enter__(self) -> PhpbbPoster:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- urls
 
@@ -215,38 +176,17 @@ class PhpbbPoster:
     # -- steps
 
     def _get_form(self, url: str, what: str) -> _Form:
-        """GET a posting form as the logged-in host.
-
-        A login page instead of the form leads to one login (:meth:`PhpbbForum._read`); a
-        form served to a guest (boards where guests may reply) leads to a login too: the
-        host's messages are never posted as a guest."""
+        """GET a posting form as the logged-in host (:meth:`FormPoster.read_form`)."""
         seen: list[str] = []
 
         def read(html: str) -> parse.PostingForm:
             form = parse.parse_posting_form(html, url=url)  # a login page raises here
             if not parse.is_logged_in(html):
-                raise _GuestForm
+                raise GuestForm
             seen.append(html)
             return form
 
-        try:
-            form = self.forum._read(url, read, what=what)
-        except _GuestForm:
-            self.forum.login()
-            try:
-                form = self.forum._read(url, read, what=what)
-            except _GuestForm:
-                raise LoginRequired(
-                    f"форум всё ещё показывает гостю {what} сразу после входа как "
-                    f"«{self.forum.forum.username}»",
-                    "проверьте в браузере, что вход этой учётной записи не слетает",
-                ) from None
-        if form.has_captcha:
-            raise PostingError(
-                f"{what}: форум требует CAPTCHA, а referee не может её пройти",
-                "отправьте это вручную в браузере или попросите администраторов форума "
-                "разрешить учётной записи ведущего писать без CAPTCHA",
-            )
+        form = self.read_form(url, read, what=what)
         return _Form(form, self.http.clock(), seen[-1])
 
     def _add_recipient(self, url: str, nick: str) -> tuple[_Form, int]:
@@ -290,66 +230,52 @@ class PhpbbPoster:
     ) -> int | None:
         """POST a form; one fresh form after FORM_INVALID (or a lost session), one resubmit
         after the «new posts» review, one retry after flood control."""
-        got = get_form()
-        fresh_used = review_used = flood_used = False
-        while True:
+        def send(got: _Form) -> Answer:
             check(got.form)
             self._wait(got)
             after = _int(got.form.hidden.get("topic_cur_post_id"))
             answer = self._send(got, build(got.form), what=what, pm=pm, after=after)
             if answer.kind == "stored":
                 self._last_stored = self.http.clock()
-                log.info("%s stored as %s", what, answer.forum_id)
-                return answer.forum_id
-            if answer.kind in ("form_invalid", "login"):
-                if fresh_used:
-                    raise PostingError(
-                        f"форум дважды отклонил {what} (не принят ключ безопасности формы); "
-                        "ничего не отправлено",
-                        "запустите команду снова; если повторится, войдите один раз через "
-                        "браузер и "
-                        "проверьте часы компьютера",
-                    )
-                fresh_used = True
-                if answer.kind == "login":
-                    self.forum.login(form_html=answer.html, received_at=self.http.clock())
-                got = get_form()
-                continue
-            if answer.kind == "new_posts":
-                if review_used:
-                    raise PostingError(
-                        f"в тему всё время приходят новые сообщения; не отправлено: {what}",
-                        "запустите команду снова через минуту",
-                    )
-                review_used = True
-                log.info("new posts since the form was made; submitting again")
-                got = self._reuse(answer, got)
-                continue
-            if answer.kind == "flood":
-                if flood_used:
-                    raise PostingError(
-                        f"защита форума от флуда снова отклонила {what} после ожидания "
-                        f"{self.flood_wait:.0f} с: «{answer.text}»",
-                        "запустите ту же команду через несколько минут: отправленное "
-                        "записано и второй раз не уйдёт",
-                    )
-                flood_used = True
-                self.flood_seen = True
-                log.info("flood control; waiting %.0f s", self.flood_wait)
-                got = self._reuse(answer, got)
-                self.http.sleep(self.flood_wait)
-                continue
-            if answer.kind == "refused":
-                raise PostingError(
-                    f"форум не принял {what}: «{answer.text}»",
-                    "откройте форму в браузере и посмотрите почему; ничего не отправлено",
-                )
-            raise PostingError(
-                f"ответ форума на {what} — ни успех, ни ошибка, известные referee",
-                "посмотрите тему (или исходящие ЛС) в браузере, прежде чем запускать команду "
-                "снова: если сообщение там, оно отправлено",
-                maybe_sent=True,
-            )
+            return answer
+
+        return self.submit(get_form, send, what=what)
+
+    # -- hooks
+
+    def relogin(self, answer: Answer) -> None:
+        self.forum.login(form_html=answer.html, received_at=self.http.clock())
+
+    def cure(self, answer: Answer, form: _Form, get_form: Callable[[], _Form]) -> _Form | None:
+        if answer.kind == "new_posts":
+            log.info("new posts since the form was made; submitting again")
+            return self._reuse(answer, form)
+        if answer.kind == "flood":
+            self.flood_seen = True
+            log.info("flood control; waiting %.0f s", self.flood_wait)
+            got = self._reuse(answer, form)
+            self.http.sleep(self.flood_wait)
+            return got
+        return super().cure(answer, form, get_form)
+
+    def refusal(self, answer: Answer, what: str) -> PostingError:
+        if answer.kind in FRESH:
+            return PostingError(
+                f"форум дважды отклонил {what} (не принят ключ безопасности формы); "
+                "ничего не отправлено",
+                "запустите команду снова; если повторится, войдите один раз через браузер и "
+                "проверьте часы компьютера")
+        if answer.kind == "new_posts":
+            return PostingError(
+                f"в тему всё время приходят новые сообщения; не отправлено: {what}",
+                "запустите команду снова через минуту")
+        if answer.kind == "flood":
+            return PostingError(
+                f"защита форума от флуда снова отклонила {what} после ожидания "
+                f"{self.flood_wait:.0f} с: «{answer.text}»",
+                "запустите ту же команду через несколько минут: отправленное записано и "
+                "второй раз не уйдёт")
+        return super().refusal(answer, what)
 
     def _reuse(self, answer: Answer, got: _Form) -> _Form:
         """The form phpBB handed back (fresh ``form_token``/``creation_time``)."""
@@ -378,30 +304,14 @@ class PhpbbPoster:
                     f"форум отклонил {what}: «{said}»",
                     "проверьте в браузере, что учётной записи ведущего можно там писать",
                 )
-            raise PostingError(
-                f"форум ответил HTTP {r.status_code} (запрос: {what})",
-                "посмотрите тему (или исходящие ЛС) в браузере, прежде чем запускать команду "
-                "снова: если сообщение там, оно отправлено",
-                maybe_sent=True,
-            )
+            raise PostingError(f"форум ответил HTTP {r.status_code} (запрос: {what})", LOOK,
+                               maybe_sent=True)
         return classify_answer(self._html(r), pm=pm, after_post=after)
 
     def _post(self, url: str, data: Mapping[str, str], *, referer: str,
               what: str) -> httpx.Response:
         url, data = sid_in_body(url, dict(data))
-        try:
-            return self.http.request(
-                "POST", url, data=data, headers={"Referer": strip_sid(referer)},
-                retry_unsafe=False, follow_redirects=False,
-            )
-        except NetworkError as e:
-            # The request may have reached the forum: say so, never retry blindly.
-            raise PostingError(
-                f"связь оборвалась при отправке ({what}): {e.message}",
-                "посмотрите тему (или исходящие ЛС) в браузере, прежде чем запускать команду "
-                "снова: если сообщение там, оно отправлено",
-                maybe_sent=True,
-            ) from None
+        return self.post(url, what=what, data=data, headers={"Referer": strip_sid(referer)})
 
     def _wait(self, got: _Form) -> None:
         """Not in the form's second (gotcha 11); keep the flood distance once seen."""
@@ -424,9 +334,8 @@ class PhpbbPoster:
         data[name or "post"] = value or "Отправить"
         return data
 
-    @staticmethod
-    def _html(r: httpx.Response) -> str:
-        return parse.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+    def _html(self, r: httpx.Response) -> str:
+        return self.forum.answer_html(r)
 
 
 def _int(value: str | None) -> int | None:

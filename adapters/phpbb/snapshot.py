@@ -1,7 +1,7 @@
 """phpBB's half of a snapshot folder (``[forum] snapshot``; the shared half, what browsers
 do to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
 
-Each saved file is classified by :func:`adapters.phpbb.parse.page_kind`: topic pages, PM
+Each saved file is classified by :func:`adapters.phpbb.page_kind`: topic pages, PM
 folder listings and opened PMs are read by the live board's parsers; a PM's folder is the
 one the UCP menu marks as the page's (``#active-subsection``); other phpBB pages (index,
 login, posting forms) are skipped and listed in :attr:`SnapshotForum.skipped`.
@@ -20,7 +20,7 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters import snapshot
 from adapters.base import ForumSettings
 from adapters.phpbb import parse
-from adapters.phpbb.client import parse_topic_url
+from adapters.phpbb.urls import parse_topic_url
 from adapters.snapshot import Reading, SavedPage
 
 _FOLDER_NAMES = {"0": "inbox", "-1": "sentbox", "-2": "outbox"}

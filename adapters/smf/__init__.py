@@ -1,6 +1,6 @@
 """SMF 2.1 and 2.0 (Simple Machines Forum; themes Curve2 and Curve, Russian and English packs).
 
-Page parsers in :mod:`.parse` (topics) and :mod:`.parse_pm` (personal messages), forms in
+Page parsers in :mod:`.topic` (topics) and :mod:`.pms` (personal messages), forms in
 :mod:`.forms`, the live board in :mod:`.client`, replies and PMs in :mod:`.posting`, saved
 pages in :mod:`.snapshot`; every markup fact they rely on and where it was verified:
 ``adapters/smf/README.md``. The registry entry below opens each lazily, so finding the
@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from adapters.base import ForumSettings
-from adapters.registry import Engine, PasswordSource
+from adapters.registry import lazy_engine
 from adapters.smf.urls import parse_topic_url, post_url, query_params, topic_start
-from referee.kernel import Forum, Poster
 
 
 def claims_url(url: str) -> bool:
@@ -38,34 +36,8 @@ def topic_id(url: str) -> int | None:
     return parse_topic_url(url)[1]
 
 
-def open_forum(settings: ForumSettings, password: PasswordSource | None) -> Forum:
-    from adapters.smf.client import SmfForum
-
-    return SmfForum(settings, password=password)
-
-
-def open_snapshot(settings: ForumSettings) -> Forum:
-    from adapters.smf.snapshot import SmfPages
-    from adapters.snapshot import open_saved
-
-    return open_saved(settings, SmfPages)
-
-
-def open_poster(settings: ForumSettings, password: PasswordSource | None) -> Poster:
-    from adapters.smf.client import SmfForum
-    from adapters.smf.posting import SmfPoster
-
-    return SmfPoster(SmfForum(settings, password=password))
-
-
-ENGINE = Engine(
-    name="smf",
-    title="SMF 2.1/2.0",
-    claims_url=claims_url,
-    topic_id=topic_id,
-    open_forum=open_forum,
-    claims_page=claims_page,
-    open_snapshot=open_snapshot,
-    open_poster=open_poster,
+ENGINE = lazy_engine(
+    "smf", "SMF 2.1/2.0", claims_url=claims_url, topic_id=topic_id, claims_page=claims_page,
+    forum="client:SmfForum", poster="posting:SmfPoster", pages="snapshot:SmfPages",
     post_url=post_url,
-)
+    example="https://forum.example.com/index.php?topic=123.0")

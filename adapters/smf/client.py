@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TypeVar
-from zoneinfo import ZoneInfo
 
 import httpx
 
-from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
-from adapters.smf import forms, parse, parse_pm
+from adapters.base import ForumSettings, HttpClient, Secret
+from adapters.board import MAX_PAGES, BoardClient
+from adapters.smf import forms, pms, topic
 from adapters.smf.page import SmfPage, decode_page, looks_like_smf, reads_as_smf
 from adapters.smf.urls import parse_topic_url, strip_session, topic_page_address
 from referee.errors import (
@@ -60,15 +60,15 @@ DEFAULT_PER_PAGE = 15
 """SMF's ``defaultMaxMessages``; only a fallback, the page index tells the real value."""
 LOGIN_SPACING = 2.5
 """Seconds between two login POSTs (SMF refuses a login within ~2 s of the last one)."""
-MAX_PAGES = 100_000
 SMF_FOLDERS = {"inbox": "inbox", "sentbox": "sent"}
 
 
 
-class SmfForum(BoardSession):
+class SmfForum(BoardClient):
     """A live SMF 2.1 board."""
 
     engine = "smf"
+    url_example = "https://forum.example.com/index.php?topic=123.0"
 
     def __init__(
         self,
@@ -76,28 +76,19 @@ class SmfForum(BoardSession):
         *,
         http: HttpClient | None = None,
         password: Callable[[str], Secret] | None = None,
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        now: Callable[[], datetime] | None = None,
         max_logins: int = 2,
     ) -> None:
-        if not forum.url:
-            raise ConfigError(
-                "[forum] url не задан: referee не знает, какой форум читать",
-                'добавьте в [forum] url = "https://forum.example.com/index.php?topic=123.0"',
-            )
-        self.forum = forum
-        self.script, self.topic_id = parse_topic_url(forum.url)
-        self.tz = ZoneInfo(forum.timezone)
-        self._init_session(http or forum.http_client(self.script), password)
-        self.now = now
-        self.max_logins = max_logins
-        self.logins = 0
+        self.script, self.topic_id = parse_topic_url(self.require_url(forum))
+        self._init_board(forum, lambda: http or forum.http_client(self.script),
+                         password=password, now=now, max_logins=max_logins)
         self.per_page: int | None = None
         self._last_login: float | None = None
-        self._folders: dict[str, parse_pm.SmfFolder] = {}
+        self._landing_url = ""
+        self._folders: dict[str, pms.SmfFolder] = {}
         self.marked_read = 0
         """The host's PMs this run made SMF mark read by showing them (sync_pms says it)."""
         self._pms: dict[tuple[str, int], PrivateMessage] = {}
-
 
     # -- fetching
 
@@ -109,11 +100,11 @@ class SmfForum(BoardSession):
         per = per_page or self.per_page or DEFAULT_PER_PAGE
         return topic_page_address(self.script, self.topic_id, (max(1, page) - 1) * per)
 
-    def _fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
-        """GET a page and its text, decoded for sure (a page that reads right under no
-        encoding is asked for again, then a NetworkError names it: issue 14)."""
-        r, html, _ = self.http.get_text(url, reads_right=reads_as_smf,
-                                        what=what or strip_session(url))
+    def reads_right(self, html: str) -> bool:
+        return reads_as_smf(html)
+
+    def fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
+        r, html = super().fetch(url, what or strip_session(url))
         if r.status_code >= 500:
             raise NetworkError(f"форум ответил HTTP {r.status_code} на {strip_session(url)}",
                                "форум может быть перегружен; повторите команду позже")
@@ -122,30 +113,16 @@ class SmfForum(BoardSession):
                                 "проверьте [forum] url: откройте его в браузере")
         return r, html
 
-    def _read(self, url: str, read: Callable[[str], T], *, what: str) -> T:
-        """GET and parse; a login form in the answer leads to one login and one more try
-        (``read`` raises :class:`LoginRequired` on it)."""
-        _, html = self._fetch(url, what)
-        try:
-            return read(html)
-        except LoginRequired as asked:
-            if not self.forum.username:
-                # SMF says the same to a guest for a closed board and a missing topic.
-                raise LoginRequired(asked.message, "проверьте [forum] url; если тема или ЛС "
-                                    "видны только участникам, укажите [forum] username "
-                                    "ведущего") from None
+    def relogin(self, r: httpx.Response, html: str) -> None:
         self.login(form_html=html)
-        _, html = self._fetch(url, what)
-        try:
-            return read(html)
-        except LoginRequired:
-            raise LoginRequired(
-                f"форум и после входа как «{self.forum.username}» не показывает {what}",
-                "проверьте в браузере, что эта учётная запись видит страницу",
-            ) from None
+
+    def guest_refused(self, asked: LoginRequired) -> LoginRequired:
+        # SMF says the same to a guest for a closed board and a missing topic.
+        return LoginRequired(asked.message, "проверьте [forum] url; если тема или ЛС видны "
+                             "только участникам, укажите [forum] username ведущего")
 
     def fetch_topic_page(self, url: str, page: int) -> TopicPage:
-        tp = self._read(url, lambda html: parse.parse_topic_page(
+        tp = self.read(url, lambda html: topic.parse_topic_page(
             html, url=url, tz=self.tz, now=self.now()), what=f"тему {self.topic_id}, страницу "
             f"{page}")
         if tp.per_page and tp.total_pages > 1:  # a single page only bounds the size
@@ -190,42 +167,14 @@ class SmfForum(BoardSession):
         return f"{self.script}?action=login"
 
 
-    def login(self, form_html: str | None = None) -> None:
-        """Log in as ``[forum] username``; :class:`LoginFailed` names SMF's reason (never
-        the password)."""
-        username = self.forum.username
-        if not username:
-            raise LoginRequired("форум просит войти, а в [forum] username никто не указан",
-                                'добавьте username = "Ник ведущего" в [forum]; пароль '
-                                "спросит referee (или возьмёт из REFEREE_PASSWORD)")
-        if self.logins >= self.max_logins:
-            raise LoginFailed(f"форум снова и снова просит войти как «{username}»",
-                              "сессии, похоже, сразу истекают; проверьте вход в браузере")
-        self.logins += 1
-        for attempt in range(2):
-            if form_html is None or SmfPage(form_html, "").login_form() is None:
-                _, form_html = self._fetch(self.login_url(), "страницу входа")
-            form = forms.parse_login_form(form_html, url=self.login_url())
-            if not same_site(httpx.URL(form.action).host or "", self.http.host):
-                raise LoginFailed(
-                    f"форма входа отправила бы пароль на другой сайт "
-                    f"({httpx.URL(form.action).host}); referee отказывается",
-                    "проверьте [forum] url: он должен вести на сам форум")
-            r = self._post_login(form, username)
-            logged_in, html = self._landing(r)
-            if logged_in:
-                log.info("logged in as %s", username)
-                self.http.save_cookies()
-                return
-            kind, said = forms.login_error(html)
-            if kind in ("wait", "token") and attempt == 0:
-                log.info("login refused (%s); trying once more", kind)
-                form_html = html
-                continue
-            raise _failure(kind, said, username)
-        raise _failure("other", "", username)  # pragma: no cover - the loop returns or raises
+    def login_form(self, form_html: str | None, form_url: str | None) -> forms.LoginForm:
+        if not form_html or SmfPage(form_html, "").login_form() is None:
+            _, form_html = self.fetch(self.login_url(), "страницу входа")
+        return forms.parse_login_form(form_html, url=self.login_url())
 
-    def _post_login(self, form: forms.LoginForm, username: str) -> httpx.Response:
+    def post_login(self, form: forms.LoginForm, username: str) -> httpx.Response:
+        """The form's two randomly named tokens, the name and the password; SMF refuses a
+        login within ~2 s of the last one (:data:`LOGIN_SPACING`)."""
         data = dict(form.hidden)
         data[form.user_field] = username
         data[form.password_field] = self._secret(username).reveal()
@@ -236,27 +185,33 @@ class SmfForum(BoardSession):
             if wait > 0:
                 self.http.sleep(wait)
         try:
-            r = self.http.request("POST", form.action, data=data,
-                                  headers={"Referer": self.login_url()}, retry_unsafe=False,
-                                  follow_redirects=False)
+            return self.post_form(form.action, username=username, data=data,
+                                  headers={"Referer": self.login_url()})
         finally:
             self._last_login = self.http.clock()
             del data
-        if r.status_code >= 500:
-            raise NetworkError(f"форум ответил HTTP {r.status_code} на вход как «{username}»",
-                               "форум может быть перегружен; повторите команду позже")
-        return r
 
-    def _landing(self, r: httpx.Response) -> tuple[bool, str]:
-        """Whether the login answer ends on a member's page (SMF redirects through
-        ``login2;sa=check`` to the index), and that page."""
-        url = str(r.url)
+    def answer_html(self, r: httpx.Response) -> str:
+        """The page the login answer ends on: SMF redirects through ``login2;sa=check``
+        to the index."""
+        self._landing_url = str(r.url)
         if r.is_redirect:
-            url = strip_session(str(r.url.join(r.headers.get("Location", ""))))
-            _, html = self._fetch(url)
-        else:
-            html = decode_page(r.content, r.headers.get("content-type")) if r.content else ""
-        return SmfPage(html, url).logged_in, html
+            self._landing_url = strip_session(str(r.url.join(r.headers.get("Location", ""))))
+            return self.fetch(self._landing_url)[1]
+        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+
+    def login_succeeded(self, r: httpx.Response, html: str) -> bool:
+        return SmfPage(html, self._landing_url).logged_in
+
+    def login_again(self, r: httpx.Response, html: str) -> str | None:
+        kind, _ = forms.login_error(html)
+        if kind in ("wait", "token"):
+            log.info("login refused (%s); trying once more", kind)
+            return html
+        return None
+
+    def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
+        return _failure(*forms.login_error(html), username)
 
     # -- private messages
 
@@ -264,11 +219,11 @@ class SmfForum(BoardSession):
         url = f"{self.script}?action=pm;f={_smf_folder(folder)};sort=date"
         return url if start is None else f"{url};start={start}"
 
-    def _folder(self, url: str, folder: str) -> parse_pm.SmfFolder:
-        got = self._read(url, lambda html: parse_pm.parse_folder(
+    def _folder(self, url: str, folder: str) -> pms.SmfFolder:
+        got = self.read(url, lambda html: pms.parse_folder(
             html, url=url, folder=folder, tz=self.tz, now=self.now()),
             what=f"папку личных сообщений «{folder}»")
-        if got.mode == parse_pm.MODE_CONVERSATION:
+        if got.mode == pms.MODE_CONVERSATION:
             raise ForumError(
                 "личные сообщения ведущего показываются диалогами: в этом виде SMF "
                 "показывает только последнее сообщение каждого диалога",
@@ -283,7 +238,7 @@ class SmfForum(BoardSession):
             # a PM's text and leave it unread (no «mark unread» for PMs; the PM search shows
             # texts but is not read here): the sync line says how many it marked.
             unread = {e.pm_id for e in got.entries if e.unread}
-            self.marked_read += got.inbox_unread if got.mode == parse_pm.MODE_ALL else \
+            self.marked_read += got.inbox_unread if got.mode == pms.MODE_ALL else \
                 len(unread & set(got.messages))
         return got
 
@@ -308,7 +263,7 @@ class SmfForum(BoardSession):
         got = self._folder(self._folder_page_url(folder, last, number), folder)
         return _newest_first(got, last.total_pages - got.page + 1, last.total_pages)
 
-    def _folder_page_url(self, folder: str, known: parse_pm.SmfFolder, number: int) -> str:
+    def _folder_page_url(self, folder: str, known: pms.SmfFolder, number: int) -> str:
         start = known.starts.get(number)
         if start is None:
             per = known.per_page or self.per_page or DEFAULT_PER_PAGE
@@ -339,7 +294,7 @@ def _smf_folder(folder: str) -> str:
                          "используйте inbox или sentbox") from None
 
 
-def _newest_first(got: parse_pm.SmfFolder, page: int, total: int | None = None) -> PmFolderPage:
+def _newest_first(got: pms.SmfFolder, page: int, total: int | None = None) -> PmFolderPage:
     return PmFolderPage(folder=got.folder, page=page, total_pages=total or got.total_pages,
                         entries=tuple(reversed(got.entries)))
 

@@ -31,6 +31,7 @@ from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborNode as Node
 
+from adapters import poster
 from adapters.smf.page import SmfPage, squash
 from adapters.smf.urls import strip_session
 from referee.errors import MalformedPage
@@ -163,11 +164,7 @@ def _action(form: Node, url: str, default: str) -> str:
     return strip_session(urljoin(url, action.replace("&amp;", "&")))
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    kind: AnswerKind
-    text: str = ""
-    form: PostingForm | None = None
+Answer = poster.Answer
 
 
 def classify_answer(html: str, *, url: str) -> Answer:
@@ -176,7 +173,7 @@ def classify_answer(html: str, *, url: str) -> Answer:
     box."""
     page = SmfPage(html, url)
     if page.login_form() is not None or (page.member_id == 0):
-        return Answer("login", page.notice())
+        return Answer("login", text=page.notice())
     listed = page.tree.css_first("#errors #error_list")
     said = squash(listed.text()) if listed is not None else ""
     form = None
@@ -190,10 +187,10 @@ def classify_answer(html: str, *, url: str) -> Answer:
     box = page.tree.css_first("#errors")
     serious = box is not None and "errorbox" in (box.attributes.get("class") or "")
     if not serious and any(w in low for w in _NEW_REPLY):
-        return Answer("new_reply", said, form)
+        return Answer("new_reply", text=said, form=form)
     if any(w in low for w in ("сессия истекла", "session timed out", "session verification",
                               "already submitted", "уже отправлен")):
-        return Answer("token", said, form)
+        return Answer("token", text=said, form=form)
     if _FLOOD.search(low):
-        return Answer("flood", said, form)
-    return Answer("refused", said, form)
+        return Answer("flood", text=said, form=form)
+    return Answer("refused", text=said, form=form)

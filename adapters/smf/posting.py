@@ -30,15 +30,16 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
 import httpx
 
+from adapters.poster import LOOK, Answer, FormPoster
 from adapters.smf import forms
 from adapters.smf.client import SmfForum
 from adapters.smf.page import SmfPage, decode_page
 from adapters.smf.urls import strip_session, topic_start
-from referee.errors import ForumError, LoginRequired, NetworkError
+from referee.errors import LoginRequired, NetworkError, PostingError
 
 log = logging.getLogger("referee.smf.posting")
 
@@ -48,39 +49,18 @@ _SECONDS = re.compile(r"(\d+)\s*(?:секунд|seconds)", re.IGNORECASE)
 _NEW = re.compile(r'id="msg(\d+)"(?:(?!id="msg\d+").)*?<a id="new"', re.DOTALL)
 
 
-class PostingError(ForumError):
-    """SMF did not store the message. ``maybe_sent``: the answer leaves it open (the host
-    must look before running the command again)."""
-
-    def __init__(self, message: str, hint: str | None = None, *,
-                 maybe_sent: bool = False) -> None:
-        super().__init__(message, hint)
-        self.maybe_sent = maybe_sent
-
-
-_LOOK = ("посмотрите в теме (или в «Отправленных») в браузере, прежде чем запускать "
-         "команду снова: если сообщение там, оно отправлено")
-
-
-class SmfPoster:
+class SmfPoster(FormPoster[forms.PostingForm]):
     """Sends replies and PMs as the logged-in host over an :class:`SmfForum` session."""
 
+    flood_default = SEND_SPACING
+    forum: SmfForum
+
     def __init__(self, forum: SmfForum) -> None:
-        self.forum = forum
-        self.http = forum.http
+        super().__init__(forum)
         self._last_send: float | None = None
         self.spacing: float | None = None
         """Seconds the board demands between two sends, once it has said so (a flood
         refusal); None: no wait before a send."""
-
-    def close(self) -> None:
-        self.forum.close()
-
-    def __enter__(self) -> SmfPoster:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- public
 
@@ -128,57 +108,57 @@ class SmfPoster:
         self._submit(url, fill, what=f"личное сообщение для «{to}»", pm=True)
         return None
 
-    # -- steps
+    # -- hooks
 
-    def _form(self, url: str, what: str) -> tuple[forms.PostingForm, str]:
+    def _form(self, url: str, what: str) -> forms.PostingForm:
         """The form as the logged-in host sees it (a guest form leads to a login)."""
-        def read(html: str) -> tuple[forms.PostingForm, str]:
+        def read(html: str) -> forms.PostingForm:
             form = forms.parse_posting_form(html, url=url)  # a login page raises here
             if not SmfPage(html, url).logged_in:
                 raise LoginRequired(f"форма {what} показана гостю")
-            return form, html
+            return form
 
-        return self.forum._read(url, read, what=f"форму: {what}")
+        return self.read_form(url, read, what=f"форму: {what}")
 
     def _submit(self, url: str, fill: Callable[[forms.PostingForm], dict[str, str]], *,
                 what: str, pm: bool) -> int | None:
-        """POST the form; one fresh form after a refused token or a lost session, one
-        resubmit after «new reply», one wait after flood control."""
-        form, _ = self._form(url, what)
-        fresh = review = flood = False
-        while True:
+        def send(form: forms.PostingForm) -> Answer:
             data = fill(form)
             last_msg = form.value("last_msg")
             self._space()
-            r = self._post(form.action, data, referer=url, what=what)
+            r = self.post(form.action, what=what, data=data,
+                          headers={"Referer": strip_session(url)})
             self._last_send = self.http.clock()
+            if r.status_code >= 500:
+                raise PostingError(f"форум ответил HTTP {r.status_code} на {what}", LOOK,
+                                   maybe_sent=True)
             if r.is_redirect:
-                return self._stored(r, what=what, pm=pm, after=last_msg)
-            answer = forms.classify_answer(self._html(r), url=form.action)
-            if answer.kind in ("token", "login") and not fresh:
-                fresh = True  # a lost session: the form's page logs in again (_read)
-                form, _ = self._form(url, what)
-                continue
-            if answer.kind == "new_reply" and not review and answer.form is not None:
-                review = True
-                log.info("a reply arrived since the form was made; submitting again")
-                form = answer.form
-                continue
-            if answer.kind == "flood" and not flood:
-                flood = True
-                found = _SECONDS.search(answer.text)
-                # Whole seconds on SMF's side: the named seconds plus one, from now (the
-                # refused send was logged too).
-                self.spacing = (float(found.group(1)) if found else SEND_SPACING) + 1.0
-                self.http.sleep(self.spacing)
-                form = answer.form or self._form(url, what)[0]
-                continue
-            raise self._refusal(answer, what)
+                return Answer("stored", self._stored(r, what=what, pm=pm, after=last_msg))
+            return forms.classify_answer(self._html(r), url=form.action)
 
-    def _refusal(self, answer: forms.Answer, what: str) -> PostingError:
+        return self.submit(lambda: self._form(url, what), send, what=what)
+
+    def relogin(self, answer: Answer) -> None:
+        pass  # a lost session: the form's page logs in again (BoardClient.read)
+
+    def cure(self, answer: Answer, form: forms.PostingForm,
+             get_form: Callable[[], forms.PostingForm]) -> forms.PostingForm | None:
+        if answer.kind == "new_reply" and answer.form is not None:
+            log.info("a reply arrived since the form was made; submitting again")
+            return answer.form
+        if answer.kind == "flood":
+            found = _SECONDS.search(answer.text)
+            # Whole seconds on SMF's side: the named seconds plus one, from now (the
+            # refused send was logged too).
+            self.spacing = (float(found.group(1)) if found else SEND_SPACING) + 1.0
+            self.http.sleep(self.spacing)
+            return answer.form or get_form()
+        return super().cure(answer, form, get_form)
+
+    def refusal(self, answer: Answer, what: str) -> PostingError:
         if answer.kind == "unknown":
             return PostingError(f"ответ форума на {what} — ни успех, ни известная ошибка",
-                                _LOOK, maybe_sent=True)
+                                LOOK, maybe_sent=True)
         said = f": «{answer.text}»" if answer.text else ""
         return PostingError(f"форум не принял {what}{said}; ничего не отправлено",
                             "откройте форму в браузере, чтобы увидеть причину")
@@ -189,7 +169,7 @@ class SmfPoster:
         if pm:
             if "done=sent" not in location:
                 raise PostingError(f"после отправки {what} форум повёл на {location}, а не "
-                                   "в папку с «сообщение отправлено»", _LOOK, maybe_sent=True)
+                                   "в папку с «сообщение отправлено»", LOOK, maybe_sent=True)
             return None
         topic, start = topic_start(location)
         if topic != self.forum.topic_id:
@@ -212,20 +192,6 @@ class SmfPoster:
             wait = self._last_send + self.spacing - self.http.clock()
             if wait > 0:
                 self.http.sleep(wait)
-
-    def _post(self, url: str, data: Mapping[str, str], *, referer: str,
-              what: str) -> httpx.Response:
-        try:
-            r = self.http.request("POST", url, data=data,
-                                  headers={"Referer": strip_session(referer)},
-                                  retry_unsafe=False, follow_redirects=False)
-        except NetworkError as e:
-            raise PostingError(f"связь оборвалась при отправке: {what}: {e.message}", _LOOK,
-                               maybe_sent=True) from None
-        if r.status_code >= 500:
-            raise PostingError(f"форум ответил HTTP {r.status_code} на {what}", _LOOK,
-                               maybe_sent=True)
-        return r
 
     @staticmethod
     def _html(r: httpx.Response) -> str:

@@ -2,8 +2,8 @@
 to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
 
 A saved page is told by its markup (README.md beside this file has each fact and where it
-is verified): ``div#forumposts`` is a topic page, read by :mod:`.parse`; the folder form
-(``form#pmFolder``, 2.0 ``form[name=pmFolder]``) a PM folder page, read by :mod:`.parse_pm`
+is verified): ``div#forumposts`` is a topic page, read by :mod:`.topic`; the folder form
+(``form#pmFolder``, 2.0 ``form[name=pmFolder]``) a PM folder page, read by :mod:`.pms`
 with every message it shows in full (display mode «все сразу», or the one opened in mode
 «по одному»). The folder is the one the form posts back to (``…;f=sent;start=0``), else
 the ``f=`` of the «saved from url» address. Pages in the «диалоги» mode are skipped with
@@ -16,7 +16,7 @@ from __future__ import annotations
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters import snapshot
-from adapters.smf import parse, parse_pm
+from adapters.smf import pms, topic
 from adapters.smf.page import SmfPage, looks_like_smf, reads_as_smf
 from adapters.smf.urls import parse_topic_url, query_params
 from adapters.snapshot import Reading, SavedPage
@@ -45,7 +45,7 @@ def _print_view(tree: LexborHTMLParser) -> bool:
 
 
 class SmfPages(snapshot.SavedPages):
-    """SMF 2.0/2.1 saved pages, read by :mod:`.parse` and :mod:`.parse_pm`."""
+    """SMF 2.0/2.1 saved pages, read by :mod:`.topic` and :mod:`.pms`."""
 
     engine = "smf"
     title = "SMF 2.1/2.0"
@@ -68,12 +68,12 @@ class SmfPages(snapshot.SavedPages):
         printed = clock[0] if clock else None
         where = {"url": page.url, "tz": self.tz, "now": page.saved_at}
         if smf.tree.css_first("#forumposts") is not None:
-            return Reading("topic", topic=parse.parse_topic_page(page.text, **where),
+            return Reading("topic", topic=topic.parse_topic_page(page.text, **where),
                            printed_at=printed)
         if smf.tree.css_first("form#pmFolder, form[name=pmFolder]") is not None:
             folder = saved_folder(smf.tree, page.url)
-            got = parse_pm.parse_folder(page.text, folder=folder, **where)
-            if got.mode == parse_pm.MODE_CONVERSATION:
+            got = pms.parse_folder(page.text, folder=folder, **where)
+            if got.mode == pms.MODE_CONVERSATION:
                 raise ForumError(
                     "ЛС сохранены в виде «диалоги»: в нём SMF показывает только последнее "
                     "сообщение каждого диалога", "переключите вид на «Все сразу» (значок "

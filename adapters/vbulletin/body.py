@@ -1,5 +1,5 @@
-"""A vBulletin post's content → the body every engine hands the core (engine_guide.md):
-quotes as ``<blockquote>`` with the quoted author in a ``<cite>``, code boxes as
+"""A vBulletin post's content → the body every engine hands the core (``adapters/README.md``,
+«The body»): quotes as ``<blockquote>`` with the quoted author in a ``<cite>``, code boxes as
 ``<div class="codebox"><code>…</code></div>``, everything else (colours, spoilers, smilies)
 as vBulletin rendered it.
 

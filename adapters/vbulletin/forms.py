@@ -16,19 +16,19 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urlencode, urljoin
+from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.vbulletin.parse import is_logged_in, message_text
+from adapters import poster
+from adapters.vbulletin.topic import is_logged_in, message_text
 
 _POST_ID = re.compile(r"[?&;]p=(\d+)|#post(\d+)")
 _REFRESH_URL = re.compile(r"url\s*=\s*['\"]?([^'\">]+)", re.IGNORECASE)
 _WAIT = re.compile(r"(?:in|через)\s+(\d+)\s*(?:seconds?|сек)", re.IGNORECASE)
 
 LoginOutcome = Literal["ok", "wrong_password", "strikes", "unknown"]
-AnswerKind = Literal["stored", "token", "flood", "refused", "login", "unknown"]
 
 
 # --------------------------------------------------------------------------- the password
@@ -52,15 +52,9 @@ def md5_fields(password: str) -> tuple[str, str]:
 
 # --------------------------------------------------------------------------- forms
 
-FORM_TYPE = {"Content-Type": "application/x-www-form-urlencoded"}
+FORM_TYPE = poster.FORM_TYPE
+form_body = poster.form_body
 
-
-def form_body(values: dict[str, str], charset: str) -> bytes:
-    """A form in the page's own encoding, as a browser sends it from a ``windows-1251``
-    page: characters the encoding lacks as ``&#N;`` (vB stores and shows them so). The
-    login name must match the board's bytes, or vBulletin does not find the user."""
-    return urlencode(list(values.items()), encoding=charset,
-                     errors="xmlcharrefreplace").encode("ascii")
 
 @dataclass(frozen=True, slots=True)
 class Form:
@@ -144,12 +138,7 @@ def post_id_in(url: str) -> int | None:
     return int(match.group(1) or match.group(2)) if match else None
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    kind: AnswerKind
-    post_id: int | None = None
-    text: str = ""
-    wait: float | None = None
+Answer = poster.Answer
 
 
 def classify_answer(html: str, *, pm: bool) -> Answer:

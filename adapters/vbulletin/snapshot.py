@@ -2,10 +2,10 @@
 browsers do to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
 
 A saved page with posts (vB 3 ``table#postN``, vB 4 ``li#post_N``, vB 5 ``li.b-post``) is a
-thread page, read by :mod:`.parse` (one numeric date order kept over the folder's pages,
+thread page, read by :mod:`.topic` (one numeric date order kept over the folder's pages,
 like the live board's pages); a page of ``private.php?do=showpm`` links is a PM folder
 listing, a page with the PM's postbit (``div#showpm``, or a ``div#post_message_`` without a
-post frame) an opened PM, both read by :mod:`.mail`.
+post frame) an opened PM, both read by :mod:`.pms`.
 
 What a saved page does not say is taken from the «saved from url» address, else from the
 page's own links and forms (**unverified** on a real saved PM page: none is in the
@@ -27,9 +27,9 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters import snapshot
 from adapters.base import ForumSettings
 from adapters.snapshot import Reading, SavedPage
-from adapters.vbulletin import claims_page, mail, parse
+from adapters.vbulletin import claims_page, pms, topic
+from adapters.vbulletin.dates import Order
 from adapters.vbulletin.urls import parse_thread_url
-from adapters.vbulletin.when import Order
 from referee.errors import ConfigError, MalformedPage
 from referee.kernel import TopicPage
 
@@ -85,7 +85,7 @@ def saved_folder(tree: LexborHTMLParser, page: SavedPage) -> str:
 
 
 class VbulletinPages(snapshot.SavedPages):
-    """vBulletin 3.8/4.x (and vB 5 thread) saved pages, read by :mod:`.parse`, :mod:`.mail`."""
+    """vBulletin 3.8/4.x (and vB 5 thread) saved pages, read by :mod:`.topic`, :mod:`.pms`."""
 
     engine = "vbulletin"
     title = "vBulletin 3.8/4.x"
@@ -96,7 +96,7 @@ class VbulletinPages(snapshot.SavedPages):
         self._order: Order | None = None
 
     def reads_right(self, text: str) -> bool:
-        return parse.reads_as_vbulletin(text)
+        return topic.reads_as_vbulletin(text)
 
     def topic_of(self, url: str) -> int | None:
         return parse_thread_url(url).topic_id
@@ -105,7 +105,7 @@ class VbulletinPages(snapshot.SavedPages):
         if not claims_page(page.text):
             return Reading("other", why="не страница vBulletin")
         tree = LexborHTMLParser(page.text)
-        if parse.raw_posts(tree, page.url):
+        if topic.raw_posts(tree, page.url):
             return Reading("topic", topic=self._thread(tree, page))
         if page.on_board and "/privatemessage/" in page.url:
             return Reading("other", why="ЛС vBulletin 5 referee пока не читает: ночные ходы "
@@ -116,21 +116,21 @@ class VbulletinPages(snapshot.SavedPages):
             return self._pm(tree, page)
         if tree.css_first('a[href*="do=showpm"]') is not None or tree.css_first(
                 "form#pmform, ol.pmlist") is not None:
-            folder = mail.parse_pm_folder(page.text, url=page.url,
+            folder = pms.parse_pm_folder(page.text, url=page.url,
                                           folder=saved_folder(tree, page), tz=self.tz,
                                           now=page.saved_at)
             return Reading("pm_folder", folder=folder)
-        said = parse.message_text(tree)
+        said = topic.message_text(tree)
         if said:
             return Reading("other", why=f"сообщение форума: «{said}»")
         if tree.css_first('input[name="vb_login_username"]') is not None and \
-                not parse.is_logged_in(tree):
+                not topic.is_logged_in(tree):
             return Reading("other", why="форма входа (страница сохранена без входа на форум)")
         return Reading("other", why="страница vBulletin, не тема и не ЛС")
 
     def _thread(self, tree: LexborHTMLParser, page: SavedPage) -> TopicPage:
         known = _thread_of(page.url) if page.on_board else None
-        tp, self._order = parse.read_topic_page(
+        tp, self._order = topic.read_topic_page(
             page.text, url=page.url, tz=self.tz, now=page.saved_at, topic_id=known,
             order=self._order)
         if tp.topic_id is None and (tid := _linked_thread(tree, page.url)) is not None:
@@ -146,7 +146,7 @@ class VbulletinPages(snapshot.SavedPages):
                 "сохраните ЛС из Chrome или Edge: они записывают адрес страницы в файл")
         folder = saved_folder(tree, page)
         me = (self.settings.username,) if folder == "inbox" and self.settings.username else ()
-        pm = mail.parse_pm(page.text, url=page.url, pm_id=pm_id, folder=folder, tz=self.tz,
+        pm = pms.parse_pm(page.text, url=page.url, pm_id=pm_id, folder=folder, tz=self.tz,
                            now=page.saved_at, recipients=me)
         return Reading("pm", pms=(pm,))
 

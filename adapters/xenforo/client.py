@@ -16,20 +16,25 @@ Board facts this relies on (``adapters/xenforo/README.md`` says where each is ve
 
 from __future__ import annotations
 
-import logging
 import re
-from collections.abc import Callable, Iterator
-from datetime import UTC, datetime
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TypeVar
-from zoneinfo import ZoneInfo
 
 import httpx
 
-from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
+from adapters.base import ForumSettings, HttpClient, Secret
+from adapters.board import BoardClient, cookies_set
 from adapters.xenforo import forms
-from adapters.xenforo.address import Board, ThreadAddress, parse_thread_url
-from adapters.xenforo.conversations import (
+from adapters.xenforo.page import (
+    cookie_prefix,
+    decode_page,
+    parse,
+    raise_for_page,
+    reads_as_xenforo,
+)
+from adapters.xenforo.pms import (
     ConversationPage,
     ConversationRow,
     inbox_page,
@@ -38,43 +43,21 @@ from adapters.xenforo.conversations import (
     pm_key,
     split_key,
 )
-from adapters.xenforo.page import (
-    cookie_prefix,
-    decode_page,
-    parse,
-    raise_for_page,
-    reads_as_xenforo,
-)
 from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
-from referee.errors import (
-    ConfigError,
-    LoginFailed,
-    LoginRequired,
-    MalformedPage,
-    NetworkError,
-    PmRemoved,
-)
-from referee.kernel import (
-    FIRST_PAGE,
-    PageCursor,
-    PmFolderPage,
-    PmListEntry,
-    PrivateMessage,
-    TopicPage,
-)
+from adapters.xenforo.urls import Board, ThreadAddress, parse_thread_url
+from referee.errors import ConfigError, LoginFailed, PmRemoved
+from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
 
-log = logging.getLogger("referee.xenforo")
 T = TypeVar("T")
 
-MAX_PAGES = 100_000
 _TWO_STEP = re.compile(r'<form[^>]+action="[^"]*login/two-step', re.IGNORECASE)
 
 
-
-class XenforoForum(BoardSession):
+class XenforoForum(BoardClient):
     """A live XenForo 1/2 board (implements :class:`referee.kernel.Forum`)."""
 
     engine = "xenforo"
+    url_example = "https://forum.example/threads/mafija.123/"
 
     def __init__(
         self,
@@ -83,62 +66,36 @@ class XenforoForum(BoardSession):
         http: HttpClient | None = None,
         cookie_file: Path | None = None,
         password: Callable[[str], Secret] | None = None,
-        now: Callable[[], datetime] = lambda: datetime.now(UTC),
+        now: Callable[[], datetime] | None = None,
         max_logins: int = 2,
         remember_me: bool = True,
     ) -> None:
-        if not forum.url:
-            raise ConfigError(
-                "[forum] url не задан: referee не знает, какую тему читать",
-                'добавьте в [forum] url = "https://forum.example/threads/mafija.123/"')
-        self.forum = forum
         self.board: Board
         self.thread: ThreadAddress | None
-        self.board, self.thread = parse_thread_url(forum.url)
+        self.board, self.thread = parse_thread_url(self.require_url(forum))
         self.topic_id = self.thread.thread_id if self.thread else None
-        self.tz = ZoneInfo(forum.timezone)
-        self._init_session(http or forum.http_client(
-            self.board.host_root, cookie_file=cookie_file), password)
-        self.now = now
-        self.max_logins = max_logins
+        self._init_board(forum, lambda: http or forum.http_client(
+            self.board.host_root, cookie_file=cookie_file), password=password, now=now,
+            max_logins=max_logins)
         self.remember_me = remember_me
-        self.logins = 0
         self.per_page: int | None = None
         self.prefix = "xf_"
         self._rows: dict[int, ConversationRow] = {}
         self._messages: dict[int, PrivateMessage] = {}
 
+    # -- fetching (hooks)
 
-    # -- fetching
+    def reads_right(self, html: str) -> bool:
+        return reads_as_xenforo(html)
 
-    def _fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
-        """GET a page and its text, decoded for sure (a page that reads right under no
-        encoding is asked for again, then a NetworkError names it: issue 14)."""
-        r, html, _ = self.http.get_text(url, reads_right=reads_as_xenforo, what=what)
-        return r, html
-
-    def _parse(self, r: httpx.Response, html: str, read: Callable[[str], T], what: str) -> T:
+    def parse_answer(self, r: httpx.Response, html: str, read: Callable[[str], T],
+                     what: str) -> T:
         if r.status_code >= 400:
             raise_for_page(parse(html), str(r.url), what, r.status_code)
         return read(html)
 
-    def _read(self, url: str, read: Callable[[str], T], *, what: str) -> T:
-        """GET ``url`` and parse it with ``read``; a login form in the answer (a guest, or
-        a session that expired) leads to one login and one more try."""
-        r, html = self._fetch(url, what)
-        try:
-            return self._parse(r, html, read, what)
-        except LoginRequired:
-            pass
+    def relogin(self, r: httpx.Response, html: str) -> None:
         self.login(form_html=html, form_url=str(r.url))
-        r, html = self._fetch(url, what)
-        try:
-            return self._parse(r, html, read, what)
-        except LoginRequired:
-            raise LoginRequired(
-                f"форум по-прежнему показывает форму входа ({what}) сразу после входа под "
-                f"«{self.forum.username}»",
-                "проверьте в браузере, что эта учётная запись открывает страницу") from None
 
     # -- the thread
 
@@ -155,7 +112,7 @@ class XenforoForum(BoardSession):
     def fetch_topic_page(self, page: int) -> TopicPage:
         """One thread page as the board numbers it (lower than ``page`` when clamped)."""
         url = self.topic_page_url(page)
-        view = self._read(url, lambda html: read_thread_page(
+        view = self.read(url, lambda html: read_thread_page(
             html, url=url, tz=self.tz, now=self.now()), what=f"тема {self.topic_id}, "
                                                           f"страница {page}")
         self._follow_canonical(view.canonical)
@@ -179,122 +136,56 @@ class XenforoForum(BoardSession):
                 and seen.slug and seen.slug != self.thread.slug:
             self.thread = self.thread.with_slug(seen.slug)
 
-    def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE, *,
-                          max_pages: int | None = None) -> Iterator[TopicPage]:
-        """Pages ``cursor.page`` … last. XenForo addresses pages by number, so any page can
-        be asked for directly; a page that no longer exists is redirected to the last."""
-        if cursor.per_page and self.per_page is None:
-            self.per_page = cursor.per_page
-        page_no, last_seen, count = max(1, cursor.page), 0, 0
-        while True:
-            tp = self.fetch_topic_page(page_no)
-            if tp.page <= last_seen:
-                if page_no > tp.page >= tp.total_pages:
-                    # Posts were deleted while the thread was read: the page asked for is
-                    # gone. The caller sees the smaller count and re-reads what moved.
-                    yield tp
-                    return
-                raise MalformedPage(
-                    f"форум показал страницу {tp.page}, когда просили страницу {page_no}",
-                    "запустите синхронизацию ещё раз")
-            yield tp
-            count += 1
-            last_seen = tp.page
-            if tp.page >= tp.total_pages or (max_pages and count >= max_pages):
-                return
-            if count >= MAX_PAGES:  # pragma: no cover - a guard against a looping board
-                raise MalformedPage("у темы, похоже, нет последней страницы")
-            page_no = tp.page + 1
+    # -- login (hooks): the form just served or ``login/``, posted to ``login/login``
 
-    # -- login
-
-
-    def _user_cookie_set(self, r: httpx.Response) -> bool:
-        for header in r.headers.get_list("set-cookie"):
-            name, _, rest = header.partition("=")
-            value = rest.split(";", 1)[0].strip()
-            if name.strip() == f"{self.prefix}user" and value and value != "deleted":
-                return True
-        return False
-
-    def login(self, form_html: str | None = None, *, form_url: str | None = None) -> None:
-        """Log in as ``[forum] username``: the login form (the one just served, or
-        ``login/``), posted to ``login/login``; success is judged by the session the board
-        gives back. Failure raises :class:`LoginFailed` with the reason, never the
-        password."""
-        username = self.forum.username
-        if not username:
-            raise LoginRequired(
-                "форум просит войти, а [forum] username не задан",
-                'добавьте в [forum] username = "НикВедущего"; пароль спросят (или возьмут '
-                "из REFEREE_PASSWORD)")
-        if self.logins >= self.max_logins:
-            raise LoginFailed(
-                f"форум снова и снова просит войти под «{username}» ({self.logins} входа за "
-                "запуск)", "возможно, сессии сразу истекают; проверьте форум в браузере")
-        self.logins += 1
-        for attempt in range(2):  # a second go only after a refused form token
-            form, page_url = self._login_form(form_html, form_url)
-            r = self._post_login(form, username)
-            if self._login_succeeded(r):
-                log.info("logged in as %s", username)
-                self.http.save_cookies()
-                return
-            html = decode_page(r.content, r.headers.get("content-type")) if r.content else ""
-            kind = forms.login_error(html)
-            if "two-step" in r.headers.get("Location", "") or _TWO_STEP.search(html):
-                kind = "two_step"
-            if kind == "form_invalid" and attempt == 0:
-                form_html = form_url = None
-                continue
-            raise _failure(kind, username)
-        raise _failure("form_invalid", username)  # pragma: no cover - the loop returns
-
-    def _login_form(self, html: str | None,
-                    url: str | None) -> tuple[forms.LoginForm, str]:
-        form = forms.parse_login_form(html, url or self.board.url("login/")) if html else None
+    def login_form(self, form_html: str | None, form_url: str | None) -> forms.LoginForm:
+        form = forms.parse_login_form(form_html, form_url or self.board.url("login/")) \
+            if form_html else None
         if form is None:
-            url = self.board.url("login/")
-            r, html = self._fetch(url, "страница входа")
-            self.prefix = cookie_prefix(parse(html))
-            form = forms.parse_login_form(html, str(r.url))
-        else:
-            self.prefix = cookie_prefix(parse(html or ""))
+            r, form_html = self.fetch(self.board.url("login/"), "страница входа")
+            form = forms.parse_login_form(form_html, str(r.url))
+        self.prefix = cookie_prefix(parse(form_html or ""))
         if form is None:
             raise LoginFailed("на странице входа нет формы, которую понимает referee",
                               f"откройте {self.board.url('login/')} в браузере")
         if form.has_captcha:
             raise _failure("captcha_required", self.forum.username or "")
-        if not same_site(httpx.URL(form.action).host, self.http.host):
-            raise LoginFailed(
-                f"форма входа отправила бы пароль на другой сайт ({httpx.URL(form.action).host})"
-                "; referee отказывается", "проверьте [forum] url: он должен вести на сам форум")
-        return form, url or form.action
+        return form
 
-    def _post_login(self, form: forms.LoginForm, username: str) -> httpx.Response:
+    def post_login(self, form: forms.LoginForm, username: str) -> httpx.Response:
         data = dict(form.hidden)
         data[form.username_field] = username
         data[form.password_field] = self._secret(username).reveal()
         if self.remember_me and form.remember_field:
             data[form.remember_field] = "1"
-        r = self.http.request("POST", form.action, data=data,
-                              headers={"Referer": self.board.url("login/")},
-                              retry_unsafe=False, follow_redirects=False)
+        r = self.post_form(form.action, username=username, data=data,
+                           headers={"Referer": self.board.url("login/")})
         del data
-        if r.status_code >= 500:
-            raise NetworkError(
-                f"форум ответил HTTP {r.status_code} на вход под «{username}»",
-                "форум, возможно, перегружен; запустите команду позже")
         return r
 
-    def _login_succeeded(self, r: httpx.Response) -> bool:
-        if self._user_cookie_set(r):
+    def answer_html(self, r: httpx.Response) -> str:
+        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+
+    def login_succeeded(self, r: httpx.Response, html: str) -> bool:
+        if any(v and v != "deleted"
+               for v in cookies_set(r, lambda name: name == f"{self.prefix}user")):
             return True
         location = r.headers.get("Location", "")
         # Without «remember me» XenForo sets no user cookie: a redirect away from the login
         # pages is the success.
         return r.is_redirect and bool(location) and "login" not in location \
             and "two-step" not in location
+
+    def _login_error(self, r: httpx.Response, html: str) -> str | None:
+        if "two-step" in r.headers.get("Location", "") or _TWO_STEP.search(html):
+            return "two_step"
+        return forms.login_error(html)
+
+    def login_again(self, r: httpx.Response, html: str) -> str | None:
+        return "" if self._login_error(r, html) == "form_invalid" else None
+
+    def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
+        return _failure(self._login_error(r, html), username)
 
     # -- conversations (the host's private messages)
 
@@ -305,7 +196,7 @@ class XenforoForum(BoardSession):
         if folder != "inbox":
             return PmFolderPage(folder, 1, 1, ())
         url = self.board.url("conversations/" + (f"page-{page}" if page > 1 else ""))
-        listing = self._read(url, lambda html: parse_conversation_list(
+        listing = self.read(url, lambda html: parse_conversation_list(
             html, url=url, tz=self.tz, now=self.now()), what="список переписок")
         self._rows.update((row.conversation_id, row) for row in listing.rows)
         return inbox_page(listing, self.board.url)
@@ -336,7 +227,7 @@ class XenforoForum(BoardSession):
         route = row.route if row is not None else f"conversations/{conversation_id}/"
         url = self.board.url(route + (f"page-{page}" if page > 1 else ""))
         title = row.title if row is not None else str(conversation_id)
-        shown = self._read(url, lambda html: parse_conversation_page(
+        shown = self.read(url, lambda html: parse_conversation_page(
             html, url=url, tz=self.tz, now=self.now()), what=f"переписка «{title}»")
         count = len(shown.messages)
         if shown.page < shown.total_pages and count:

@@ -25,6 +25,7 @@ from typing import Literal
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters import poster
 from adapters.xenforo.page import (
     absolute,
     csrf_token,
@@ -41,7 +42,6 @@ _SECONDS = re.compile(r"(\d+)\s*(?:секунд|сек\.?|seconds?)", re.IGNOREC
 
 LoginErrorKind = Literal["wrong_password", "wrong_username", "captcha_required", "banned",
                          "inactive", "form_invalid", "two_step"]
-AnswerKind = Literal["stored", "form_invalid", "flood", "login", "refused", "unknown"]
 
 _LOGIN_ERRORS: tuple[tuple[LoginErrorKind, tuple[str, ...]], ...] = (
     ("captcha_required", ("captcha", "капч", "проверку на робота")),
@@ -145,12 +145,7 @@ def parse_posting_form(html: str, action_part: str, url: str) -> PostingForm | N
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    kind: AnswerKind
-    text: str = ""
-    wait: float | None = None
-    """Seconds the flood control asks to wait (``flood``)."""
+Answer = poster.Answer
 
 
 def classify_answer(html: str) -> Answer:
@@ -159,16 +154,16 @@ def classify_answer(html: str) -> Answer:
     said = error_text(tree)
     low = said.lower()
     if login_form(tree) is not None and not is_logged_in(tree):
-        return Answer("login", said)
+        return Answer("login", text=said)
     if "ошибка безопасности" in low or "security error" in low:
-        return Answer("form_invalid", said)
+        return Answer("form_invalid", text=said)
     flood = _SECONDS.search(said)
     if flood and ("подожд" in low or "wait" in low):
-        return Answer("flood", said, float(flood.group(1)))
+        return Answer("flood", text=said, wait=float(flood.group(1)))
     if said:
-        return Answer("refused", said)
-    return Answer("unknown", norm(tree.css_first("title").text()) if tree.css_first("title")
-                  is not None else "")
+        return Answer("refused", text=said)
+    title = tree.css_first("title")
+    return Answer("unknown", text=norm(title.text()) if title is not None else "")
 
 
 __all__ = ["Answer", "LoginForm", "PostingForm", "classify_answer", "has_captcha",

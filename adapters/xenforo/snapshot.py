@@ -5,7 +5,7 @@ A saved page is told by its markup first (``article.message--post``: a thread pa
 ``article.message--conversationMessage``: a conversation; ``div.structItem--conversation``:
 the conversation list; XF1's ``li.message`` by the page's template, XF2
 ``html[data-template]`` / XF1 ``div#content[class]``), and read by the live board's parsers
-(:mod:`.topic`, :mod:`.conversations`). The thread or conversation a page shows is its
+(:mod:`.topic`, :mod:`.pms`). The thread or conversation a page shows is its
 canonical address, the «saved from url» address, or — a page saved by Firefox from a board
 that prints no canonical link — the thread its own post links point to.
 
@@ -28,8 +28,8 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters import snapshot
 from adapters.base import ForumSettings
 from adapters.snapshot import Reading, SavedPage
-from adapters.xenforo.address import parse_thread_url
-from adapters.xenforo.conversations import (
+from adapters.xenforo.page import error_text, generation, login_form, reads_as_xenforo
+from adapters.xenforo.pms import (
     ConversationPage,
     ConversationRow,
     conversation_id_in,
@@ -38,8 +38,8 @@ from adapters.xenforo.conversations import (
     parse_conversation_page,
     pm_key,
 )
-from adapters.xenforo.page import error_text, generation, login_form, reads_as_xenforo
 from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
+from adapters.xenforo.urls import parse_thread_url
 from referee.errors import MalformedPage
 from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
 
@@ -94,7 +94,7 @@ def _kind(tree: LexborHTMLParser) -> str:
 
 
 class XenforoPages(snapshot.SavedPages):
-    """XenForo 1/2 saved pages, read by :mod:`.topic` and :mod:`.conversations`."""
+    """XenForo 1/2 saved pages, read by :mod:`.topic` and :mod:`.pms`."""
 
     engine = "xenforo"
     title = "XenForo"

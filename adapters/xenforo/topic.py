@@ -13,7 +13,6 @@ from datetime import datetime, tzinfo
 
 from selectolax.lexbor import LexborHTMLParser
 
-from adapters.xenforo.address import parse_thread_url, route_of
 from adapters.xenforo.body import normalise_body
 from adapters.xenforo.dates import viewer_zone
 from adapters.xenforo.page import (
@@ -25,6 +24,7 @@ from adapters.xenforo.page import (
     raise_for_page,
 )
 from adapters.xenforo.posts import RawPost, looks_like_posts, read_posts
+from adapters.xenforo.urls import parse_thread_url, route_of
 from referee.errors import ConfigError, MalformedPage
 from referee.kernel import Post, TopicPage
 

@@ -39,7 +39,7 @@ from referee.store import RecordedResult, Store
 from referee.timeline import DayPlay, NightPlay, play_day, play_night
 
 if TYPE_CHECKING:  # the HTTP client loads when a command syncs, not with the game (issue 30)
-    from referee.sync import ProgressCallback, Secret
+    from referee.sync import ProgressCallback, Secret, SyncReport
 
 
 @dataclass
@@ -128,23 +128,25 @@ class GameBase:
 
     def sync(self, *, sent: bool = False, full: bool = False,
              progress: ProgressCallback | None = None, pms: bool | None = None,
-             password: Callable[[str], Secret] | None = None) -> list[str]:
+             password: Callable[[str], Secret] | None = None,
+             scheduled: bool = False) -> list[str]:
         """Read new pages of the game topic (and of ``[forum] vote_url``, the separate voting
         topic, when set) and the host's new PMs; returns one summary line per source.
 
         PMs are read when a login is configured or the source is a snapshot folder: by
         folder page where the engine can, else each opened once (see :mod:`referee.sync`).
         ``password`` asks for the forum password when a login needs one (the command line's
-        asks with its progress bar stopped).
+        asks with its progress bar stopped). ``scheduled`` (``referee watch``): the open
+        day's earlier pages are read again by need, not at every sync
+        (:mod:`referee.game.reread`).
         """
 
-        from referee.sync import open_adapter, sync_pms, sync_topic
+        from referee.sync import open_adapter, sync_pms
 
         lines: list[str] = []
         adapter = open_adapter(self.config, password=password, db_path=self.store.path)
         try:
-            report = sync_topic(self.config, self.store, adapter, progress=progress,
-                                full=full, recheck=self.pages_to_recheck(adapter.topic_id))
+            report = self._sync_topic(self.config, adapter, progress, full, scheduled)
             report = report.with_held(self._post_held_text)
             lines.append(report.summary())
             lines += _sync_warnings(adapter, report)
@@ -161,10 +163,8 @@ class GameBase:
             )
             adapter = open_adapter(votes_config, password=password, db_path=self.store.path)
             try:
-                recheck = self.pages_to_recheck(adapter.topic_id)
-                lines.append("голосование: " + sync_topic(votes_config, self.store, adapter,
-                                                   progress=progress, full=full,
-                                                   recheck=recheck).summary())
+                lines.append("голосование: " + self._sync_topic(
+                    votes_config, adapter, progress, full, scheduled).summary())
             finally:
                 adapter.close()
         from referee.game.safety import roster_doubts
@@ -179,21 +179,39 @@ class GameBase:
 
         return post_held(self, post_id).text  # type: ignore[arg-type]
 
+    def _sync_topic(self, config: Config, adapter: Any, progress: ProgressCallback | None,
+                    full: bool, scheduled: bool) -> SyncReport:
+        """One topic read (:func:`referee.sync.sync_topic`) with the pages of the open day
+        read again as :mod:`referee.game.reread` says; when the last page shows a post count the
+        store does not hold, the pages left are read too (a sign of a change above)."""
+        from referee.game import reread
+        from referee.sync import sync_topic
+
+        at = self.now
+        days = reread.plan(self, adapter.topic_id, scheduled=scheduled)
+        report = sync_topic(config, self.store, adapter, progress=progress, full=full,
+                            recheck=reread.pages(days))
+        left = [p for p in reread.pages(days, all_of_them=True)
+                if p < report.start_page and p not in report.rechecked]
+        if left and reread.count_changed(self.store, report):
+            more = sync_topic(config, self.store, adapter, recheck=left)
+            report = replace(report, rechecked=tuple(sorted({*report.rechecked, *left})),
+                             requests=report.requests + more.requests,
+                             edited_posts=report.edited_posts + more.edited_posts,
+                             missing_posts=report.missing_posts + more.missing_posts,
+                             new_posts=report.new_posts + more.new_posts,
+                             notes=report.notes + more.notes,
+                             vanished=report.vanished + more.vanished)
+        reread.remember(self.store, report, days, at)
+        return report
+
     def pages_to_recheck(self, topic_id: int | None) -> list[int]:
-        """The topic pages a sync reads again: those holding posts of the day that is open
-        and of the last day that has closed but is not recorded yet, so that an edited or
-        deleted vote of that day is seen (V4) without reading the whole topic."""
-        if topic_id is None:
-            return []
-        now = self.now
-        days = [d for d in self.schedule if d.start <= now < d.deadline]
-        closed = [d for d in self.schedule if d.deadline <= now]
-        if closed and self.store.result("day", closed[-1].day) is None:
-            days.append(closed[-1])
-        pages: set[int] = set()
-        for d in days:
-            pages.update(self.store.pages_holding(d.start, d.night_deadline, topic_id=topic_id))
-        return sorted(pages)
+        """The topic pages a sync by hand reads again: those holding posts of the day that
+        is open and of the last day that has closed but is not recorded yet, so that an
+        edited or deleted vote of that day is seen (V4) without reading the whole topic."""
+        from referee.game import reread
+
+        return reread.pages(reread.plan(self, topic_id, scheduled=False))
 
     @property
     def vote_topic_id(self) -> int | None:

@@ -16,8 +16,9 @@ from referee.day.result import CountedVote, Rejection, Tally
 from referee.decisions import Hanging, Removal, VoteAction, VoteDecision
 from referee.errors import RequestRefused
 from referee.game.refusals import Refusals
+from referee.game.reread import unread_hold
 from referee.game.results import DayResult, _voters_of
-from referee.game.safety import hold, not_in_game_notes
+from referee.game.safety import INCOMPLETE, Hold, hold, not_in_game_notes
 from referee.kernel import Post
 from referee.nicks import normalise
 from referee.night import GameState
@@ -89,6 +90,9 @@ class DayRoom(Refusals):
         asked = as_of
         # Issue 26: also a day recorded on the way to a later one waits for whole data.
         held = hold(self, window.start, window.deadline, f"подсчёт дня {day}")
+        if (unread := unread_hold(self, window)) is not None:
+            # Issue 30: nor is one whose earlier pages were not read after its deadline.
+            held = Hold(held.notes + (unread,), tuple({*held.reasons, INCOMPLETE}))
         if _state is None:
             notes += held.notes
         if as_of is None and self.now < window.deadline:
@@ -185,6 +189,11 @@ class DayRoom(Refusals):
                     "counted": list(t.counted_voters),
                     "rejected": list(t.rejected_voters),
                 },
+                # The counted votes, so that `history` reads them and never counts a
+                # recorded day again (issue 30).
+                "votes": [{"slot": self.slot_of(v.voter, v.at, v.post_id), "voter": v.voter,
+                           "target": v.target, "post_id": v.post_id, "at": v.at.isoformat()}
+                          for v in t.votes],
             },
             recorded_at=self.now,
         ), True

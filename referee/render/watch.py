@@ -171,6 +171,12 @@ class WatchTexts:
             parts.append(f"остановка в {clock(status.next_round, tz)} (--until)")
         elif status.next_round is not None:
             parts.append(f"следующий взгляд {clock(status.next_round, tz)}")
+        stops = status.next_round is not None and status.next_round == status.until
+        if status.next_reread is not None and not stops:
+            # Issue 30: the earlier pages of the day are read again on a schedule.
+            soon = status.next_round is not None and status.next_reread <= status.next_round
+            parts.append("перечитать страницы дня " + (
+                "при следующем взгляде" if soon else clock(status.next_reread, tz)))
         return " · ".join(parts)
 
     # -- the question asked once

@@ -118,6 +118,8 @@ class Status:
     next_job: plan.Job | None
     until: datetime | None = None
     """``--until``: when the next round is that time, the line says the watch stops."""
+    next_reread: datetime | None = None
+    """When the open day's earlier pages are next read in full (:mod:`referee.game.reread`)."""
 
 
 class WatchTexts(Texts, Protocol):
@@ -177,6 +179,7 @@ class Watch:
         self.wake_at = self.began
         self.told = False
         self.status_at: datetime | None = None
+        self.next_reread: datetime | None = None
 
     # -- before the run
 
@@ -332,7 +335,7 @@ class Watch:
         something, or once an hour to show the watch is alive."""
         line = self.texts.status(
             Status(look, now, self.wake_at, self.down_since, pending[0] if pending else None,
-                   until=self.options.until), self.config)
+                   until=self.options.until, next_reread=self.next_reread), self.config)
         if self.told or self.status_at is None or now - self.status_at >= HEARTBEAT:
             self.screen.status(line)
             self.told, self.status_at = False, now
@@ -345,7 +348,8 @@ class Watch:
     def _sync(self, game: Game, started: datetime) -> datetime | None:
         """Sync; the time it began, or None when the forum did not answer."""
         try:
-            lines = game.sync()
+            # By need: the open day's earlier pages on their schedule (issue 30).
+            lines = game.sync(scheduled=True)
         except (LoginRequired, LoginFailed):
             raise
         except ForumError as e:
@@ -358,6 +362,9 @@ class Watch:
                 "since": self.down_since, "error": e.message, "first": first,
                 "next": game.now + wait}))
             return None
+        from referee.game.reread import next_full_reread
+
+        self.next_reread = next_full_reread(game)
         if self.down_since is not None:
             self._tell(Notice("forum_back", game.now, {"since": self.down_since}))
         self.failures, self.down_since = 0, None
@@ -398,7 +405,7 @@ class Watch:
                 return
             self.screen.tick(self.texts.status(
                 Status(self.last, after, until, self.down_since, None,
-                       until=self.options.until), self.config))
+                       until=self.options.until, next_reread=self.next_reread), self.config))
 
     def _tell(self, item: object) -> None:
         line = self.texts.line(item, self.config, self.clock.now())

@@ -17,7 +17,7 @@ from board_server import FOREIGN_REDIRECT, FORM_SID, ROOT, Board, stall
 from fault_helpers import CLI, Runner, assert_db_is_the_truth, write_config
 
 from adapters.base import HttpClient
-from adapters.phpbb.client import sid_in_body
+from adapters.phpbb.urls import sid_in_body
 from referee.errors import NetworkError
 
 SID = "0" * 32

@@ -12,6 +12,7 @@ generators (``tests/night/test_night_properties.py``).
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -234,3 +235,21 @@ def test_random_games_in_every_view_at_every_moment(tmp_path_factory, game) -> N
     config, db = build(game, folder)
     for when in _game_moments(game):
         check_moment(config, db, when)
+
+
+def test_the_export_carries_who_left_with_the_morning(tmp_path: Path) -> None:
+    """``referee export``'s replay names the silent turn's leavers after their night (A3),
+    and ``referee replay`` of it ends where the live game is."""
+    from referee.export import export_game
+    from referee.replay import replay
+
+    demo(tmp_path / "game.db").close()
+    game = _command(DEMO, tmp_path / "game.db", msk("2026-11-24 12:00"))
+    try:
+        data, _ = export_game(game)
+        night2 = next(p for p in data["phases"] if p.get("night") == 2)
+        assert [r["player"] for r in night2["removed"]] == ["Мисс Марпл", "Снежок", "Ира-Ира"]
+        played = replay(json.loads(json.dumps(data)), game.config.night)
+        assert played["winner"] == chronicle(game).winner_token
+    finally:
+        game.close()

@@ -33,7 +33,7 @@ from charset_cases import (  # noqa: E402
 from adapters import charset  # noqa: E402
 from adapters.base import ForumSettings, HttpClient, Secret  # noqa: E402
 from adapters.mybbru.client import MybbForum  # noqa: E402
-from adapters.mybbru.pages import form_charset, reads_as_mybb  # noqa: E402
+from adapters.mybbru.page import form_charset, reads_as_mybb  # noqa: E402
 from adapters.mybbru.posting import MybbPoster  # noqa: E402
 from referee.errors import NetworkError  # noqa: E402
 

@@ -15,7 +15,8 @@ from mybb_board import HASH, BoardPost, MybbBoard, serve
 
 from adapters.base import ForumSettings, Secret
 from adapters.mybbru.api import ApiRefused
-from adapters.mybbru.client import MybbForum, parse_topic_url, whole_answer
+from adapters.mybbru.client import MybbForum, whole_answer
+from adapters.mybbru.urls import parse_topic_url
 from referee.errors import ConfigError, ForumError, LoginRequired, TopicNotFound
 from referee.kernel import FIRST_PAGE, PageCursor, TopicPage
 

@@ -13,7 +13,7 @@ import pytest
 from mybb_pages import MSK, PageStyle, info_html, page, pagelink, post_html, topic_html
 
 from adapters.mybbru.body import normalise_body
-from adapters.mybbru.topic_page import HtmlTopicPage, parse_topic_page
+from adapters.mybbru.topic import HtmlTopicPage, parse_topic_page
 from referee.day.reading import find_vote
 from referee.errors import AccessDenied, MalformedPage, TopicNotFound
 from referee.markup import QUOTE_MARK

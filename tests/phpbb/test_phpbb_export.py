@@ -1,5 +1,5 @@
-"""phpBB's PM folder export read (adapters/phpbb/parse/export.py) and the BBCode it carries
-rendered the way prosilver renders it (adapters/phpbb/parse/bbcode.py), checked on the real
+"""phpBB's PM folder export read (adapters/phpbb/export.py) and the BBCode it carries
+rendered the way prosilver renders it (adapters/phpbb/bbcode.py), checked on the real
 board of fixtures/phpbb33-ru: its 70 posts' BBCode against their saved pages."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from adapters.phpbb import parse
-from adapters.phpbb.parse.bbcode import bbcode_to_html
+from adapters.phpbb.bbcode import bbcode_to_html
 from referee.errors import MalformedPage
 from referee.kernel import PmListEntry
 from referee.markup import QUOTE_MARK, plain_text

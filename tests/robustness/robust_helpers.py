@@ -2,7 +2,7 @@
 them, and random markup built from the pieces the parsers look for.
 
 A page travels as bytes and is decoded the way the client decodes it
-(:func:`adapters.phpbb.parse.decode_page`), so byte noise and a wrong ``charset`` reach the
+(:func:`adapters.phpbb.decode_page`), so byte noise and a wrong ``charset`` reach the
 parsers exactly as they would from a misbehaving forum or proxy.
 """
 

@@ -12,8 +12,8 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from adapters.smf.page import decode_page
-from adapters.smf.parse import parse_topic_page
-from adapters.smf.parse_pm import SmfFolder, parse_folder
+from adapters.smf.pms import SmfFolder, parse_folder
+from adapters.smf.topic import parse_topic_page
 from referee.kernel import TopicPage
 
 ROOT = Path(__file__).resolve().parents[2]

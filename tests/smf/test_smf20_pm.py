@@ -11,7 +11,7 @@ import pytest
 from smf20_pm import Pm20, folder20
 from smf_variants import BOARD, MOSCOW, quote20, vote
 
-from adapters.smf.parse_pm import MODE_ALL, parse_folder
+from adapters.smf.pms import MODE_ALL, parse_folder
 from referee.errors import MalformedPage
 from referee.markup import unquoted_lines
 

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from smf_pages import MOSCOW, SAVED_AT, html
 
 from adapters.smf import forms
-from adapters.smf.parse import parse_topic_page
-from adapters.smf.parse_pm import parse_folder
+from adapters.smf.pms import parse_folder
+from adapters.smf.topic import parse_topic_page
 from referee.errors import RefereeError
 
 FUZZ = settings(max_examples=120, deadline=None,

@@ -9,7 +9,7 @@ from smf_pages import html
 
 import adapters.phpbb as phpbb
 import adapters.smf as smf
-from adapters.smf.parse import normalise_body
+from adapters.smf.topic import normalise_body
 from adapters.smf.urls import parse_topic_url, strip_session
 from referee.markup import plain_text
 

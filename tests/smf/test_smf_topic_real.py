@@ -21,7 +21,7 @@ from smf_pages import (
     utc,
 )
 
-from adapters.smf.parse import parse_topic_page
+from adapters.smf.topic import parse_topic_page
 from referee.day.reading import find_vote
 from referee.errors import ConfigError, LoginRequired
 from referee.markup import QUOTE_MARK, unquoted_lines

@@ -23,7 +23,7 @@ from smf_variants import (
     vote,
 )
 
-from adapters.smf.parse import parse_topic_page
+from adapters.smf.topic import parse_topic_page
 from referee.config import VoteRules
 from referee.day.reading import find_vote
 from referee.errors import MalformedPage, RefereeError

@@ -112,7 +112,7 @@ def test_the_saved_topic_counts_as_the_api_does(board: MybbBoard, root: str,
     assert any("отредактировано" in f for f in shadow["flags"])  # V4: the first text counts
     day3 = tally(config, 3, "2026-11-25 22:30")
     # A3 (revised): Снежок wrote nothing in turn 2 and is out with the start of day 3 — his
-    # vote and Полковник's vote for him do not count (V5).
+    # vote and Полковник's vote for him do not count (V5); the roster confirmed above.
     assert counts(day3) == {"Тень_Ночи": ["Шерлок", "Гроза", "Мотылёк"],
                             "Шерлок": ["Тень_Ночи"]}
     assert day3["hanged"] == "Тень_Ночи"

@@ -11,7 +11,8 @@ import pytest
 from fake_board import FakeBoard, FixtureTopic, SyntheticTopic
 from sync_helpers import fixture_bytes
 
-from adapters.phpbb.client import PhpbbForum, parse_topic_url
+from adapters.phpbb.client import PhpbbForum
+from adapters.phpbb.urls import parse_topic_url
 from referee.config import Config
 from referee.errors import ConfigError, NetworkError
 from referee.kernel import Forum, PageCursor

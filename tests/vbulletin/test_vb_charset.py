@@ -33,7 +33,7 @@ from charset_cases import (  # noqa: E402
 from adapters import charset  # noqa: E402
 from adapters.base import ForumSettings, HttpClient  # noqa: E402
 from adapters.vbulletin.client import VbulletinForum  # noqa: E402
-from adapters.vbulletin.parse import reads_as_vbulletin  # noqa: E402
+from adapters.vbulletin.topic import reads_as_vbulletin  # noqa: E402
 from referee.errors import NetworkError  # noqa: E402
 
 ROOT = "https://board.test/"

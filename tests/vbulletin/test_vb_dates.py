@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from adapters.vbulletin.when import date_order, footer_zone, normalise_numeric, vb_date
+from adapters.vbulletin.dates import date_order, footer_zone, normalise_numeric, vb_date
 from referee.dates import parse_forum_date
 
 NOW = datetime(2026, 11, 26, 17, 0, tzinfo=UTC)

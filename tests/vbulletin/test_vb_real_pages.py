@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from adapters.vbulletin import claims_page
-from adapters.vbulletin.parse import decode_page, read_topic_page
+from adapters.vbulletin.topic import decode_page, read_topic_page
 from referee.markup import QUOTE_MARK
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "vbulletin"

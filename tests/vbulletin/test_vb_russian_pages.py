@@ -23,7 +23,7 @@ from vb_pages import (
     vote,
 )
 
-from adapters.vbulletin.parse import decode_page, parse_topic_page, read_topic_page
+from adapters.vbulletin.topic import decode_page, parse_topic_page, read_topic_page
 from referee.config import VoteRules
 from referee.day.reading import find_vote
 from referee.errors import LoginRequired, MalformedPage, TopicNotFound

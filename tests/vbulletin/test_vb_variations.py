@@ -21,7 +21,7 @@ from vb_variants import (
     vb4_postbit,
 )
 
-from adapters.vbulletin.parse import decode_page, parse_topic_page
+from adapters.vbulletin.topic import decode_page, parse_topic_page
 from adapters.vbulletin.urls import claims, parse_thread_url
 from referee.config import VoteRules
 from referee.day.reading import find_vote

@@ -86,7 +86,7 @@ def test_a_reply_form_for_another_thread_is_never_posted(
     poster = XenforoPoster(forum)
     monkeypatch.setattr(poster, "_form", lambda *a: forms.PostingForm(
         "http://b.test/forum/threads/other.6/add-reply", {"_xfToken": "1,t"}))
-    monkeypatch.setattr(poster, "_post", lambda *a, **k: pytest.fail("posted"))
+    monkeypatch.setattr(poster, "post", lambda *a, **k: pytest.fail("posted"))
     with pytest.raises(PostingError, match="не в тему игры"):
         poster.reply("Итоги")
     forum.close()

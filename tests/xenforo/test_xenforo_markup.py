@@ -22,8 +22,8 @@ from xf_pages import (
     time_tag,
 )
 
-from adapters.xenforo.conversations import parse_conversation_list, parse_conversation_page
 from adapters.xenforo.page import parse, time_of
+from adapters.xenforo.pms import parse_conversation_list, parse_conversation_page
 from adapters.xenforo.topic import parse_topic_page
 from referee.day.colour import is_red, style_is_red
 from referee.day.reading import find_vote

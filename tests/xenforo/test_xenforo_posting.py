@@ -11,7 +11,7 @@ from xf_board import XfBoard
 from xf_game import HOST, Game119
 
 from adapters.registry import open_poster
-from adapters.xenforo.conversations import pm_key
+from adapters.xenforo.pms import pm_key
 from adapters.xenforo.posting import PostingError, XenforoPoster
 from referee.game import Game
 from referee.sync import open_adapter, sync_pms

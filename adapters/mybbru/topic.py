@@ -30,7 +30,7 @@ from urllib.parse import parse_qs, urlsplit
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from adapters.mybbru.body import normalise_node
-from adapters.mybbru.pages import page_message
+from adapters.mybbru.page import page_message
 from referee.dates import parse_forum_date
 from referee.errors import (
     AccessDenied,

@@ -4,7 +4,7 @@ Three layouts, each verified on a real saved page (README.md has every fact and 
 source): vB 4 ``li.postcontainer#post_P`` (vBulletin4.html), vB 3 ``table#postP`` with
 ``div#post_message_P`` (vBulletin3.html), vB 5 ``li.b-post[data-node-id]`` with the exact
 time in ``data-node-publishdate`` (vBulletin5.html). Dates are read in the zone the footer
-names, else the host's ``[forum] timezone`` (:mod:`.when`); bodies are normalised by
+names, else the host's ``[forum] timezone`` (:mod:`.dates`); bodies are normalised by
 :mod:`.body`. Page kinds are told by the DOM, never by the HTTP status: a guest sees the
 navbar login form on every vB 4 page, so a login form alone proves nothing.
 """
@@ -22,7 +22,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
 from adapters.vbulletin.body import render_body
-from adapters.vbulletin.when import Order, date_order, footer_zone, vb_date
+from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
 from referee.errors import (
     AccessDenied,
     DateParseError,

@@ -10,7 +10,7 @@ from enum import StrEnum
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.phpbb.parse.page import (
+from adapters.phpbb.page import (
     _HINT_URL,
     _MSG_ID,
     _abs_url,
@@ -21,7 +21,7 @@ from adapters.phpbb.parse.page import (
     _raise_for_page,
     _user_in,
 )
-from adapters.phpbb.parse.topic import _prosilver_posts
+from adapters.phpbb.topic import _prosilver_posts
 from referee.errors import (
     MalformedPage,
 )

@@ -14,7 +14,7 @@ import re
 
 from selectolax.lexbor import LexborHTMLParser
 
-from adapters.phpbb.parse.page import _TOPIC_ID, _norm
+from adapters.phpbb.page import _TOPIC_ID, _norm
 
 _PAGE_PART = re.compile(r"^(?:Страница|Page)\s+\d+$", re.IGNORECASE)
 _VIEW_TOPIC = re.compile(r"^(?:Просмотр темы|View topic)\s+-\s+", re.IGNORECASE)

@@ -2,7 +2,7 @@
 
 This package is the parser's public face; the work is in :mod:`.page` (decoding, error
 panels, users and dates), :mod:`.topic` (with :mod:`.subsilver`, :mod:`.pages`,
-:mod:`.postparts`, :mod:`.body`, :mod:`.titles`), :mod:`.pm`, :mod:`.forms` and :mod:`.kinds`.
+:mod:`.postparts`, :mod:`.body`, :mod:`.titles`), :mod:`.pms`, :mod:`.forms` and :mod:`.kinds`.
 
 Supported markup: prosilver 3.0–3.3 and the styles built on it, subsilver2 and its ports,
 in the Russian and English language packs, with the common extensions; every variation, its
@@ -16,14 +16,14 @@ HTTP status (gotcha 10: a login-required page is HTTP 200 with the login form).
 
 from __future__ import annotations
 
-from adapters.phpbb.parse.export import (
+from adapters.phpbb.export import (
     ExportedPm,
     ExportForm,
     parse_pm_export,
     pm_from_export,
     same_message,
 )
-from adapters.phpbb.parse.forms import (
+from adapters.phpbb.forms import (
     LoginErrorKind,
     LoginForm,
     PostingForm,
@@ -34,10 +34,10 @@ from adapters.phpbb.parse.forms import (
     posting_error,
     posting_success,
 )
-from adapters.phpbb.parse.kinds import page_kind
-from adapters.phpbb.parse.page import PageKind, decode_page, decode_stored_page, reads_as_phpbb
-from adapters.phpbb.parse.pm import parse_pm, parse_pm_folder, read_pm_folder
-from adapters.phpbb.parse.topic import parse_topic_page
+from adapters.phpbb.kinds import page_kind
+from adapters.phpbb.page import PageKind, decode_page, decode_stored_page, reads_as_phpbb
+from adapters.phpbb.pms import parse_pm, parse_pm_folder, read_pm_folder
+from adapters.phpbb.topic import parse_topic_page
 
 __all__ = [
     "ExportForm",

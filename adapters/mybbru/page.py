@@ -1,7 +1,7 @@
 """MyBB.ru HTML pages, read without the API: telling MyBB.ru's pages from plain
 PunBB/FluxBB ones (whose posts are ``div.blockpost``), the posting forms, the board's own
 words on an answer page. Pure: bytes or text in, values out. The topic page itself is read
-by :mod:`.topic_page`; facts and their sources: README.md.
+by :mod:`.topic`; facts and their sources: README.md.
 """
 
 from __future__ import annotations

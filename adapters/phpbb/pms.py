@@ -9,10 +9,10 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.phpbb.parse.body import body_of
-from adapters.phpbb.parse.export import ExportForm, export_form
-from adapters.phpbb.parse.forms import _logged_in_name
-from adapters.phpbb.parse.page import (
+from adapters.phpbb.body import body_of
+from adapters.phpbb.export import ExportForm, export_form
+from adapters.phpbb.forms import _logged_in_name
+from adapters.phpbb.page import (
     _HINT_URL,
     _MSG_ID,
     _PM_POST_ID,
@@ -21,9 +21,9 @@ from adapters.phpbb.parse.page import (
     _raise_for_page,
     users_among,
 )
-from adapters.phpbb.parse.pages import pagination
-from adapters.phpbb.parse.postparts import read_date
-from adapters.phpbb.parse.subsilver import (
+from adapters.phpbb.pages import pagination
+from adapters.phpbb.postparts import read_date
+from adapters.phpbb.subsilver import (
     subsilver_folder_rows,
     subsilver_pm,
     subsilver_pm_row,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.phpbb.parse.page import (
+from adapters.phpbb.page import (
     _JS_PER_PAGE,
     _PAGE_OF,
     _START,

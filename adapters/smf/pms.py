@@ -41,7 +41,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.smf.page import SmfPage, int_or_none, squash
-from adapters.smf.parse import current_number, normalise_body, post_blocks
+from adapters.smf.topic import current_number, normalise_body, post_blocks
 from adapters.smf.urls import query_params, strip_session
 from referee.dates import parse_forum_date
 from referee.errors import DateParseError, MalformedPage

@@ -19,8 +19,8 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.vbulletin.body import render_body
-from adapters.vbulletin.parse import pagination, raise_for_page, user_id
-from adapters.vbulletin.when import date_order, footer_zone, vb_date
+from adapters.vbulletin.dates import date_order, footer_zone, vb_date
+from adapters.vbulletin.topic import pagination, raise_for_page, user_id
 from referee.errors import DateParseError, MalformedPage, PmRemoved
 from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage
 from referee.markup import plain_text

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborHTMLParser
 
-from adapters.phpbb.parse.forms import _posting_form_node
-from adapters.phpbb.parse.page import PageKind, _login_form_node, _message_panel
-from adapters.phpbb.parse.subsilver import pm_header_rows, subsilver_anchors
-from adapters.phpbb.parse.topic import _id_posts, _prosilver_posts
+from adapters.phpbb.forms import _posting_form_node
+from adapters.phpbb.page import PageKind, _login_form_node, _message_panel
+from adapters.phpbb.subsilver import pm_header_rows, subsilver_anchors
+from adapters.phpbb.topic import _id_posts, _prosilver_posts
 
 # ---------------------------------------------------------------------------------------
 # Page kind

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.phpbb.parse.page import _EDIT_EN, _EDIT_RU, _norm
+from adapters.phpbb.page import _EDIT_EN, _EDIT_RU, _norm
 from referee.dates import parse_forum_date
 from referee.errors import DateParseError, MalformedPage
 from referee.kernel import EditNotice

@@ -18,8 +18,8 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.phpbb.parse.body import body_of
-from adapters.phpbb.parse.page import (
+from adapters.phpbb.body import body_of
+from adapters.phpbb.page import (
     _HINT_URL,
     _POST_ID,
     _iso_utc,
@@ -28,10 +28,10 @@ from adapters.phpbb.parse.page import (
     _text_after,
     _user_in,
 )
-from adapters.phpbb.parse.pages import PAGINATION_BOXES, Pages, pagination
-from adapters.phpbb.parse.postparts import RawPost, edit_notice, hidden_post_error, read_date
-from adapters.phpbb.parse.subsilver import subsilver_anchors, subsilver_post
-from adapters.phpbb.parse.titles import topic_title_and_id
+from adapters.phpbb.pages import PAGINATION_BOXES, Pages, pagination
+from adapters.phpbb.postparts import RawPost, edit_notice, hidden_post_error, read_date
+from adapters.phpbb.subsilver import subsilver_anchors, subsilver_post
+from adapters.phpbb.titles import topic_title_and_id
 from referee.errors import MalformedPage
 from referee.kernel import Post, TopicPage
 

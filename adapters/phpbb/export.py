@@ -39,9 +39,9 @@ from datetime import UTC, datetime
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.phpbb.parse.bbcode import bbcode_to_html
-from adapters.phpbb.parse.forms import _hidden_fields, _logged_in_name
-from adapters.phpbb.parse.page import _MSG_ID, _USER_ID, _abs_url, _ancestor, _norm
+from adapters.phpbb.bbcode import bbcode_to_html
+from adapters.phpbb.forms import _hidden_fields, _logged_in_name
+from adapters.phpbb.page import _MSG_ID, _USER_ID, _abs_url, _ancestor, _norm
 from referee.errors import MalformedPage
 from referee.kernel import PmListEntry, PrivateMessage
 from referee.markup import plain_text

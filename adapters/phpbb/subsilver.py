@@ -24,8 +24,8 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.phpbb.parse.body import body_of
-from adapters.phpbb.parse.page import (
+from adapters.phpbb.body import body_of
+from adapters.phpbb.page import (
     _HINT_URL,
     _MSG_ID,
     _POST_ID,
@@ -36,7 +36,7 @@ from adapters.phpbb.parse.page import (
     user_id_of,
     users_among,
 )
-from adapters.phpbb.parse.postparts import RawPost, edit_notice, hidden_post_error, read_date
+from adapters.phpbb.postparts import RawPost, edit_notice, hidden_post_error, read_date
 from referee.dates import parse_forum_date
 from referee.errors import DateParseError, MalformedPage
 from referee.kernel import PmListEntry, PrivateMessage

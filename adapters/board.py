@@ -1,0 +1,298 @@
+"""The board client template every live engine fills in (issue 28), as gallery-dl's
+``extractor/common.py`` does for its sites: the skeleton is written once here, an engine
+writes only its hooks (addresses, parsers, the login form and its markers).
+
+What the template does for every engine:
+
+- **The page walk** (:func:`walk_pages`): pages ``cursor.page`` … last, each asked for by
+  its number; a board that clamps a page past the end to its last page is followed, a topic
+  that shrank while it was read ends the walk at its new last page, a board that answers
+  an earlier page for a later one is a :class:`MalformedPage`; :data:`MAX_PAGES` guards
+  against a board that never says «last».
+- **Fetch, status, re-login** (:meth:`BoardClient.read`): GET a page, decode it for sure
+  (:meth:`HttpClient.get_text`), let the engine's :meth:`BoardClient.parse_answer` read its
+  status and markup; a page that asks to log in leads to one login and one more try — a
+  second request for a login means this account may not read the page.
+- **The login flow** (:meth:`BoardClient.login`): the username and the number of logins
+  per run are checked, the engine's form is read (:meth:`BoardClient.login_form`), the
+  password is never sent to another site, the engine fills and posts the form
+  (:meth:`BoardClient.post_login`), the engine's success marker
+  (:meth:`BoardClient.login_succeeded`) decides, its failure reasons
+  (:meth:`BoardClient.login_failure`) say why not — never with the password.
+- **PM folder paging** (:func:`folder_pages`): every page of a folder listing.
+
+The engine guide (``adapters/README.md``) lists the hooks and the file template.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+import httpx
+
+from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
+from referee.errors import (
+    ConfigError,
+    LoginFailed,
+    LoginRequired,
+    MalformedPage,
+    NetworkError,
+)
+from referee.kernel import FIRST_PAGE, PageCursor, PmFolderPage, TopicPage
+
+log = logging.getLogger("referee.board")
+T = TypeVar("T")
+
+MAX_PAGES = 100_000
+"""A guard against a board that never says «last page» (no real topic comes near it)."""
+
+USERNAME_HINT = ('добавьте в [forum] username = "Ник ведущего"; пароль спросят (или возьмут '
+                 "из REFEREE_PASSWORD)")
+
+
+def walk_pages(fetch_page: Callable[[int], TopicPage], start: int = 1, *,
+               max_pages: int | None = None, resizes: bool = False) -> Iterator[TopicPage]:
+    """Topic pages ``start`` … last, oldest first, each fetched by the number the board
+    gives it (``fetch_page`` may answer a lower page when the board clamps).
+
+    A page the board numbers no higher than one already read: when it is the topic's last
+    page, posts were deleted while the topic was read (the page asked for is gone) and the
+    walk ends with it — the caller sees the smaller count and re-reads what moved;
+    otherwise the board is lying about its pages. ``resizes``: pages are asked for by
+    their first post's offset (phpBB, SMF), so a page numbered higher than asked means the
+    page size changed, and the page is asked for once more with the size it showed."""
+    page_no, last_seen, count = max(1, start), 0, 0
+    while True:
+        tp = fetch_page(page_no)
+        if resizes and tp.page > page_no:
+            # The board's page size shrank since the cursor was saved: ask again with the
+            # size this page shows, rather than skip the pages in between.
+            resizes = False
+            log.info("page size changed: asked for page %s, got %s", page_no, tp.page)
+            continue
+        if tp.page <= last_seen:
+            if tp.page >= tp.total_pages:
+                yield tp
+                return
+            raise MalformedPage(
+                f"форум показал страницу {tp.page}, когда просили страницу {page_no}",
+                "запустите синхронизацию ещё раз")
+        yield tp
+        count += 1
+        last_seen = tp.page
+        if tp.page >= tp.total_pages or (max_pages and count >= max_pages):
+            return
+        if count >= MAX_PAGES:  # pragma: no cover - a guard against a looping board
+            raise MalformedPage("у темы, похоже, нет последней страницы")
+        page_no = tp.page + 1
+
+
+def folder_pages(fetch: Callable[[int], PmFolderPage]) -> Iterator[PmFolderPage]:
+    """Every page of one PM folder listing, first to last (:data:`MAX_PAGES` bounds it)."""
+    page = 1
+    while True:
+        fp = fetch(page)
+        yield fp
+        if fp.page >= fp.total_pages or page >= MAX_PAGES:
+            return
+        page = fp.page + 1
+
+
+class BoardClient(BoardSession):
+    """A live board over HTTP (implements :class:`referee.kernel.Forum` with the engine's
+    hooks). Subclasses set :attr:`engine`, :attr:`url_example` and write
+    :meth:`fetch_topic_page`, :meth:`fetch_pm_folder`, :meth:`fetch_pm`, and the hooks
+    below that their board needs."""
+
+    engine = ""
+    url_example = "https://forum.example/…"
+    """A topic address of this engine, shown when ``[forum] url`` is missing."""
+
+    forum: ForumSettings
+    tz: ZoneInfo
+    now: Callable[[], datetime]
+    topic_id: int | None
+
+    def _init_board(self, forum: ForumSettings, http: Callable[[], HttpClient], *,
+                    password: Callable[[str], Secret] | None,
+                    now: Callable[[], datetime] | None, max_logins: int) -> None:
+        """What every engine's ``__init__`` does after reading its address: the session,
+        the board's time zone, the clock, the login budget."""
+        self.forum = forum
+        try:
+            self.tz = ZoneInfo(forum.timezone)
+            """The board's time zone: pages that do not say theirs show times in it."""
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ConfigError(f"[forum] timezone {forum.timezone!r} — неизвестный часовой "
+                              "пояс", 'пример: timezone = "Europe/Moscow"') from None
+        self._init_session(http(), password)
+        self.now = now or (lambda: datetime.now(UTC))
+        self.max_logins = max_logins
+        self.logins = 0
+        self.charset = "utf-8"
+        """The board's encoding, learnt from the pages read (forms are sent in it)."""
+
+    @classmethod
+    def require_url(cls, forum: ForumSettings) -> str:
+        if not forum.url:
+            raise ConfigError("[forum] url не задан: referee не знает, какую тему читать",
+                              f'добавьте в [forum] url = "{cls.url_example}"')
+        return forum.url
+
+    # -- fetching
+
+    def reads_right(self, html: str) -> bool:
+        """Hook: whether a page decoded under a charset reads as this engine's markup."""
+        return True
+
+    def fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
+        """GET ``url``; the page's text, decoded for sure (a page that reads right under no
+        encoding is asked for again, then a NetworkError names it: issue 14), and its
+        encoding remembered: the forms are posted in it."""
+        r, html, self.charset = self.http.get_text(url, reads_right=self.reads_right,
+                                                   what=what)
+        return r, html
+
+    def parse_answer(self, r: httpx.Response, html: str, read: Callable[[str], T],
+                     what: str) -> T:
+        """Hook: the status check, then ``read(html)``. A page that asks the visitor to log
+        in raises :class:`LoginRequired`."""
+        return read(html)
+
+    def guest_refused(self, asked: LoginRequired) -> LoginRequired:
+        """Hook: the error for a page that wants a login when ``[forum] username`` is not
+        set (the board's own words, when they say more)."""
+        return LoginRequired("форум просит войти, а [forum] username не задан", USERNAME_HINT)
+
+    def relogin(self, r: httpx.Response, html: str) -> None:
+        """Hook: log in after ``r`` asked for it (the page's own login form may be used)."""
+        self.login()
+
+    def read(self, url: str, read: Callable[[str], T], *, what: str,
+             seen: Callable[[httpx.Response], None] | None = None) -> T:
+        """GET ``url`` and parse it with ``read``; a page that asks to log in leads to one
+        login and one more try (a second one means this account may not read it).
+        ``seen`` is shown each answer first (a board's canonical address, a charset)."""
+        r, html = self.fetch(url, what)
+        if seen is not None:
+            seen(r)
+        try:
+            return self.parse_answer(r, html, read, what)
+        except LoginRequired as asked:
+            if not self.forum.username:
+                raise self.guest_refused(asked) from None
+        self.relogin(r, html)
+        r, html = self.fetch(url, what)
+        try:
+            return self.parse_answer(r, html, read, what)
+        except LoginRequired:
+            raise LoginRequired(
+                f"форум всё ещё показывает форму входа ({what}) сразу после входа как "
+                f"«{self.forum.username}»",
+                "проверьте в браузере, что эта учётная запись может открыть страницу") from None
+
+    # -- the topic
+
+    def fetch_topic_page(self, page: int) -> TopicPage:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE, *,
+                          max_pages: int | None = None) -> Iterator[TopicPage]:
+        """Pages ``cursor.page`` … last (:func:`walk_pages`)."""
+        return walk_pages(self.fetch_topic_page, cursor.page, max_pages=max_pages)
+
+    # -- login
+
+    def begin_login(self) -> str:
+        """The username to log in as, once the run's login budget allows one more."""
+        username = self.forum.username
+        if not username:
+            raise LoginRequired("форум просит войти, а [forum] username не задан",
+                                USERNAME_HINT)
+        if self.logins >= self.max_logins:
+            raise LoginFailed(f"форум снова и снова просит войти под «{username}» "
+                              f"({self.logins} входа за запуск)",
+                              "возможно, сессии сразу истекают; проверьте форум в браузере")
+        self.logins += 1
+        return username
+
+    def require_same_site(self, action: str) -> None:
+        """The password never goes to another site, whatever the form says."""
+        host = httpx.URL(action).host
+        if not same_site(host, self.http.host):
+            raise LoginFailed(f"форма входа отправила бы пароль на другой сайт ({host}); "
+                              "referee отказывается",
+                              "проверьте [forum] url: он должен вести на сам форум")
+
+    def post_form(self, action: str, *, username: str, **request: Any) -> httpx.Response:
+        """POST a login form once (never retried: a login is not idempotent); a 5xx is a
+        :class:`NetworkError` that names the login."""
+        r = self.http.request("POST", action, retry_unsafe=False, follow_redirects=False,
+                              **request)
+        if r.status_code >= 500:
+            raise NetworkError(f"форум ответил HTTP {r.status_code} при входе под «{username}»",
+                               "форум может быть перегружен; запустите команду позже")
+        return r
+
+    def login_form(self, form_html: str | None, form_url: str | None) -> Any:
+        """Hook: the login form (the one just served, or the board's login page)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def post_login(self, form: Any, username: str) -> httpx.Response:
+        """Hook: fill the form with the name and the password and post it
+        (:meth:`post_form`); the password is dropped as soon as it is sent."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def login_succeeded(self, r: httpx.Response, html: str) -> bool:
+        """Hook: the board's success marker (a session cookie, a redirect, a greeting)."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
+        """Hook: the host-readable reason for a refused login (never the password)."""
+        return LoginFailed(f"вход под «{username}» не удался, а форум не объяснил почему",
+                           "попробуйте войти в браузере с тем же именем и паролем")
+
+    def answer_html(self, r: httpx.Response) -> str:
+        """Hook: the text of a form's answer (the engine's decoding)."""
+        return r.text if r.content else ""
+
+    def login_again(self, r: httpx.Response, html: str) -> str | None:
+        """Hook: a refused login worth one more go (the form's token was refused, not the
+        password): the page whose login form to use, ``""`` for a fresh one; None: no."""
+        return None
+
+    def login(self, form_html: str | None = None, form_url: str | None = None) -> None:
+        """Log in as ``[forum] username``: the template of every engine's login. Failure
+        raises :class:`LoginFailed` with the board's reason, never the password."""
+        username = self.begin_login()
+        for attempt in range(2):  # a second go only with a fresh form (:meth:`login_again`)
+            form = self.login_form(form_html, form_url)
+            self.require_same_site(form.action)
+            r = self.post_login(form, username)
+            html = self.answer_html(r)
+            if self.login_succeeded(r, html):
+                log.info("%s: logged in as %s", self.engine, username)
+                self.http.save_cookies()
+                return
+            again = None if attempt else self.login_again(r, html)
+            if again is None:
+                raise self.login_failure(r, html, username)
+            form_html, form_url = again or None, None
+
+
+def cookies_set(r: httpx.Response, accepts: Callable[[str], bool]) -> list[str]:
+    """The values of the cookies ``r`` sets whose name ``accepts`` (a board's session
+    marker), in the answer's order."""
+    found = []
+    for header in r.headers.get_list("set-cookie"):
+        name, _, rest = header.partition("=")
+        if accepts(name.strip()):
+            found.append(rest.split(";", 1)[0].strip())
+    return found
+
+
+__all__ = ["MAX_PAGES", "BoardClient", "cookies_set", "folder_pages", "walk_pages"]

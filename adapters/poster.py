@@ -1,0 +1,208 @@
+"""The form-poster template every engine's posting fills in (issue 28): a reply in the
+game topic and a PM, each through the board's own form, sent at most once per form.
+
+The steps, written once here (an engine writes the addresses, its form parser, how to fill
+it and how to read the board's answer):
+
+1. **get the form** as the logged-in host (:meth:`FormPoster.read_form`): a login page
+   leads to the board client's one re-login; a form served to a guest leads to a login too
+   (the host's messages are never posted as a guest); a CAPTCHA is refused;
+2. **fill** it (the engine's ``build``) and **check** it still points to the game topic;
+3. **submit** it once (:meth:`FormPoster.post`): never retried blindly — a connection
+   that broke after the POST is a :class:`PostingError` with ``maybe_sent``;
+4. **classify** the answer (the engine's :class:`Answer`): stored (with the new id when
+   the board tells it), a refused form token or a lost session (one fresh form), flood
+   control (one wait, :meth:`FormPoster.flood_delay`, and one more send), a refusal the
+   board explains, or an answer nobody knows (``maybe_sent``);
+5. **verify**: only a stored answer returns; everything else raises the core's single
+   :class:`referee.errors.PostingError`.
+
+Showing, confirming, ``--dry-run`` and never sending one message twice are
+:mod:`referee.publish`'s (it records every send).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, Self, TypeVar
+from urllib.parse import urlencode
+
+import httpx
+
+from adapters.base import HttpClient
+from referee.errors import LoginRequired, NetworkError, PostingError
+
+log = logging.getLogger("referee.posting")
+
+FORM_TYPE = {"Content-Type": "application/x-www-form-urlencoded"}
+
+LOOK = ("посмотрите в теме (или в «Отправленных») в браузере, прежде чем запускать команду "
+        "снова: если сообщение там, оно отправлено")
+"""What the host must do when a message may have been stored."""
+
+FRESH = ("token", "form_invalid", "login")
+"""Answer kinds that a fresh form (and, for ``login``, a new login) may cure once."""
+
+
+def form_body(values: dict[str, str], charset: str) -> bytes:
+    """A form in the page's own encoding, as a browser sends it from a ``windows-1251``
+    page: characters the encoding lacks as ``&#N;`` (boards store and show them so). The
+    login name must match the board's bytes, or the board does not find the user."""
+    return urlencode(list(values.items()), encoding=charset,
+                     errors="xmlcharrefreplace").encode("ascii")
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """What the board made of one POST.
+
+    ``kind``: ``stored``; ``token``/``form_invalid`` (the form's key refused), ``login``
+    (the session was lost); ``flood`` (``wait``: the seconds the board names); ``refused``
+    (``text``: the board's reason); ``unknown``; or an engine's own kind that its
+    :meth:`FormPoster.other` handles."""
+
+    kind: str
+    post_id: int | None = None
+    text: str = ""
+    wait: float | None = None
+    html: str = ""
+    form: Any = None
+    """The form the board handed back with its answer (fresh tokens), when it did."""
+
+
+class GuestForm(Exception):
+    """A posting form rendered for a guest (the board lets guests write)."""
+
+
+F = TypeVar("F")
+
+
+class FormPoster(Generic[F]):
+    """Replies and PMs as the logged-in host over an engine's board client (implements
+    :class:`referee.kernel.Poster` with the engine's ``reply`` and ``send_pm``)."""
+
+    flood_default = 31.0
+    """The board's default flood interval plus a margin, when its answer names none."""
+    max_flood_wait: float | None = None
+    unsure: type[Exception] = NetworkError
+    """The request errors after which the message may have been stored."""
+
+    def __init__(self, forum: Any, *, flood_wait: float | None = None) -> None:
+        self.forum = forum
+        self.http: HttpClient = forum.http
+        self.flood_wait = self.flood_default if flood_wait is None else flood_wait
+
+    def close(self) -> None:
+        self.forum.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- 1. the form
+
+    def read_form(self, url: str, read: Callable[[str], F], *, what: str) -> F:
+        """The form as the logged-in host: ``read`` parses it and raises
+        :class:`GuestForm` when the page was made for a guest; a CAPTCHA is refused."""
+        try:
+            form = self.forum.read(url, read, what=what)
+        except GuestForm:
+            self.forum.login()
+            try:
+                form = self.forum.read(url, read, what=what)
+            except GuestForm:
+                raise LoginRequired(f"форум показывает гостю {what} сразу после входа",
+                                    "проверьте в браузере, что вход сохраняется") from None
+        if getattr(form, "has_captcha", False):
+            raise PostingError(f"{what}: форум просит капчу, referee её не решает",
+                               "отправьте это сообщение вручную в браузере")
+        return form
+
+    # -- 3. one POST
+
+    def post(self, url: str, *, what: str, **request: Any) -> httpx.Response:
+        """POST once, never retried: a broken connection may have reached the board."""
+        try:
+            return self.http.request("POST", url, retry_unsafe=False,
+                                     follow_redirects=False, **request)
+        except self.unsure as e:
+            said = getattr(e, "message", e)
+            raise PostingError(f"связь оборвалась при отправке ({what}): {said}", LOOK,
+                               maybe_sent=True) from None
+
+    # -- 4. the answer
+
+    def flood_delay(self, answer: Answer) -> float:
+        """Hook: how long to wait after flood control (the board's figure plus a second)."""
+        wait = (answer.wait + 1.0) if answer.wait is not None else self.flood_wait
+        return min(wait, self.max_flood_wait) if self.max_flood_wait else wait
+
+    def relogin(self, answer: Answer) -> None:
+        """Hook: log in again after the board said the session is gone."""
+        self.forum.login()
+
+    def before_send(self, form: F) -> None:
+        """Hook: a last look at the form before each send (its target, the time since it
+        arrived)."""
+
+    def cure(self, answer: Answer, form: F, get_form: Callable[[], F]) -> F | None:
+        """Hook: the form to send after a refusal that one more go may cure — a fresh form
+        after a refused token (a login first when the session was lost), the same after
+        waiting out flood control — or None to give up. Each kind is cured once."""
+        if answer.kind in FRESH:
+            if answer.kind == "login":
+                self.relogin(answer)
+            return get_form()
+        if answer.kind == "flood":
+            wait = self.flood_delay(answer)
+            log.info("flood control; waiting %.0f s", wait)
+            self.http.sleep(wait)
+            return get_form()
+        return None
+
+    def refusal(self, answer: Answer, what: str) -> PostingError:
+        """Hook: the error for an answer that was not cured."""
+        if answer.kind in FRESH:
+            return PostingError(f"форум дважды отверг {what} (ошибка безопасности формы или "
+                                "потеря входа); ничего не отправлено",
+                                "запустите команду ещё раз; если повторится, войдите в "
+                                "браузере и проверьте часы компьютера")
+        if answer.kind == "flood":
+            return PostingError(f"защита от флуда снова не приняла {what}: «{answer.text}»",
+                                "запустите ту же команду через несколько минут: отправленное "
+                                "записано и второй раз не уйдёт")
+        if answer.kind == "refused":
+            return PostingError(f"форум не принял {what}: «{answer.text}»",
+                                "откройте форму в браузере и посмотрите причину; ничего не "
+                                "отправлено")
+        return PostingError(f"ответ форума на {what} — ни успех, ни ошибка, известные referee",
+                            LOOK, maybe_sent=True)
+
+    # -- the pipeline
+
+    def submit(self, get_form: Callable[[], F], send: Callable[[F], Answer], *,
+               what: str) -> int | None:
+        """Send the form until it is stored, each kind of refusal cured once
+        (:meth:`cure`); the new post's id, or None when the board does not tell."""
+        form = get_form()
+        cured: set[str] = set()
+        while True:
+            self.before_send(form)
+            answer = send(form)
+            if answer.kind == "stored":
+                log.info("%s stored as %s", what, answer.post_id)
+                return answer.post_id
+            kind = "fresh" if answer.kind in FRESH else answer.kind
+            again = None if kind in cured else self.cure(answer, form, get_form)
+            if again is None:
+                raise self.refusal(answer, what)
+            cured.add(kind)
+            form = again
+
+
+__all__ = ["FORM_TYPE", "LOOK", "Answer", "FormPoster", "GuestForm", "PostingError",
+           "form_body"]
