@@ -7,13 +7,12 @@ from ``REFEREE_PASSWORD`` or a prompt (see :mod:`adapters.base`).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 from referee.config_activity import ActivityRules, activity_rules
 from referee.config_checks import check_entries, missing_parts
@@ -184,29 +183,17 @@ def load_config(path: str | Path) -> Config:
 
 
 def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
+    """The config from a file :func:`load_config` has checked: the schema
+    (:mod:`referee.config_schema`) is the one check of every key's type and range, so the
+    values are read here as they are; only what the schema cannot see is checked (issue
+    28: the config validated once)."""
     _check_no_secrets(raw)
     game = _table(raw, "game")
     forum_raw = _table(raw, "forum")
     tz_name = _str(forum_raw, "forum.timezone", "UTC")
-    try:
-        tz = ZoneInfo(tz_name)
-    except (ZoneInfoNotFoundError, ValueError, OSError) as e:  # OSError: «Europe» is a folder
-        raise ConfigError(
-            f"[forum] timezone = {tz_name!r} — неизвестный часовой пояс",
-            'напишите имя IANA, например "Europe/Moscow" или "UTC"',
-        ) from e
-
+    tz = ZoneInfo(tz_name)
     snapshot = forum_raw.get("snapshot")
-    if snapshot is not None and not isinstance(snapshot, str):
-        raise ConfigError("[forum] snapshot — нужен путь к папке (строка в кавычках)")
     url = forum_raw.get("url")
-    if url is not None and not isinstance(url, str):
-        raise ConfigError("[forum] url — нужна строка вида \"https://forum/viewtopic.php?t=123\"")
-    if url is None and snapshot is None:
-        raise ConfigError(
-            "в [forum] нужен url (тема игры) или snapshot (папка сохранённых страниц)",
-            'добавьте в [forum]: url = "https://ваш-форум/viewtopic.php?t=123"',
-        )
     forum = ForumConfig(
         engine=_opt_str(forum_raw, "forum.engine"),
         url=url,
@@ -214,11 +201,11 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
         snapshot=(path.parent / snapshot) if snapshot else None,
         timezone=tz_name,
         username=_opt_str(forum_raw, "forum.username"),
-        rate_limit=_num(forum_raw, "forum.rate_limit", 2.0, minimum=0.01),
-        timeout=_num(forum_raw, "forum.timeout", 20.0, minimum=0.1),
-        retries=int(_num(forum_raw, "forum.retries", 4, minimum=0)),
+        rate_limit=_num(forum_raw, "forum.rate_limit", 2.0),
+        timeout=_num(forum_raw, "forum.timeout", 20.0),
+        retries=int(_num(forum_raw, "forum.retries", 4)),
         user_agent=_opt_str(forum_raw, "forum.user_agent"),
-        read_sent=_bool(forum_raw, "read_sent", False, "forum"),
+        read_sent=_bool(forum_raw, "read_sent", False),
         **forum_limits(forum_raw),
     )
     if forum.engine is not None and forum.engine not in engine_names():
@@ -229,10 +216,7 @@ def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
         )
 
     host = game.get("host")
-    if host is not None and not isinstance(host, str):
-        raise ConfigError(f"game.host = {host!r}: должно быть текстом в кавычках",
-                          'пишите host = "Ник ведущего"')
-    if not isinstance(host, str) or not host.strip():
+    if not isinstance(host, str) or not host.strip():  # the schema lets "" and "  " pass
         raise ConfigError(
             "нет [game] host: нужен ник ведущего на форуме "
             "(сообщения ведущего никогда не голоса)",
@@ -280,53 +264,31 @@ def _check_no_secrets(raw: Mapping[str, Any], where: str = "") -> None:
             _check_no_secrets(value, f"{where}{key}.")
 
 
+# The readers below take a value the schema has checked (its type, its range, its choices:
+# :data:`referee.config_schema.TABLES`), or the default when the key is absent.
+
 def _table(raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-    value = raw.get(key, {})
-    if not isinstance(value, Mapping):
-        raise ConfigError(f"[{key}] должен быть таблицей", f"запишите его разделом [{key}]")
-    return value
+    return raw.get(key, {})
 
 
 def _str(t: Mapping[str, Any], key: str, default: str) -> str:
-    value = t.get(key.split(".")[-1], default)
-    if not isinstance(value, str):
-        raise ConfigError(f"{key} — нужна строка, а не {value!r}")
-    return value
+    return t.get(key.split(".")[-1], default)
 
 
 def _opt_str(t: Mapping[str, Any], key: str) -> str | None:
-    value = t.get(key.split(".")[-1])
-    if value is not None and not isinstance(value, str):
-        raise ConfigError(f"{key} — нужна строка (в кавычках), а не {value!r}")
-    return value
+    return t.get(key.split(".")[-1])
 
 
-def _num(t: Mapping[str, Any], key: str, default: float, minimum: float | None = None) -> float:
-    value = t.get(key.split(".")[-1], default)
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise ConfigError(f"{key} — нужно число, а не {value!r}")
-    if not math.isfinite(value):  # TOML allows inf and nan
-        raise ConfigError(f"{key} — нужно конечное число, а не {value!r}")
-    if minimum is not None and value < minimum:
-        raise ConfigError(f"{key} = {value} — слишком мало", f"нужно не меньше {minimum}")
-    return float(value)
+def _num(t: Mapping[str, Any], key: str, default: float) -> float:
+    return float(t.get(key.split(".")[-1], default))
 
 
-def _bool(t: Mapping[str, Any], key: str, default: bool, table: str = "rules") -> bool:
-    value = t.get(key, default)
-    if not isinstance(value, bool):
-        raise ConfigError(f"{table}.{key} — нужно true или false, а не {value!r}")
-    return value
+def _bool(t: Mapping[str, Any], key: str, default: bool) -> bool:
+    return t.get(key, default)
 
 
-def _choice(t: Mapping[str, Any], key: str, default: str, choices: tuple[str, ...]) -> str:
-    value = t.get(key, default)
-    if value not in choices:
-        raise ConfigError(
-            f"rules.{key} = {value!r} — недопустимое значение",
-            "напишите одно из: " + ", ".join(repr(c) for c in choices),
-        )
-    return value
+def _choice(t: Mapping[str, Any], key: str, default: str) -> str:
+    return t.get(key, default)
 
 
 def _players(raw: Any) -> tuple[Player, ...]:
@@ -449,30 +411,24 @@ def _vote_rules(t: Mapping[str, Any]) -> VoteRules:
     d = VoteRules()
     phrases = t.get("vote_phrases", list(d.phrases))
     colours = t.get("red_colours", list(d.red_colours))
-    for key, value in (("vote_phrases", phrases), ("red_colours", colours)):
-        if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-            raise ConfigError(f"rules.{key} — нужен непустой список строк")
-    changes = _choice(t, "changes", d.changes, ("forbidden", "last_counts", "limited"))
+    changes = _choice(t, "changes", d.changes)
     vote_colours = t.get("vote_colours", list(d.vote_colours))
-    if not isinstance(vote_colours, list) or not vote_colours \
-            or not all(isinstance(v, str) for v in vote_colours):
-        raise ConfigError("rules.vote_colours — нужен непустой список строк")
     return VoteRules(
         vote_colours=tuple(c.strip().lower() for c in vote_colours),
-        deleted_vote=_choice(t, "deleted_vote", d.deleted_vote, ("count_flagged", "void")),
+        deleted_vote=_choice(t, "deleted_vote", d.deleted_vote),
         phrases=tuple(p.lower() for p in phrases),
         red_colours=tuple(c.lower() for c in colours),
-        red_hue_tolerance=_num(t, "rules.red_hue_tolerance", d.red_hue_tolerance, 0),
-        red_min_saturation=_num(t, "rules.red_min_saturation", d.red_min_saturation, 0),
+        red_hue_tolerance=_num(t, "rules.red_hue_tolerance", d.red_hue_tolerance),
+        red_min_saturation=_num(t, "rules.red_min_saturation", d.red_min_saturation),
         changes=changes,
-        change_limit=int(_num(t, "rules.change_limit", d.change_limit, 0)),
-        edited_vote=_choice(t, "edited_vote", d.edited_vote, ("count_flagged", "void", "missed")),
-        tie=_choice(t, "tie", d.tie, ("first_to_reach", "nobody", "all", "earliest_last_vote")),
+        change_limit=int(_num(t, "rules.change_limit", d.change_limit)),
+        edited_vote=_choice(t, "edited_vote", d.edited_vote),
+        tie=_choice(t, "tie", d.tie),
         early_majority=_bool(t, "early_majority", d.early_majority),
-        reason_min_letters=int(_num(t, "rules.reason_min_letters", d.reason_min_letters, 0)),
-        near_match_distance=int(_num(t, "rules.near_match_distance", d.near_match_distance, 0)),
+        reason_min_letters=int(_num(t, "rules.reason_min_letters", d.reason_min_letters)),
+        near_match_distance=int(_num(t, "rules.near_match_distance", d.near_match_distance)),
         near_match_min_length=int(
-            _num(t, "rules.near_match_min_length", d.near_match_min_length, 1)
+            _num(t, "rules.near_match_min_length", d.near_match_min_length)
         ),
         reveal_role_on_hanging=_bool(t, "reveal_role_on_hanging", d.reveal_role_on_hanging),
     )
@@ -481,8 +437,6 @@ def _vote_rules(t: Mapping[str, Any]) -> VoteRules:
 def _night_rules(t: Mapping[str, Any]) -> NightRules:
     d = NightRules()
     ambush = t.get("ambush_kills", list(d.ambush_kills))
-    if not isinstance(ambush, list):
-        raise ConfigError("rules.ambush_kills — нужен список ролей")
     return NightRules(
         reveal_role_on_death=_bool(t, "reveal_role_on_death", d.reveal_role_on_death),
         maniac_ambush_twice_in_a_row=_bool(
@@ -490,11 +444,11 @@ def _night_rules(t: Mapping[str, Any]) -> NightRules:
         ),
         ambush_kills=tuple(normalise_role(r, "rules.ambush_kills") for r in ambush),
         request_changes_per_game=int(
-            _num(t, "rules.request_changes_per_game", d.request_changes_per_game, 0)
+            _num(t, "rules.request_changes_per_game", d.request_changes_per_game)
         ),
         change_limited_actions=_actions(t, "change_limited_actions", d.change_limited_actions),
         clan_wins_at_parity=_bool(t, "clan_wins_at_parity", d.clan_wins_at_parity),
-        necromancer_turns=int(_num(t, "rules.necromancer_turns", d.necromancer_turns, 1)),
+        necromancer_turns=int(_num(t, "rules.necromancer_turns", d.necromancer_turns)),
     )
 
 

@@ -5,14 +5,12 @@ re-exports :class:`ForumConfig`."""
 from __future__ import annotations
 
 import importlib.util
-import math
 import pkgutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee.errors import ConfigError
 from referee.forum_settings import ForumSettings
 
 DEFAULT_MAX_ANSWER_MIB = 20.0
@@ -75,24 +73,14 @@ def engine_names() -> tuple[str, ...]:
 
 
 def forum_limits(forum_raw: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``[forum]`` limits as :class:`ForumConfig` keywords, each checked."""
-    value = forum_raw.get("max_answer_mib", DEFAULT_MAX_ANSWER_MIB)
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(
-            value) or value < 0.01:
-        raise ConfigError(
-            f"[forum] max_answer_mib = {value!r} — нужно число мебибайт не меньше 0.01",
-            f"например max_answer_mib = {DEFAULT_MAX_ANSWER_MIB:g} (так по умолчанию)",
-        )
-    limits: dict[str, Any] = {"max_answer_mib": float(value)}
-    for key, default in (("reread_every", DEFAULT_REREAD_EVERY),
-                         ("reread_before_deadline", DEFAULT_REREAD_BEFORE)):
-        minutes = forum_raw.get(key, default)
-        if isinstance(minutes, bool) or not isinstance(minutes, int | float) or not \
-                math.isfinite(minutes) or minutes < 0:
-            raise ConfigError(f"[forum] {key} = {minutes!r} — нужно число минут, 0 или больше",
-                              f"например {key} = {default:g} (так по умолчанию)")
-        limits[key] = float(minutes)
-    return limits
+    """The ``[forum]`` limits as :class:`ForumConfig` keywords (the schema has checked
+    them: :data:`referee.config_schema.TABLES`)."""
+    return {
+        "max_answer_mib": float(forum_raw.get("max_answer_mib", DEFAULT_MAX_ANSWER_MIB)),
+        "reread_every": float(forum_raw.get("reread_every", DEFAULT_REREAD_EVERY)),
+        "reread_before_deadline": float(
+            forum_raw.get("reread_before_deadline", DEFAULT_REREAD_BEFORE)),
+    }
 
 
 __all__ = ["DEFAULT_MAX_ANSWER_MIB", "ForumConfig", "engine_names", "forum_limits"]

@@ -26,11 +26,10 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from itertools import chain
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rapidfuzz import fuzz
 
-from adapters.base import Secret
-from adapters.registry import open_forum
 from referee.config import Config
 from referee.errors import PmRemoved
 from referee.kernel import (
@@ -45,6 +44,9 @@ from referee.kernel import (
 )
 from referee.nicks import normalise
 from referee.store import Store
+
+if TYPE_CHECKING:  # the HTTP client loads when a sync opens the forum (issue 30 item 3)
+    from adapters.base import Secret
 
 log = logging.getLogger("referee.sync")
 
@@ -514,6 +516,7 @@ def open_adapter(
 
     Use it as a context manager (or call ``close()``) so the session is saved."""
     from adapters.base import cookie_path_for
+    from adapters.registry import open_forum
 
     settings = config.forum.settings(cookie_path_for(db_path or config.db_path))
     return open_forum(settings, password)
