@@ -78,7 +78,7 @@ def explain(error: tomllib.TOMLDecodeError, text: str, p: Path) -> ConfigError:
     at = _AT.search(message)
     english = _AT.sub("", message)
     if at is None or at.group(1) is None:
-        return ConfigError(f"{p}: файл оборвался — {_generic(english)}",
+        return ConfigError(f"{p}: ошибка в TOML — файл оборвался: {_generic(english)}",
                            "проверьте конец файла: закрыты ли кавычки и скобки")
     number, column = int(at.group(1)), int(at.group(2))
     lines = text.splitlines()

@@ -108,3 +108,12 @@ def test_one_missing_part_is_one_error_without_the_init_hint(tmp_path: Path) -> 
         load_config(_write(tmp_path, GOOD.replace('host = "Ведущий"\n', "")))
     assert "нет [game] host" in caught.value.message and "ошибок" not in caught.value.message
     assert "referee init" not in str(caught.value)
+
+
+def test_a_file_cut_inside_a_triple_quote_says_toml_and_where_to_look(tmp_path: Path) -> None:
+    # Found by tests/robustness/test_fuzz_config.py: a triple quote left open at the end of
+    # the file was told without saying it is a TOML mistake.
+    with pytest.raises(ConfigError) as caught:
+        load_config(_write(tmp_path, GOOD + 'note = """abc'))
+    assert "ошибка в TOML — файл оборвался" in caught.value.message
+    assert "конец файла" in (caught.value.hint or "")
