@@ -252,9 +252,9 @@ def _hold(game: Any, cache: dict[Any, Any], start: datetime, end: datetime, what
         notes += [f"СОСТАВ ПОД СОМНЕНИЕМ: {d.text()}" for d in doubts]
         notes.append("Пока сомнение в составе стоит, итог не записывается и не публикуется.")
         reasons.append("состав")
-    notes += [f"сообщение #{p.post_id} ({p.author}) прочитано с испорченными байтами "
+    notes += [f"сообщение #{post_id} ({author}) прочитано с испорченными байтами "
               "(«�» на их месте): ведущему проверить его на форуме"
-              for p in store.posts(start, end) if "\ufffd" in p.body_text]
+              for post_id, author in store.spoilt_posts(start, end)]
     return Hold(tuple(notes), tuple(reasons))
 
 
