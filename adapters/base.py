@@ -14,7 +14,7 @@ Issue 14: a page whose posts are stored is decoded for sure (:meth:`HttpClient.g
 without an answer, every retry) a «жду ответа форума…» line goes to :data:`notices`, which
 the CLI shows; a host name that does not resolve is named.
 
-Secrets (RULES.md: credentials never in the config): the password comes from
+Secrets (docs/rules.md: credentials never in the config): the password comes from
 ``REFEREE_PASSWORD`` or an interactive prompt, is held in a :class:`Secret` whose ``repr``
 is masked (so tracebacks with locals cannot show it), and is never logged, stored, or put
 into an exception message.

@@ -2,7 +2,7 @@
 
 The forum is bench_sync's :class:`SyntheticTopic` (real phpBB 3.3.10 prosilver markup,
 pagination as phpBB renders it) with its posts written by a planned game: thirty players
-dealt the RULES.md setup, every living player voting each day in real phpBB markup («Мой
+dealt the docs/rules.md setup, every living player voting each day in real phpBB markup («Мой
 голос – <span style="color:red">Ник</span>», dark red in bold, the whole line red, a typo),
 votes quoted, repeated, late and without a reason, some posts edited, the host opening and
 closing each day. The host's inbox holds every night's requests in natural Russian (clan
@@ -212,7 +212,7 @@ def make_plan(days: int, seed: int = 7) -> Plan:
             plan.hanged[d] = None
         if plan.hanged[d]:
             alive.remove(plan.hanged[d])
-        # Night d: requests in natural Russian (RULES.md N1–N12), then chat.
+        # Night d: requests in natural Russian (docs/rules.md N1–N12), then chat.
         night: list[tuple[str, str, str]] = []
         victims = [n for n in alive if role[n] == "citizen" and n not in safe]
         guarded = safe[d % 2]

@@ -1,6 +1,6 @@
 """``referee check``: what the tool understood of a game's ``referee.toml`` before it counts
 anything — the schedule in the forum's time, the roster with its roles against the setup,
-the rules that differ from RULES.md, every warning and error, and (with the network) what
+the rules that differ from docs/rules.md, every warning and error, and (with the network) what
 the topic itself says. Nothing is written: not the database, not the cookie file.
 """
 
@@ -57,9 +57,9 @@ class Checkup:
     """The roster per side (``town``, ``clan``, ``maniac``; ``none``: no role yet)."""
     setup_sides: Mapping[str, int] = field(default_factory=dict)
     setup_source: str = ""
-    """Where the expected counts come from: ``[setup]`` or the RULES.md default."""
+    """Where the expected counts come from: ``[setup]`` or the docs/rules.md default."""
     rules_changed: tuple[tuple[str, Any, Any], ...] = ()
-    """(key, value, RULES.md default) of every rule setting that is not the default."""
+    """(key, value, docs/rules.md default) of every rule setting that is not the default."""
     topic: TopicFound | None = None
     topic_skipped: bool = False
 

@@ -1,6 +1,6 @@
 """``referee.toml``: the game's settings, validated into small frozen dataclasses.
 
-Every key has the RULES.md default; a wrong or missing key gives a :class:`ConfigError`
+Every key has the docs/rules.md default; a wrong or missing key gives a :class:`ConfigError`
 that names the key and says how to fix it. Credentials never live here: the password comes
 from ``REFEREE_PASSWORD`` or a prompt (see :mod:`adapters.base`).
 """
@@ -52,7 +52,7 @@ class Replacement:
 
 @dataclass(frozen=True, slots=True)
 class DaySchedule:
-    """One turn's windows (RULES.md T1): Day N from ``start`` to ``deadline``, Night N to
+    """One turn's windows (docs/rules.md T1): Day N from ``start`` to ``deadline``, Night N to
     ``night_deadline``. Times are UTC-aware."""
 
     day: int
@@ -63,7 +63,7 @@ class DaySchedule:
 
 @dataclass(frozen=True, slots=True)
 class VoteRules:
-    """``[rules]`` vote profile (RULES.md V1–V6)."""
+    """``[rules]`` vote profile (docs/rules.md V1–V6)."""
 
     phrases: tuple[str, ...] = ("мой голос",)
     red_colours: tuple[str, ...] = DEFAULT_RED_COLOURS
@@ -88,7 +88,7 @@ class VoteRules:
 
 @dataclass(frozen=True, slots=True)
 class NightRules:
-    """RULES.md N1–N14, W2 settings."""
+    """docs/rules.md N1–N14, W2 settings."""
 
     reveal_role_on_death: bool = True
     maniac_ambush_twice_in_a_row: bool = False
@@ -320,7 +320,7 @@ def _players(raw: Any) -> tuple[Player, ...]:
 
 
 def _time(value: Any, tz: ZoneInfo, key: str) -> datetime:
-    """A deadline in the forum's time zone (RULES.md T2), returned as UTC; only
+    """A deadline in the forum's time zone (docs/rules.md T2), returned as UTC; only
     ``"YYYY-MM-DD HH:MM"`` (:func:`referee.config_schema.local_time`)."""
     return local_time(value, tz, key)
 

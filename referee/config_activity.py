@@ -1,4 +1,4 @@
-"""``[rules]`` of activity (RULES.md A1–A3): how many missed votes remove a player, and when
+"""``[rules]`` of activity (docs/rules.md A1–A3): how many missed votes remove a player, and when
 a removal takes effect (A3, ``silent_leave``). Its own module: :mod:`referee.config` holds
 the loading of the whole file; each table's rules live by their job."""
 
@@ -16,7 +16,7 @@ SILENT_LEAVE: tuple[SilentLeave, ...] = ("morning", "end_of_day")
 
 @dataclass(frozen=True, slots=True)
 class ActivityRules:
-    """RULES.md A1–A3."""
+    """docs/rules.md A1–A3."""
 
     missed_vote_limit: int = 2
     missed_votes_consecutive: bool = False

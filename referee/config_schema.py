@@ -314,7 +314,7 @@ def _time_problem(value: str) -> str | None:
 
 
 def local_time(value: Any, tz: ZoneInfo, key: str) -> datetime:
-    """``"YYYY-MM-DD HH:MM"`` in the forum's time zone (RULES.md T2), as UTC. Anything else
+    """``"YYYY-MM-DD HH:MM"`` in the forum's time zone (docs/rules.md T2), as UTC. Anything else
     — another layout, a date without a time, a TOML date, an hour the clocks skip or pass
     twice — is a :class:`ConfigError` quoting the value: a deadline is never guessed."""
     problem = when(value)

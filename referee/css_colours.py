@@ -4,7 +4,7 @@ board votes in (``[rules] vote_colours``: red on most boards, green on dota2.ru,
 
 A family is a hue and the CSS names that belong to it. The config checks a host's
 ``vote_colours`` against these words; :mod:`referee.day.colour` decides with them whether a
-post's colour is a vote colour (RULES.md V1).
+post's colour is a vote colour (docs/rules.md V1).
 """
 
 from __future__ import annotations

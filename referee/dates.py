@@ -1,4 +1,4 @@
-"""Forum date text → timezone-aware UTC datetime (RULES.md T2).
+"""Forum date text → timezone-aware UTC datetime (docs/rules.md T2).
 
 phpBB prints dates in the *viewer's* timezone and format, translated token by token by the
 language pack (``strtr`` over the English output, research §4.1): «29 ноя 2026, 14:35»,
@@ -87,7 +87,7 @@ _AGO = re.compile(
 
 
 def parse_forum_date(text: str, *, tz: tzinfo, now: datetime) -> datetime:
-    """The UTC instant a forum date string denotes (RULES.md T2).
+    """The UTC instant a forum date string denotes (docs/rules.md T2).
 
     ``tz`` is the timezone the page was rendered in (the account's phpBB setting, or a
     fixed offset a board prints in its footer, as vBulletin does);

@@ -1,4 +1,5 @@
-"""Dealing the roles («раздача ролей») and the role PMs the host sends (RULES.md Setup, N1–N13).
+"""Dealing the roles («раздача ролей») and the role PMs the host sends (docs/rules.md
+Setup, N1–N13).
 
 :func:`deal` gives every nick a role from a setup, reproducibly for a seed; the role PMs
 are written by :mod:`referee.render.deal`.
@@ -9,12 +10,12 @@ A setup is a mapping ``role id → count`` plus ``clans`` (the ``[setup]`` table
 defaults to 1 when the setup names a clan role. ``citizen`` may be given; then the setup must
 fill the roster exactly, otherwise every player left over is a Мирный житель.
 
-Without a setup, :func:`default_setup` scales the RULES.md setup to the roster:
+Without a setup, :func:`default_setup` scales the docs/rules.md setup to the roster:
 
 =========  ==========================================================================
 players    roles (the rest are Мирный житель)
 =========  ==========================================================================
-26 or more the RULES.md setup: 2 clans × (3 Мафия + Громила + Камикадзе + ВСБ); Маньяк;
+26 or more the docs/rules.md setup: 2 clans × (3 Мафия + Громила + Камикадзе + ВСБ); Маньяк;
            Комиссар, Сержант, Ниндзя, Реаниматор, Некромант, Священник (19 roles)
 20–25      2 clans × (2 Мафия + Громила + ВСБ), no Камикадзе; Маньяк; the six town roles
            (15 roles)
@@ -42,13 +43,13 @@ from referee.roles import (
 )
 
 PER_CLAN = ROLES_WITH_CLAN
-"""Setup counts given per clan (RULES.md N4, N5, N7, N13: one thug, kamikaze, ВСБ per clan)."""
+"""Setup counts given per clan (docs/rules.md N4, N5, N7, N13: one thug, kamikaze, ВСБ per clan)."""
 
 RULES_SETUP: dict[str, int] = {
     "clans": 2, "mafia": 3, "thug": 1, "kamikaze": 1, "boss_son": 1, "maniac": 1,
     "commissar": 1, "sergeant": 1, "ninja": 1, "doctor": 1, "necromancer": 1, "priest": 1,
 }
-"""RULES.md «Setup for ~30 players»."""
+"""docs/rules.md «Setup for ~30 players»."""
 
 MIN_PLAYERS = 6
 
@@ -62,7 +63,7 @@ _TOWN_SIX = {"commissar": 1, "sergeant": 1, "ninja": 1, "doctor": 1, "necromance
 
 
 def default_setup(players: int) -> dict[str, int]:
-    """The RULES.md setup scaled to ``players`` (table in the module docstring)."""
+    """The docs/rules.md setup scaled to ``players`` (table in the module docstring)."""
     if players >= 26:
         return dict(RULES_SETUP)
     if players >= 20:
@@ -153,7 +154,7 @@ def setup_roles(setup: Mapping[str, int], players: int) -> list[tuple[str, str |
 
 
 def deal(nicks: Sequence[str], setup: Mapping[str, int] | None, seed: int) -> list[Player]:
-    """Give every nick a role (RULES.md Setup). The same nicks, setup and ``seed`` always give
+    """Give every nick a role (docs/rules.md Setup). The same nicks, setup and ``seed`` always give
     the same roles; the players come back in the order of ``nicks``."""
     names = [n.strip() for n in nicks]
     if any(not n for n in names):

@@ -136,7 +136,7 @@ class ScheduleChange:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """The roles ``referee deal`` gave (RULES.md Setup): the game's roster from then on."""
+    """The roles ``referee deal`` gave (docs/rules.md Setup): the game's roster from then on."""
 
     seed: int
     players: tuple[Player, ...]

@@ -55,7 +55,7 @@ class NetworkError(ForumError):
 
 
 class DateParseError(ForumError, ValueError):
-    """A date on a forum page is in a form the referee cannot read (RULES.md T2)."""
+    """A date on a forum page is in a form the referee cannot read (docs/rules.md T2)."""
 
 
 class PostingError(ForumError):

@@ -3,7 +3,7 @@
 Adapters (one package per engine under ``adapters/``) turn a forum into these types; the
 store persists them; the rules read them. Core code talks to a forum only through
 :class:`Forum` and :class:`Poster`, whatever engine is behind them. All datetimes are
-timezone-aware UTC (RULES.md T2).
+timezone-aware UTC (docs/rules.md T2).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Post HTML → plain text, with quoted text marked.
 
 phpBB renders quotes as ``<blockquote>`` (nested up to three deep). Votes and activity must
-ignore what a player quoted from someone else (RULES.md V1), so every line of plain text
+ignore what a player quoted from someone else (docs/rules.md V1), so every line of plain text
 that came from inside a quote starts with :data:`QUOTE_MARK`. The mark is a control
 character that cannot occur in HTML text, so a player cannot forge it.
 """
@@ -85,7 +85,7 @@ def _walk(node: Node, depth: int, lines: list[tuple[int, list[str]]]) -> None:
 
 def _is_quote_div(node: Node) -> bool:
     # phpBB 3.0 subsilver2 renders [quote] as div.quotetitle («Ник писал(а):») followed by
-    # div.quotecontent instead of a blockquote; both are someone else's words (RULES.md V1).
+    # div.quotecontent instead of a blockquote; both are someone else's words (docs/rules.md V1).
     if node.tag != "div":
         return False
     cls = node.attributes.get("class") or ""

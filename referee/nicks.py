@@ -1,4 +1,4 @@
-"""Matching a nick as a player typed it to the roster (RULES.md V2; docs/rules.md V2).
+"""Matching a nick as a player typed it to the roster (docs/rules.md V2; docs/rules.md V2).
 
 Order (:meth:`Roster.match`): exact (case- and space-insensitive, ё as е), a host's alias,
 the same with Latin/Cyrillic look-alike letters folded (С/C, о/o, …); then the same after a
@@ -60,7 +60,7 @@ def lookalike_class(ch: str) -> str:
 
 
 def normalise(nick: str) -> str:
-    """Case- and space-insensitive form, ё treated as е (RULES.md V2, exact step)."""
+    """Case- and space-insensitive form, ё treated as е (docs/rules.md V2, exact step)."""
     text = unicodedata.normalize("NFKC", nick)
     text = _SPACES.sub(" ", text).strip().casefold().replace("ё", "е")
     return text
@@ -177,7 +177,7 @@ class Roster:
     # ------------------------------------------------------------------ one typed name
 
     def match(self, typed: str) -> NickMatch:
-        """Match typed text to one nick of the roster (RULES.md V2)."""
+        """Match typed text to one nick of the roster (docs/rules.md V2)."""
         whole = typed.strip()
         text = typed.strip(_EDGE_PUNCT) or whole
         # The text as typed first: edge punctuation may be the nick's own («-=Tiger=-»,

@@ -7,7 +7,7 @@ its own transaction, so a failure halfway keeps what was read and the next sync 
 from there.
 
 What a later read reveals is kept, not overwritten: an edited post gets a new revision
-(RULES.md V4 needs the first text), a vanished post is marked missing.
+(docs/rules.md V4 needs the first text), a vanished post is marked missing.
 
 PM sync lists the folders and reads only PMs not stored yet. An engine that can read a
 whole folder page in one request (:class:`~referee.kernel.PmFolderExport`: phpBB's folder
@@ -376,7 +376,7 @@ def sync_pms(
 ) -> PmSyncReport:
     """List the inbox — and with ``sent`` the sent folders — and read each PM not stored
     yet: by folder page when the engine can (:class:`PmFolderExport`), else by opening it.
-    Every PM is stored, whoever sent it (RULES.md N1 decides later what counts)."""
+    Every PM is stored, whoever sent it (docs/rules.md N1 decides later what counts)."""
     folders = ("inbox",) + (("sentbox", "outbox") if sent or config.forum.read_sent else ())
     reading = _PmReading(store, adapter, now, store.known_pm_ids())
     before = adapter.requests

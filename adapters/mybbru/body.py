@@ -10,7 +10,7 @@ MyBB.ru renders BBCode the PunBB way, with its own boxes (facts in README.md):
   <blockquote>…</blockquote></div>``; ``[hide]`` → ``div.quote-box.hide-box`` with a
   ``<cite>`` header. Both hide the author's own text until clicked: the header goes, the
   ``<blockquote>`` is unwrapped so the content stays as the author's (a vote in a spoiler
-  counts, RULES.md V1 excludes quotes only).
+  counts, docs/rules.md V1 excludes quotes only).
 - ``[code]`` → ``div.code-box`` (a «Код:» legend, the text in ``<pre>``) → the engine-neutral
   ``<div class="codebox"><code>…</code></div>``.
 - Colour is left as rendered: ``<span style="color: red">``; :mod:`referee.day.colour` reads it.

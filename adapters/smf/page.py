@@ -133,7 +133,7 @@ class SmfPage:
     def check_zone(self, tz: ZoneInfo) -> None:
         """Refuse to read a page printed in another zone than ``[forum] timezone``: SMF
         prints times as text only, so a wrong zone would move every post past or before
-        the deadlines without a word (RULES.md T2)."""
+        the deadlines without a word (docs/rules.md T2)."""
         found = self.clock()
         if found is None:
             return

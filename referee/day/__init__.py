@@ -1,4 +1,4 @@
-"""The day's rules (RULES.md V1–V6, A1–A3): pure functions over plain values.
+"""The day's rules (docs/rules.md V1–V6, A1–A3): pure functions over plain values.
 
 Where each rule lives:
 

@@ -1,7 +1,7 @@
 """Activity check («проверка активности»): who leaves the game for silence or missed votes.
 
 Pure: no I/O and no clock; the caller passes the posts, the tally's counted voters and
-``now``. RULES.md decisions implemented here, and the readings this module fixes:
+``now``. docs/rules.md decisions implemented here, and the readings this module fixes:
 
 - **A1.** A living player with no post in the game topic during turn N is «пропал без вести»
   and leaves the game, unless the host recorded an excuse for turn N. Any post counts, even
@@ -103,7 +103,7 @@ class TurnDeath:
 
 @dataclass(frozen=True, slots=True)
 class TurnWindow:
-    """Turn N's instants (RULES.md T1): ``start`` ≤ t < ``end`` is inside the turn; the day's
+    """Turn N's instants (docs/rules.md T1): ``start`` ≤ t < ``end`` is inside the turn; the day's
     votes close at ``day_deadline``. ``end_basis`` says where ``end`` came from."""
 
     turn: int
@@ -185,7 +185,7 @@ class ActivityReport:
 
 
 def turn_window(turn: int, schedule: Sequence[DaySchedule]) -> TurnWindow:
-    """Turn ``turn``'s window (RULES.md T1): Day N start → Day N+1 start; for the last
+    """Turn ``turn``'s window (docs/rules.md T1): Day N start → Day N+1 start; for the last
     scheduled day → its night deadline, else its day deadline (see the module docstring)."""
     by_day = {d.day: d for d in schedule}
     day = by_day.get(turn)
@@ -234,7 +234,7 @@ def check_activity(
     rejected_voters_by_day: Mapping[int, Collection[str]] | None = None,
     first_day: Mapping[str, int] | None = None,
 ) -> ActivityReport:
-    """RULES.md A1–A3 for turn ``turn`` as of ``now``.
+    """docs/rules.md A1–A3 for turn ``turn`` as of ``now``.
 
     ``posts`` are the topic's posts with authors already resolved to roster nicks (the
     caller applies replacements and renames). ``counted_voters_by_day[d]`` are the players

@@ -1,4 +1,4 @@
-"""Is this text red? CSS ``style`` attributes → colours → the red test of RULES.md V1.
+"""Is this text red? CSS ``style`` attributes → colours → the red test of docs/rules.md V1.
 
 Forums keep the colour exactly as the player typed it (research/phpbb.md §2): phpBB 3.3
 writes ``style="color:red"`` or ``color:#ff0000``, legacy posts ``style="color: #FF0000"``,
@@ -221,7 +221,7 @@ def _clamp(x: float) -> float:
 # ----------------------------------------------------------------------------- red test
 
 def is_red(value: str, rules: VoteRules | None = None) -> bool:
-    """RULES.md V1: is this CSS colour value a colour the vote profile accepts
+    """docs/rules.md V1: is this CSS colour value a colour the vote profile accepts
     (``vote_colours``, red by default; the name keeps the rules' word for it)?
 
     For a family (red, green, blue, …) a keyword counts only if listed (for red:

@@ -1,4 +1,4 @@
-"""Counting one day (RULES.md V4–V6): each vote-like post through the day's checks, in order.
+"""Counting one day (docs/rules.md V4–V6): each vote-like post through the day's checks, in order.
 
 Pure: no I/O, no clock. :func:`tally` takes the day's posts in time order, reads each one
 (V1–V3, :func:`~referee.day.reading.find_vote`) in the text first seen of it (V4), and
@@ -276,7 +276,7 @@ CHECKS: tuple[Check, ...] = (
     one_vote_a_day,
     majority_closes_the_day,
 )
-"""RULES.md V1–V6, in the order a vote-like post meets them. The checks up to
+"""docs/rules.md V1–V6, in the order a vote-like post meets them. The checks up to
 ``host_decision`` collect every reason (hard and soft); ``every_rule_met`` settles a post
 with any reason left; the last two count the vote."""
 
@@ -336,7 +336,7 @@ def tally(
     as_of: int | datetime | None = None,
     vanished: Mapping[int, datetime] | None = None,
 ) -> Tally:
-    """Count one day's votes (RULES.md V1–V6).
+    """Count one day's votes (docs/rules.md V1–V6).
 
     ``posts``: the day's posts, each a :class:`Post` or the list of its stored revisions,
     first-seen first (V4). Posts before ``window.start`` or at/after

@@ -1,4 +1,4 @@
-"""A reason or remark on a vote, with its rule (RULES.md V1–V6), shared by the readers."""
+"""A reason or remark on a vote, with its rule (docs/rules.md V1–V6), shared by the readers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The host's word on a vote (RULES.md V3): ``accept``, ``reject`` and ``set … target``
+"""The host's word on a vote (docs/rules.md V3): ``accept``, ``reject`` and ``set … target``
 (:class:`referee.decisions.VoteDecision`).
 
 The decisions are recorded by the host and shown in the tally; :mod:`referee.day.count`

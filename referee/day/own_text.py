@@ -1,4 +1,4 @@
-"""A post's own text, as RULES.md V1 and V3 read it: quotes left out, red and code marked.
+"""A post's own text, as docs/rules.md V1 and V3 read it: quotes left out, red and code marked.
 
 Pure: no I/O. :func:`walk` turns a post's HTML into lines of the author's own words, each
 character marked red (:data:`RED`) or code (:data:`CODE`), so that

@@ -1,4 +1,4 @@
-"""Reading one post as a vote (RULES.md V1–V3), before the day's context.
+"""Reading one post as a vote (docs/rules.md V1–V3), before the day's context.
 
 Pure: no I/O, no clock. :func:`find_vote` finds «мой голос» outside quotes and code (V1),
 the red nick next to it and its roster match (V2), and counts the reason's letters (V3) on
@@ -315,7 +315,7 @@ def _reason_letters(lines: list[Line], spot: _Spot | None) -> int:
 
 
 def find_vote(post: Post, roster: Roster, rules: VoteRules | None = None) -> VoteReading | None:
-    """Read one post as a vote (RULES.md V1–V3).
+    """Read one post as a vote (docs/rules.md V1–V3).
 
     None when the post has no «мой голос» outside quotes, code and struck text (red text
     alone is not a vote). A post with the phrase but no red nick gives a reading with

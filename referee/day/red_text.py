@@ -1,4 +1,4 @@
-"""The red text of a vote: which roster nick it names (RULES.md V1, V2; docs/rules.md V2).
+"""The red text of a vote: which roster nick it names (docs/rules.md V1, V2; docs/rules.md V2).
 
 Pure: no I/O. :func:`read_red` takes the red text next to «мой голос» and gives the one
 nick an experienced host reads in it, or the reason to ask him. The red text may be the

@@ -1,4 +1,4 @@
-"""What a day's count gives (RULES.md V6): the counted votes, each candidate's line, the
+"""What a day's count gives (docs/rules.md V6): the counted votes, each candidate's line, the
 posts that did not count and why, and the :class:`Tally` itself. Plain values, made by
 :func:`referee.day.count.tally` and shown by the renderers.
 """

@@ -1,4 +1,4 @@
-"""Who is hanged (RULES.md V6): the most votes, the tie rules, and early majority.
+"""Who is hanged (docs/rules.md V6): the most votes, the tie rules, and early majority.
 
 Pure. :func:`verdict` reads the day's counts as :func:`referee.day.count.tally` sorts them
 (most votes first, then who reached the count first) and says who is hanged and why, in
@@ -167,7 +167,7 @@ TIE_RULES: dict[str, TieRule] = {
     "nobody": tie_nobody,
     "all": tie_all,
 }
-"""The ``tie`` setting's values (RULES.md V6)."""
+"""The ``tie`` setting's values (docs/rules.md V6)."""
 
 TIE_RULE_NAMES_RU: dict[str, str] = {
     "first_to_reach": "кто первым набрал",

@@ -2,7 +2,7 @@
 
 This is the library layer under the CLI (sqlite-utils style: every command is a few lines
 over a method here, and tests call these methods directly). It is the only place that
-knows the order of a game (RULES.md T1): Day N (tally → hanging, V6), the end of Day N
+knows the order of a game (docs/rules.md T1): Day N (tally → hanging, V6), the end of Day N
 (activity removals, A3), Night N (requests → deaths, N1–N14), then Day N+1.
 
 Who is alive on a day comes from what the game has recorded (``results`` in the store):

@@ -1,4 +1,4 @@
-"""The game's roster as ``referee deal`` recorded it, and the deal itself (RULES.md Setup).
+"""The game's roster as ``referee deal`` recorded it, and the deal itself (docs/rules.md Setup).
 
 ``[players]`` may list nicks without roles; ``referee deal`` gives the roles and records
 them in the database (:class:`referee.decisions.Deal`), and from then on every command
@@ -67,7 +67,7 @@ def with_recorded_roster(config: Config, store: Store) -> Config:
 
 def deal_game(config: Config, store: Store, seed: int, *, force: bool = False,
               record: bool = True) -> list[Player]:
-    """``referee deal``: roles for ``[players]`` from ``[setup]`` (or the RULES.md default),
+    """``referee deal``: roles for ``[players]`` from ``[setup]`` (or the docs/rules.md default),
     recorded as the game's roster. Refused over roles typed in ``[players]`` or a deal
     already recorded, unless ``force``; never after role PMs of another seed went out."""
     sent = store.get_meta(DEAL_SEED_META)

@@ -1,4 +1,4 @@
-"""Who leaves the game and when (RULES.md A1–A3), worked out — not only recorded (issue 27).
+"""Who leaves the game and when (docs/rules.md A1–A3), worked out — not only recorded (issue 27).
 
 A removal takes effect at a moment of the game (A3): an A2 removal (missed votes) at the end
 of Day N, after its tally; an A1 removal (a silent turn N) at the start of Day N+1, with the

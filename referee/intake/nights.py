@@ -1,4 +1,4 @@
-"""Which PMs belong to which night (RULES.md N1, N9, N14, T2).
+"""Which PMs belong to which night (docs/rules.md N1, N9, N14, T2).
 
 N1: a request counts when it reaches the host before the night's deadline — sent in the
 night's window, or during the day before it (from the previous night's deadline). Read in

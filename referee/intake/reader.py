@@ -1,4 +1,4 @@
-"""Night requests sent by PM, read from natural Russian (RULES.md N1, N5, N9, N12, N14).
+"""Night requests sent by PM, read from natural Russian (docs/rules.md N1, N5, N9, N12, N14).
 
 Players write to the host in their own words: «Проверяю Kotik», «Стреляем в Мисс Марпл,
 исполнитель Тень_Ночи», «Засада.», «Защищаю Kotik и Ира-Ира», «Меняю проверку на

@@ -1,4 +1,4 @@
-"""The host's own word on night requests (RULES.md N1, N5, N14): a requests file, and edits.
+"""The host's own word on night requests (docs/rules.md N1, N5, N14): a requests file, and edits.
 
 A host who collects requests by hand (or corrects what the PM intake read) writes a TOML
 file::

@@ -43,7 +43,7 @@ class Unreadable:
 @dataclass(frozen=True, slots=True)
 class IntakeFlag:
     """A nick read with some doubt (near match or a case ending): counted, but the host
-    should glance at it (RULES.md V2 applied to night requests)."""
+    should glance at it (docs/rules.md V2 applied to night requests)."""
 
     pm_id: int | None
     actor: str

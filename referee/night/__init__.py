@@ -1,4 +1,4 @@
-"""The night rules engine (RULES.md N1–N15, W1–W2): pure functions over immutable values.
+"""The night rules engine (docs/rules.md N1–N15, W1–W2): pure functions over immutable values.
 
     state = GameState.new(players)
     outcome = resolve_night(state, 1, requests, rules)   # ordered event log + next state

@@ -1,6 +1,6 @@
 """What happened, one fact at a time: the night's event log.
 
-Each event is a small frozen value naming the rule it applies (``rule``, a RULES.md number)
+Each event is a small frozen value naming the rule it applies (``rule``, a docs/rules.md number)
 and what caused it (the :class:`~referee.actions.Request` or the earlier event that
 overruled it). :meth:`Event.explain` says it in Russian the way a host would, so the log
 read top to bottom is the host's explanation of the night.

@@ -84,7 +84,7 @@ def resolve_night(
     *,
     night_start: datetime | None = None,
 ) -> NightOutcome:
-    """Resolve Night ``night`` (RULES.md N2): read the requests (N14, N1), run
+    """Resolve Night ``night`` (docs/rules.md N2): read the requests (N14, N1), run
     :data:`~referee.night.steps.STEPS` in order, apply deaths all at once, derive the next
     state.
 

@@ -1,4 +1,4 @@
-"""The night, step by step (RULES.md N2).
+"""The night, step by step (docs/rules.md N2).
 
 Each step is a function ``(night, log) -> new events``: it reads the state, the night's
 orders and what earlier steps wrote, and returns what it adds. :data:`STEPS` lists them in
@@ -9,7 +9,7 @@ kamikaze strike, simultaneously; (5) the doctor's heal cancels shots; (6) the ni
 his kill, then the testament; (7) the necromancer's protection, then the ninja's misses
 (N15.7: only a kill that stands is a miss); (8) checks; then deaths, applied all at once.
 
-The interactions the rules text leaves open (RULES.md N15.1–N15.15) are each decided in
+The interactions the rules text leaves open (docs/rules.md N15.1–N15.15) are each decided in
 the step they belong to, which names the decision in its docstring and in its events.
 """
 
@@ -500,4 +500,4 @@ STEPS: tuple[Step, ...] = (
     checks,
     deaths,
 )
-"""RULES.md N2, in order. Insert a new role's step where the rules put it."""
+"""docs/rules.md N2, in order. Insert a new role's step where the rules put it."""

@@ -1,4 +1,4 @@
-"""Who has won (RULES.md W1, W2, N15.14): the game's result as a value, not a string."""
+"""Who has won (docs/rules.md W1, W2, N15.14): the game's result as a value, not a string."""
 
 from __future__ import annotations
 

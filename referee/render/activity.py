@@ -3,7 +3,7 @@
 Three formats:
 
 - ``bbcode``: a public part ready to paste into the game topic (who leaves the game and
-  why, RULES.md A1/A2 in words — the rule codes stay in the host-only part —, with the
+  why, docs/rules.md A1/A2 in words — the rule codes stay in the host-only part —, with the
   revealed role when the setting says so, and the A3 note; before the turn is over, a
   reminder for those who still have time), then the host-only part below the one divider
   (:mod:`.parts`) with the details table in a ``[code]`` block, at most 100 columns wide.

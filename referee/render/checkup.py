@@ -1,6 +1,6 @@
 """``referee check`` as the host reads it: the schedule as a table in the forum's time, the
 roster with roles and clans and the counts per side against the setup, the rule settings
-that differ from RULES.md, what the topic says, then every warning and error."""
+that differ from docs/rules.md, what the topic says, then every warning and error."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The ``referee.toml`` that ``referee init`` writes: every section commented in Russian,
-the values read from the topic filled in, the rest shown with RULES.md defaults."""
+the values read from the topic filled in, the rest shown with docs/rules.md defaults."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """``referee resolve-night`` output: the public morning report (paste part), then, for the
 host only, the requests as read from the PMs, what could not be read, the private results to
-send, and the night told step by step (RULES.md N2 order, each step citing its rule).
+send, and the night told step by step (docs/rules.md N2 order, each step citing its rule).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """The day's vote count as the host posts it (BBCode), reads it (text) or a tool reads it
-(JSON). RULES.md V1–V6: every candidate with its voters in voting order and the time of each
+(JSON). docs/rules.md V1–V6: every candidate with its voters in voting order and the time of each
 vote (forum time zone, T2), the hanging (or leader) line with the tie explanation, who has
 not voted. Posts that looked like votes and did not count go to a separate HOST-ONLY part,
 each with its reason, rule and link: that part is never inside the text meant for pasting.

@@ -7,9 +7,9 @@ What it keeps and why:
   a post vanished from its page (a deleted post is marked, never removed: its vote may
   already have been counted).
 - ``post_revisions`` — every distinct text a post ever had. An edit never erases the first
-  text: RULES.md V4 counts the first-seen target of an edited vote.
+  text: docs/rules.md V4 counts the first-seen target of an edited vote.
 - ``pages`` — what each topic page held when last read; the cursor of incremental sync.
-- ``pms`` — the host's private messages (night actions, RULES.md N1).
+- ``pms`` — the host's private messages (night actions, docs/rules.md N1).
 - ``overrides`` — the host's decisions (accept/reject a vote, excuses, …), always recorded.
 - ``results`` — a day's or night's recorded result, written once.
 - ``sent`` — idempotency keys of posts/PMs the tool sent, so nothing is sent twice.

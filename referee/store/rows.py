@@ -89,7 +89,7 @@ _SID = re.compile(r"([?&](?:amp;)?)sid=[0-9a-fA-F]{32}")
 
 @dataclass(frozen=True, slots=True)
 class Revision:
-    """One distinct text of a post, as first seen by a sync (RULES.md V4)."""
+    """One distinct text of a post, as first seen by a sync (docs/rules.md V4)."""
 
     body_hash: str
     body_html: str

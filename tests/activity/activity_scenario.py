@@ -1,7 +1,7 @@
 """Helpers for the activity tests: Moscow-time tables → the inputs of ``check_activity``.
 
 Times in the tables are written as the host reads them on the forum, «20.11 18:00» (2026,
-Moscow), and stored as UTC like everything else (RULES.md T2).
+Moscow), and stored as UTC like everything else (docs/rules.md T2).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ def posts(table: Iterable[tuple[str, str]]) -> list[Post]:
 
 
 # The game every scenario uses unless it says otherwise: three days, each turn ending at
-# the next morning's day start (RULES.md T1).
+# the next morning's day start (docs/rules.md T1).
 SCHEDULE = (
     day(1, "20.11 18:00", "21.11 22:00", "22.11 10:00"),
     day(2, "22.11 10:05", "23.11 22:00", "24.11 10:00"),

@@ -1,4 +1,4 @@
-"""RULES.md A3 (revised 2026-12-04, issue 27 items 3 and 4), as scenario tables: when a
+"""docs/rules.md A3 (revised 2026-12-04, issue 27 items 3 and 4), as scenario tables: when a
 player who leaves for activity is out of the game.
 
 - An A2 removal (missed votes) takes effect at the end of Day N, after its tally, and is in

@@ -1,4 +1,4 @@
-"""Activity (RULES.md A1–A3) end to end on the real phpBB 3.3 pages of «Мафия: игра 2».
+"""Activity (docs/rules.md A1–A3) end to end on the real phpBB 3.3 pages of «Мафия: игра 2».
 
 The four host pages of the topic are parsed with a tiny selectolax helper (the adapter's
 parser is written in parallel); the vote tally is derived by hand from manifest.json below,

@@ -1,5 +1,5 @@
 """Rendering the activity report: a public BBCode part the host can paste, a host-only table,
-text and JSON (RULES.md A1–A3)."""
+text and JSON (docs/rules.md A1–A3)."""
 
 from __future__ import annotations
 

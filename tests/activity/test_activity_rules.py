@@ -1,4 +1,4 @@
-"""Activity check, rule by rule (RULES.md A1–A3, T1, T2), as tables a host can read.
+"""Activity check, rule by rule (docs/rules.md A1–A3, T1, T2), as tables a host can read.
 
 The game: host «Ведущий»; Day 1 20.11 18:00 → deadline 21.11 22:00; Day 2 starts 22.11 10:05;
 Day 3 24.11 10:05; Day 4 26.11 10:05; each day's deadline is 22:00 the next evening (see

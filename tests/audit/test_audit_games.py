@@ -1,7 +1,7 @@
 """Audit: whole games replayed against results derived by hand from the rules.
 
 Every file in ``games/`` is one small game for one rule sentence of
-``seed/rules.ru.txt`` or one RULES.md decision (``_rule``), with the reasoning (``_why``)
+``seed/rules.ru.txt`` or one docs/rules.md decision (``_rule``), with the reasoning (``_why``)
 and the result a host would announce (``expected``): per phase who was hanged, who died
 and of what, who was saved and by whom, the commissar's results and the rejected requests;
 then the winner (W2). Lists are compared without order where order means nothing.
@@ -86,7 +86,7 @@ def game_file(stem_end: str) -> Path:
 
 @pytest.fixture
 def runner(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> CliRunner:
-    # No referee.toml in the working folder: the replay uses the RULES.md defaults.
+    # No referee.toml in the working folder: the replay uses the docs/rules.md defaults.
     monkeypatch.chdir(tmp_path)
     return CliRunner()
 

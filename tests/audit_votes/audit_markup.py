@@ -1,4 +1,4 @@
-"""Post HTML as real boards render it, for the vote-reading audit (RULES.md V1–V3).
+"""Post HTML as real boards render it, for the vote-reading audit (docs/rules.md V1–V3).
 
 Every builder here copies markup seen in real pages or in the templates that produce them
 (origins in ``data/*.html`` and in research/phpbb.md §1.7 and §2):

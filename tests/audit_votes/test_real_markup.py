@@ -1,4 +1,4 @@
-"""Audit of vote reading on real forum markup (RULES.md V1–V3, V5, V6).
+"""Audit of vote reading on real forum markup (docs/rules.md V1–V3, V5, V6).
 
 Each table row is a post as a board really renders it (saved excerpts of live boards in
 ``data/``, each with its origin) with our vote words put into it, and the reading a game
@@ -352,7 +352,7 @@ MARKUP_ROWS = [
      'color: transparent; text-shadow: 0 0 0.2em red;">Шерлок</span>', NO_RED),
     (f'{R}<br>Мой голос – <span class="shadow" style="display: inline; padding: 0 6px; '
      'color: red; text-shadow: -2px 2px 2px #999;">Шерлок</span>', "Шерлок"),
-    # V1 names by the list, other colours by hue (RULES.md V1): «maroon» and «brown» are not
+    # V1 names by the list, other colours by hue (docs/rules.md V1): «maroon» and «brown» are not
     # in the default list although #800000 and #A52A2A pass the hue test
     (f"{R}<br>Мой голос – {red('maroon', 'Шерлок')}", NO_RED),
     (f"{R}<br>Мой голос – {red('#800000', 'Шерлок')}", "Шерлок"),

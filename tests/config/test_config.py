@@ -47,7 +47,7 @@ def test_russian_role_names_and_default_clan(tmp_path: Path) -> None:
         ("Лиса", "mafia", "A"),
         ("Шерлок", "commissar", None),
     ]
-    assert cfg.votes.tie == "first_to_reach"  # RULES.md V6 default
+    assert cfg.votes.tie == "first_to_reach"  # docs/rules.md V6 default
     assert cfg.votes.reason_min_letters == 10  # V3 default
 
 

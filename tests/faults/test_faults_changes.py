@@ -4,7 +4,7 @@ Players keep writing during a sync, a moderator deletes posts, a PM arrives whil
 inbox is being listed. After the sync no post or PM is lost; after a re-read of the topic
 (``referee sync --full``, the only way to see deletions on earlier pages) the database holds
 exactly what the board holds: every visible post once with its own text, every deleted post
-that was stored before kept and marked missing (RULES.md V4: its vote may have counted).
+that was stored before kept and marked missing (docs/rules.md V4: its vote may have counted).
 
 The board: 23 posts, 5 a page (pages 1–5, page 5 holds posts 1020–1022); 7 PMs, 3 a page.
 """

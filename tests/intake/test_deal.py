@@ -1,4 +1,4 @@
-"""Dealing roles and the role PMs (RULES.md Setup, N5, N12, N13)."""
+"""Dealing roles and the role PMs (docs/rules.md Setup, N5, N12, N13)."""
 
 from __future__ import annotations
 

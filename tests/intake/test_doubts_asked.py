@@ -1,4 +1,4 @@
-"""Doubts are asked, never guessed (RULES.md N14, issue 25): hesitation, alternatives,
+"""Doubts are asked, never guessed (docs/rules.md N14, issue 25): hesitation, alternatives,
 conditions, «бы», questions, negation, chat that names players. Each row: the PM → what the
 host is asked («unreadable: doubt» is «ведущему проверить» with the PM quoted and the
 reason) or, where the doubt is only in a reason after the nick, what stands.

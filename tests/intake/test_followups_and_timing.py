@@ -1,4 +1,4 @@
-"""A night's PMs read together (RULES.md N1, T2, N14): later PMs that change, repeat or take
+"""A night's PMs read together (docs/rules.md N1, T2, N14): later PMs that change, repeat or take
 back an earlier request, and when a request counts.
 
 Each row of the follow-up table: the sender's PMs in sending order → the requests passed to

@@ -1,4 +1,4 @@
-"""Night requests as players write them, one table per role (RULES.md N1–N14).
+"""Night requests as players write them, one table per role (docs/rules.md N1–N14).
 
 Each row: what the player wrote, the sender's role, and what the host should read.
 «by X» is the mafia executor (N5); «unreadable: …» means the PM is listed for the host

@@ -1,4 +1,4 @@
-"""Night PMs as players write them, one scenario table per role (RULES.md N1–N14, issue 25).
+"""Night PMs as players write them, one scenario table per role (docs/rules.md N1–N14, issue 25).
 
 Each row: what the player wrote → what stands, or what the host is asked. Written from how
 forum players write (first and third person, the clan's plural, imperative, future, slang

@@ -1,4 +1,4 @@
-"""Within one PM (RULES.md N1, N5, N14): a correction later in the same message, the
+"""Within one PM (docs/rules.md N1, N5, N14): a correction later in the same message, the
 executor as the subject, a condition anywhere, particles and pauses. Each row: the PM → what
 stands or what the host is asked; a correction inside one PM is the request as the player
 finally wrote it (no N1 change), another bare nick after a request is asked."""

@@ -1,4 +1,4 @@
-"""Which PMs belong to a night (RULES.md N1, N9, T2, N14): the window, the necromancer's day
+"""Which PMs belong to a night (docs/rules.md N1, N9, T2, N14): the window, the necromancer's day
 PMs, early requests, the host's own mail, non-players and replacements."""
 
 from __future__ import annotations

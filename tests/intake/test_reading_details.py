@@ -1,5 +1,5 @@
 """How the intake reads the harder cases: flags, notes, quotes, several requests in one PM,
-and names that look like action words (RULES.md V2, N1, N5, N12, N14)."""
+and names that look like action words (docs/rules.md V2, N1, N5, N12, N14)."""
 
 from __future__ import annotations
 

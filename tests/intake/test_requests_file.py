@@ -1,4 +1,4 @@
-"""The host's requests file and edits (RULES.md N1, N5, N6, N9, N14)."""
+"""The host's requests file and edits (docs/rules.md N1, N5, N6, N9, N14)."""
 
 from __future__ import annotations
 

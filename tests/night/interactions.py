@@ -1,4 +1,4 @@
-"""The interactions the rules text leaves open, as decided in RULES.md N15.1–N15.15: one
+"""The interactions the rules text leaves open, as decided in docs/rules.md N15.1–N15.15: one
 scenario per decision and per edge it names, written the way a host tells the night.
 
 Each :class:`Case` is a small game (phases in order, each night with what the host
@@ -21,7 +21,7 @@ PLAYERS = (
     "KamiA=kamikaze/A, Tony=mafia/B, ThugB=thug/B, KamiB=kamikaze/B, Jack=maniac"
 )
 """Two clans of Мафия + Громила + Камикадзе + ВСБ, the maniac, every town role, three
-citizens (the RULES.md setup, smaller)."""
+citizens (the docs/rules.md setup, smaller)."""
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""RULES.md N15.1–N15.15 — the interactions the rules text leaves open, as decided.
+"""docs/rules.md N15.1–N15.15 — the interactions the rules text leaves open, as decided.
 
 Each case below is a host's explanation of one decision (or one edge it names) with the
 small game that shows it. Every case gives the decided result three ways: the replay
@@ -269,7 +269,7 @@ CASES: tuple[Case, ...] = (
           Night(1, ("Pr take Ann",), dead={"Pr": "testament:Nin", "Ann": "testament:Nin"},
                 says="умирает Pr, священник, а с ним и его гость Ann"))),
 )
-"""One scenario per decision of RULES.md N15 and per edge it names."""
+"""One scenario per decision of docs/rules.md N15 and per edge it names."""
 
 IDS = [c.id for c in CASES]
 
@@ -289,7 +289,7 @@ def test_through_the_replay(case: Case) -> None:
 def test_through_referee_replay_on_the_command_line(
     case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(tmp_path)  # no referee.toml: the RULES.md defaults
+    monkeypatch.chdir(tmp_path)  # no referee.toml: the docs/rules.md defaults
     path = tmp_path / "game.json"
     path.write_text(json.dumps(replay_game(case), ensure_ascii=False), encoding="utf-8")
     res = CliRunner().invoke(app, ["replay", str(path), "--format", "json"])

@@ -1,4 +1,4 @@
-"""``referee resolve-night`` shows the host what the intake did not pass on (RULES.md N1, T2,
+"""``referee resolve-night`` shows the host what the intake did not pass on (docs/rules.md N1, T2,
 N14): requests taken back by their players («Отозвано игроками») and PMs that came at or
 after the deadline («Опоздали»), in the text for the host and in ``--format json`` — never
 silently absent."""

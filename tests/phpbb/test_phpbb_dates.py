@@ -1,4 +1,4 @@
-"""Forum date texts → UTC (RULES.md T2). The page was fetched on Sunday 29 Nov 2026, 14:40
+"""Forum date texts → UTC (docs/rules.md T2). The page was fetched on Sunday 29 Nov 2026, 14:40
 Moscow time (11:40 UTC); every text is as phpBB prints it in that timezone."""
 
 from __future__ import annotations

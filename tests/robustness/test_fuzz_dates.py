@@ -1,5 +1,5 @@
 """Whatever date text a page shows, it becomes a UTC instant or a DateParseError that says
-which text could not be read (RULES.md T2) — never an overflow or a bare ValueError."""
+which text could not be read (docs/rules.md T2) — never an overflow or a bare ValueError."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The host's password stays a secret: it is sent in the login form to the forum and
 nowhere else — not into the database, the cookie file, the log, the screen or an error
-(RULES.md: credentials never stored). The forum's session cookies go to the forum only.
+(docs/rules.md: credentials never stored). The forum's session cookies go to the forum only.
 
 Everything runs through the CLI as a host would (``referee --verbose sync`` with
 ``REFEREE_PASSWORD`` set) against a phpBB 3.3 board played by respx with the real fixture

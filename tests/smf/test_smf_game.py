@@ -124,7 +124,7 @@ def test_sync_and_tally_give_the_hosts_count_of_each_day(board: RealBoard,
         assert _counts(game, day) == _host(day), f"day {day}"
     assert game.tally_day(1).tally.hanged == "Kotik"
     assert game.tally_day(2).tally.hanged == "Тень_Ночи"
-    # Night 2: the doctor heals Шерлок again. referee's rules (RULES.md, the doctor) allow
+    # Night 2: the doctor heals Шерлок again. referee's rules (docs/rules.md, the doctor) allow
     # no heal of the same player two nights in a row, so Шерлок dies and his vote and the
     # vote for him are not counted; Barmaley hangs all the same.
     before = game.tally_day(3).tally

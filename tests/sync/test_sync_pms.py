@@ -1,4 +1,4 @@
-"""PM sync (RULES.md N1, research gotcha 12): every inbox page is listed, and the new PMs
+"""PM sync (docs/rules.md N1, research gotcha 12): every inbox page is listed, and the new PMs
 of a page are read from phpBB's folder export — one request per page, nothing marked read.
 Only what the export cannot give is opened, once each (opening marks a PM read)."""
 

@@ -1,4 +1,4 @@
-"""RULES.md V1, the red test: which colours make a nick «красный».
+"""docs/rules.md V1, the red test: which colours make a nick «красный».
 
 Names decide by the list ``red_colours`` (default red, darkred, crimson, firebrick); every
 hex/rgb/hsl colour by hue (within 20° of red) and saturation (at least 0.5).

@@ -1,4 +1,4 @@
-"""Reading one post as a vote: RULES.md V1 (phrase + red nick outside quotes), V2 (the nick
+"""Reading one post as a vote: docs/rules.md V1 (phrase + red nick outside quotes), V2 (the nick
 matched to the roster), V3 (a reason of at least 10 letters).
 
 Each row is BBCode as a player types it; the post is rendered to HTML exactly as phpBB 3.3

@@ -1,6 +1,6 @@
 """The tally as the host pastes it (BBCode), reads it (text) and a tool reads it (JSON).
 
-RULES.md V1–V6 decide the numbers; these tests check what is shown: every candidate with
+docs/rules.md V1–V6 decide the numbers; these tests check what is shown: every candidate with
 voters in voting order and times in the forum's zone, the hanging line with the tie
 explanation, who has not voted, and every rejected post in a separate host-only part.
 """

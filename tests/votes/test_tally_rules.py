@@ -1,4 +1,4 @@
-"""The day tally, one test per rule (RULES.md V1–V6) and per setting.
+"""The day tally, one test per rule (docs/rules.md V1–V6) and per setting.
 
 Every table is a day of posts as the host sees them: post number, author, Moscow time and
 what the player typed (BBCode, rendered as phpBB 3.3 renders it). Below each table: what

@@ -1,4 +1,4 @@
-"""Vote colours as a profile (issue 12, RULES.md V1): ``[rules] vote_colours`` takes colour
+"""Vote colours as a profile (issue 12, docs/rules.md V1): ``[rules] vote_colours`` takes colour
 families — each a hue with the tolerance and saturation settings red has — and explicit CSS
 colours. Boards vote in green (dota2.ru) or «красным или синим» (gipermafia); the default
 stays red, exactly as before."""

@@ -1,4 +1,4 @@
-"""The tally (RULES.md V1–V6) end to end on the real phpBB 3.3.10 pages of «Мафия: игра 2».
+"""The tally (docs/rules.md V1–V6) end to end on the real phpBB 3.3.10 pages of «Мафия: игра 2».
 
 The topic pages are read with the project's phpBB parser (adapters/phpbb/parse.py), exactly
 as a scrape would store them. The expected counts are worked out by hand from the raw BBCode

@@ -1,7 +1,7 @@
 """A whole 3-day game of forum Mafia on a XenForo 2 board, day by day, in Russian.
 
 Nine players (three mafia of the clan «Стая», a doctor, a commissar, four citizens) and the
-host «Ведущий мафии». What a host counts, by the rules (RULES.md V1–V6):
+host «Ведущий мафии». What a host counts, by the rules (docs/rules.md V1–V6):
 
 - Day 1: Лиса 4 (Ёжик, Марго — her vote is in a spoiler, Комиссар Рекс — an edited post,
   Пилот — ``#e25041``), Ёжик 3 (Лиса, Бармен — XF2's editor red, Тень), Бармен 1 (Снежок —
