@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib.util
 import pkgutil
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -51,12 +51,10 @@ class ForumConfig:
 
     def settings(self, cookie_file: Path | None = None) -> ForumSettings:
         """The plain settings an engine receives (adapters never read the config)."""
-        return ForumSettings(
-            url=self.url, engine=self.engine, snapshot=self.snapshot, timezone=self.timezone,
-            username=self.username, rate_limit=self.rate_limit, timeout=self.timeout,
-            retries=self.retries, user_agent=self.user_agent, cookie_file=cookie_file,
-            max_answer_mib=self.max_answer_mib,
-        )
+        # Every engine setting but the cookie file is a [forum] key of the same name.
+        same = {f.name: getattr(self, f.name) for f in fields(ForumSettings)
+                if f.name != "cookie_file"}
+        return ForumSettings(**same, cookie_file=cookie_file)
 
 
 def engine_names() -> tuple[str, ...]:

@@ -72,41 +72,30 @@ def render_night(result: NightResult, ctx: Context, fmt: str = "bbcode") -> str:
     return f"{paste}\n\n{HOST_ONLY_RULE}\n" + "\n".join(host) + "\n"
 
 
+def _section(host: list[str], title: str, lines: list[str]) -> None:
+    """A part of the host's text: a blank line, its title and its lines; none when empty."""
+    if lines:
+        host += ["", title, *lines]
+
+
 def _requests_part(result: NightResult, esc: Any, tz: Any) -> list[str]:
     host = [f"Заявки ({len(result.requests)}):"]
     host += [f"• {_request_line(r, esc)}" for r in result.requests] or ["• нет"]
-    if result.intake.flags:
-        host.append("")
-        host.append("Прочитано с сомнением — проверьте:")
-        host += [f"• ЛС #{f.pm_id} {esc(f.actor)}: {esc(f.note)}" for f in result.intake.flags]
-    if result.intake.unreadable:
-        host.append("")
-        host.append("Не прочитано (решите сами: referee action add/drop):")
-        host += [
-            f"• ЛС #{u.pm_id} от {esc(u.sender)}: {esc(u.reason)}"
-            + (f" — «{esc(u.excerpt)}»" if u.excerpt else "")
-            for u in result.intake.unreadable
-        ]
-    if result.intake.withdrawn:
-        host.append("")
-        host.append("Отозвано игроками (не исполняется, смену N1 не тратит):")
-        host += [
-            f"• ЛС #{w.withdrawal.pm_id} {_request_line(w.request, esc)} — «"
-            f"{esc(w.withdrawal.excerpt)}»"
-            for w in result.intake.withdrawn
-        ]
-    if result.intake.late:
-        host.append("")
-        host.append("Опоздали — после дедлайна ночи, не засчитаны (T2):")
-        host += [
-            f"• ЛС #{lt.pm_id} от {esc(lt.sender)}, {lt.sent_at.astimezone(tz):%d.%m %H:%M}: "
-            f"{esc(lt.read)}"
-            for lt in result.intake.late
-        ]
-    if result.host_edits:
-        host.append("")
-        host.append("Решения ведущего:")
-        host += [f"• {esc(e)}" for e in result.host_edits]
+    _section(host, "Прочитано с сомнением — проверьте:",
+             [f"• ЛС #{f.pm_id} {esc(f.actor)}: {esc(f.note)}" for f in result.intake.flags])
+    _section(host, "Не прочитано (решите сами: referee action add/drop):", [
+        f"• ЛС #{u.pm_id} от {esc(u.sender)}: {esc(u.reason)}"
+        + (f" — «{esc(u.excerpt)}»" if u.excerpt else "")
+        for u in result.intake.unreadable])
+    _section(host, "Отозвано игроками (не исполняется, смену N1 не тратит):", [
+        f"• ЛС #{w.withdrawal.pm_id} {_request_line(w.request, esc)} — «"
+        f"{esc(w.withdrawal.excerpt)}»"
+        for w in result.intake.withdrawn])
+    _section(host, "Опоздали — после дедлайна ночи, не засчитаны (T2):", [
+        f"• ЛС #{lt.pm_id} от {esc(lt.sender)}, {lt.sent_at.astimezone(tz):%d.%m %H:%M}: "
+        f"{esc(lt.read)}"
+        for lt in result.intake.late])
+    _section(host, "Решения ведущего:", [f"• {esc(e)}" for e in result.host_edits])
     return host
 
 
