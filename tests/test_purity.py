@@ -1,4 +1,4 @@
-"""The rules core does no I/O (issue 28 item 3; brief: «the rules core (`referee/day`,
+"""The rules core does no I/O (issue 28 item 3; brief: «the rules core (`referee/rules/day`,
 `night`, `intake`) does no I/O»): importing it in a fresh interpreter loads no HTTP client,
 no database, no HTML parser and no terminal toolkit. Each row is one package whose import
 (with every submodule) must leave these libraries unloaded."""
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = ("httpx", "sqlite3", "sqlite_utils", "selectolax", "typer", "click", "rich")
 """I/O and presentation libraries the pure core must never pull in."""
 
-CORE_PACKAGES = ("referee.day", "referee.night", "referee.intake")
+CORE_PACKAGES = ("referee.rules.day", "referee.rules.night", "referee.rules.intake")
 
 _PROBE = """
 import importlib, json, pkgutil, sys
