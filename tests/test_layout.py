@@ -1,8 +1,9 @@
-"""The house rules of the code's shape (issue 11), checked on every run.
+"""The house rules of the code's shape (issues 11 and 28), checked on every run.
 
 - no module over 600 lines and no function over 80 in ``referee/`` or ``adapters/``;
-- core code never imports an engine package, adapters never import ``referee.config``;
-- imports go down the layers only (core ← adapters ← config/store ← rules ← game/host ←
+- core code never imports an engine package, adapters never import ``referee/config/``;
+- every module of ``referee/`` sits in a layer folder (none loose beside ``__init__``), and
+  imports go down the folders only (core ← adapters ← config/store ← rules ← game ← host ←
   render ← cli) and never in a circle.
 """
 
@@ -19,21 +20,27 @@ MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # 0: the kernel: value types, errors, the forum interface, text tools, vocabulary
-    ("referee.core",),
+    # 0: value types, errors, the forum interface, text tools, vocabulary
+    ("referee/core",),
     # 1: forum engines and what they share
     ("adapters",),
     # 2: what the game is set up with, where it is kept, reading the forum into it
-    ("referee.config", "referee.store"),
+    ("referee/config", "referee/store"),
     # 3: the rules, pure
-    ("referee.rules",),
-    # 4: the game as the commands see it, and what the host runs
-    ("referee.game", "referee.host"),
-    # 5: every text the tool prints or posts
-    ("referee.render",),
-    # 6: the command line
-    ("referee.cli",),
+    ("referee/rules",),
+    # 4: the game as the commands see it
+    ("referee/game",),
+    # 5: what the host runs: publishing, watching, replay, status, history, export
+    ("referee/host",),
+    # 6: every text the tool prints or posts
+    ("referee/render",),
+    # 7: the command line
+    ("referee/cli",),
 )
+"""The layer folders, lowest first: a module's layer is the folder it sits in."""
+
+PACKAGE_FILES = ("__init__.py", "__main__.py")
+"""The only modules that may sit directly in ``referee/``."""
 
 
 def _modules() -> dict[str, Path]:
@@ -51,10 +58,11 @@ MODULES = _modules()
 
 
 def _layer(module: str) -> int | None:
-    if module in PACKAGES:
+    path = MODULES[module].relative_to(ROOT)
+    if path.parent == Path("referee") and path.name in PACKAGE_FILES:
         return 0
-    for rank, prefixes in enumerate(LAYERS):
-        if any(module == p or module.startswith(p + ".") for p in prefixes):
+    for rank, folders in enumerate(LAYERS):
+        if any(path.is_relative_to(folder) for folder in folders):
             return rank
     return None
 
@@ -107,12 +115,22 @@ def test_core_never_imports_an_engine() -> None:
 def test_adapters_never_import_the_config() -> None:
     bad = [m for m, imps in IMPORTS.items()
            if m.startswith("adapters")
-           and any(i == "referee.config" or i.startswith("referee.config.") for i in imps)]
+           and any(MODULES[i].relative_to(ROOT).is_relative_to("referee/config") for i in imps)]
     assert not bad
 
 
 def test_every_module_has_a_layer() -> None:
     assert not [m for m in MODULES if _layer(m) is None]
+
+
+def test_no_module_sits_loose_in_referee() -> None:
+    loose = sorted(p.name for p in (ROOT / "referee").glob("*.py") if p.name not in PACKAGE_FILES)
+    assert not loose, f"modules outside the layer folders: {loose}"
+
+
+def test_every_layer_folder_is_a_package() -> None:
+    folders = [f for rank in LAYERS for f in rank]
+    assert not [f for f in folders if not (ROOT / f / "__init__.py").is_file()]
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))
