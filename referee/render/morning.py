@@ -15,7 +15,7 @@ from referee.config.game import NightRules
 from referee.core import bbcode
 from referee.core.roles import role_ru
 from referee.rules.night import GameState, NightOutcome, winner
-from referee.rules.night.events import NINJA_MISS_LIMIT, NinjaMiss, Protected
+from referee.rules.night.kills import NINJA_MISS_LIMIT, NinjaMiss, Protected
 
 
 def role_title(state: GameState, nick: str) -> str:

@@ -3,7 +3,7 @@
 from nighttable import Game, causes, dead, night, said
 
 from referee.render.morning import private_results
-from referee.rules.night.events import NinjaMiss
+from referee.rules.night.kills import NinjaMiss
 
 PLAYERS = (
     "Pr=priest, Kom=commissar, Doc=doctor, Nin=ninja, Necro=necromancer, "

@@ -14,15 +14,13 @@ from referee.rules.actions import Request
 from referee.rules.night import GameState, NightOutcome, apply_day, resolve_night
 from referee.rules.night.events import (
     AmbushSet,
-    Attack,
     Beaten,
     ChangeIgnored,
-    CheckResult,
     Event,
-    Healed,
     RequestChanged,
     Took,
 )
+from referee.rules.night.kills import Attack, CheckResult, Healed
 
 PLAYERS = roster(
     "Pr=priest, Kom=commissar, Ser=sergeant, Nin=ninja, Doc=doctor, Necro=necromancer, "

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from referee.config.game import NightRules
 from referee.core.errors import GameError
 from referee.rules.actions import Request
-from referee.rules.night.events import Event, Hanged, Promoted, Removed
+from referee.rules.night.events import Event, Hanged, Removed
+from referee.rules.night.kills import Promoted
 from referee.rules.night.orders import settle
 from referee.rules.night.state import Death, GameState, Testament
 

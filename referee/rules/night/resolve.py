@@ -12,17 +12,14 @@ from datetime import datetime
 
 from referee.config.game import NightRules
 from referee.rules.actions import Request
-from referee.rules.night.events import (
-    AmbushSet,
+from referee.rules.night.events import AmbushSet, ChangeIgnored, Event, RequestRejected
+from referee.rules.night.kills import (
     Attack,
-    ChangeIgnored,
     CheckResult,
     Died,
-    Event,
     NinjaMiss,
     Promoted,
     Protected,
-    RequestRejected,
     Saved,
 )
 from referee.rules.night.orders import Intake, settle

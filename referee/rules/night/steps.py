@@ -19,16 +19,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from referee.config.game import NightRules
-from referee.rules.night.events import (
+from referee.rules.night.events import AmbushSet, Beaten, Blocked, Event, Took
+from referee.rules.night.kills import (
     NINJA_MISS_LIMIT,
-    AmbushSet,
     Attack,
-    Beaten,
-    Blocked,
     CheckResult,
     CheckSuppressed,
     Died,
-    Event,
     Healed,
     HealFailed,
     HealNotAShot,
@@ -39,7 +36,6 @@ from referee.rules.night.events import (
     Saved,
     TestamentCarried,
     TestamentVoid,
-    Took,
 )
 from referee.rules.night.orders import Order
 from referee.rules.night.state import GameState

@@ -24,7 +24,7 @@ CAUSE_NAMES_RU: dict[str, str] = {
     "hanged": "повешен",
     "removed": "выбыл из игры",
 }
-"""Kind of a lethal event (:class:`referee.rules.night.events.Attack`) → Russian words."""
+"""Kind of a lethal event (:class:`referee.rules.night.kills.Attack`) → Russian words."""
 
 
 def names(nicks: Iterable[str]) -> str:
