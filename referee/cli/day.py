@@ -142,7 +142,7 @@ def tally(
     if as_of:
         point = int(as_of) if as_of.isdigit() else _parse_when(as_of, game, "--as-of")
     result = game.tally_day(n, as_of=point, record=not dry_run)
-    from referee.host.publish import tally_post
+    from referee.host.outgoing import tally_post
     from referee.render.day import day_paste, render_day
 
     ctx = _context(game)
@@ -305,7 +305,7 @@ def check_activity(
         _emit(_host_notes(result.notes))
     if post:
         _refuse_held(result.held, "список выбывших")
-        from referee.host.publish import activity_post, public_part
+        from referee.host.outgoing import activity_post, public_part
         from referee.render.activity import HOST_ONLY_HEADER
 
         public = public_part(render_activity(result.report, "bbcode", ctx.roles,

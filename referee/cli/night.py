@@ -94,7 +94,7 @@ def resolve_night(
         from referee.cli.day import _refuse_held
 
         _refuse_held(result.held, "итог ночи")
-        from referee.host.publish import night_messages
+        from referee.host.outgoing import night_messages
         from referee.render.morning import morning_report, private_results
 
         outcome = result.outcome

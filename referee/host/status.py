@@ -26,7 +26,7 @@ from referee.config.game import DaySchedule
 from referee.core.errors import GameError
 from referee.game import Game, NightResult
 from referee.host.chronicle import Chronicle, DayEntry, NightEntry, chronicle
-from referee.host.publish import night_messages
+from referee.host.outgoing import night_messages
 from referee.rules import decisions
 from referee.rules.decisions import (
     Decision,

@@ -18,7 +18,7 @@ from referee.config.game import Config
 from referee.core import bbcode
 from referee.core.roles import ACTION_NAMES_RU
 from referee.game import ActivityResult, DayResult, NightResult
-from referee.host.publish import public_part
+from referee.host.outgoing import public_part
 from referee.host.watch import (
     FirstLook,
     Job,

@@ -13,7 +13,7 @@ from glance_demo import DEMO, at, demo, play_as_host
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.host.publish import night_messages
+from referee.host.outgoing import night_messages
 from referee.host.status import Gone, Living, OpenItem, PhaseNow, Status, game_status
 from referee.render.morning import private_results
 from referee.render.status import render_status, status_json

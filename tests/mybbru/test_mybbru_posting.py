@@ -15,7 +15,8 @@ from adapters.base import ForumSettings, Secret
 from adapters.mybbru.client import MybbForum
 from adapters.mybbru.posting import MybbPoster, PostingError, form_body
 from adapters.registry import open_poster
-from referee.host.publish import Outcome, Outgoing, publish
+from referee.host.outgoing import Outgoing
+from referee.host.publish import Outcome, publish
 from referee.store import Store
 
 TEXT = "[b]Итоги дня 1[/b]\nЛиса — 4 ✔, Ёжик — 1"

@@ -15,7 +15,8 @@ import pytest
 from test_publish import NOW, FakeSender, Terminal
 
 from referee.core.errors import GameError, NetworkError
-from referee.host.publish import Outgoing, mark_sent_by_host, publish
+from referee.host.outgoing import Outgoing
+from referee.host.publish import mark_sent_by_host, publish
 from referee.store import Store
 from referee.store.sync import same_message
 

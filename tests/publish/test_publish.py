@@ -15,17 +15,8 @@ from publish_board import forum_config
 
 from referee.config.game import Config, Player, Replacement
 from referee.core.errors import ConfigError, ForumError, GameError
-from referee.host.publish import (
-    DEAL_SEED_META,
-    Outgoing,
-    check_can_send,
-    current_holder,
-    message_key,
-    public_part,
-    publish,
-    role_pms,
-    send_deal,
-)
+from referee.host.outgoing import Outgoing, current_holder, message_key, public_part, role_pms
+from referee.host.publish import DEAL_SEED_META, check_can_send, publish, send_deal
 from referee.store import Store
 
 NOW = datetime(2026, 11, 22, 7, 40, tzinfo=UTC)  # 10:40 in Moscow

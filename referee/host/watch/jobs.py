@@ -22,16 +22,9 @@ from typing import Any, Literal, Protocol
 from referee.config.game import Config
 from referee.core.errors import RefereeError
 from referee.game import ActivityResult, Asked, DayResult, Game, NightResult
-from referee.host.publish import (
-    MAYBE_SENT,
-    Outgoing,
-    activity_post,
-    game_ref,
-    night_messages,
-    run,
-    tally_post,
-)
-from referee.host.publish import topic_ref as publish_topic
+from referee.host.outgoing import Outgoing, activity_post, game_ref, night_messages, tally_post
+from referee.host.outgoing import topic_ref as publish_topic
+from referee.host.publish import MAYBE_SENT, run
 from referee.host.watch.news import Look
 from referee.host.watch.plan import Job, Options
 from referee.store import Store
