@@ -23,7 +23,7 @@ from __future__ import annotations
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from mybb_board import BoardPm, BoardPost
+from support.mybbru.board import BoardPm, BoardPost
 
 MSK = ZoneInfo("Europe/Moscow")
 HOST = ("Ведущий_Макс", 2)

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 import respx
-from publish_board import FakeTime, PostingBoard, forum_config, make_poster_for
+from support.phpbb.posting_board import FakeTime, PostingBoard, forum_config, make_poster_for
 
 from adapters.phpbb.posting import PhpbbPoster
 from referee.store import Store

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from smf_board import HOST_NAME, HOST_PASSWORD
-from smf_live import LiveBoard, day_posts, moscow
 from smf_time import FakeTime
+from support.smf.live import LiveBoard, day_posts, moscow
+from support.smf.site import HOST_NAME, HOST_PASSWORD
 
 from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.smf.client import SmfForum

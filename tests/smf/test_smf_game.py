@@ -16,7 +16,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from smf_board import HOST_PASSWORD, RealBoard
+from support.smf.site import HOST_PASSWORD, RealBoard
 
 from adapters.base import ForumSettings, Secret
 from adapters.registry import engine_for

@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from smf_board import HOST_NAME
-from smf_live import LiveBoard, moscow
 from smf_time import FakeTime
+from support.smf.live import LiveBoard, moscow
+from support.smf.site import HOST_NAME
 
 from adapters.smf.client import LOGIN_SPACING
 from referee.config import Config
@@ -197,7 +197,7 @@ def test_conversation_mode_is_refused_with_a_hint(make_forum, live: LiveBoard,
 
 def test_the_sent_folder_names_recipients_and_the_outbox_is_empty(make_forum,
                                                                   live: LiveBoard) -> None:
-    from smf_live import LivePm
+    from support.smf.live import LivePm
 
     live.sent.append(LivePm(7, HOST_NAME, ("Шерлок",), moscow("2026-11-26 17:30"), "Роль",
                             "Ты комиссар."))

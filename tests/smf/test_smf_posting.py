@@ -5,9 +5,9 @@ recipient. Nothing is ever posted twice."""
 from __future__ import annotations
 
 import pytest
-from smf_board import HOST_NAME, Request, Session
-from smf_live import LiveBoard
 from smf_time import FakeTime
+from support.smf.live import LiveBoard
+from support.smf.site import HOST_NAME, Request, Session
 
 from adapters.smf.posting import SEND_SPACING, PostingError, SmfPoster
 

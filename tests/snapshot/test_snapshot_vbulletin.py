@@ -18,7 +18,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vbulletin"))
 
 from browser import Browser, save  # noqa: E402
-from vb_board import HOST, PASSWORD, TOPIC, VbBoard  # noqa: E402
+from support.vbulletin.board import HOST, PASSWORD, TOPIC, VbBoard  # noqa: E402
 from vb_game import DAY1, DAY2, DAY3, NIGHT1, NIGHT2, msk, referee_toml  # noqa: E402
 
 from adapters.base import ForumSettings, Secret  # noqa: E402

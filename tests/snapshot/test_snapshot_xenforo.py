@@ -16,7 +16,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "xenforo"))
 
 from browser import Browser, save  # noqa: E402
-from xf_board import XfBoard  # noqa: E402
+from support.xenforo.board import XfBoard  # noqa: E402
 from xf_game import HOST, PASSWORD, Clock, Game119, config_text, make_board  # noqa: E402
 
 from adapters.base import ForumSettings, Secret  # noqa: E402

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from vb_pages import BOARD_ZONE, VbPm, VbPost, quote, vote
+from support.vbulletin.pages import BOARD_ZONE, VbPm, VbPost, quote, vote
 
 UIDS = {"Ведущий": 58, "Лиса": 63, "Тень_Ночи": 65, "Шерлок": 60, "Ёжик": 64,
         "Мисс Марпл": 61, "Kotik": 62, "Полковник": 67, "Гроза": 69}

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from watch_board import PASSWORD, FakeClock, GameBoard, msk, write_config
+from support.phpbb.game_board import PASSWORD, FakeClock, GameBoard, msk, write_config
 
 import adapters.phpbb.client as client
 import adapters.phpbb.posting as posting

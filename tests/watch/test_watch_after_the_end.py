@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support.phpbb.game_board import FakeClock, GameBoard, Line, msk, vote, write_config
 from typer.testing import CliRunner
-from watch_board import FakeClock, GameBoard, Line, msk, vote, write_config
 from watch_helpers import results, sent, watch
 
 from referee.cli import app

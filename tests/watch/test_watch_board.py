@@ -11,7 +11,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from watch_board import FakeClock, GameBoard, msk
+from support.phpbb.game_board import FakeClock, GameBoard, msk
 from watch_helpers import replies, results, watch
 
 import referee.watch.jobs as jobs

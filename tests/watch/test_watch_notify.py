@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from watch_board import FakeClock, GameBoard, msk, write_config
+from support.phpbb.game_board import FakeClock, GameBoard, msk, write_config
 from watch_helpers import replies, watch
 
 from referee.config import NotifyConfig, load_config

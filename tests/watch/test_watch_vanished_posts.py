@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from watch_board import FakeClock, GameBoard, msk, write_config
+from support.phpbb.game_board import FakeClock, GameBoard, msk, write_config
 from watch_helpers import watch
 
 from referee.game import Game

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from watch_board import FakeClock, GameBoard
+from support.phpbb.game_board import FakeClock, GameBoard
 
 from referee.render.watch import WatchTexts
 from referee.store import Store

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from xf_board import XfBoard
+from support.xenforo.board import XfBoard
 from xf_game import PASSWORD, Clock, Game119, config_text, make_board
 
 from referee.game import Game

@@ -8,8 +8,8 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from support.xenforo.board import XfBoard
 from typer.testing import CliRunner
-from xf_board import XfBoard
 from xf_game import HOST, Clock, Game119, config_text
 
 from referee.cli import app

@@ -1,5 +1,6 @@
-"""XenForo 2 markup → kernel values, on pages written from the facts (xf_pages): quotes,
-spoilers, colours, code, signatures, edit notices, pagination, dates, error pages."""
+"""XenForo 2 markup → kernel values, on pages written from the facts
+(support/xenforo/pages.py): quotes, spoilers, colours, code, signatures, edit notices,
+pagination, dates, error pages."""
 
 from __future__ import annotations
 
@@ -7,8 +8,13 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from xf_conversations import XfConversation, XfMessage, conversation_list_page, conversation_page
-from xf_pages import (
+from support.xenforo.conversations import (
+    XfConversation,
+    XfMessage,
+    conversation_list_page,
+    conversation_page,
+)
+from support.xenforo.pages import (
     MOSCOW,
     XF_RED,
     XfPost,

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from xf_board import XfBoard
-from xf_conversations import XfConversation, XfMessage
+from support.xenforo.board import XfBoard
+from support.xenforo.conversations import XfConversation, XfMessage
 from xf_game import HOST, PEOPLE, Clock, Game119, config_text, msk
 
 from referee.errors import LoginFailed, TopicNotFound

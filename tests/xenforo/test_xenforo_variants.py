@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from xf_pages import MOSCOW, XF_RED, code, page_nav, quote, red, spoiler, time_tag
+from support.xenforo.pages import MOSCOW, XF_RED, code, page_nav, quote, red, spoiler, time_tag
 from xf_variants import (
     PREFIX,
     ROUTE,

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from xf_board import Member, XfBoard
-from xf_conversations import XfConversation, XfMessage
-from xf_pages import MOSCOW, XF_RED, XfPost, XfThread, code, quote, red, spoiler
+from support.xenforo.board import Member, XfBoard
+from support.xenforo.conversations import XfConversation, XfMessage
+from support.xenforo.pages import MOSCOW, XF_RED, XfPost, XfThread, code, quote, red, spoiler
 
 HOST = "Ведущий мафии"
 PASSWORD = "Пароль-ведущего-18"

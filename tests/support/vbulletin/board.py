@@ -2,7 +2,7 @@
 the reply and PM forms, at vBulletin's own addresses (``/forum/showthread.php?t=63&page=2``,
 ``showthread.php/63-slug/page2``, ``threads/63-slug/page2``, ``login.php?do=login``,
 ``private.php?folderid=0``, ``private.php?do=showpm&pmid=N``, ``newreply.php``), serving
-``windows-1251`` pages from :mod:`vb_pages` and reading forms in that encoding.
+``windows-1251`` pages from :mod:`support.vbulletin.pages` and reading forms in that encoding.
 
 Requests are logged by key (``thread:2``, ``login``, ``folder:0:1``, ``pm:101``,
 ``newreply``, ``postreply``, ``newpm``, ``insertpm``) so tests can count them.
@@ -20,8 +20,8 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, quote, urlsplit
 
-import vb_pages as pages
-from vb_pages import VbPm, VbPost, encode
+from support.vbulletin import pages
+from support.vbulletin.pages import VbPm, VbPost, encode
 
 HOST = ("Ведущий", 58)
 PASSWORD = "Пароль-ведущего 7"

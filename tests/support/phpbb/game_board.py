@@ -1,6 +1,6 @@
 """A live 2-day game for ``referee watch`` on a phpBB 3.3 board on 127.0.0.1 (issue 21).
 
-The board is the fault tests' board (``tests/faults/board_server.py``: the real phpBB 3.3
+The board is the fault tests' board (``support/phpbb/board.py``: the real phpBB 3.3
 markup of topic pages, the inbox and opened PMs) that also takes the host's replies and
 PMs through phpBB's real forms (the fixtures of ``tests/publish``), and whose truth grows
 with a fake clock: each scripted post and PM appears on the board once the clock reaches
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import html
 import re
-import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from http.server import BaseHTTPRequestHandler
@@ -26,11 +25,10 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "faults"))
-sys.path.insert(0, str(ROOT / "tests" / "publish"))
-from board_server import HOST, PASSWORD, PREFIX, Board, BoardPm, BoardPost  # noqa: E402
-from publish_board import message_page  # noqa: E402
+from support.phpbb.board import HOST, PASSWORD, PREFIX, Board, BoardPm, BoardPost
+from support.phpbb.posting_board import message_page
+
+ROOT = Path(__file__).resolve().parents[3]
 
 MSK = ZoneInfo("Europe/Moscow")
 FIXTURES = ROOT / "fixtures" / "phpbb33-ru"

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from smf_board import HOST_ID, HOST_NAME, SAVED_BOARD, Reply, Request, Session, SmfSite
+from support.smf.site import HOST_ID, HOST_NAME, SAVED_BOARD, Reply, Request, Session, SmfSite
 
 MOSCOW = ZoneInfo("Europe/Moscow")
 RU_MONTHS = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-import mybb_pages
-from mybb_pages import PageStyle, post_html, topic_html
+from support.mybbru import pages as mybb_pages
+from support.mybbru.pages import PageStyle, post_html, topic_html
 
 HASH = "MnwxfDAxMjM0NTY3ODlhYmNkZWYwMTIzNDU2Nzg5YWJjZGVmMDEyMzQ1Njc="
 """board.auth's session key (the shared fixture's fake one)."""
@@ -77,7 +77,7 @@ class MybbBoard:
     """Guests see no topic (``topic.get`` and ``post.get`` answer ``[]``)."""
     per_page: int = 25
     style: PageStyle = field(default_factory=PageStyle)
-    """How the topic pages print their posts (mybb_pages.py)."""
+    """How the topic pages print their posts (support/mybbru/pages.py)."""
     refuse: dict[str, str] = field(default_factory=dict)
     """API methods answered with ``{"error": {"message": …}}`` (method → message)."""
     seen: list[Seen] = field(default_factory=list)

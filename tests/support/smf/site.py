@@ -6,7 +6,7 @@ session), ``action=login2`` (a 302 through ``login2;sa=check;member=N`` and the
 ``SMFCookieNNN`` login cookie; «подождать около 2 секунд» when two logins come within 2 s;
 «Неверный пароль»), the logged-in member, and a log of every request. Pages come from
 the subclass: :class:`RealBoard` serves the real saved pages of fixtures/smf21-ru (the
-board's address in them rewritten to this server's), ``smf_live.LiveBoard`` renders pages
+board's address in them rewritten to this server's), ``support.smf.live.LiveBoard`` renders pages
 from posts and PMs it holds.
 """
 
@@ -24,7 +24,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote_plus, urlsplit
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 REAL = ROOT / "fixtures" / "smf21-ru"
 SAVED_BOARD = "http://127.0.0.1:8080"
 HOST_NAME, HOST_ID, HOST_PASSWORD = "Ведущий", 2, "HostPass123"

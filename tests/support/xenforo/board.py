@@ -1,6 +1,6 @@
 """A XenForo 2 board on 127.0.0.1 for the engine's tests: it holds the truth (threads,
 conversations, members) and serves it at XenForo's own URL patterns in XenForo 2 markup
-(:mod:`xf_pages`, :mod:`xf_conversations`).
+(:mod:`support.xenforo.pages`, :mod:`support.xenforo.conversations`).
 
 Routes (the prefix is ``/forum/`` with friendly URLs, or ``/index.php?`` without):
 ``threads/{slug}.{id}/[page-N]`` (a stale slug and a page past the end redirect),
@@ -22,13 +22,13 @@ from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from xf_conversations import (
+from support.xenforo.conversations import (
     XfConversation,
     XfMessage,
     conversation_list_page,
     conversation_page,
 )
-from xf_pages import (
+from support.xenforo.pages import (
     XfPost,
     XfThread,
     conversation_add_page,

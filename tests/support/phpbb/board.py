@@ -30,7 +30,7 @@ from typing import Literal
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "phpbb33-ru"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_sync import RU_MONTHS, TOPIC, SyntheticTopic  # noqa: E402

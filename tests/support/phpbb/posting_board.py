@@ -26,7 +26,7 @@ from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.posting import PhpbbPoster
 from referee.config import ForumConfig
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "phpbb33-ru"
 BOARD = "https://forum.test/"
 TOPIC_URL = BOARD + "viewtopic.php?t=3"
