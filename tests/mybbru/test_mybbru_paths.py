@@ -9,7 +9,8 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
-from mybb_game import board_posts, msk
+from mybb_game import board_posts
+from support.moscow import msk
 from support.mybbru.board import MybbBoard, serve
 from support.mybbru.pages import MSK, PageStyle
 

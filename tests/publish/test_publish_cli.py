@@ -13,7 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from support.phpbb.posting_board import PASSWORD, TOPIC_URL, FakeTime, PostingBoard, make_poster_for
+from support.clock import FakeTime
+from support.phpbb.posting_board import PASSWORD, TOPIC_URL, PostingBoard, make_poster_for
 from typer.testing import CliRunner, Result
 
 import referee.publish as publish_module

@@ -11,12 +11,12 @@ from collections.abc import Callable
 
 import httpx
 import pytest
+from support.clock import FakeTime
 from support.phpbb.posting_board import (
     FLOOD_ERROR,
     FORM_INVALID,
     PASSWORD,
     TOPIC_LOCKED,
-    FakeTime,
     PostingBoard,
     html_response,
     page,

@@ -25,7 +25,8 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, str(ROOT / "tests" / "sync"))
 from fake_board import PREFIX, FakeBoard, failed_login  # noqa: E402
-from sync_helpers import FakeTime, fixture_bytes  # noqa: E402
+from support.clock import FakeTime  # noqa: E402
+from sync_helpers import fixture_bytes  # noqa: E402
 
 from adapters.base import HttpClient, Secret  # noqa: E402
 from adapters.phpbb import client as phpbb_client  # noqa: E402

@@ -12,7 +12,8 @@ from urllib.parse import parse_qs
 import fake_export
 import httpx
 import respx
-from sync_helpers import BOARD, ROOT, FakeTime, fixture_bytes
+from support.clock import FakeTime
+from sync_helpers import BOARD, ROOT, fixture_bytes
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_sync import SyntheticTopic  # noqa: E402

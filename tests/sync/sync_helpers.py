@@ -1,4 +1,4 @@
-"""Shared helpers of the network/storage tests: a fake clock, posts and pages by hand."""
+"""Shared helpers of the network/storage tests: posts and pages by hand."""
 
 from __future__ import annotations
 
@@ -15,21 +15,6 @@ PASSWORD = "s3cret-Пароль-42"
 """A password that must never show up anywhere but in the login POST body."""
 
 DAY1 = datetime(2026, 11, 20, 15, 0, tzinfo=UTC)
-
-
-class FakeTime:
-    """Monotonic clock + sleep that only advance when someone sleeps: tests never wait."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.t = start
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(round(seconds, 3))
-        self.t += seconds
 
 
 def fixture_bytes(name: str) -> bytes:

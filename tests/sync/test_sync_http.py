@@ -12,7 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from sync_helpers import BOARD, PASSWORD, FakeTime
+from support.clock import FakeTime
+from sync_helpers import BOARD, PASSWORD
 
 import adapters.base as base
 from adapters.base import (

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from support.phpbb.game_board import FakeClock, GameBoard, Line, msk, vote, write_config
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard, Line, vote, write_config
 from typer.testing import CliRunner
 from watch_helpers import results, sent, watch
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.phpbb.game_board import FakeClock, GameBoard
+from support.clock import FakeClock
+from support.phpbb.game_board import GameBoard
 from typer.testing import CliRunner, Result
 from watch_helpers import replies
 

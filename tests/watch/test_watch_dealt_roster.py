@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from support.phpbb.game_board import FakeClock, GameBoard, msk, script, write_config
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard, script, write_config
 from watch_helpers import watch
 
 from referee import decisions

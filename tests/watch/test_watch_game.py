@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from support.phpbb.game_board import FakeClock, GameBoard, msk, script, write_config
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard, script, write_config
 from typer.testing import CliRunner, Result
 from watch_helpers import results, sent
 

@@ -26,8 +26,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from support.clock import FakeClock
+from support.moscow import msk
 from support.phpbb.board import TopicPages
-from support.phpbb.game_board import FakeClock, GameBoard, msk, write_config
+from support.phpbb.game_board import GameBoard, write_config
 from watch_helpers import watch
 
 from referee.game import Game

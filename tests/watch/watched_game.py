@@ -20,7 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from support.phpbb.game_board import PASSWORD, FakeClock, GameBoard, msk, write_config  # noqa: E402
+from support.clock import FakeClock  # noqa: E402
+from support.moscow import msk  # noqa: E402
+from support.phpbb.game_board import PASSWORD, GameBoard, write_config  # noqa: E402
 
 import adapters.phpbb.client as client  # noqa: E402
 import adapters.phpbb.posting as posting  # noqa: E402

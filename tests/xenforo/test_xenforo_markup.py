@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from support.moscow import msk as at
 from support.xenforo.conversations import (
     XfConversation,
     XfMessage,
@@ -43,10 +44,6 @@ NOW = datetime(2026, 11, 22, 9, 0, tzinfo=MOSCOW)
 ROSTER = Roster(["Лиса", "Ёжик", "Бармен", "Тень"])
 UTC_ZONE = ZoneInfo("UTC")
 REASON = "Лиса весь вечер уходит от прямых вопросов и меняет версии."
-
-
-def at(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MOSCOW)
 
 
 def one_post(html: str, *, version: str = "2.2", **kw: object) -> object:

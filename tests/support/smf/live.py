@@ -377,10 +377,6 @@ class LiveBoard(SmfSite):
                                     f"{self.base}index.php?action=pm;f=inbox;l=-1;done=sent")])
 
 
-def moscow(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MOSCOW)
-
-
 def day_posts(n: int, start: datetime, first_id: int = 2) -> list[LivePost]:
     """``n`` posts, one every 10 minutes from ``start``, each a vote with a reason."""
     names = [p for p in PLAYERS if p != HOST_NAME]
