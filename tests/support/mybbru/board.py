@@ -219,7 +219,7 @@ class MybbBoard:
             return _page(LOGIN_FORM)
         if method == "GET":
             return _page(REPLY_FORM.format(tid=query.get("tid", "")))
-        form = {k: v[0] for k, v in parse_qs(body.decode("cp1251")).items()}
+        form = {k: v[0] for k, v in parse_qs(body.decode("ascii"), encoding="cp1251").items()}
         if form.get("form_sent") != "1" or form.get("csrf_hash") != "c5f1":
             return _page('<div id="posterror"><p>Форма устарела, отправьте её ещё раз.</p></div>'
                          + REPLY_FORM.format(tid=query.get("tid", "")))
@@ -234,7 +234,7 @@ class MybbBoard:
             return _page(LOGIN_FORM)
         if method == "GET":
             return _page(PM_FORM)
-        form = {k: v[0] for k, v in parse_qs(body.decode("cp1251")).items()}
+        form = {k: v[0] for k, v in parse_qs(body.decode("ascii"), encoding="cp1251").items()}
         new_id = max([m.id for m in self.pms] or [9000]) + 1
         self.pms.append(BoardPm(new_id, 0, form.get("req_username", ""), True,
                                 form.get("req_subject", ""), form.get("req_message", ""), 0))
