@@ -16,11 +16,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
 from support.mybbru import pages as mybb_pages
 from support.mybbru.pages import PageStyle, post_html, topic_html
+from support.server import QuietHandler, serving
 
 HASH = "MnwxfDAxMjM0NTY3ODlhYmNkZWYwMTIzNDU2Nzg5YWJjZGVmMDEyMzQ1Njc="
 """board.auth's session key (the shared fixture's fake one)."""
@@ -282,7 +282,7 @@ PUNBB_PAGE = ('<div id="punwrap"><div class="blockpost rowodd firstpost" id="p1"
               '</div><p>Powered by <a href="https://fluxbb.org/">FluxBB</a></p></div>')
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     board: MybbBoard
 
     def _serve(self, method: str) -> None:
@@ -305,20 +305,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         self._serve("POST")
 
-    def log_message(self, *args: object) -> None:
-        pass
-
 
 @contextmanager
 def serve(board: MybbBoard) -> Iterator[str]:
     """The board on a free port of 127.0.0.1; yields its root ``http://127.0.0.1:PORT/``."""
-    handler = type("BoardHandler", (_Handler,), {"board": board})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
+    with serving(type("BoardHandler", (_Handler,), {"board": board})) as origin:
+        yield f"{origin}/"

@@ -14,15 +14,15 @@ from __future__ import annotations
 
 import re
 import secrets
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote_plus, urlsplit
+
+from support.server import QuietHandler, serving
 
 ROOT = Path(__file__).resolve().parents[3]
 REAL = ROOT / "fixtures" / "smf21-ru"
@@ -191,7 +191,7 @@ class SmfSite:
     def running(self) -> Iterator[SmfSite]:
         site = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
@@ -216,24 +216,9 @@ class SmfSite:
                 self.end_headers()
                 self.wfile.write(reply.body)
 
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def setup(self) -> None:
-                super().setup()
-                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-        thread.start()
-        self.base = f"http://127.0.0.1:{server.server_address[1]}/"
-        try:
+        with serving(Handler) as origin:
+            self.base = f"{origin}/"
             yield self
-        finally:
-            server.shutdown()
-            server.server_close()
-            thread.join(5)
 
 
 class RealBoard(SmfSite):

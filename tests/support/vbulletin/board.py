@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import hashlib
 import re
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, quote, urlsplit
 
+from support.server import QuietHandler, serving
 from support.vbulletin import pages
 from support.vbulletin.pages import VbPm, VbPost, encode
 
@@ -66,10 +66,7 @@ class VbBoard:
         """Run the board; yields its root, ``http://127.0.0.1:PORT/forum/``."""
         board = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self) -> None:  # noqa: N802
                 board._answer(self, "GET", b"")
 
@@ -77,14 +74,8 @@ class VbBoard:
                 size = int(self.headers.get("Content-Length") or 0)
                 board._answer(self, "POST", self.rfile.read(size))
 
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
-        thread.start()
-        try:
-            yield f"http://127.0.0.1:{server.server_address[1]}/forum/"
-        finally:
-            server.shutdown()
-            server.server_close()
+        with serving(Handler) as origin:
+            yield f"{origin}/forum/"
 
     def _answer(self, h: BaseHTTPRequestHandler, method: str, body: bytes) -> None:
         parts = urlsplit(h.path)

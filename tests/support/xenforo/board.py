@@ -19,9 +19,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, unquote, urlsplit
 
+from support.server import QuietHandler, serving
 from support.xenforo.conversations import (
     XfConversation,
     XfMessage,
@@ -101,26 +102,15 @@ class XfBoard:
     def running(self) -> Iterator[XfBoard]:
         board = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
                 board._handle(self, "GET")
 
             def do_POST(self) -> None:  # noqa: N802
                 board._handle(self, "POST")
 
-            def log_message(self, *args: object) -> None:
-                pass
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.origin = f"http://127.0.0.1:{server.server_address[1]}"
-        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
-                                  daemon=True)
-        thread.start()
-        try:
+        with serving(Handler) as self.origin:
             yield self
-        finally:
-            server.shutdown()
-            server.server_close()
 
     # -- requests
 
