@@ -3,22 +3,16 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
+
+from support.phpbb.respx_board import BOARD
 
 from referee.kernel import EditNotice, Post, TopicPage
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "fixtures" / "phpbb33-ru"
-BOARD = "https://forum.test/"
 TOPIC_URL = BOARD + "viewtopic.php?t=3"
 PASSWORD = "s3cret-Пароль-42"
 """A password that must never show up anywhere but in the login POST body."""
 
 DAY1 = datetime(2026, 11, 20, 15, 0, tzinfo=UTC)
-
-
-def fixture_bytes(name: str) -> bytes:
-    return (FIXTURES / name).read_bytes()
 
 
 def post(

@@ -13,7 +13,8 @@ import httpx
 import pytest
 import respx
 from support.clock import FakeTime
-from sync_helpers import BOARD, PASSWORD
+from support.phpbb.respx_board import BOARD
+from sync_helpers import PASSWORD
 
 import adapters.base as base
 from adapters.base import (
