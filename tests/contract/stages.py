@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 
+import pytest
 from contract_game import EDITED_AT, HOST, PER_PAGE, PMS, POSTS, READ_AT, USER_IDS, Post
 from support.clock import FakeClock
 from support.mybbru.board import BoardPm as MybbPm
@@ -37,6 +38,9 @@ from support.xenforo.board import Member, XfBoard
 from support.xenforo.conversations import XfConversation, XfMessage
 from support.xenforo.pages import XfPost, XfThread, red
 
+from adapters.phpbb import client as phpbb_client
+from adapters.phpbb import pm_export as phpbb_pm_export
+from adapters.phpbb import posting as phpbb_posting
 from referee.kernel import Forum
 
 SMF_MISSING = "Тема или раздел, которую вы ищете, отсутствует или недоступна для входа."
@@ -107,7 +111,13 @@ class PhpbbStage(Stage):
 
     @contextmanager
     def running(self) -> Iterator[str]:
-        with self.board.running():
+        # The waits phpBB's form checks ask for (a form a second old, the last-click
+        # interval) are not asked by this board: no test waits for them (as in tests/watch).
+        with pytest.MonkeyPatch.context() as patch, self.board.running():
+            patch.setattr(phpbb_client, "LOGIN_WAIT", 0.0)
+            patch.setattr(phpbb_pm_export, "FORM_KEY_WAIT", 0.0)
+            patch.setattr(phpbb_posting, "POST_WAIT", 0.0)
+            patch.setattr(phpbb_posting, "LASTCLICK_WAIT", 0.0)
             yield self.board.topic_url
 
     def missing_topic(self, url: str) -> str:
