@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
-from smf_board import HOST_PASSWORD, RealBoard
+from support.moscow import msk
+from support.smf.site import HOST_PASSWORD, RealBoard
 
 from adapters.base import ForumSettings, Secret
 from adapters.registry import engine_for
 from referee.game import Game
 from referee.store.sync import open_adapter, sync_pms, sync_topic
 
-MSK = ZoneInfo("Europe/Moscow")
 MANIFEST = json.loads((Path(__file__).resolve().parents[2] / "fixtures/smf21-ru/manifest.json")
                       .read_text(encoding="utf-8"))
 
@@ -75,10 +73,6 @@ night_deadline = "2026-11-30 10:00"
 changes = "{changes}"
 reason_min_letters = {reason}
 """
-
-
-def msk(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MSK)
 
 
 @pytest.fixture

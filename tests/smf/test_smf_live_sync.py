@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from smf_board import HOST_NAME
-from smf_live import LiveBoard, moscow
-from smf_time import FakeTime
+from support.clock import WallTime
+from support.moscow import msk as moscow
+from support.smf.live import LiveBoard
+from support.smf.site import HOST_NAME
 
 from adapters.smf.client import LOGIN_SPACING
 from referee.config.game import Config
@@ -45,7 +46,7 @@ def test_a_new_run_jumps_to_the_last_page_with_the_stored_page_size(
 
 def test_an_edit_on_the_last_page_is_kept_as_a_revision(make_forum, live: LiveBoard,
                                                         config: Config, store: Store,
-                                                        clock: FakeTime) -> None:
+                                                        clock: WallTime) -> None:
     forum = make_forum()
     sync_topic(config, store, forum)
     live.edit(60, "Мой голос – <span style=\"color: red;\" class=\"bbc_color\">Kotik</span> "
@@ -102,7 +103,7 @@ def test_the_pms_need_a_login_made_with_the_forms_own_tokens(
 
 
 def test_a_login_too_soon_after_another_is_waited_out(make_forum, live: LiveBoard,
-                                                      clock: FakeTime) -> None:
+                                                      clock: WallTime) -> None:
     live.login_posts.append(clock.t - 0.5)  # another program logged in half a second ago
     forum = make_forum()
     forum.login()
@@ -197,7 +198,7 @@ def test_conversation_mode_is_refused_with_a_hint(make_forum, live: LiveBoard,
 
 def test_the_sent_folder_names_recipients_and_the_outbox_is_empty(make_forum,
                                                                   live: LiveBoard) -> None:
-    from smf_live import LivePm
+    from support.smf.live import LivePm
 
     live.sent.append(LivePm(7, HOST_NAME, ("Шерлок",), moscow("2026-11-26 17:30"), "Роль",
                             "Ты комиссар."))

@@ -8,8 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from fake_board import FakeBoard, FixtureTopic
-from sync_helpers import fixture_bytes
+from support.phpbb.respx_board import FakeBoard, FixtureTopic, fixture_bytes
 
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.parse import parse_topic_page

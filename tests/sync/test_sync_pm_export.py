@@ -11,9 +11,8 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from fake_board import FakeBoard, inbox_page
-from fake_export import GAME_PMS
-from sync_helpers import fixture_bytes
+from support.phpbb.export import GAME_PMS
+from support.phpbb.respx_board import FakeBoard, fixture_bytes, inbox_page
 
 from adapters.phpbb import parse
 from adapters.phpbb.client import PhpbbForum

@@ -18,7 +18,9 @@ from functools import cache
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
-from votes_scenario import MSK, msk, s9e
+from support.moscow import MSK
+from support.moscow import msk_short as msk
+from votes_scenario import s9e
 
 from adapters.phpbb.parse import parse_topic_page
 from referee.config.game import DaySchedule
