@@ -33,7 +33,7 @@ from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.board import MAX_PAGES, BoardClient
 from adapters.smf import forms, pms, topic
 from adapters.smf.page import SmfPage, decode_page, looks_like_smf, reads_as_smf
-from adapters.smf.urls import parse_topic_url, strip_session, topic_page_address
+from adapters.smf.urls import parse_topic_url, query_params, strip_session, topic_page_address
 from referee.errors import (
     ConfigError,
     ForumError,
@@ -192,16 +192,32 @@ class SmfForum(BoardClient):
             del data
 
     def answer_html(self, r: httpx.Response) -> str:
-        """The page the login answer ends on: SMF redirects through ``login2;sa=check``
-        to the index."""
+        """The page the login answer ends on. SMF redirects an accepted login through
+        ``login2;sa=check;member=N`` to the index; when that redirect is the proof already
+        (:meth:`_checked`) neither is followed (issue 30: the page that asked for the login
+        is read next anyway), else the redirects are followed to the page they end on."""
         self._landing_url = str(r.url)
         if r.is_redirect:
             self._landing_url = strip_session(str(r.url.join(r.headers.get("Location", ""))))
-            return self.fetch(self._landing_url)[1]
+            return "" if self._checked(r) else self.fetch(self._landing_url)[1]
         return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
 
+    def _checked(self, r: httpx.Response) -> bool:
+        """Whether a login answer proves the login: SMF sends to ``sa=check;member=N`` only
+        a member whose password it accepted (``DoLogin``), and ``sa=check`` only checks
+        that the cookies it set come back — which they do when the jar holds every one."""
+        query = query_params(self._landing_url.partition("?")[2])
+        if (query.get("action"), query.get("sa")) != ("login2", "check") or \
+                not query.get("member", "").isdigit() or not int(query["member"]):
+            return False
+        cookies = [header.split(";", 1)[0].partition("=")
+                   for header in r.headers.get_list("set-cookie")]
+        return bool(cookies) and all(
+            self.http.cookie_value(name.strip()) == value.strip() for name, _, value in cookies)
+
     def login_succeeded(self, r: httpx.Response, html: str) -> bool:
-        return SmfPage(html, self._landing_url).logged_in
+        return (r.is_redirect and self._checked(r)) or \
+            SmfPage(html, self._landing_url).logged_in
 
     def login_again(self, r: httpx.Response, html: str) -> str | None:
         kind, _ = forms.login_error(html)

@@ -40,7 +40,7 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.smf.page import SmfPage, int_or_none, squash
-from adapters.smf.urls import query_params, strip_session, topic_start
+from adapters.smf.urls import strip_session, topic_start
 from referee.dates import parse_forum_date
 from referee.errors import DateParseError, MalformedPage
 from referee.kernel import EditNotice, Post, TopicPage
@@ -375,7 +375,3 @@ def _check_order(posts: list[tuple[Post, int | None]], url: str) -> None:
             "первыми» (Профиль → Изменить профиль → Настройки внешнего вида)",
         )
 
-
-def smf_query(url: str) -> dict[str, str]:
-    """The query of ``url`` in SMF's syntax (re-exported for the client)."""
-    return query_params(url.split("?", 1)[1] if "?" in url else "")

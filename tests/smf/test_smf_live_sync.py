@@ -101,6 +101,20 @@ def test_the_pms_need_a_login_made_with_the_forms_own_tokens(
     assert again.logins == 0 and len(live.requests("POST")) == 1
 
 
+def test_a_login_lands_without_following_smfs_two_redirects(
+        make_forum, live: LiveBoard, config: Config, store: Store) -> None:
+    # SMF answers an accepted login with a 302 to «login2;sa=check;member=N», which 302s to
+    # the index (issue 30): the first redirect and the cookies it set prove the login, so
+    # neither page is asked for — 2 requests instead of 4.
+    live.add_pm("Шерлок", "Проверка", "Проверяю Kotik", moscow("2026-11-26 23:00"))
+    forum = make_forum()
+    forum.login()
+    assert live.log == ["GET index.php?action=login", "POST index.php?action=login2"]
+    assert forum.requests == 2 and live.requests("sa=check") == []
+    report = sync_pms(config, store, forum)  # the session the login made reads the PMs
+    assert report.new_pms == 1 and forum.logins == 1
+
+
 def test_a_login_too_soon_after_another_is_waited_out(make_forum, live: LiveBoard,
                                                       clock: FakeTime) -> None:
     live.login_posts.append(clock.t - 0.5)  # another program logged in half a second ago
