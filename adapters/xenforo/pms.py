@@ -35,7 +35,7 @@ from adapters.xenforo.page import (
 )
 from adapters.xenforo.topic import pages_of
 from referee.errors import MalformedPage
-from referee.kernel import PmFolderPage, PmListEntry
+from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage
 
 KEY_BASE = 100_000
 """``pm_id = conversation_id · KEY_BASE + place`` (the first message is place 1)."""
@@ -247,6 +247,30 @@ def _participants(tree: LexborHTMLParser) -> tuple[str, ...]:
     return tuple(found)
 
 
+def conversation_pms(conversation_id: int, shown: ConversationPage,
+                     row: ConversationRow | None, per_page: int | None,
+                     host: str) -> list[PrivateMessage]:
+    """The messages of one conversation page as the kernel's PMs, keyed by their places
+    (:func:`pm_key`); the live board and saved pages alike. A page before the last tells
+    the board's page size; on the last page without ``per_page`` known, its messages are
+    the conversation's last ones (the list said how many there are)."""
+    count = len(shown.messages)
+    per = count if shown.page < shown.total_pages else per_page
+    if shown.page == 1 or per:
+        first = (shown.page - 1) * (per or 0) + 1
+    else:
+        first = max(1, (row.messages if row is not None else count) - count + 1)
+    people = shown.participants or (row.participants if row is not None else ())
+    title = shown.title or (row.title if row is not None else str(conversation_id))
+    me = host.casefold()
+    return [PrivateMessage(
+        pm_id=pm_key(conversation_id, first + offset), sender=m.sender, sender_id=m.sender_id,
+        recipients=tuple(p for p in people if p.casefold() != m.sender.casefold()),
+        sent_at=m.sent_at, subject=title, body_html=m.body_html, body_text=m.body_text,
+        folder="sentbox" if me and m.sender.casefold() == me else "inbox")
+        for offset, m in enumerate(shown.messages)]
+
+
 def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
                             now: datetime) -> ConversationPage:
     """One page of a conversation (XF2 ``article.message--conversationMessage``, XF1
@@ -272,6 +296,6 @@ def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
 
 __all__ = [
     "KEY_BASE", "ConversationList", "ConversationMessage", "ConversationPage",
-    "ConversationRow", "conversation_id_in", "parse_conversation_list",
+    "ConversationRow", "conversation_id_in", "conversation_pms", "parse_conversation_list",
     "inbox_page", "parse_conversation_page", "pm_key", "split_key",
 ]

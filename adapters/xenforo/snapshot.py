@@ -33,12 +33,12 @@ from adapters.xenforo.pms import (
     ConversationPage,
     ConversationRow,
     conversation_id_in,
+    conversation_pms,
     inbox_page,
     parse_conversation_list,
     parse_conversation_page,
-    pm_key,
 )
-from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
+from adapters.xenforo.topic import read_thread_page
 from adapters.xenforo.urls import parse_thread_url
 from referee.errors import MalformedPage
 from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
@@ -161,27 +161,9 @@ class XenforoPages(snapshot.SavedPages):
         return folder == "inbox"
 
     def late_pms(self) -> Iterator[PrivateMessage]:
-        me = (self.settings.username or "").casefold()
         for cid, shown in self._shown:
-            row = self._rows.get(cid)
-            count = len(shown.messages)
-            per = count if shown.page < shown.total_pages else self._per_page
-            if shown.page == 1 or per:
-                first = (shown.page - 1) * (per or DEFAULT_PER_PAGE) + 1
-            else:
-                # A last page and no page size known: its messages are the conversation's
-                # last ones, and the list said how many there are.
-                first = max(1, (row.messages if row is not None else count) - count + 1)
-            people = shown.participants or (row.participants if row is not None else ())
-            title = shown.title or (row.title if row is not None else str(cid))
-            for offset, m in enumerate(shown.messages):
-                key = pm_key(cid, first + offset)
-                yield PrivateMessage(
-                    pm_id=key, sender=m.sender, sender_id=m.sender_id,
-                    recipients=tuple(p for p in people if p.casefold() != m.sender.casefold()),
-                    sent_at=m.sent_at, subject=title, body_html=m.body_html,
-                    body_text=m.body_text,
-                    folder="sentbox" if me and m.sender.casefold() == me else "inbox")
+            yield from conversation_pms(cid, shown, self._rows.get(cid), self._per_page,
+                                        self.settings.username or "")
 
 
 __all__ = ["XenforoPages", "template_of"]
