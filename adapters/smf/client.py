@@ -30,7 +30,7 @@ from typing import TypeVar
 import httpx
 
 from adapters.base import ForumSettings, HttpClient, Secret
-from adapters.board import MAX_PAGES, BoardClient
+from adapters.board import BoardClient, walk_pages
 from adapters.smf import forms, pms, topic
 from adapters.smf.page import SmfPage, decode_page, looks_like_smf, reads_as_smf
 from adapters.smf.urls import parse_topic_url, query_params, strip_session, topic_page_address
@@ -39,7 +39,6 @@ from referee.errors import (
     ForumError,
     LoginFailed,
     LoginRequired,
-    MalformedPage,
     NetworkError,
     PmRemoved,
     TopicNotFound,
@@ -121,7 +120,18 @@ class SmfForum(BoardClient):
         return LoginRequired(asked.message, "проверьте [forum] url; если тема или ЛС видны "
                              "только участникам, укажите [forum] username ведущего")
 
-    def fetch_topic_page(self, url: str, page: int) -> TopicPage:
+    def fetch_topic_page(self, page: int) -> TopicPage:
+        """Page ``page`` as the board numbers it; asked for by its first post's offset, so
+        a later page asked for before the page size is known costs page 1 first (which
+        ends the walk when it is the only page)."""
+        if page > 1 and self.per_page is None:
+            first = self._topic_page(1)
+            if first.page >= first.total_pages:
+                return first
+        return self._topic_page(page)
+
+    def _topic_page(self, page: int) -> TopicPage:
+        url = self.topic_page_url(page)
         tp = self.read(url, lambda html: topic.parse_topic_page(
             html, url=url, tz=self.tz, now=self.now()), what=f"тему {self.topic_id}, страницу "
             f"{page}")
@@ -129,37 +139,14 @@ class SmfForum(BoardClient):
             self.per_page = tp.per_page
         return tp
 
-    def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE) -> Iterator[TopicPage]:
-        """Pages ``cursor.page`` … last; each next page is the page's own «next» link."""
+    def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE, *,
+                          max_pages: int | None = None) -> Iterator[TopicPage]:
+        """Pages ``cursor.page`` … last (:func:`walk_pages`, by offsets: a changed page size
+        is asked for again with the size the page shows)."""
         if cursor.per_page:
             self.per_page = self.per_page or cursor.per_page
-        want = max(1, cursor.page)
-        if want > 1 and self.per_page is None:
-            first = self.fetch_topic_page(self.topic_page_url(1), 1)
-            if first.page >= first.total_pages:
-                yield first
-                return
-        url = self.topic_page_url(want)
-        seen = 0
-        resized = False
-        for _ in range(MAX_PAGES):
-            tp = self.fetch_topic_page(url, want)
-            if tp.page != want and not resized and tp.per_page and tp.page < tp.total_pages:
-                # The page size changed since the cursor was saved: ask again with the size
-                # this page shows rather than skip or repeat pages.
-                resized = True
-                url = self.topic_page_url(want, tp.per_page)
-                continue
-            if tp.page <= seen:
-                raise MalformedPage(f"форум показал страницу {tp.page}, когда просили {want}",
-                                    "возможно, изменился размер страницы; повторите sync")
-            yield tp
-            seen = tp.page
-            if tp.page >= tp.total_pages:
-                return
-            want = tp.page + 1
-            url = tp.next_url or self.topic_page_url(want)
-        raise MalformedPage("у темы не нашлось последней страницы")  # pragma: no cover
+        return walk_pages(self.fetch_topic_page, cursor.page, max_pages=max_pages,
+                          resizes=True)
 
     # -- login
 
