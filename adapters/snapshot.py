@@ -130,8 +130,9 @@ class SavedPages:
         return open_saved(settings, cls)
 
     def topic_of(self, url: str) -> int | None:
-        """The game topic's number in ``[forum] url`` (None for a bare board address)."""
-        raise NotImplementedError
+        """The game topic's number in ``[forum] url`` (None for a bare board address): the
+        registry entry's ``topic_id`` unless the engine reads it otherwise."""
+        return engines()[self.engine].topic_id(url)
 
     def read(self, page: SavedPage) -> Reading:
         """What ``page`` is, and its contents; a :class:`ForumError` for a page of this

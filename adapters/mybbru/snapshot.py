@@ -79,9 +79,6 @@ class MybbPages(snapshot.SavedPages):
     def reads_right(self, text: str) -> bool:
         return pages.reads_as_mybb(text)
 
-    def topic_of(self, url: str) -> int | None:
-        return parse_topic_url(url)[1]
-
     def read(self, page: SavedPage) -> Reading:
         if pages.is_punbb_page(page.text):
             return Reading("other", why="страница PunBB/FluxBB, не MyBB.ru")

@@ -52,7 +52,6 @@ _SESSION_ID = re.compile(r"var smf_session_id\s*=\s*[\"']([^\"']+)[\"']")
 _MARKUP = re.compile(r"var smf_scripturl\s*=|<body[^>]+id=\"smf\"|Simple Machines Forum",
                      re.IGNORECASE)
 _SID = re.compile(r"(?<=[?&;])PHPSESSID=[^&;#]*[&;]?", re.IGNORECASE)
-_UI_WORDS = ("Поиск", "Помощь", ">Search<", ">Help<")
 _NOT_FOUND = ("отсутствует или недоступна", "does not exist", "не существует",
               "off-limits", "not available")
 
@@ -62,15 +61,10 @@ def looks_like_smf(html: str) -> bool:
     return bool(_MARKUP.search(html))
 
 
-def reads_as_smf(text: str) -> bool:
-    """Whether decoded page text reads as SMF in the board's language: a page with the
-    header's search form (``form#search_form``) shows its language pack's «Поиск» and
-    «Помощь» (or «Search» and «Help»), and under a wrong encoding the Russian words are the
-    first to go. A page without it, or one that declares a language not written in
-    Cyrillic, is not judged by its words."""
-    if 'id="search_form"' not in text or charset.in_other_language(text):
-        return True
-    return any(word in text for word in _UI_WORDS)
+reads_as_smf = charset.reads_in_language(('id="search_form"',),
+                                         ("Поиск", "Помощь", ">Search<", ">Help<"))
+"""Whether decoded page text reads as SMF in the board's language: the header's search form
+(``form#search_form``) comes with the pack's «Поиск» and «Помощь» (or «Search», «Help»)."""
 
 
 def decode_page(content: bytes, content_type: str | None = None) -> str:

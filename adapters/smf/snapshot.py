@@ -18,7 +18,7 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters import snapshot
 from adapters.smf import pms, topic
 from adapters.smf.page import SmfPage, looks_like_smf, reads_as_smf
-from adapters.smf.urls import parse_topic_url, query_params
+from adapters.smf.urls import query_params
 from adapters.snapshot import Reading, SavedPage
 from referee.errors import ForumError
 from referee.kernel import PmFolderPage
@@ -53,9 +53,6 @@ class SmfPages(snapshot.SavedPages):
 
     def reads_right(self, text: str) -> bool:
         return reads_as_smf(text)
-
-    def topic_of(self, url: str) -> int | None:
-        return parse_topic_url(url)[1]
 
     def read(self, page: SavedPage) -> Reading:
         smf = SmfPage(page.text, page.url)

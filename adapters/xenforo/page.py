@@ -40,19 +40,11 @@ def norm(text: str) -> str:
     return " ".join(text.split())
 
 
-_QUICK_SEARCH = ('data-xf-init="quick-search"', 'id="QuickSearch"')
-_UI_WORDS = ("Поиск", "Форумы", ">Search<", ">Forums<")
-
-
-def reads_as_xenforo(text: str) -> bool:
-    """Whether decoded page text reads as XenForo in the board's language: a page with the
-    header's quick search (XF2 ``data-xf-init="quick-search"``, XF1 ``#QuickSearch``) shows
-    its language pack's «Поиск»/«Форумы» or «Search»/«Forums», and under a wrong encoding
-    the Russian words are the first to go. A page without it, or one that declares a
-    language not written in Cyrillic, is not judged by its words."""
-    if not any(mark in text for mark in _QUICK_SEARCH) or charset.in_other_language(text):
-        return True
-    return any(word in text for word in _UI_WORDS)
+reads_as_xenforo = charset.reads_in_language(('data-xf-init="quick-search"', 'id="QuickSearch"'),
+                                             ("Поиск", "Форумы", ">Search<", ">Forums<"))
+"""Whether decoded page text reads as XenForo in the board's language: the header's quick
+search (XF2 ``data-xf-init="quick-search"``, XF1 ``#QuickSearch``) comes with the pack's
+«Поиск»/«Форумы» or «Search»/«Forums»."""
 
 
 def decode_page(content: bytes, content_type: str | None = None) -> str:

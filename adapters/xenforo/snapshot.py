@@ -39,7 +39,6 @@ from adapters.xenforo.pms import (
     parse_conversation_page,
 )
 from adapters.xenforo.topic import read_thread_page
-from adapters.xenforo.urls import parse_thread_url
 from referee.errors import MalformedPage
 from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
 
@@ -108,10 +107,6 @@ class XenforoPages(snapshot.SavedPages):
 
     def reads_right(self, text: str) -> bool:
         return reads_as_xenforo(text)
-
-    def topic_of(self, url: str) -> int | None:
-        thread = parse_thread_url(url)[1]
-        return thread.thread_id if thread is not None else None
 
     def read(self, page: SavedPage) -> Reading:
         tree = LexborHTMLParser(page.text)
