@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from adapters.html import squash
 from adapters.mybbru.body import normalise_body
 from referee.errors import ForumError, MalformedPage
 from referee.kernel import EditNotice, PmListEntry, Post, PrivateMessage
@@ -75,7 +76,7 @@ def error_text(error: Any) -> str:
             (v for v in error.values() if isinstance(v, str) and v.strip()), "")
     else:
         text = error
-    return " ".join(str(text or "без описания").split())
+    return squash(str(text or "без описания"))
 
 
 def number(row: Mapping[str, Any], key: str, *, default: int | None = None) -> int | None:
@@ -95,7 +96,7 @@ def text_of(row: Mapping[str, Any], key: str) -> str:
     """A name or subject as the page shows it. Whether the API passes names on escaped as
     the page prints them is unverified: an entity (``&amp;``) is read as the character it
     stands for, so a nick reads the same from the API and from the page."""
-    return " ".join(html.unescape(str(row.get(key) or "")).split())
+    return squash(html.unescape(str(row.get(key) or "")))
 
 
 def unix_time(row: Mapping[str, Any], key: str) -> datetime | None:

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters import charset
+from adapters.html import squash
 
 _MYBB_MARKUP = re.compile(
     r'id="pun-viewtopic"|<div[^>]+class="post\b[^"]*"[^>]*data-posted=|\bForumAPITicket\b'
@@ -111,7 +112,7 @@ def page_message(html: str) -> str:
                      "#pun-main .info", "div.error", "p.error"):
         node = tree.css_first(selector)
         if node is not None:
-            text = " ".join(node.text(separator=" ").split())
+            text = squash(node.text(separator=" "))
             if text:
                 return text[:300]
     return ""

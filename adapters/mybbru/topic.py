@@ -29,6 +29,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from adapters.html import squash
 from adapters.mybbru.body import normalise_node
 from adapters.mybbru.page import page_message
 from referee.dates import parse_forum_date
@@ -136,7 +137,7 @@ def topic_title(tree: LexborHTMLParser) -> str:
     name), else the ``<title>``."""
     for selector in ("#pun-main h1 span", "#pun-main h1", "title"):
         node = tree.css_first(selector)
-        if node is not None and (text := " ".join(node.text().split())):
+        if node is not None and (text := squash(node.text())):
             return text
     return ""
 
@@ -188,7 +189,7 @@ def _posted(block: LexborNode, post_id: int, tz: tzinfo | None,
     if raw.isdigit() and int(raw) > 0:
         return datetime.fromtimestamp(int(raw), UTC)
     link = block.css_first("h3 a.permalink") or block.css_first("h3 a")
-    text = " ".join((link.text() if link is not None else "").split())
+    text = squash(link.text() if link is not None else "")
     if not text:
         raise MalformedPage(
             f"у сообщения {post_id} нет времени (ни data-posted, ни даты в заголовке h3)",
@@ -213,11 +214,11 @@ def _author(block: LexborNode, post_id: int) -> tuple[str, int | None]:
         raise MalformedPage(f"у сообщения {post_id} нет автора (.pa-author)", _HINT)
     link = box.css_first("a[href*='profile.php']") or box.css_first("a")
     if link is not None:
-        name = " ".join(link.text().replace("\xa0", " ").split())
+        name = squash(link.text())
     else:
         for hidden in box.css(".acchide"):
             hidden.decompose()
-        name = _GUEST.sub("", " ".join(box.text().replace("\xa0", " ").split()))
+        name = _GUEST.sub("", squash(box.text()))
     if not name:
         raise MalformedPage(f"у сообщения {post_id} пустое имя автора (.pa-author)", _HINT)
     return name, _author_id(block, link)
@@ -250,7 +251,7 @@ def _edit_notice(node: LexborNode, tz: tzinfo | None, now: datetime | None) -> E
     line = node.css_first(".lastedit")
     if line is None:
         return None
-    text = " ".join(line.text().replace("\xa0", " ").split())
+    text = squash(line.text())
     m = _EDITED.search(text)
     if m is None:
         return EditNotice("", None, 1)

@@ -32,7 +32,8 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import poster
-from adapters.smf.page import SmfPage, squash
+from adapters.html import squash
+from adapters.smf.page import SmfPage
 from adapters.smf.urls import strip_session
 from referee.errors import MalformedPage
 

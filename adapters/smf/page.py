@@ -34,6 +34,7 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
+from adapters.html import squash
 from referee.dates import parse_forum_date
 from referee.errors import (
     AccessDenied,
@@ -71,11 +72,6 @@ def decode_page(content: bytes, content_type: str | None = None) -> str:
     """Page bytes → text for what is never stored (:func:`adapters.charset.decode_lenient`);
     pages that are parsed come through :meth:`adapters.base.HttpClient.get_text`."""
     return charset.decode_lenient(content, content_type, reads_right=reads_as_smf)
-
-
-def squash(text: str) -> str:
-    """Whitespace (and no-break spaces) folded to single spaces."""
-    return " ".join(text.replace("\u00a0", " ").split())
 
 
 class SmfPage:
@@ -201,9 +197,3 @@ def _hours(delta: timedelta) -> str:
     h, m = divmod(abs(minutes), 60)
     return f"{sign}{h}" + (f":{m:02d}" if m else "")
 
-
-def int_or_none(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None

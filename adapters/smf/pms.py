@@ -40,7 +40,8 @@ from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.smf.page import SmfPage, int_or_none, squash
+from adapters.html import int_or_none, squash
+from adapters.smf.page import SmfPage
 from adapters.smf.topic import current_number, normalise_body, post_blocks
 from adapters.smf.urls import query_params, strip_session
 from referee.dates import parse_forum_date

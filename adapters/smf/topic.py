@@ -36,10 +36,10 @@ from datetime import datetime
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
-from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.smf.page import SmfPage, int_or_none, squash
+from adapters.html import fragment, int_or_none, next_element, squash
+from adapters.smf.page import SmfPage
 from adapters.smf.urls import strip_session, topic_start
 from referee.dates import parse_forum_date
 from referee.errors import DateParseError, MalformedPage
@@ -243,10 +243,8 @@ def normalise_body(body: Node) -> str:
     for header in body.css("div.codeheader"):
         header.decompose()
     for code in body.css("code.bbc_code"):
-        box = LexborHTMLParser(f'<div class="codebox"><code>{code.inner_html or ""}</code>'
-                               "</div>").css_first("div.codebox")
-        if box is None:  # pragma: no cover - the fragment always parses
-            continue
+        box = fragment(f'<div class="codebox"><code>{code.inner_html or ""}</code></div>',
+                       "div.codebox")
         holder = code.parent
         # SMF 2.0 wraps the code in <pre style="margin: 0; padding: 0;"> for some browsers.
         if holder is not None and holder.tag == "pre" and not squash(
@@ -260,32 +258,24 @@ def normalise_body(body: Node) -> str:
     return _SESSION.sub("", (body.inner_html or "").strip())
 
 
-def _next_element(node: Node) -> Node | None:
-    sibling = node.next
-    while sibling is not None and (sibling.tag or "").startswith("-"):
-        sibling = sibling.next
-    return sibling
-
-
 def _quote_headers_inside(body: Node) -> None:
     """SMF 2.0 (and 1.1) print a quote as ``div.quoteheader`` «Цитата: X от …», then the
     quoted text (``blockquote``; 1.1 ``div.quote``), then ``div.quotefooter``: the header is
     made the blockquote's ``<cite>`` so that it counts as quoted text."""
     # Innermost first: an outer quote is rebuilt from its (already fixed) inner HTML.
     for header in reversed(body.css("div.quoteheader")):
-        quote = _next_element(header)
+        quote = next_element(header)
         if quote is None or not (quote.tag == "blockquote" or (
                 quote.tag == "div" and "quote" in (quote.attributes.get("class") or "").split())):
             continue
         words = html.escape(squash(header.text()), quote=False)
-        fresh = LexborHTMLParser(f"<blockquote><cite>{words}</cite>{quote.inner_html or ''}"
-                                 "</blockquote>").css_first("blockquote")
-        footer = _next_element(quote)
+        fresh = fragment(f"<blockquote><cite>{words}</cite>{quote.inner_html or ''}"
+                         "</blockquote>", "blockquote")
+        footer = next_element(quote)
         if footer is not None and "quotefooter" in (footer.attributes.get("class") or ""):
             footer.decompose()
-        if fresh is not None:
-            quote.replace_with(fresh)
-            header.decompose()
+        quote.replace_with(fresh)
+        header.decompose()
 
 
 @dataclass(frozen=True, slots=True)

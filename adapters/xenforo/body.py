@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.html import element_children
 from referee.markup import plain_text_node
 
 _CHROME = (
@@ -28,10 +29,6 @@ _CHROME = (
 )
 
 
-def _first_element(node: Node) -> Node | None:
-    return next((c for c in node.iter() if c.tag and not c.tag.startswith("-")), None)
-
-
 def _xf1_quotes(body: Node) -> None:
     # Innermost first: a quote inside a quote is rewritten before its container moves.
     for box in reversed(body.css("div.bbCodeQuote")):
@@ -40,9 +37,9 @@ def _xf1_quotes(body: Node) -> None:
             continue
         attribution = box.css_first("div.attribution")
         if attribution is not None:
-            first = _first_element(inner)
-            if first is not None:
-                first.insert_before(attribution)
+            first = element_children(inner)
+            if first:
+                first[0].insert_before(attribution)
             else:
                 inner.insert_child(attribution)
         if box.attributes.get("data-author") and "data-quote" not in inner.attributes:

@@ -23,6 +23,7 @@ from datetime import UTC, datetime, time, timedelta, timezone, tzinfo
 
 from selectolax.lexbor import LexborHTMLParser
 
+from adapters.html import squash
 from referee.dates import parse_forum_date
 from referee.errors import DateParseError
 
@@ -66,7 +67,7 @@ def viewer_zone(tree: LexborHTMLParser, configured: tzinfo) -> tzinfo:
 
 def read_date_text(text: str, zone: tzinfo, now: datetime) -> datetime | None:
     """The instant a XenForo date text means in ``zone`` (aware UTC), or None."""
-    clean = " ".join(text.replace("\u00a0", " ").split())
+    clean = squash(text)
     if not clean:
         return None
     try:

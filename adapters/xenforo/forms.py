@@ -26,13 +26,13 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import poster
+from adapters.html import squash
 from adapters.xenforo.page import (
     absolute,
     csrf_token,
     error_text,
     is_logged_in,
     login_form,
-    norm,
 )
 
 _CAPTCHA = ("[data-xf-init*='captcha']", ".g-recaptcha", ".h-captcha", ".cf-turnstile",
@@ -163,7 +163,7 @@ def classify_answer(html: str) -> Answer:
     if said:
         return Answer("refused", text=said)
     title = tree.css_first("title")
-    return Answer("unknown", text=norm(title.text()) if title is not None else "")
+    return Answer("unknown", text=squash(title.text()) if title is not None else "")
 
 
 __all__ = ["Answer", "LoginForm", "PostingForm", "classify_answer", "has_captcha",

@@ -21,6 +21,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.html import squash
 from adapters.xenforo.body import normalise_body
 from adapters.xenforo.dates import viewer_zone
 from adapters.xenforo.page import (
@@ -28,7 +29,6 @@ from adapters.xenforo.page import (
     date_in,
     is_logged_in,
     login_form,
-    norm,
     raise_for_page,
     time_of,
     user_of,
@@ -134,7 +134,7 @@ def _row(node: Node, tz: tzinfo, now: datetime) -> ConversationRow | None:
     main = node.css_first(".structItem-cell--main") or node
     people: list[str] = []
     for user in main.css(".structItem-parts .username, .posterDate .username"):
-        name = norm(user.text())
+        name = squash(user.text())
         if name and name not in people:
             people.append(name)
     replies = node.css_first(".structItem-cell--meta dd") or node.css_first("dl.major dd")
@@ -143,12 +143,12 @@ def _row(node: Node, tz: tzinfo, now: datetime) -> ConversationRow | None:
     last_sender = latest.css_first(".username") if latest is not None else None
     return ConversationRow(
         conversation_id=conversation_id,
-        title=norm(title_link.text()) if title_link is not None else "",
+        title=squash(title_link.text()) if title_link is not None else "",
         route=_route(href, conversation_id),
         participants=tuple(people),
         messages=(count or 0) + 1,
         last_at=time_of(date_in(latest), tz, now) if latest is not None else None,
-        last_sender=norm(last_sender.text()) if last_sender is not None else "",
+        last_sender=squash(last_sender.text()) if last_sender is not None else "",
         unread="is-unread" in (node.attributes.get("class") or "").split()
         or "unread" in (node.attributes.get("class") or "").split(),
     )
@@ -239,7 +239,7 @@ def _participants(tree: LexborHTMLParser) -> tuple[str, ...]:
     for selector in (".block ol.block-body .contentRow-main .username",
                      ".p-description .username"):
         for user in tree.css(selector):
-            name = norm(user.text())
+            name = squash(user.text())
             if name and name not in found:
                 found.append(name)
         if found:
@@ -288,7 +288,7 @@ def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
     title = tree.css_first("h1.p-title-value") or tree.css_first(".titleBar h1")
     return ConversationPage(
         conversation_id=conversation_id_in(source) or conversation_id_in(url),
-        title=norm(title.text()) if title is not None else "",
+        title=squash(title.text()) if title is not None else "",
         page=pages.page, total_pages=pages.total,
         participants=_participants(tree), messages=messages,
     )
