@@ -32,7 +32,6 @@ span.smalltext``; the current page is ``[<strong>N</strong>]``.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import urljoin
@@ -42,7 +41,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import int_or_none, squash
 from adapters.smf.page import SmfPage
-from adapters.smf.topic import current_number, normalise_body, post_blocks
+from adapters.smf.topic import normalise_body, page_links, per_page_of, post_blocks, poster_of
 from adapters.smf.urls import query_params, strip_session
 from referee.dates import parse_forum_date
 from referee.errors import DateParseError, MalformedPage
@@ -52,7 +51,6 @@ from referee.markup import plain_text
 __all__ = ["SmfFolder", "parse_folder", "parse_pm_view"]
 
 MODE_ALL, MODE_ONE, MODE_CONVERSATION = 0, 1, 2
-_USER_ID = re.compile(r"[?;&]u=(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,10 +168,7 @@ def _messages(page: SmfPage, folder: str, tz: ZoneInfo, now: datetime) -> list[P
 
 
 def _message(node: Node, pm_id: int, folder: str, tz: ZoneInfo, now: datetime) -> PrivateMessage:
-    head = node.css_first("div.poster h4")
-    link = head.css_first("a") if head is not None else None
-    sender = squash((link or head).text()) if (link or head) is not None else ""
-    uid = _USER_ID.search(link.attributes.get("href") or "") if link is not None else None
+    sender, sender_id = poster_of(node, pm_id)
     subject = node.css_first("h5")
     info = (node.css_first("div.postinfo span.smalltext")
             or node.css_first("div.keyinfo span.smalltext"))
@@ -190,7 +185,7 @@ def _message(node: Node, pm_id: int, folder: str, tz: ZoneInfo, now: datetime) -
         raise DateParseError(f"время личного сообщения {pm_id}: {e.message}", e.hint) from None
     html = normalise_body(body)
     return PrivateMessage(
-        pm_id=pm_id, sender=sender, sender_id=int(uid.group(1)) if uid else None,
+        pm_id=pm_id, sender=sender, sender_id=sender_id,
         recipients=tuple(squash(a.text()) for a in info.css("a")), sent_at=sent_at,
         subject=squash(subject.text()) if subject is not None else "", body_html=html,
         body_text=plain_text(html), folder=folder,
@@ -219,27 +214,18 @@ def _page_index(page: SmfPage, url: str) -> tuple[int, int, dict[int, int]]:
          if d.css_first("a.navPages, strong") is not None), None)
     if box is None:
         return 1, 1, {}
-    number = current_number(box)
-    starts: dict[int, int] = {}
-    for link in box.css("a.nav_page, a.navPages"):
-        label = squash(link.text())
-        start = query_params(urljoin(url, link.attributes.get("href") or "").partition("?")[2]
-                             ).get("start")
-        if label.isdigit() and start is not None and start.isdigit():
-            starts[int(label)] = int(start)
+    number, links, _ = page_links(box, url)
+    starts = {n: start for n, (_, start) in links.items()}
     number = number or 1
     return number, max([number, *starts]), starts
 
 
 def _per_page(starts: dict[int, int], form: Node, number: int) -> int | None:
-    for n, start in sorted(starts.items()):
-        if n > 1 and start:
-            return start // (n - 1)
-    # The folder form posts back to its own page: ``…;f=inbox;start=25``.
+    # Else the folder form, which posts back to its own page: ``…;f=inbox;start=25``.
     here = query_params((form.attributes.get("action") or "").partition("?")[2]).get("start")
     if number > 1 and here and here.isdigit() and int(here):
-        return int(here) // (number - 1)
-    return None
+        return per_page_of(starts) or int(here) // (number - 1)
+    return per_page_of(starts)
 
 
 def _mode(page: SmfPage, entries: tuple[PmListEntry, ...],

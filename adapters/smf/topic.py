@@ -40,14 +40,14 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import fragment, int_or_none, next_element, squash
 from adapters.smf.page import SmfPage
-from adapters.smf.urls import strip_session, topic_start
+from adapters.smf.urls import query_params, strip_session, topic_start
 from referee.dates import parse_forum_date
 from referee.errors import DateParseError, MalformedPage
 from referee.kernel import EditNotice, Post, TopicPage
 from referee.markup import plain_text
 
-__all__ = ["current_number", "normalise_body", "parse_topic_page", "post_blocks",
-           "read_edit_notice"]
+__all__ = ["normalise_body", "page_links", "parse_topic_page", "per_page_of", "post_blocks",
+           "poster_of", "read_edit_notice"]
 
 _TEXT_ID = re.compile(r"^msg_(\d+)$")
 _USER_ID = re.compile(r"[?;&]u=(\d+)")
@@ -137,7 +137,7 @@ def _topic(page: SmfPage, url: str) -> tuple[int | None, str]:
 def _post(node: Node, pid: int, *, page_no: int, place: int, topic_id: int | None,
           tz: ZoneInfo, now: datetime) -> tuple[Post, int | None]:
     """The post and its reply number (``#N``)."""
-    author, author_id = _author(node, pid)
+    author, author_id = poster_of(node, pid)
     stamp = _stamp(node)
     if stamp is None:
         raise MalformedPage(
@@ -178,7 +178,9 @@ def _reply_number(node: Node, stamp: Node) -> int | None:
     return None
 
 
-def _author(node: Node, pid: int) -> tuple[str, int | None]:
+def poster_of(node: Node, pid: int) -> tuple[str, int | None]:
+    """The author of a post or PM block: name and member id (None: a guest or a deleted
+    member, whose name has no profile link)."""
     head = node.css_first("div.poster h4") or node.css_first("div.poster h3")
     if head is None or not squash(head.text()):
         raise MalformedPage(f"у сообщения {pid} на странице нет автора (div.poster h4)", _HINT)
@@ -290,20 +292,9 @@ def _pagination(page: SmfPage, url: str) -> _Links:
     box = page.content().css_first("div.pagelinks")
     if box is None:
         return _Links(1, 1, None, None)
-    number = current_number(box)
-    starts: dict[int, str] = {}
-    offsets: dict[int, int] = {}
-    next_url = None
-    for link in box.css("a.nav_page, a.navPages"):
-        href = strip_session(urljoin(url, link.attributes.get("href") or ""))
-        _, start = topic_start(href)
-        label = squash(link.text())
-        if link.css_first("span.next_page") is not None:
-            next_url = href
-        elif label.isdigit() and start is not None and start.isdigit():
-            starts[int(label)] = href
-            offsets[int(label)] = int(start)
-    per_page = _per_page(offsets, box.html or "")
+    number, links, next_url = page_links(box, url)
+    starts = {n: href for n, (href, _) in links.items()}
+    per_page = per_page_of({n: start for n, (_, start) in links.items()}, box.html or "")
     here = _current_start(page, url)
     if number is None:
         number = here // per_page + 1 if per_page and here is not None else 1
@@ -316,6 +307,24 @@ def _pagination(page: SmfPage, url: str) -> _Links:
     if next_url is None:  # SMF 2.0's compact index has no arrow: the next page's number
         next_url = starts.get(number + 1)
     return _Links(number, total, per_page, next_url if number < total else None)
+
+
+def page_links(box: Node, url: str) -> tuple[int | None, dict[int, tuple[str, int]],
+                                             str | None]:
+    """A page index (topics and PM folders alike): the current page's number (None when
+    it shows none), each numbered link's address and first item's offset (``topic=T.S``,
+    ``start=S``), and the «next» arrow's address."""
+    links: dict[int, tuple[str, int]] = {}
+    next_url = None
+    for link in box.css("a.nav_page, a.navPages"):
+        href = strip_session(urljoin(url, link.attributes.get("href") or ""))
+        start = topic_start(href)[1] or query_params(href.partition("?")[2]).get("start")
+        label = squash(link.text())
+        if link.css_first("span.next_page") is not None:
+            next_url = href
+        elif label.isdigit() and start is not None and start.isdigit():
+            links[int(label)] = (href, int(start))
+    return current_number(box), links, next_url
 
 
 def current_number(box: Node) -> int | None:
@@ -345,7 +354,8 @@ def _current_start(page: SmfPage, url: str) -> int | None:
     return None
 
 
-def _per_page(starts: dict[int, int], box_html: str) -> int | None:
+def per_page_of(starts: dict[int, int], box_html: str = "") -> int | None:
+    """Items a page, from the offsets of the numbered pages (or the «...» link's)."""
     for number, start in sorted(starts.items()):
         if number > 1 and start:
             return start // (number - 1)
