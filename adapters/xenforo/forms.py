@@ -57,8 +57,9 @@ def has_captcha(node: Node) -> bool:
     return any(node.css_first(selector) is not None for selector in _CAPTCHA)
 
 
-def _fields(form: Node) -> dict[str, str]:
-    """Hidden inputs and checked boxes, as a browser posts them."""
+def _fields(form: Node, tree: LexborHTMLParser, *leave: str) -> dict[str, str]:
+    """Hidden inputs and checked boxes as a browser posts them (but ``leave``), with the
+    page's ``_xfToken`` when the form holds none."""
     data: dict[str, str] = {}
     for node in form.css("input"):
         name = node.attributes.get("name")
@@ -67,6 +68,9 @@ def _fields(form: Node) -> dict[str, str]:
             continue
         if kind == "hidden" or (kind == "checkbox" and "checked" in node.attributes):
             data[name] = node.attributes.get("value") or ("1" if kind == "checkbox" else "")
+    data = {k: v for k, v in data.items() if k not in leave}
+    if not data.get("_xfToken") and (token := csrf_token(tree)):
+        data["_xfToken"] = token
     return data
 
 
@@ -87,11 +91,7 @@ def parse_login_form(html: str, url: str) -> LoginForm | None:
     form = login_form(tree)
     if form is None:
         return None
-    hidden = {k: v for k, v in _fields(form).items() if k != "remember"}
-    if not hidden.get("_xfToken"):
-        token = csrf_token(tree)
-        if token:
-            hidden["_xfToken"] = token
+    hidden = _fields(form, tree, "remember")
     user = form.css_first("input[name='login'], input[type='text'], input[type='email']")
     password = form.css_first("input[type='password']")
     remember = form.css_first("input[name='remember']")
@@ -135,12 +135,7 @@ def parse_posting_form(html: str, action_part: str, url: str) -> PostingForm | N
         action = form.attributes.get("action") or ""
         if action_part not in action:
             continue
-        hidden = {k: v for k, v in _fields(form).items()
-                  if k not in ("message", "message_html")}
-        if not hidden.get("_xfToken"):
-            token = csrf_token(tree)
-            if token:
-                hidden["_xfToken"] = token
+        hidden = _fields(form, tree, "message", "message_html")
         return PostingForm(absolute(tree, url, action), hidden, has_captcha(form))
     return None
 
