@@ -1,23 +1,9 @@
-"""SMF 2.1 over HTTP: topic pages, login, the PM folders (implements
-:class:`referee.kernel.Forum`).
-
-How the board is read (facts and their sources: adapters/smf/README.md):
-
-- Topic page N is ``index.php?topic=T.S`` with S = (N-1)·per_page; the page size is read
-  from the page index links, and every later page is the page's own «next» link, so no
-  offset is ever guessed. SMF moves a ``start`` past the end to the last page, and the
-  page index says which page it is.
-- Pages a guest may not see are HTTP 200 with a login form: one login, one more try.
-- Login posts the form's two randomly named tokens; success is a redirect through
-  ``action=login2;sa=check`` to a page that says ``smf_member_id`` ≠ 0. SMF refuses a
-  second login from one address within about 2 s, so logins are kept 2.5 s apart and a
-  refusal «подождать» is waited out once.
-- PM folders are read in SMF's date order (``sort=date``, oldest first): the folder's last
-  page holds the newest PMs and is the kernel's page 1. In the default display mode
-  («все сразу») a folder page shows every one of its messages in full, so reading the
-  PMs costs no request beyond the folder pages; in mode «по одному» each PM is opened
-  with its own link; the «диалоги» mode lists only the newest PM of a conversation and is
-  refused with a hint.
+"""SMF over HTTP (implements :class:`referee.kernel.Forum`): the skeleton's hooks for SMF's
+addresses (pages by their first post's offset), its login (the form's two random tokens,
+logins 2.5 s apart, the redirect through ``sa=check`` as the proof) and its PM folders (read
+in date order, so SMF's last page is the kernel's page 1; the display mode decides what a
+folder page shows). Facts and their sources: README.md («Addresses and pages», «Login»,
+«Personal messages»).
 """
 
 from __future__ import annotations

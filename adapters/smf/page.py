@@ -1,27 +1,7 @@
-"""What every SMF 2.1 page shares: its text, the reader it was made for, the board's clock,
-and the error and login boxes SMF answers with HTTP 200.
-
-Facts (each verified on the real pages of fixtures/smf21-ru unless marked):
-
-- ``<meta charset="UTF-8">`` and ``Content-Type: text/html; charset=UTF-8``; older boards
-  may be windows-1251 (SMF 2.0 default for Russian: source, not in the saved pages). Pages
-  are decoded by :mod:`adapters.charset`, which takes the declared encoding only when the
-  page then reads right (:func:`reads_as_smf`).
-- Every page but the print view has the header's ``form#search_form``, and with it the
-  language pack's «Поиск» (its button, the menu) and «Помощь» (the footer); the English
-  pack's «Search»/«Help» are from SMF's language files, not in the saved pages.
-- ``var smf_member_id = N;`` in the head: 0 for a guest, the member's id when logged in
-  (``topic_p1_guest.html`` / ``topic_p1_host.html``); ``var smf_session_var`` and
-  ``smf_session_id`` name and value the session token every form carries.
-- The header ``div.user`` holds ``<time datetime="2026-12-01T18:41:48Z">01 декабря 2026,
-  21:41</time>``: the board's clock, in UTC and as text in the reader's zone. Post times
-  are text only, so this is the one place where the zone the page was printed in shows.
-- A page the reader may not see is HTTP 200 with ``form#frmLogin`` in the content and
-  «Только зарегистрированные пользователи имеют доступ…» or «Тема или раздел, которую вы
-  ищете, отсутствует или недоступна…» (``closed_topic_guest.html``,
-  ``pm_inbox_guest.html``, ``reply_form_guest.html``).
-- Fatal errors for logged-in readers are ``div#fatal_error`` (SMF 2.1
-  ``Errors.template.php``; not in the saved pages).
+"""What every SMF page shares: the check that it reads right, its reader
+(``smf_member_id``), the session token, the header's clock (the board's «now», and the zone
+it prints times in) and the login and error boxes SMF answers with HTTP 200. Facts and their
+sources: README.md («Addresses and pages», «Time zones»).
 """
 
 from __future__ import annotations

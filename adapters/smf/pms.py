@@ -1,33 +1,7 @@
-"""SMF 2.1 (and 2.0) personal-message pages → kernel values. Pure: HTML in, values out.
-
-Facts (2.1 verified on fixtures/smf21-ru ``pm_inbox*_host.html``, ``pm_sentbox*_host.html``,
-``pm_view_*_host.html``; 2.0 from its ``PersonalMessage.template.php``, listed after these;
-sources in adapters/smf/README.md):
-
-- a folder page is ``form#pmFolder`` with a list ``table.table_grid`` whose rows
-  ``tbody tr`` hold ``td.pm_time``, ``td.pm_subject`` (the subject link; «Новинка» is
-  ``span.new_posts``), ``td.pm_from_to`` (the sender; the recipients in the sent folder)
-  and the checkbox ``input[name="pms[]"]`` whose value is the PM id; an unread row has
-  the class ``unread_pm``;
-- the member's display mode decides what else the page shows: 0 «все сразу» (the default)
-  every message of the page as ``div.windowbg#msg{ID}``; 1 «по одному» only the current
-  one, the other rows linking to ``action=pm;pmid=ID;kstart;f=…;start=S;sort=date;``;
-  2 «диалоги» one row per conversation (its newest PM) and the conversation under a
-  «Диалог» bar with «Удалить диалог» (``pm_actions[ID]=delete;conversation``);
-- a message: ``div.poster h4 a`` the sender (``u=N``), ``h5`` the subject, the first
-  ``div.postinfo span.smalltext`` «Получатель: <a>Ведущий</a> : 25 ноября 2026, 12:00»
-  (recipient links, then the time after the last ``<strong>``), the body
-  ``div.inner#msg_{ID}``;
-- the folder's pages: ``div.pagelinks`` as in topics, links ``action=pm;f=inbox;sort=date;
-  start=S``; the sort is oldest first, and ``action=pm`` without ``start`` opens the last
-  page (the newest PMs).
-
-SMF 2.0 (template, not on a saved page): the folder form has only ``name="pmFolder"``; the
-rows' cells have no classes (icon, date, subject, sender or recipients, checkbox), an unread
-row's subject ends with the ``new.gif`` image; a message is an id-less ``div.windowbg``
-holding ``div.poster`` and ``div.inner#msg_{ID}``, its line «« <strong> Кому:</strong>
-<a>Ведущий</a> <strong> :</strong> 12 Марта 2024, 21:42:05 »» in ``div.keyinfo
-span.smalltext``; the current page is ``[<strong>N</strong>]``.
+"""SMF 2.1 (and 2.0) personal-message pages → kernel values: a folder page's rows, every
+message it shows in full, its page index and the member's display mode. Pure: HTML in,
+values out. Facts and their sources (2.1 real pages, 2.0 its templates): README.md
+(«Personal messages»).
 """
 
 from __future__ import annotations

@@ -1,14 +1,6 @@
-"""SMF's half of a snapshot folder (``[forum] snapshot``; the shared half, what browsers do
-to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
-
-A saved page is told by its markup (README.md beside this file has each fact and where it
-is verified): ``div#forumposts`` is a topic page, read by :mod:`.topic`; the folder form
-(``form#pmFolder``, 2.0 ``form[name=pmFolder]``) a PM folder page, read by :mod:`.pms`
-with every message it shows in full (display mode «все сразу», or the one opened in mode
-«по одному»). The folder is the one the form posts back to (``…;f=sent;start=0``), else
-the ``f=`` of the «saved from url» address. Pages in the «диалоги» mode are skipped with
-the reason the live board gives. The header's clock (``div.user time[datetime]``) dates a
-saved version of a page exactly, and anchors «Сегодня»/«Вчера».
+"""SMF's half of a snapshot folder (``[forum] snapshot``; the shared half:
+:mod:`adapters.snapshot`): what a saved page is, read with the live board's parsers.
+Facts and their sources: README.md («Saved pages»).
 """
 
 from __future__ import annotations

@@ -1,30 +1,7 @@
-"""SMF 2.0 and 2.1 topic pages → :class:`referee.kernel.TopicPage`. Pure: HTML in, values out.
-
-Markup read here, listed with its source in adapters/smf/README.md (2.1 Curve2 verified on
-fixtures/smf21-ru ``topic_p{1,2,3}_{guest,host}``; 2.0 Curve from SMF 2.0's
-``Display.template.php``/``Subs.php`` and its Russian pack, not on a saved page):
-
-- a post's text is ``div.inner#msg_{ID}`` in both; the post is the nearest block around it
-  that holds ``div.poster`` (2.1 ``div.windowbg#msg{ID}``; 2.0 an id-less
-  ``div.windowbg``/``windowbg2``/``approvebg`` after an ``<a id="msg{ID}">`` anchor);
-- the author is ``div.poster h4 a`` (``action=profile;u=N``); a guest's or deleted member's
-  name has no link;
-- the time: 2.1 ``div.postinfo a.smalltext`` «26 ноября 2026, 23:02»; 2.0 ``div.keyinfo
-  div.smalltext`` «« <strong>Ответ #3 :</strong> 12 Марта 2024, 21:42:05 »» (Russian
-  ``$txt['on']`` is empty; the first post has no «Ответ #N»); the reply number is 2.1's
-  ``span.page_number`` «#N» or 2.0's «Ответ #N»;
-- quotes: 2.1 ``blockquote.bbc_standard_quote`` with its ``<cite>`` (already the body
-  contract); 2.0 ``div.quoteheader`` «Цитата: X от …» *before* the blockquote and
-  ``div.quotefooter`` after it — the header is moved into the blockquote as its ``<cite>``;
-  ``[code]`` is ``div.codeheader`` + ``code.bbc_code`` (2.0 may wrap it in ``<pre>``),
-  rewritten to the project's ``div.codebox``;
-- an edit: 2.1 ``span#modified_{ID}`` «Последнее редактирование: <time> от <nick>» (and
-  «&nbsp;Причина: …»); 2.0 ``div#modified_{ID}`` «« <em>Последнее редактирование: <time> от
-  <nick></em> »»; SMF shows no edit count;
-- pages: ``div.pagelinks``; 2.1 ``span.current_page`` and ``a.nav_page`` to ``topic=T.S``,
-  the next arrow ``a.nav_page > span.next_page``; 2.0 ``[<strong>N</strong>]`` (or a bare
-  ``<strong>N</strong>``) and ``a.navPages``; ``expandPages(this, url, first, last,
-  per_page)`` («...») hides a run of pages in both.
+"""SMF 2.0 and 2.1 topic pages → :class:`referee.kernel.TopicPage`: the posts (authors, times,
+reply numbers, edit notices), their bodies made engine-neutral (2.0's quote headers and
+both versions' code boxes) and the page index. Pure: HTML in, values out. Facts and their
+sources (2.1 Curve2 real pages, 2.0 Curve its templates): README.md («Topic pages»).
 """
 
 from __future__ import annotations
