@@ -1,13 +1,7 @@
-"""A XenForo post body → the HTML the engine-neutral readers expect (engine guide).
-
-The vote reader and :mod:`referee.markup` read phpBB's shape: quotes are ``<blockquote>``
-(with their author header inside), code boxes ``div.codebox > code``, spoiler content in
-place, no forum chrome. XenForo 2 already renders ``[QUOTE]`` as a ``<blockquote>``; its
-«Нажмите для раскрытия...» link, the spoiler buttons and the code box title are chrome and
-go. XenForo 1 renders a quote as ``div.bbCodeQuote > aside > div.attribution +
-blockquote.quoteContainer``: the attribution («Higure said: ↑») is moved into the
-blockquote, which replaces the whole box, so the quoted author never reads as the poster's
-own words. Colours stay exactly as XenForo wrote them (``style="color: rgb(…)"``).
+"""A XenForo post body → the HTML the engine-neutral readers expect (engine guide): XF1's
+quote boxes become their blockquote with the attribution inside, code boxes
+``div.codebox``, chrome (buttons, «click to expand», link previews) goes, colours stay as
+written. What and why: README.md («The body the vote reader gets»).
 """
 
 from __future__ import annotations

@@ -1,17 +1,9 @@
-"""A live XenForo board over HTTP: thread pages, login, the host's conversations.
-
-Board facts this relies on (``adapters/xenforo/README.md`` says where each is verified):
-
-- A thread page is ``threads/{slug}.{id}/page-N``; a page past the end redirects to the last
-  page, and a stale slug redirects to the thread's current address (its ``<link
-  rel="canonical">``, which is then used so the next sync costs one request again).
-- A page the visitor may not see answers HTTP 403 with XenForo's error box, and for a guest
-  with the login form inside it.
-- Login: ``login/login`` (``login``, ``password``, ``remember``, ``_xfToken``); success sets
-  the ``{prefix}user`` cookie (``html[data-cookie-prefix]``, ``xf_`` by default).
-- Conversations: the list ``conversations/`` (``page-N``, newest reply first) says how many
-  messages each holds; a conversation's pages hold «Messages per page» messages (the same
-  setting as a thread's posts per page), oldest first. Opening one marks it read.
+"""A live XenForo board over HTTP (implements :class:`referee.kernel.Forum`): the skeleton's
+hooks for thread pages (a stale slug is followed to the canonical address, so the next sync
+costs one request again), the login (``login/login``; success is the ``{prefix}user``
+cookie or a redirect away from the login pages) and the host's conversations (a PM per
+message place, a conversation page read once per run). Facts and their sources: README.md
+(«Conversations as the host's private messages», «Thread pages», «Login and errors»).
 """
 
 from __future__ import annotations

@@ -1,19 +1,7 @@
 """XenForo forms and the answers to them: the login form, the reply and «start a
-conversation» forms, and what an answer to a POST says. Pure: HTML text in.
-
-Facts (``adapters/xenforo/README.md`` says where each is verified):
-
-- Every POST carries ``_xfToken`` (the form's hidden input, the same value as
-  ``html[data-csrf]``), bound to the session's ``xf_csrf`` cookie; a refused token answers
-  «Произошла ошибка безопасности…» / "Security error occurred".
-- Login posts ``login``, ``password``, ``remember=1``, ``_xfToken`` (and ``_xfRedirect``) to
-  ``login/login``; success is a redirect that sets the ``{prefix}user`` cookie.
-- A reply posts ``message`` (BBCode: XenForo's editor plugin takes ``message`` before
-  ``message_html``) and ``_xfToken`` to ``threads/…/add-reply``; success redirects to
-  ``posts/P/``. A new conversation posts ``recipients``, ``title``, ``message``,
-  ``_xfToken`` to ``conversations/add``; success redirects to the conversation.
-- Flood control: «Вы должны подождать не менее N секунд…» / "You must wait at least N
-  seconds before performing this action."
+conversation» forms (each POST carries the ``_xfToken``), and what an answer to a POST says
+(a refused token, flood control, a refusal). Pure: HTML text in. Facts and their sources:
+README.md («Login and errors», «Posting»).
 """
 
 from __future__ import annotations

@@ -1,13 +1,8 @@
 """XenForo conversations («Переписка»: the host's private messages) → plain rows and
-messages. Pure: HTML text in.
-
-A conversation is a thread of messages between its participants. referee keeps one
-:class:`~referee.kernel.PrivateMessage` per *message*, keyed by the conversation and the
-message's place in it (:func:`pm_key`): the listing tells how many messages each
-conversation holds («Ответы: N» + 1), so a sync can tell which places it has not stored
-yet without opening anything, and opens only the conversation pages that hold them.
-XenForo 2 has no way to delete a conversation message (no delete action in
-``conversation_message_macros``), so a message keeps its place.
+messages, one :class:`~referee.kernel.PrivateMessage` per message keyed by its place in its
+conversation (:func:`pm_key`). Pure: HTML text in. Why a message per place, and the facts
+with their sources: README.md («Conversations as the host's private messages»,
+«Conversations»).
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
-"""XenForo's half of a snapshot folder (``[forum] snapshot``; the shared half, what browsers
-do to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
-
-A saved page is told by its markup first (``article.message--post``: a thread page;
-``article.message--conversationMessage``: a conversation; ``div.structItem--conversation``:
-the conversation list; XF1's ``li.message`` by the page's template, XF2
-``html[data-template]`` / XF1 ``div#content[class]``), and read by the live board's parsers
-(:mod:`.topic`, :mod:`.pms`). The thread or conversation a page shows is its
-canonical address, the «saved from url» address, or — a page saved by Firefox from a board
-that prints no canonical link — the thread its own post links point to.
-
-Conversation messages are keyed as the live board keys them (conversation · 100 000 +
-place, :func:`.conversations.pm_key`), so a game read from saved pages can go on live. A
-message's place needs the board's page size, which a full page of any conversation or thread
-tells; the last page of a conversation otherwise counts back from the list's «Ответы».
+"""XenForo's half of a snapshot folder (``[forum] snapshot``; the shared half:
+:mod:`adapters.snapshot`): what a saved page is (told by its markup, then its template),
+which thread or conversation it shows, read with the live board's parsers; conversation
+messages are keyed as the live board keys them, so a game read from saved pages can go on
+live. Facts and their sources: README.md («Saved pages»).
 """
 
 from __future__ import annotations
