@@ -1,10 +1,6 @@
 """The board's JSON API (``/api.php?method=…``) read into kernel types: pure, no HTTP.
-
-Facts (README.md, with their sources): an answer is ``{"response": …}`` or
-``{"error": {"message": …}}``; numbers come as strings (``"52301"``); times are unix
-seconds (``posted``, ``edited``); ``post.get`` gives each post's rendered ``message`` HTML;
-``topic.get`` answers ``init_post`` as ``init_id`` and counts ``num_replies`` without the
-first post; ``message.get`` marks the host's own messages ``status = "1"``.
+Facts (the answer's shape, numbers as strings, unix times, the host's own messages) and
+their sources: README.md («The API»).
 """
 
 from __future__ import annotations

@@ -1,21 +1,8 @@
-"""A MyBB.ru post's rendered HTML → the body the shared vote reader expects.
-
-MyBB.ru renders BBCode the PunBB way, with its own boxes (facts in README.md):
-
-- ``[quote=Ник]`` → ``<div class="quote-box quote-main"><cite>Ник написал(а):</cite>
-  <blockquote>…</blockquote></div>``. The vote reader and :mod:`referee.markup` treat a
-  ``<blockquote>`` as someone else's words; the ``<cite>`` outside it would read as the
-  author's own text, so it is moved inside (where phpBB prints its quote header).
-- ``[spoiler]`` → ``<div class="quote-box spoiler-box"><div onclick=…>Спойлер</div>
-  <blockquote>…</blockquote></div>``; ``[hide]`` → ``div.quote-box.hide-box`` with a
-  ``<cite>`` header. Both hide the author's own text until clicked: the header goes, the
-  ``<blockquote>`` is unwrapped so the content stays as the author's (a vote in a spoiler
-  counts, docs/rules.md V1 excludes quotes only).
-- ``[code]`` → ``div.code-box`` (a «Код:» legend, the text in ``<pre>``) → the engine-neutral
-  ``<div class="codebox"><code>…</code></div>``.
-- Colour is left as rendered: ``<span style="color: red">``; :mod:`referee.day.colour` reads it.
-- The signature (``.post-sig``) and the edit line (``.lastedit``) are chrome: removed when a
-  topic page's content carries them (the API's ``message`` has neither).
+"""A MyBB.ru post's rendered HTML → the body the shared vote reader expects: a quote box's
+``<cite>`` moved into its blockquote, spoilers and hidden text unwrapped as the author's
+own words (docs/rules.md V1 excludes quotes only), code boxes ``div.codebox``, colour as
+rendered, the signature and the edit line dropped. Facts and their sources: README.md («The
+post's body»).
 """
 
 from __future__ import annotations

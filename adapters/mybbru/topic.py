@@ -1,23 +1,8 @@
 """A MyBB.ru topic page (``viewtopic.php?id=N&p=K``) read without the API: pure, page text
-in, posts out. The client reads these when a board has closed its API.
-
-The markup (README.md says where each fact was seen)::
-
-    <div id="pun-viewtopic" class="punbb" data-topic-id="N">
-      <div id="pun-main"><h1><span>Тема</span></h1>
-        <div class="linkst"><div class="pagelink">Страницы <strong>1</strong> <a …p=2>2</a>…
-        <div id="topic_tN" class="topic">
-          <div id="p52301" class="post topicpost" data-posted="UNIX" data-user-id="UID">
-            <h3><span><strong>1</strong><a class="permalink" href="…#p52301">Сегодня 21:42:05</a>
-            <div class="post-author"><ul><li class="pa-author"><span class="acchide">Автор:&nbsp;
-              </span><a href="…/profile.php?id=UID">Ник</a></li>…
-            <div class="post-body"><div class="post-box"><div id="p52301-content"
-              class="post-content">…<p class="lastedit">Отредактировано Ник (дата)</p></div>
-
-``data-posted`` is the time (unix seconds, UTC); a page without it is read from the
-permalink's text in the board's time zone. A guest's name is plain text after
-``span.acchide``. Anything a post cannot do without (its time, author, content) missing is a
-:class:`MalformedPage` naming it.
+in, posts out (``div.post#pN``: its ``data-posted`` time, ``.pa-author``, ``.post-content``,
+the edit line, its number ``h3 strong``; the ``.pagelink`` box). The client reads these when
+a board has closed its API. Anything a post cannot do without missing is a
+:class:`MalformedPage` naming it. Facts and their sources: README.md («The topic page»).
 """
 
 from __future__ import annotations
