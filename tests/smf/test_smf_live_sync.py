@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from smf_board import HOST_NAME
+from smf_board import HOST_NAME, Reply, Request, Session
 from smf_live import LiveBoard, moscow
 from smf_time import FakeTime
 
@@ -113,6 +113,27 @@ def test_a_login_lands_without_following_smfs_two_redirects(
     assert forum.requests == 2 and live.requests("sa=check") == []
     report = sync_pms(config, store, forum)  # the session the login made reads the PMs
     assert report.new_pms == 1 and forum.logins == 1
+
+
+def test_a_login_whose_cookie_the_client_did_not_keep_is_checked_on_the_board(
+        make_forum, live: LiveBoard, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The redirect proves the login only with the cookies it set in the jar: a cookie for
+    # another domain is not kept, so the redirects are followed and the page they end on
+    # decides (SMF still knows the member by the PHP session).
+    login = live._login
+
+    def foreign_cookie(req: Request, session: Session) -> Reply | None:
+        reply = login(req, session)
+        if reply is not None and req.method == "POST" and reply.status == 302:
+            reply.headers = [(k, v + "; Domain=elsewhere.example" if k == "Set-Cookie" else v)
+                             for k, v in reply.headers]
+        return reply
+
+    monkeypatch.setattr(live, "_login", foreign_cookie)
+    forum = make_forum()
+    forum.login()
+    assert live.requests("sa=check") == ["GET index.php?action=login2;sa=check;member=2"]
+    assert live.log[-1] == "GET index.php" and forum.requests == 4
 
 
 def test_a_login_too_soon_after_another_is_waited_out(make_forum, live: LiveBoard,
