@@ -9,7 +9,6 @@ the API). Facts and their sources: README.md («Saved pages»).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import replace
 
 from selectolax.lexbor import LexborHTMLParser
@@ -19,7 +18,7 @@ from adapters.mybbru import page as pages
 from adapters.mybbru import topic as topic_page
 from adapters.mybbru.api import PER_PAGE
 from adapters.mybbru.urls import parse_topic_url
-from adapters.snapshot import Reading, SavedPage
+from adapters.snapshot import Reading, SavedPage, most_linked
 from referee.errors import ConfigError, MalformedPage
 from referee.kernel import Post, TopicPage
 
@@ -44,9 +43,8 @@ def _topic_on_page(tree: LexborHTMLParser, page: SavedPage) -> int | None:
     for form in tree.css("form[action]"):
         if match := _REPLY_FORM.search(form.attributes.get("action") or ""):
             return int(match.group(1))
-    seen = Counter(int(m.group(1)) for a in tree.css("a[href]")
-                   if (m := _TOPIC_LINK.search(a.attributes.get("href") or "")))
-    return seen.most_common(1)[0][0] if seen else None
+    return most_linked(tree, lambda address: int(m.group(1)) if (
+        m := _TOPIC_LINK.search(address)) else None, "a[href]")
 
 
 def _asked(page: SavedPage) -> int:

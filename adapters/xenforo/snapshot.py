@@ -8,7 +8,6 @@ live. Facts and their sources: README.md («Saved pages»).
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from zoneinfo import ZoneInfo
@@ -17,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters import snapshot
 from adapters.base import ForumSettings
-from adapters.snapshot import Reading, SavedPage
+from adapters.snapshot import Reading, SavedPage, most_linked
 from adapters.xenforo.page import error_text, generation, login_form, reads_as_xenforo
 from adapters.xenforo.pms import (
     ConversationPage,
@@ -52,20 +51,9 @@ def template_of(tree: LexborHTMLParser) -> str:
     return ((content.attributes.get("class") or "").split() or [""])[0] if content else ""
 
 
-def _most_linked(tree: LexborHTMLParser, find: re.Pattern[str] | None) -> int | None:
-    """The thread (``find``) or conversation (None) most of the page's links and forms
-    point to: a post's links all name its own."""
-    seen: Counter[int] = Counter()
-    for node in tree.css("a[href], form[action]"):
-        target = node.attributes.get("href") or node.attributes.get("action") or ""
-        if find is None:
-            found = conversation_id_in(target)
-        else:
-            match = find.search(target)
-            found = int(match.group(1)) if match else None
-        if found is not None:
-            seen[found] += 1
-    return seen.most_common(1)[0][0] if seen else None
+def _thread_in(address: str) -> int | None:
+    match = _THREAD_LINK.search(address)
+    return int(match.group(1)) if match else None
 
 
 def _kind(tree: LexborHTMLParser) -> str:
@@ -110,7 +98,7 @@ class XenforoPages(snapshot.SavedPages):
         if kind == "conversation":
             shown = parse_conversation_page(page.text, url=page.url, tz=self.tz,
                                             now=page.saved_at)
-            cid = shown.conversation_id or _most_linked(tree, None)
+            cid = shown.conversation_id or most_linked(tree, conversation_id_in)
             if cid is None:
                 raise MalformedPage("на сохранённой странице переписки не видно, какая это "
                                     "переписка", "сохраните её ещё раз из Chrome или Edge")
@@ -129,7 +117,7 @@ class XenforoPages(snapshot.SavedPages):
         tp = read_thread_page(page.text, url=page.url, tz=self.tz, now=page.saved_at).page
         if tp.page < tp.total_pages and tp.posts:
             self._per_page = len(tp.posts)  # one setting for threads and conversations
-        if tp.topic_id is None and (tid := _most_linked(tree, _THREAD_LINK)) is not None:
+        if tp.topic_id is None and (tid := most_linked(tree, _thread_in)) is not None:
             tp = replace(tp, topic_id=tid,
                          posts=tuple(replace(p, topic_id=tid) for p in tp.posts))
         return tp
