@@ -12,7 +12,7 @@ import html
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from adapters.html import element_children, fragment
-from referee.markup import plain_text_node
+from referee.core.markup import plain_text_node
 
 _ROOT = "__mybbru_body"
 _CHROME = ".post-sig, .lastedit, script, noscript"

@@ -3,8 +3,8 @@ message through ``messages.php?action=new`` — the board's own forms as a brows
 (every hidden field, in the page's charset). Facts and their sources: README.md («Forms»).
 
 Each call sends once and never retries the POST after it may have reached the board
-(referee.publish records every send; an answer that leaves it open raises
-:class:`referee.errors.PostingError` with ``maybe_sent``, so the host looks before sending
+(referee.host.publish records every send; an answer that leaves it open raises
+:class:`referee.core.errors.PostingError` with ``maybe_sent``, so the host looks before sending
 again).
 """
 
@@ -21,7 +21,7 @@ from adapters.charset import decode_lenient
 from adapters.mybbru import page as pages
 from adapters.mybbru.client import MybbForum
 from adapters.poster import FORM_TYPE, FormPoster, form_body
-from referee.errors import ForumError, PostingError
+from referee.core.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.mybbru.posting")
 

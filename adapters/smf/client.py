@@ -1,4 +1,4 @@
-"""SMF over HTTP (implements :class:`referee.kernel.Forum`): the skeleton's hooks for SMF's
+"""SMF over HTTP (implements :class:`referee.core.kernel.Forum`): the skeleton's hooks for SMF's
 addresses (pages by their first post's offset), its login (the form's two random tokens,
 logins 2.5 s apart, the redirect through ``sa=check`` as the proof) and its PM folders (read
 in date order, so SMF's last page is the kernel's page 1; the display mode decides what a
@@ -20,7 +20,7 @@ from adapters.board import BoardClient, walk_pages
 from adapters.smf import forms, pms, topic
 from adapters.smf.page import SmfPage, decode_page, looks_like_smf, reads_as_smf
 from adapters.smf.urls import parse_topic_url, query_params, strip_session, topic_page_address
-from referee.errors import (
+from referee.core.errors import (
     ConfigError,
     ForumError,
     LoginFailed,
@@ -29,7 +29,7 @@ from referee.errors import (
     PmRemoved,
     TopicNotFound,
 )
-from referee.kernel import (
+from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
     PmFolderPage,

@@ -16,7 +16,7 @@ from adapters import poster
 from adapters.html import squash
 from adapters.smf.page import SmfPage
 from adapters.smf.urls import strip_session
-from referee.errors import MalformedPage
+from referee.core.errors import MalformedPage
 
 __all__ = [
     "AnswerKind",

@@ -15,8 +15,8 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
 from adapters.html import squash
-from referee.dates import parse_forum_date
-from referee.errors import (
+from referee.core.dates import parse_forum_date
+from referee.core.errors import (
     AccessDenied,
     ConfigError,
     DateParseError,

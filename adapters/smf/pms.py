@@ -17,10 +17,10 @@ from adapters.html import int_or_none, squash
 from adapters.smf.page import SmfPage
 from adapters.smf.topic import normalise_body, page_links, per_page_of, post_blocks, poster_of
 from adapters.smf.urls import query_params, strip_session
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError, MalformedPage
-from referee.kernel import PmListEntry, PrivateMessage
-from referee.markup import plain_text
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError, MalformedPage
+from referee.core.kernel import PmListEntry, PrivateMessage
+from referee.core.markup import plain_text
 
 __all__ = ["SmfFolder", "parse_folder", "parse_pm_view"]
 

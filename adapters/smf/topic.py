@@ -1,4 +1,4 @@
-"""SMF 2.0 and 2.1 topic pages → :class:`referee.kernel.TopicPage`: the posts (authors, times,
+"""SMF 2.0 and 2.1 topic pages → :class:`referee.core.kernel.TopicPage`: the posts (authors, times,
 reply numbers, edit notices), their bodies made engine-neutral (2.0's quote headers and
 both versions' code boxes) and the page index. Pure: HTML in, values out. Facts and their
 sources (2.1 Curve2 real pages, 2.0 Curve its templates): README.md («Topic pages»).
@@ -18,10 +18,10 @@ from selectolax.lexbor import LexborNode as Node
 from adapters.html import fragment, int_or_none, next_element, squash
 from adapters.smf.page import SmfPage
 from adapters.smf.urls import query_params, strip_session, topic_start
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError, MalformedPage
-from referee.kernel import EditNotice, Post, TopicPage
-from referee.markup import plain_text
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError, MalformedPage
+from referee.core.kernel import EditNotice, Post, TopicPage
+from referee.core.markup import plain_text
 
 __all__ = ["normalise_body", "page_links", "parse_topic_page", "per_page_of", "post_blocks",
            "poster_of", "read_edit_notice"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import element_children
-from referee.markup import plain_text_node
+from referee.core.markup import plain_text_node
 
 _CHROME = (
     "button",                       # spoiler buttons (XF2 .bbCodeSpoiler-button, XF1)

@@ -1,4 +1,4 @@
-"""A live XenForo board over HTTP (implements :class:`referee.kernel.Forum`): the skeleton's
+"""A live XenForo board over HTTP (implements :class:`referee.core.kernel.Forum`): the skeleton's
 hooks for thread pages (a stale slug is followed to the canonical address, so the next sync
 costs one request again), the login (``login/login``; success is the ``{prefix}user``
 cookie or a redirect away from the login pages) and the host's conversations (a PM per
@@ -37,8 +37,8 @@ from adapters.xenforo.pms import (
 )
 from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
 from adapters.xenforo.urls import Board, ThreadAddress, parse_thread_url
-from referee.errors import ConfigError, LoginFailed, PmRemoved
-from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+from referee.core.errors import ConfigError, LoginFailed, PmRemoved
+from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
 
 T = TypeVar("T")
 
@@ -46,7 +46,7 @@ _TWO_STEP = re.compile(r'<form[^>]+action="[^"]*login/two-step', re.IGNORECASE)
 
 
 class XenforoForum(BoardClient):
-    """A live XenForo 1/2 board (implements :class:`referee.kernel.Forum`)."""
+    """A live XenForo 1/2 board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "xenforo"
     url_example = "https://forum.example/threads/mafija.123/"

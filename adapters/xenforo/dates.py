@@ -1,6 +1,6 @@
 """XenForo's dates: the zone a page's printed dates are in (the viewer's midnight that the
 page's own script prints), and the relative date texts XenForo prints («Только что»,
-«Понедельник в 18:00»; the rest is :func:`referee.dates.parse_forum_date`'s). Text is read
+«Понедельник в 18:00»; the rest is :func:`referee.core.dates.parse_forum_date`'s). Text is read
 only where XenForo printed no machine time. Facts and their sources: README.md («Thread
 pages»: the viewer's midnight, XenForo's date texts).
 """
@@ -13,8 +13,8 @@ from datetime import UTC, datetime, time, timedelta, timezone, tzinfo
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.html import squash
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError
 
 _DAY_START = re.compile(
     r"\b(?:serverTimeInfo|time)\s*:\s*\{\s*now\s*:\s*(\d{9,11})\s*,\s*today\s*:\s*(\d{9,11})")

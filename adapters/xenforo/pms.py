@@ -1,5 +1,5 @@
 """XenForo conversations («Переписка»: the host's private messages) → plain rows and
-messages, one :class:`~referee.kernel.PrivateMessage` per message keyed by its place in its
+messages, one :class:`~referee.core.kernel.PrivateMessage` per message keyed by its place in its
 conversation (:func:`pm_key`). Pure: HTML text in. Why a message per place, and the facts
 with their sources: README.md («Conversations as the host's private messages»,
 «Conversations»).
@@ -29,8 +29,8 @@ from adapters.xenforo.page import (
     user_of,
 )
 from adapters.xenforo.topic import pages_of
-from referee.errors import MalformedPage
-from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage
+from referee.core.errors import MalformedPage
+from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
 
 KEY_BASE = 100_000
 """``pm_id = conversation_id · KEY_BASE + place`` (the first message is place 1)."""

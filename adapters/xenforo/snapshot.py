@@ -28,8 +28,8 @@ from adapters.xenforo.pms import (
     parse_conversation_page,
 )
 from adapters.xenforo.topic import read_thread_page
-from referee.errors import MalformedPage
-from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
+from referee.core.errors import MalformedPage
+from referee.core.kernel import PmFolderPage, PrivateMessage, TopicPage
 
 _THREAD_LINK = re.compile(r"threads/(?:[^/?#]*\.)?(\d+)(?=/|$|[?#])")
 _TEMPLATES = {
