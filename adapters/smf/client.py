@@ -77,12 +77,12 @@ class SmfForum(BoardClient):
 
     # -- fetching
 
-    def topic_page_url(self, page: int, per_page: int | None = None) -> str:
+    def topic_page_url(self, page: int) -> str:
         if self.topic_id is None:
             raise ConfigError("в [forum] url нет номера темы (topic=…)",
                               'укажите адрес темы, например "https://forum.example.com/'
                               'index.php?topic=123.0"')
-        per = per_page or self.per_page or DEFAULT_PER_PAGE
+        per = self.per_page or DEFAULT_PER_PAGE
         return topic_page_address(self.script, self.topic_id, (max(1, page) - 1) * per)
 
     def reads_right(self, html: str) -> bool:
