@@ -98,6 +98,7 @@ class PhpbbForum(PmExport, BoardClient):
         self._pm_per_page: dict[str, int] = {}
         self._exports: dict[tuple[str, int], parse.ExportForm] = {}
         self._form_key = None
+        self._folder_rows: dict[str, tuple[int, list[parse.ExportedPm]]] = {}
         self.export_off = ""
         self._received: float | None = None
         """When the last page (a login form, maybe) arrived: gotcha 11."""

@@ -1,4 +1,5 @@
-"""New PMs by folder export: one request per folder page, read marks untouched.
+"""New PMs by folder export: one request per folder page (per folder where the board
+exports past the page), read marks untouched.
 
 phpBB's folder view exports the messages of the page it lists as XML
 (:mod:`adapters.phpbb.export` has the facts and the source). :class:`PmExport` is the
@@ -48,6 +49,9 @@ class PmExport:
     logins: int
     _exports: dict[tuple[str, int], parse.ExportForm]
     _form_key: _FormKey | None
+    _folder_rows: dict[str, tuple[int, list[parse.ExportedPm]]]
+    """Per folder: an export that went past its page, and the folder place of its first
+    row."""
     export_off: str
     """Why this run stopped exporting (empty while it works)."""
     pm_folder_url: Callable[..., str]
@@ -56,6 +60,8 @@ class PmExport:
                          form: parse.ExportForm | None) -> None:
         """Keep what the listing just fetched from ``url`` offers for exporting the same
         page."""
+        if page == 1:
+            self._folder_rows.pop(folder, None)  # a new listing: no answer of the last one
         if form is None:
             self._exports.pop((folder, page), None)
             return
@@ -71,7 +77,8 @@ class PmExport:
     def export_pm_folder_page(
         self, page: PmFolderPage, wanted: Sequence[PmListEntry]
     ) -> PmBatch:
-        """The PMs ``wanted`` of ``page`` (listed just now) from one export request."""
+        """The PMs ``wanted`` of ``page`` (listed just now): from the folder's export
+        already at hand when it reaches this page, else from one export request."""
         if not wanted:
             return PmBatch()
         form = self._exports.get((page.folder, page.page))
@@ -79,17 +86,21 @@ class PmExport:
             return PmBatch(missing=tuple(wanted), unavailable=self.export_off)
         if form is None:
             return self._give_up(wanted, "на странице папки нет выгрузки в XML")
-        try:
-            rows = parse.parse_pm_export(self._post_export(page, form))
-        except NetworkError:
-            raise  # the forum is unreachable: the sync stops as on any page, and retries
-        except ForumError as error:
-            return self._give_up(wanted, error.message)
-        if len(rows) != len(form.row_ids):
+        start = int(form.fields.get("start") or 0)
+        rows = self._rows_at_hand(page, form, start)
+        if rows is None:
+            try:
+                exported = parse.parse_pm_export(self._post_export(page, form))
+            except NetworkError:
+                raise  # the forum is unreachable: the sync stops as on any page, and retries
+            except ForumError as error:
+                return self._give_up(wanted, error.message)
+            rows = self._lined_up(page, form, start, exported)
+        if rows is None:
             # The folder changed between the listing and the export: the rows cannot be
             # paired by place. This page's PMs are opened; the next page tries again.
-            log.info("export of %s page %s: %s rows for %s listed", page.folder, page.page,
-                     len(rows), len(form.row_ids))
+            log.info("export of %s page %s does not line up with its %s listed rows",
+                     page.folder, page.page, len(form.row_ids))
             return PmBatch(missing=tuple(wanted))
         at = {pm_id: i for i, pm_id in enumerate(form.row_ids) if pm_id is not None}
         found, missing = [], []
@@ -101,6 +112,30 @@ class PmExport:
             else:
                 missing.append(entry)
         return PmBatch(pms=tuple(found), missing=tuple(missing))
+
+    def _lined_up(self, page: PmFolderPage, form: parse.ExportForm, start: int,
+                  exported: list[parse.ExportedPm]) -> list[parse.ExportedPm] | None:
+        """The rows of ``page`` in an export answer. phpBB exports the page it is asked
+        for; a board whose export goes on past it (from this page, or from the folder's
+        top) answers the folder's later pages too: that answer is kept for them."""
+        size = len(form.row_ids)
+        if len(exported) <= size:
+            return exported if len(exported) == size else None
+        for first in (start, 0):  # the folder place of the answer's first row
+            rows = exported[start - first:start - first + size]
+            if _same_rows(rows, page, form):
+                self._folder_rows[page.folder] = (first, exported)
+                return rows
+        return None
+
+    def _rows_at_hand(self, page: PmFolderPage, form: parse.ExportForm,
+                      start: int) -> list[parse.ExportedPm] | None:
+        """This page's rows from an earlier answer of this listing, when it reached them
+        and they are still the rows listed."""
+        first, exported = self._folder_rows.get(page.folder, (0, []))
+        size = len(form.row_ids)
+        rows = exported[start - first:start - first + size] if start >= first else []
+        return rows if _same_rows(rows, page, form) else None
 
     def _post_export(self, page: PmFolderPage, form: parse.ExportForm) -> bytes:
         fields = dict(form.fields)
@@ -128,6 +163,16 @@ class PmExport:
         self.export_off = why
         log.info("PM folder export unavailable: %s", why)
         return PmBatch(missing=tuple(wanted), unavailable=why)
+
+
+def _same_rows(rows: list[parse.ExportedPm], page: PmFolderPage,
+               form: parse.ExportForm) -> bool:
+    """Whether export rows stand where the listing shows its messages (by subject)."""
+    if not rows or len(rows) != len(form.row_ids):
+        return False
+    at = {pm_id: i for i, pm_id in enumerate(form.row_ids) if pm_id is not None}
+    return all(rows[at[e.pm_id]].subject == " ".join(e.subject.split())
+               for e in page.entries if e.pm_id in at)
 
 
 __all__ = ["FORM_KEY_WAIT", "PmExport"]
