@@ -30,8 +30,11 @@ import httpx
 
 from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.board import BoardClient, walk_pages
-from adapters.phpbb import parse
-from adapters.phpbb.pm_export import PmExport
+from adapters.phpbb.forms import LoginForm, is_logged_in, login_error, parse_login_form
+from adapters.phpbb.page import decode_page, reads_as_phpbb
+from adapters.phpbb.pm_export import ExportedPm, ExportForm, PmExport
+from adapters.phpbb.pms import parse_pm, read_pm_folder
+from adapters.phpbb.topic import parse_topic_page
 from adapters.phpbb.urls import parse_topic_url, sid_in_body
 from referee.errors import (
     AccessDenied,
@@ -96,9 +99,9 @@ class PhpbbForum(PmExport, BoardClient):
         self.remember_me = remember_me
         self.per_page: int | None = None
         self._pm_per_page: dict[str, int] = {}
-        self._exports: dict[tuple[str, int], parse.ExportForm] = {}
+        self._exports: dict[tuple[str, int], ExportForm] = {}
         self._form_key = None
-        self._folder_rows: dict[str, tuple[int, list[parse.ExportedPm]]] = {}
+        self._folder_rows: dict[str, tuple[int, list[ExportedPm]]] = {}
         self.export_off = ""
         self._received: float | None = None
         """When the last page (a login form, maybe) arrived: gotcha 11."""
@@ -147,7 +150,7 @@ class PhpbbForum(PmExport, BoardClient):
     # -- fetching
 
     def reads_right(self, html: str) -> bool:
-        return parse.reads_as_phpbb(html)
+        return reads_as_phpbb(html)
 
     def fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
         r, html = super().fetch(url, what)
@@ -199,7 +202,7 @@ class PhpbbForum(PmExport, BoardClient):
         """One topic page as the forum numbers it (may be lower than ``page`` if clamped)."""
         url = self.topic_page_url(page, per_page)
         tp = self.read(
-            url, lambda html: parse.parse_topic_page(html, url=url, tz=self.tz, now=self.now()),
+            url, lambda html: parse_topic_page(html, url=url, tz=self.tz, now=self.now()),
             what=f"страницу {page} темы t={self.topic_id}",
         )
         learned = learned_per_page(tp)
@@ -254,7 +257,7 @@ class PhpbbForum(PmExport, BoardClient):
         if user is not None:
             return user != "1"
         if html:
-            return parse.is_logged_in(html)
+            return is_logged_in(html)
         return self.logged_in()
 
     def logged_in(self) -> bool:
@@ -271,11 +274,11 @@ class PhpbbForum(PmExport, BoardClient):
         self._received = received_at
         super().login(form_html, form_url)
 
-    def login_form(self, form_html: str | None, form_url: str | None) -> parse.LoginForm:
+    def login_form(self, form_html: str | None, form_url: str | None) -> LoginForm:
         if form_html is None:
             _, form_html = self.fetch(self.login_url())
         try:
-            form = parse.parse_login_form(form_html, url=self.login_url())
+            form = parse_login_form(form_html, url=self.login_url())
         except MalformedPage:
             raise LoginFailed("на странице входа форума нет понятной referee формы входа",
                               f"откройте {self.login_url()} в браузере") from None
@@ -283,7 +286,7 @@ class PhpbbForum(PmExport, BoardClient):
             raise self._failure("captcha_required", self.forum.username or "")
         return replace(form, action=form.action or self.login_url())
 
-    def post_login(self, form: parse.LoginForm, username: str) -> httpx.Response:
+    def post_login(self, form: LoginForm, username: str) -> httpx.Response:
         action, data = sid_in_body(form.action, self._login_data(form, username))
         # Gotcha 11: a form posted in the second it was made is refused (FORM_INVALID).
         since = self.http.clock() - self._received if self._received is not None else 0.0
@@ -296,15 +299,15 @@ class PhpbbForum(PmExport, BoardClient):
         return r
 
     def answer_html(self, r: httpx.Response) -> str:
-        return parse.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
 
     def login_again(self, r: httpx.Response, html: str) -> str | None:
-        return "" if html and parse.login_error(html) == "form_invalid" else None
+        return "" if html and login_error(html) == "form_invalid" else None
 
     def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
-        return self._failure(parse.login_error(html) if html else None, username)
+        return self._failure(login_error(html) if html else None, username)
 
-    def _login_data(self, form: parse.LoginForm, username: str) -> dict[str, str]:
+    def _login_data(self, form: LoginForm, username: str) -> dict[str, str]:
         """The fields a browser would post: hidden ones (creation_time, form_token, sid,
         redirect), the name, the password, «Запомнить меня» and the ``login`` button."""
         data = dict(form.hidden)
@@ -359,7 +362,7 @@ class PhpbbForum(PmExport, BoardClient):
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
         url = self.pm_folder_url(folder, page)
         fp, form = self.read(
-            url, lambda html: parse.read_pm_folder(html, url=url, tz=self.tz, now=self.now()),
+            url, lambda html: read_pm_folder(html, url=url, tz=self.tz, now=self.now()),
             what=f"папку ЛС «{folder}»",
         )
         self._remember_export(folder, page, url, form)
@@ -374,7 +377,7 @@ class PhpbbForum(PmExport, BoardClient):
         pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
         url = self.pm_url(pm_id, folder)
         return self.read(
-            url, lambda html: parse.parse_pm(html, url=url, tz=self.tz, now=self.now(),
+            url, lambda html: parse_pm(html, url=url, tz=self.tz, now=self.now(),
                                              folder=folder),
             what=f"личное сообщение {pm_id}",
         )

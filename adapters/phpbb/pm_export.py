@@ -1,28 +1,209 @@
-"""New PMs by folder export: one request per folder page (per folder where the board
-exports past the page), read marks untouched.
+"""phpBB's PM folder export: the form on a folder page and the XML it answers with.
 
-phpBB's folder view exports the messages of the page it lists as XML
-(:mod:`adapters.phpbb.export` has the facts and the source). :class:`PmExport` is the
-part of :class:`~adapters.phpbb.client.PhpbbForum` that posts that form for a page the
-forum object has just listed and pairs the answer's rows with the listing's rows. When the
-board cannot export — no XML option on the page, a refused form, an answer that is not
-phpBB's XML — the entries come back as ``missing`` with the reason, and the caller opens
-them one by one (:meth:`PhpbbForum.fetch_pm`, which marks them read).
+What phpBB 3.0–3.3 does (``includes/ucp/ucp_pm_viewfolder.php``, ``view_folder()``): the
+folder view's form (``form#viewfolder``) posted with ``submit_export`` and
+``export_option=XML`` — plus the form key ``ucp_pm_view`` (``creation_time``,
+``form_token``; 3.3 checks it, and like every phpBB form key it is refused in the second
+it was made) — answers, instead of the page, ``Content-Type: application/xml;
+name="data.xml"`` with ``Content-disposition: attachment; filename=data.xml``::
+
+    <?xml version="1.0"?>
+    <phpbb>
+        <privmsg>
+            <recipient type="to" status="u">Полковник</recipient>   (sent folders only)
+            <subject>…</subject>
+            <sender>…</sender>
+            <date>2026-11-21T15:05:12+03:00</date>
+            <message>…the BBCode as typed…</message>
+        </privmsg>
+    </phpbb>
+
+(phpBB writes the kind, ``to`` or ``bcc``, as ``type`` and user or group, ``u`` or
+``g``, as ``status``.) One ``<privmsg>`` per message of the folder page the request names —
+the same rows the page lists, in its order: ``get_pm_from()`` reads ``start``, ``sk``,
+``sd`` and ``st`` for both. Nothing is marked read (only viewing a message does that). The
+export carries no message id, so each row is paired with the listing row at its place and
+checked against it (subject, sender, minute); the date is ``format_date(…, 'c')``, ISO
+8601 with seconds in the reader's time zone. The texts are escaped for XML by phpBB
+(``htmlspecialchars``), the tags written as they are: a byte XML forbids (a control
+character someone pasted) is dropped before reading.
+
+:class:`PmExport` is the part of :class:`~adapters.phpbb.client.PhpbbForum` that posts that
+form for a page the forum object has just listed and pairs the answer's rows with the
+listing's rows. When the board cannot export — no XML option on the page, a refused form,
+an answer that is not phpBB's XML — the entries come back as ``missing`` with the reason,
+and the caller opens them one by one (:meth:`PhpbbForum.fetch_pm`, which marks them read).
+An answer that goes on past its page (a board whose export is not cut to the page) is kept
+for the folder's later pages: one export a folder where the board allows it.
 """
 
 from __future__ import annotations
 
 import logging
+import re
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborNode as Node
 
 from adapters.base import HttpClient
-from adapters.phpbb import parse
-from referee.errors import ForumError, NetworkError
-from referee.kernel import PmBatch, PmFolderPage, PmListEntry
+from adapters.phpbb.bbcode import bbcode_to_html
+from adapters.phpbb.forms import _hidden_fields, _logged_in_name
+from adapters.phpbb.page import _MSG_ID, _USER_ID, _abs_url, _ancestor, _norm
+from referee.errors import ForumError, MalformedPage, NetworkError
+from referee.kernel import PmBatch, PmFolderPage, PmListEntry, PrivateMessage
+from referee.markup import plain_text
+
+_XML_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_HINT = ("Форум не отдал экспорт папки ЛС в XML; referee открывает сообщения по одному "
+         "(это отмечает их прочитанными).")
+
+
+@dataclass(frozen=True, slots=True)
+class ExportForm:
+    """What posting a folder page's export needs: where, which fields (the form's hidden
+    ones with the form key, ``export_option=XML``, the button), and which message sits in
+    each listing row (``None``: a row without an id)."""
+
+    action: str
+    fields: dict[str, str]
+    row_ids: tuple[int | None, ...]
+    account: str
+    """The logged-in name: the recipient of every inbox message (the export names
+    recipients only for sent folders)."""
+    account_id: int | None = None
+    """The logged-in user's id (his profile link in the header): the sender of every PM
+    of the sent folders."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExportedPm:
+    subject: str
+    sender: str
+    sent_at: datetime | None
+    recipients: tuple[str, ...]
+    bbcode: str
+
+
+def export_form(tree: LexborHTMLParser, url: str, rows: list[Node]) -> ExportForm | None:
+    """The folder page's export form, or None when the page offers no XML export (a style
+    or a board that removed it, phpBB 2)."""
+    select = tree.css_first('select[name="export_option"]')
+    if select is None or select.css_first('option[value="XML"]') is None:
+        return None
+    form = _ancestor(select, "form")
+    if form is None:
+        return None
+    button = form.css_first('input[name="submit_export"], button[name="submit_export"]')
+    if button is None:
+        return None
+    fields = _hidden_fields(form)
+    fields["export_option"] = "XML"
+    fields["submit_export"] = button.attributes.get("value") or "1"
+    return ExportForm(
+        action=_abs_url(url, form.attributes.get("action") or url, drop_sid=True),
+        fields=fields, row_ids=tuple(_row_id(row) for row in rows),
+        account=_logged_in_name(tree), account_id=_logged_in_id(tree),
+    )
+
+
+def _logged_in_id(tree: LexborHTMLParser) -> int | None:
+    link = tree.css_first('li#username_logged_in a[href*="mode=viewprofile"]')
+    match = _USER_ID.search(link.attributes.get("href") or "") if link is not None else None
+    return int(match.group(1)) if match else None
+
+
+def _row_id(row: Node) -> int | None:
+    box = row.css_first('input[name="marked_msg_id[]"]')
+    value = (box.attributes.get("value") or "") if box is not None else ""
+    if value.isdigit():
+        return int(value)
+    for link in row.css("a[href]"):
+        match = _MSG_ID.search(link.attributes.get("href") or "")
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def parse_pm_export(content: bytes) -> list[ExportedPm]:
+    """The ``<privmsg>`` rows of phpBB's XML export, in the page's order. Anything else (an
+    HTML page: a refused form key, a login form, an error) raises :class:`MalformedPage`."""
+    head = content[:512].lstrip().lower()
+    if not head.startswith((b"<?xml", b"<phpbb")) or b"<!doctype" in head \
+            or b"<!entity" in content.lower():
+        raise MalformedPage("форум не ответил выгрузкой папки ЛС в XML",
+                            _HINT)
+    text = content.decode("utf-8", "replace")
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError:
+        try:
+            root = ET.fromstring(_XML_FORBIDDEN.sub("", text))
+        except ET.ParseError as error:
+            raise MalformedPage(f"выгрузка папки ЛС в XML испорчена ({error})",
+                                _HINT) from None
+    if root.tag != "phpbb":
+        raise MalformedPage("выгрузка — не phpBB (нет корня <phpbb>)", _HINT)
+    return [_exported(row) for row in root.iter("privmsg")]
+
+
+def _exported(row: ET.Element) -> ExportedPm:
+    def field(tag: str) -> str:
+        node = row.find(tag)
+        return (node.text or "") if node is not None else ""
+
+    sent_at: datetime | None
+    try:
+        sent_at = datetime.fromisoformat(field("date").strip()).astimezone(UTC)
+    except (ValueError, OverflowError):  # «9999-12-31T23:59:59-12:00» is no clock
+        sent_at = None
+    recipients = tuple(_norm(r.text or "") for r in row.iter("recipient") if (r.text or "").strip())
+    return ExportedPm(subject=_norm(field("subject")), sender=_norm(field("sender")),
+                      sent_at=sent_at, recipients=recipients, bbcode=field("message"))
+
+
+def same_message(row: ExportedPm, entry: PmListEntry) -> bool:
+    """Whether an export row is the listing row it was paired with: subject, sender and
+    the minute the listing shows (the listing has no seconds)."""
+    if row.subject != _norm(entry.subject):
+        return False
+    if entry.sender and row.sender and row.sender != entry.sender:
+        return False
+    if row.sent_at is None:
+        return False  # a PM without its time is no use to the rules (T2): open it instead
+    if entry.sent_at is not None:
+        return row.sent_at.replace(second=0, microsecond=0) == \
+            entry.sent_at.astimezone(UTC).replace(second=0, microsecond=0)
+    return True
+
+
+def pm_from_export(row: ExportedPm, entry: PmListEntry, *, folder: str,
+                   form: ExportForm) -> PrivateMessage:
+    """The stored form of an exported PM (one :func:`same_message` accepted): the body
+    rendered from its BBCode the way the view shows it (:mod:`.bbcode`), the second it was
+    sent."""
+    body_html = bbcode_to_html(row.bbcode)
+    sent_folder = folder in ("sentbox", "outbox")
+    recipients = row.recipients or (
+        (form.account,) if form.account and not sent_folder else entry.recipients)
+    return PrivateMessage(
+        pm_id=entry.pm_id,
+        sender=row.sender or entry.sender,
+        sender_id=form.account_id if sent_folder else entry.sender_id,
+        recipients=recipients,
+        sent_at=row.sent_at or entry.sent_at or datetime.min.replace(tzinfo=UTC),
+        subject=row.subject,
+        body_html=body_html,
+        body_text=plain_text(body_html),
+        folder=folder,
+    )
+
+
 
 log = logging.getLogger("referee.phpbb")
 
@@ -47,9 +228,9 @@ class PmExport:
 
     http: HttpClient
     logins: int
-    _exports: dict[tuple[str, int], parse.ExportForm]
+    _exports: dict[tuple[str, int], ExportForm]
     _form_key: _FormKey | None
-    _folder_rows: dict[str, tuple[int, list[parse.ExportedPm]]]
+    _folder_rows: dict[str, tuple[int, list[ExportedPm]]]
     """Per folder: an export that went past its page, and the folder place of its first
     row."""
     export_off: str
@@ -57,7 +238,7 @@ class PmExport:
     pm_folder_url: Callable[..., str]
 
     def _remember_export(self, folder: str, page: int, url: str,
-                         form: parse.ExportForm | None) -> None:
+                         form: ExportForm | None) -> None:
         """Keep what the listing just fetched from ``url`` offers for exporting the same
         page."""
         if page == 1:
@@ -90,7 +271,7 @@ class PmExport:
         rows = self._rows_at_hand(page, form, start)
         if rows is None:
             try:
-                exported = parse.parse_pm_export(self._post_export(page, form))
+                exported = parse_pm_export(self._post_export(page, form))
             except NetworkError:
                 raise  # the forum is unreachable: the sync stops as on any page, and retries
             except ForumError as error:
@@ -106,15 +287,15 @@ class PmExport:
         found, missing = [], []
         for entry in wanted:
             i = at.get(entry.pm_id)
-            if i is not None and parse.same_message(rows[i], entry):
-                found.append(parse.pm_from_export(rows[i], entry, folder=page.folder,
+            if i is not None and same_message(rows[i], entry):
+                found.append(pm_from_export(rows[i], entry, folder=page.folder,
                                                   form=form))
             else:
                 missing.append(entry)
         return PmBatch(pms=tuple(found), missing=tuple(missing))
 
-    def _lined_up(self, page: PmFolderPage, form: parse.ExportForm, start: int,
-                  exported: list[parse.ExportedPm]) -> list[parse.ExportedPm] | None:
+    def _lined_up(self, page: PmFolderPage, form: ExportForm, start: int,
+                  exported: list[ExportedPm]) -> list[ExportedPm] | None:
         """The rows of ``page`` in an export answer. phpBB exports the page it is asked
         for; a board whose export goes on past it (from this page, or from the folder's
         top) answers the folder's later pages too: that answer is kept for them."""
@@ -128,8 +309,8 @@ class PmExport:
                 return rows
         return None
 
-    def _rows_at_hand(self, page: PmFolderPage, form: parse.ExportForm,
-                      start: int) -> list[parse.ExportedPm] | None:
+    def _rows_at_hand(self, page: PmFolderPage, form: ExportForm,
+                      start: int) -> list[ExportedPm] | None:
         """This page's rows from an earlier answer of this listing, when it reached them
         and they are still the rows listed."""
         first, exported = self._folder_rows.get(page.folder, (0, []))
@@ -137,7 +318,7 @@ class PmExport:
         rows = exported[start - first:start - first + size] if start >= first else []
         return rows if _same_rows(rows, page, form) else None
 
-    def _post_export(self, page: PmFolderPage, form: parse.ExportForm) -> bytes:
+    def _post_export(self, page: PmFolderPage, form: ExportForm) -> bytes:
         fields = dict(form.fields)
         key = self._form_key
         if key is not None and key.logins == self.logins:
@@ -165,8 +346,8 @@ class PmExport:
         return PmBatch(missing=tuple(wanted), unavailable=why)
 
 
-def _same_rows(rows: list[parse.ExportedPm], page: PmFolderPage,
-               form: parse.ExportForm) -> bool:
+def _same_rows(rows: list[ExportedPm], page: PmFolderPage,
+               form: ExportForm) -> bool:
     """Whether export rows stand where the listing shows its messages (by subject)."""
     if not rows or len(rows) != len(form.row_ids):
         return False
@@ -175,4 +356,5 @@ def _same_rows(rows: list[parse.ExportedPm], page: PmFolderPage,
                for e in page.entries if e.pm_id in at)
 
 
-__all__ = ["FORM_KEY_WAIT", "PmExport"]
+__all__ = ["FORM_KEY_WAIT", "ExportForm", "ExportedPm", "PmExport", "export_form",
+           "parse_pm_export", "pm_from_export", "same_message"]

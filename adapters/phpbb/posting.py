@@ -43,8 +43,14 @@ import httpx
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import strip_sid
-from adapters.phpbb import parse
 from adapters.phpbb.client import PhpbbForum
+from adapters.phpbb.forms import (
+    PostingForm,
+    is_logged_in,
+    parse_posting_form,
+    posting_error,
+    posting_success,
+)
 from adapters.phpbb.urls import sid_in_body
 from adapters.poster import FRESH, LOOK, Answer, FormPoster, GuestForm
 from referee.errors import ForumError, PostingError
@@ -67,7 +73,7 @@ _NO_USERS = ("пользователи не существуют", "users to be 
 
 @dataclass(frozen=True, slots=True)
 class _Form:
-    form: parse.PostingForm
+    form: PostingForm
     received: float
     html: str
 
@@ -82,11 +88,11 @@ def classify_answer(html: str, *, pm: bool, after_post: int | None = None) -> An
     if not has_form and tree.css_first("input[type=password]") is not None:
         return Answer("login", html=html)
     if not has_form:
-        stored = parse.posting_success(html)
+        stored = posting_success(html)
         if stored is not None and (after_post is None or stored > after_post):
             if not pm or tree.css_first("div#message") is not None:
                 return Answer("stored", stored, html=html)
-    error = parse.posting_error(html) or ""
+    error = posting_error(html) or ""
     low = error.lower()
     if has_form and tree.css_first('div.postbody[id^="ppr"]') is not None \
             and not tree.css("form#postform p.error"):
@@ -134,10 +140,10 @@ class PhpbbPoster(FormPoster[_Form]):
         url = self.reply_url()
         topic = str(self.forum.topic_id)
 
-        def build(form: parse.PostingForm) -> dict[str, str]:
+        def build(form: PostingForm) -> dict[str, str]:
             return self._fields(form, message, subject if subject is not None else form.subject)
 
-        def check(form: parse.PostingForm) -> None:
+        def check(form: PostingForm) -> None:
             # Never post into another topic than [forum] url, whatever the form says.
             target = parse_qs(urlsplit(form.action).query).get("t", [""])[0]
             if target != topic:
@@ -165,7 +171,7 @@ class PhpbbPoster(FormPoster[_Form]):
                 return got
             return self._get_form(url, "форму ЛС")
 
-        def build(form: parse.PostingForm) -> dict[str, str]:
+        def build(form: PostingForm) -> dict[str, str]:
             data = {k: v for k, v in self._fields(form, message, subject).items()
                     if not _ADDRESS.match(k)}
             data[f"address_list[u][{user_id}]"] = "to"
@@ -179,9 +185,9 @@ class PhpbbPoster(FormPoster[_Form]):
         """GET a posting form as the logged-in host (:meth:`FormPoster.read_form`)."""
         seen: list[str] = []
 
-        def read(html: str) -> parse.PostingForm:
-            form = parse.parse_posting_form(html, url=url)  # a login page raises here
-            if not parse.is_logged_in(html):
+        def read(html: str) -> PostingForm:
+            form = parse_posting_form(html, url=url)  # a login page raises here
+            if not is_logged_in(html):
                 raise GuestForm
             seen.append(html)
             return form
@@ -199,7 +205,7 @@ class PhpbbPoster(FormPoster[_Form]):
         r = self._post(got.form.action, data, referer=url, what=f"получателя «{nick}»")
         html = self._html(r)
         try:
-            form = parse.parse_posting_form(html, url=url)
+            form = parse_posting_form(html, url=url)
         except ForumError:
             answer = classify_answer(html, pm=True)
             raise PostingError(
@@ -209,7 +215,7 @@ class PhpbbPoster(FormPoster[_Form]):
             ) from None
         ids = {int(m.group(1)) for k in form.hidden if (m := _ADDRESS.match(k))}
         if len(ids) != 1:
-            said = parse.posting_error(html) or ""
+            said = posting_error(html) or ""
             reason = f": «{said}»" if said else ""
             unknown = any(n in said.lower() for n in _NO_USERS)
             raise PostingError(
@@ -222,8 +228,8 @@ class PhpbbPoster(FormPoster[_Form]):
     def _submit(
         self,
         get_form: Callable[[], _Form],
-        build: Callable[[parse.PostingForm], dict[str, str]],
-        check: Callable[[parse.PostingForm], None],
+        build: Callable[[PostingForm], dict[str, str]],
+        check: Callable[[PostingForm], None],
         *,
         what: str,
         pm: bool,
@@ -280,7 +286,7 @@ class PhpbbPoster(FormPoster[_Form]):
     def _reuse(self, answer: Answer, got: _Form) -> _Form:
         """The form phpBB handed back (fresh ``form_token``/``creation_time``)."""
         try:
-            form = parse.parse_posting_form(answer.html, url=got.form.action)
+            form = parse_posting_form(answer.html, url=got.form.action)
         except ForumError:
             return got
         return _Form(form, self.http.clock(), answer.html)
@@ -299,7 +305,7 @@ class PhpbbPoster(FormPoster[_Form]):
         if r.status_code >= 400:
             if r.status_code in (403, 404):
                 html = self._html(r)
-                said = parse.posting_error(html) or f"HTTP {r.status_code}"
+                said = posting_error(html) or f"HTTP {r.status_code}"
                 raise PostingError(
                     f"форум отклонил {what}: «{said}»",
                     "проверьте в браузере, что учётной записи ведущего можно там писать",
@@ -323,7 +329,7 @@ class PhpbbPoster(FormPoster[_Form]):
             self.http.sleep(wait)
 
     @staticmethod
-    def _fields(form: parse.PostingForm, message: str, subject: str | None) -> dict[str, str]:
+    def _fields(form: PostingForm, message: str, subject: str | None) -> dict[str, str]:
         """What a browser posts: hidden fields, checked boxes, subject, text, the button."""
         data = dict(form.defaults)
         data.update(form.hidden)

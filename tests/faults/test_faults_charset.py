@@ -23,7 +23,7 @@ from fault_helpers import (
 )
 
 from adapters.charset import Undecodable, decide
-from adapters.phpbb.parse import reads_as_phpbb
+from adapters.phpbb.page import reads_as_phpbb
 
 TRIES = 3
 

@@ -23,7 +23,7 @@ from phpbb_variants import (
 )
 
 from adapters.phpbb.client import learned_per_page
-from adapters.phpbb.parse import parse_topic_page
+from adapters.phpbb.topic import parse_topic_page
 from referee.day.reading import find_vote
 from referee.kernel import TopicPage
 from referee.markup import QUOTE_MARK

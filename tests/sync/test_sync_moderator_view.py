@@ -12,7 +12,7 @@ from fake_board import FakeBoard, FixtureTopic
 from sync_helpers import fixture_bytes
 
 from adapters.phpbb.client import PhpbbForum
-from adapters.phpbb.parse import parse_topic_page
+from adapters.phpbb.topic import parse_topic_page
 from referee.config import Config
 from referee.store import Store
 from referee.sync import sync_topic
