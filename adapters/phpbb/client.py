@@ -27,11 +27,12 @@ from pathlib import Path
 from typing import TypeVar
 
 import httpx
+from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import ForumSettings, HttpClient, Secret
-from adapters.board import BoardClient, walk_pages
+from adapters.board import BoardClient, cookies_set, walk_pages
 from adapters.phpbb.forms import LoginForm, is_logged_in, login_error, parse_login_form
-from adapters.phpbb.page import decode_page, reads_as_phpbb
+from adapters.phpbb.page import _message_panel, decode_page, reads_as_phpbb
 from adapters.phpbb.pm_export import ExportedPm, ExportForm, PmExport
 from adapters.phpbb.pms import parse_pm, read_pm_folder
 from adapters.phpbb.topic import parse_topic_page
@@ -176,7 +177,8 @@ class PhpbbForum(PmExport, BoardClient):
                 "или перенести",
             )
         if status == 403:
-            detail = self._message_text(html)
+            panel = _message_panel(LexborHTMLParser(html))
+            detail = panel[1][:200] if panel else ""
             raise AccessDenied(
                 f"форум не показывает {what} (HTTP 403)"
                 + (f": «{detail}»" if detail else ""),
@@ -187,16 +189,6 @@ class PhpbbForum(PmExport, BoardClient):
             f"форум ответил HTTP {status} (запрос: {what})",
             "откройте страницу в браузере и посмотрите, что пишет форум",
         )
-
-    @staticmethod
-    def _message_text(html: str) -> str:
-        try:
-            from selectolax.lexbor import LexborHTMLParser
-
-            node = LexborHTMLParser(html).css_first("#message p, #message .inner")
-            return " ".join(node.text().split())[:200] if node else ""
-        except Exception:  # pragma: no cover - only decorates an error message
-            return ""
 
     def fetch_topic_page(self, page: int, per_page: int | None = None) -> TopicPage:
         """One topic page as the forum numbers it (may be lower than ``page`` if clamped)."""
@@ -241,21 +233,13 @@ class PhpbbForum(PmExport, BoardClient):
                     return value
         return None
 
-    @staticmethod
-    def _session_cookie_user(r: httpx.Response) -> str | None:
-        """``{prefix}_u`` as set by this very answer (the prefix differs per board)."""
-        for header in r.headers.get_list("set-cookie"):
-            name, _, rest = header.partition("=")
-            if name.strip().endswith("_u"):
-                return rest.split(";", 1)[0].strip()
-        return None
-
     def login_succeeded(self, r: httpx.Response, html: str) -> bool:
         """Judged by the session the forum gave us, not by the page text: the answer to
         the POST sets ``{prefix}_u`` to the user id (1 = still a guest)."""
-        user = self._session_cookie_user(r)
-        if user is not None:
-            return user != "1"
+        # ``{prefix}_u`` as set by this very answer (the prefix differs per board).
+        users = cookies_set(r, lambda name: name.endswith("_u"))
+        if users:
+            return users[0] != "1"
         if html:
             return is_logged_in(html)
         return self.logged_in()

@@ -342,6 +342,36 @@ def read_date(texts: list[str], what: str, tz: ZoneInfo, now: datetime) -> datet
     raise MalformedPage(f"{what}: не удалось разобрать дату «{_norm(shown)}».", hint or None)
 
 
+def listed_time(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
+    """A PM folder row's date, best effort (the message itself has the one that counts)."""
+    try:
+        return parse_forum_date(text, tz=tz, now=now) if text else None
+    except DateParseError:
+        return None
+
+
+def row_pm_id(row: Node, href: str = "", *, any_link: bool = False) -> int | None:
+    """A PM folder row's message id: ``href``'s ``p=``, the row's ``marked_msg_id[]``
+    checkbox, or (``any_link``) any link of the row with ``p=``."""
+    match = _MSG_ID.search(href)
+    if match:
+        return int(match.group(1))
+    box = row.css_first('input[name="marked_msg_id[]"]')
+    value = (box.attributes.get("value") or "") if box is not None else ""
+    if value.isdigit():
+        return int(value)
+    for link in row.css("a[href]") if any_link else ():
+        match = _MSG_ID.search(link.attributes.get("href") or "")
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def first_edit(nodes: list[Node], tz: ZoneInfo, now: datetime) -> EditNotice | None:
+    """The edit notice among a post's notices (:func:`edit_notice`), if any."""
+    return next((e for n in nodes if (e := edit_notice(n, tz, now)) is not None), None)
+
+
 def edit_notice(node: Node, tz: ZoneInfo, now: datetime) -> EditNotice | None:
     """«Последний раз редактировалось X 22 ноя 2026, 14:26, всего редактировалось 1 раз.»
 

@@ -54,7 +54,7 @@ from selectolax.lexbor import LexborNode as Node
 from adapters.base import HttpClient
 from adapters.phpbb.bbcode import bbcode_to_html
 from adapters.phpbb.forms import _hidden_fields, _logged_in_name
-from adapters.phpbb.page import _MSG_ID, _USER_ID, _abs_url, _ancestor, _norm
+from adapters.phpbb.page import _USER_ID, _abs_url, _ancestor, _norm, row_pm_id
 from referee.errors import ForumError, MalformedPage, NetworkError
 from referee.kernel import PmBatch, PmFolderPage, PmListEntry, PrivateMessage
 from referee.markup import plain_text
@@ -107,7 +107,7 @@ def export_form(tree: LexborHTMLParser, url: str, rows: list[Node]) -> ExportFor
     fields["submit_export"] = button.attributes.get("value") or "1"
     return ExportForm(
         action=_abs_url(url, form.attributes.get("action") or url, drop_sid=True),
-        fields=fields, row_ids=tuple(_row_id(row) for row in rows),
+        fields=fields, row_ids=tuple(row_pm_id(row, any_link=True) for row in rows),
         account=_logged_in_name(tree), account_id=_logged_in_id(tree),
     )
 
@@ -116,18 +116,6 @@ def _logged_in_id(tree: LexborHTMLParser) -> int | None:
     link = tree.css_first('li#username_logged_in a[href*="mode=viewprofile"]')
     match = _USER_ID.search(link.attributes.get("href") or "") if link is not None else None
     return int(match.group(1)) if match else None
-
-
-def _row_id(row: Node) -> int | None:
-    box = row.css_first('input[name="marked_msg_id[]"]')
-    value = (box.attributes.get("value") or "") if box is not None else ""
-    if value.isdigit():
-        return int(value)
-    for link in row.css("a[href]"):
-        match = _MSG_ID.search(link.attributes.get("href") or "")
-        if match:
-            return int(match.group(1))
-    return None
 
 
 def parse_pm_export(content: bytes) -> list[ExportedPm]:

@@ -28,14 +28,14 @@ from adapters.phpbb.page import (
     _ancestor,
     _norm,
     _raise_for_page,
+    listed_time,
     pagination,
     read_date,
+    row_pm_id,
     users_among,
 )
 from adapters.phpbb.pm_export import ExportForm, export_form
-from referee.dates import parse_forum_date
 from referee.errors import (
-    DateParseError,
     MalformedPage,
 )
 from referee.kernel import (
@@ -189,15 +189,9 @@ def _pm_row(
     href = title.attributes.get("href") or ""
     if "action=delete" in href or row.css_first("span.error") is not None:
         return None
-    match = _MSG_ID.search(href)
-    if match is None:
-        box = row.css_first('input[name="marked_msg_id[]"]')
-        value = box.attributes.get("value") if box is not None else None
-        if not value or not value.isdigit():
-            return None
-        pm_id = int(value)
-    else:
-        pm_id = int(match.group(1))
+    pm_id = row_pm_id(row, href)
+    if pm_id is None:
+        return None
     holder = row.css_first("dl")
     marks = " ".join(
         (node.attributes.get("class") or "") + " " + (node.attributes.get("style") or "")
@@ -221,12 +215,7 @@ def _pm_row(
             sender, sender_id = users[0]
         full = _norm(inner.text())
         sent_text = full.rsplit("»", 1)[1].strip() if "»" in full else ""
-    sent_at: datetime | None = None
-    if sent_text:
-        try:
-            sent_at = parse_forum_date(sent_text, tz=tz, now=now)
-        except DateParseError:
-            sent_at = None
+    sent_at = listed_time(sent_text, tz, now)
     return PmListEntry(
         pm_id=pm_id,
         subject=_norm(title.text()),
@@ -338,23 +327,15 @@ def subsilver_pm_row(row: Node, url: str, tz: ZoneInfo, now: datetime, own_name:
     if title is None:
         return None  # deleted by its author before it was read: nothing left to open
     href = title.attributes.get("href") or ""
-    match = _MSG_ID.search(href)
-    box = row.css_first('input[name="marked_msg_id[]"]')
-    value = (box.attributes.get("value") or "") if box is not None else ""
-    if match is None and not value.isdigit():
+    pm_id = row_pm_id(row, href)
+    if pm_id is None:
         return None
-    pm_id = int(match.group(1)) if match else int(value)
     people = row.css_first("p.topicauthor")
     users = users_among(list(people.iter(include_text=False))) if people is not None else []
     if not users and people is not None and _norm(people.text()):
         users = [(_norm(people.text()), None)]
     details = [p for p in row.css("p.topicdetails") if p.css_first("input") is None]
-    sent_at: datetime | None = None
-    if details:
-        try:
-            sent_at = parse_forum_date(_norm(details[0].text()), tz=tz, now=now)
-        except DateParseError:
-            sent_at = None
+    sent_at = listed_time(_norm(details[0].text()), tz, now) if details else None
     unread = any("unread" in (img.attributes.get("src") or "") or
                  "_new" in (img.attributes.get("src") or "") for img in row.css("img"))
     sender, sender_id = (own_name, None) if sent_folder else (users[0] if users else ("", None))

@@ -33,7 +33,7 @@ from adapters.phpbb.page import (
     _raise_for_page,
     _text_after,
     _user_in,
-    edit_notice,
+    first_edit,
     hidden_post_error,
     pagination,
     read_date,
@@ -279,12 +279,7 @@ def _prosilver_post(
             f"Сообщение p{pid} на странице {url}: нет строки с датой (p.author).", _HINT_URL
         )
     posted_at = _author_line_time(author_p, node, content, name, pid, url, tz, now)
-    edit = None
-    for notice in parts.notices:
-        edit = edit_notice(notice, tz, now)
-        if edit is not None:
-            break
-    return RawPost(pid, name, uid, posted_at, content, edit)
+    return RawPost(pid, name, uid, posted_at, content, first_edit(parts.notices, tz, now))
 
 
 def _author(node: Node, author_p: Node | None) -> tuple[str, int | None]:
@@ -386,11 +381,7 @@ def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime
             f"Сообщение p{pid} на странице {url}: нет текста сообщения (div.postbody).",
             _HINT_URL,
         )
-    edit = None
-    for notice in body_row.css("span.gensmall"):
-        edit = edit_notice(notice, tz, now)
-        if edit is not None:
-            break
+    edit = first_edit(body_row.css("span.gensmall"), tz, now)
     uid = None
     profile_row = _next_row(body_row)
     if profile_row is not None:
