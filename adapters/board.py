@@ -37,6 +37,7 @@ import httpx
 from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
 from referee.errors import (
     ConfigError,
+    ForumError,
     LoginFailed,
     LoginRequired,
     MalformedPage,
@@ -111,6 +112,9 @@ class BoardClient(BoardSession):
     engine = ""
     url_example = "https://forum.example/…"
     """A topic address of this engine, shown when ``[forum] url`` is missing."""
+    pm_folders: dict[str, int] = {}
+    """The board's numbers of the kernel's PM folders (``inbox``, ``sentbox``, …)."""
+    pm_folders_hint = "бывают inbox и sentbox"
 
     forum: ForumSettings
     tz: ZoneInfo
@@ -145,6 +149,16 @@ class BoardClient(BoardSession):
             raise ConfigError("[forum] url не задан: referee не знает, какую тему читать",
                               f'добавьте в [forum] url = "{cls.url_example}"')
         return forum.url
+
+    def folder_id(self, folder: str) -> int:
+        """The board's number of a PM folder: a kernel name or a number the host gave."""
+        if folder in self.pm_folders:
+            return self.pm_folders[folder]
+        try:
+            return int(folder)
+        except ValueError:
+            raise ForumError(f"на форуме нет папки личных сообщений {folder!r}",
+                             self.pm_folders_hint) from None
 
     # -- fetching
 

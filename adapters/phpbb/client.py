@@ -60,7 +60,6 @@ T = TypeVar("T")
 DEFAULT_POSTS_PER_PAGE = 10
 """phpBB's board default; only a fallback, the page itself tells the real value."""
 DEFAULT_PMS_PER_PAGE = 25
-PM_FOLDER_IDS = {"inbox": 0, "sentbox": -1, "outbox": -2}
 LOGIN_WAIT = 1.05
 """Seconds between receiving the login form and posting it (gotcha 11, plus a margin)."""
 
@@ -81,6 +80,8 @@ class PhpbbForum(PmExport, BoardClient):
 
     engine = "phpbb"
     url_example = "https://forum.example.com/viewtopic.php?t=123"
+    pm_folders = {"inbox": 0, "sentbox": -1, "outbox": -2}
+    pm_folders_hint = "бывают inbox, sentbox или outbox"
 
     def __init__(
         self,
@@ -125,7 +126,7 @@ class PhpbbForum(PmExport, BoardClient):
         return f"{self.root}ucp.php?mode=login"
 
     def pm_folder_url(self, folder: str, page: int = 1) -> str:
-        fid = self._folder_id(folder)
+        fid = self.folder_id(folder)
         # Newest first, whatever the host's own sort: the PM sync stops at the first page
         # it already knows (referee.sync.sync_pms).
         if page <= 1:
@@ -135,18 +136,7 @@ class PhpbbForum(PmExport, BoardClient):
                 f"&sk=t&sd=d&start={(page - 1) * per}")
 
     def pm_url(self, pm_id: int, folder: str = "inbox") -> str:
-        return f"{self.root}ucp.php?i=pm&mode=view&f={self._folder_id(folder)}&p={pm_id}"
-
-    @staticmethod
-    def _folder_id(folder: str) -> int:
-        if folder in PM_FOLDER_IDS:
-            return PM_FOLDER_IDS[folder]
-        try:
-            return int(folder)
-        except ValueError:
-            raise ForumError(
-                f"неизвестная папка ЛС {folder!r}", "бывают inbox, sentbox или outbox"
-            ) from None
+        return f"{self.root}ucp.php?i=pm&mode=view&f={self.folder_id(folder)}&p={pm_id}"
 
     # -- fetching
 

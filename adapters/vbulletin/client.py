@@ -43,9 +43,6 @@ from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
 
 T = TypeVar("T")
 
-PM_FOLDER_IDS = {"inbox": 0, "sentbox": -1}
-"""vBulletin's folders: 0 the inbox, -1 «Sent Items»; it has no outbox (an unread sent PM
-stays in «Sent Items» and in message tracking)."""
 _NO_USER = (None, "", "0", "deleted")
 
 
@@ -54,6 +51,10 @@ class VbulletinForum(BoardClient):
 
     engine = "vbulletin"
     url_example = "https://forum.example.com/showthread.php?t=123"
+    pm_folders = {"inbox": 0, "sentbox": -1}
+    """vBulletin's folders: 0 the inbox, -1 «Sent Items»; it has no outbox (an unread sent
+    PM stays in «Sent Items» and in message tracking)."""
+    pm_folders_hint = "папки: inbox (входящие) и sentbox (отправленные)"
 
     def __init__(self, forum: ForumSettings, *, http: HttpClient | None = None,
                  password: Callable[[str], Secret] | None = None,
@@ -72,21 +73,11 @@ class VbulletinForum(BoardClient):
         return self.address.page_url(page)
 
     def pm_folder_url(self, folder: str, page: int = 1) -> str:
-        url = f"{self.root}private.php?folderid={self._folder_id(folder)}&sort=date&order=desc"
+        url = f"{self.root}private.php?folderid={self.folder_id(folder)}&sort=date&order=desc"
         return url + (f"&page={page}" if page > 1 else "")
 
     def pm_url(self, pm_id: int) -> str:
         return f"{self.root}private.php?do=showpm&pmid={pm_id}"
-
-    @staticmethod
-    def _folder_id(folder: str) -> int:
-        if folder in PM_FOLDER_IDS:
-            return PM_FOLDER_IDS[folder]
-        try:
-            return int(folder)
-        except ValueError:
-            raise ForumError(f"у vBulletin нет папки личных сообщений {folder!r}",
-                             "папки: inbox (входящие) и sentbox (отправленные)") from None
 
     # -- fetching (hooks)
 
