@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import re
 
-from adapters.base import ForumSettings
 from adapters.phpbb.urls import claims_url, parse_topic_url
 from adapters.registry import lazy_engine
-from referee.kernel import Forum
 
 __all__ = ["ENGINE", "claims_page", "claims_url", "topic_id"]
 
@@ -29,14 +27,7 @@ def topic_id(url: str) -> int | None:
     return parse_topic_url(url)[1]
 
 
-def open_snapshot(settings: ForumSettings) -> Forum:
-    from adapters.phpbb.snapshot import SnapshotForum
-
-    assert settings.snapshot is not None
-    return SnapshotForum(settings.snapshot, forum=settings)
-
-
 ENGINE = lazy_engine(
     "phpbb", "phpBB 3.x", claims_url=claims_url, topic_id=topic_id, claims_page=claims_page,
-    forum="client:PhpbbForum", poster="posting:PhpbbPoster", open_snapshot=open_snapshot,
+    forum="client:PhpbbForum", poster="posting:PhpbbPoster", pages="snapshot:PhpbbPages",
     example="https://forum.example.com/viewtopic.php?t=123")
