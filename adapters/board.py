@@ -36,12 +36,14 @@ import httpx
 
 from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
 from referee.errors import (
+    AccessDenied,
     ConfigError,
     ForumError,
     LoginFailed,
     LoginRequired,
     MalformedPage,
     NetworkError,
+    TopicNotFound,
 )
 from referee.kernel import FIRST_PAGE, PageCursor, PmFolderPage, TopicPage
 
@@ -179,6 +181,22 @@ class BoardClient(BoardSession):
         """Hook: the status check, then ``read(html)``. A page that asks the visitor to log
         in raises :class:`LoginRequired`."""
         return read(html)
+
+    def status_error(self, status: int, what: str, said: str = "") -> ForumError:
+        """The error for a page the board answered with an HTTP error status (``said``:
+        the board's own words on it, when the engine found them)."""
+        if status == 404:
+            return TopicNotFound(f"{what}: такой страницы нет (HTTP 404 от {self.http.host})",
+                                 "проверьте [forum] url: откройте его в браузере; тему могли "
+                                 "удалить или перенести")
+        if status == 403:
+            return AccessDenied(f"форум не показывает {what} (HTTP 403)"
+                                + (f": «{said}»" if said else ""),
+                                "учётную запись могли заблокировать, или у неё нет прав "
+                                "читать этот раздел; проверьте в браузере, войдя тем же "
+                                "пользователем")
+        return ForumError(f"форум ответил HTTP {status} (запрос: {what})",
+                          "откройте страницу в браузере и посмотрите, что пишет форум")
 
     def guest_refused(self, asked: LoginRequired) -> LoginRequired:
         """Hook: the error for a page that wants a login when ``[forum] username`` is not

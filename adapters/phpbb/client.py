@@ -38,12 +38,9 @@ from adapters.phpbb.pms import parse_pm, read_pm_folder
 from adapters.phpbb.topic import parse_topic_page
 from adapters.phpbb.urls import parse_topic_url, sid_in_body
 from referee.errors import (
-    AccessDenied,
     ConfigError,
-    ForumError,
     LoginFailed,
     MalformedPage,
-    TopicNotFound,
 )
 from referee.kernel import (
     FIRST_PAGE,
@@ -150,35 +147,13 @@ class PhpbbForum(PmExport, BoardClient):
 
     def parse_answer(self, r: httpx.Response, html: str, read: Callable[[str], T],
                      what: str) -> T:
-        self._check_status(r, html, what=what)
+        if r.status_code >= 400:
+            panel = _message_panel(LexborHTMLParser(html)) if r.status_code == 403 else None
+            raise self.status_error(r.status_code, what, panel[1][:200] if panel else "")
         return read(html)
 
     def relogin(self, r: httpx.Response, html: str) -> None:
         self.login(form_html=html, received_at=self._received)
-
-    def _check_status(self, r: httpx.Response, html: str, *, what: str) -> None:
-        status = r.status_code
-        if status < 400:
-            return
-        if status == 404:
-            raise TopicNotFound(
-                f"{what}: такой страницы нет (HTTP 404 от {self.http.host})",
-                "проверьте [forum] url: откройте его в браузере; тему могли удалить "
-                "или перенести",
-            )
-        if status == 403:
-            panel = _message_panel(LexborHTMLParser(html))
-            detail = panel[1][:200] if panel else ""
-            raise AccessDenied(
-                f"форум не показывает {what} (HTTP 403)"
-                + (f": «{detail}»" if detail else ""),
-                "учётную запись могли заблокировать, или у неё нет прав читать этот раздел; "
-                "проверьте в браузере, войдя тем же пользователем",
-            )
-        raise ForumError(
-            f"форум ответил HTTP {status} (запрос: {what})",
-            "откройте страницу в браузере и посмотрите, что пишет форум",
-        )
 
     def fetch_topic_page(self, page: int, per_page: int | None = None) -> TopicPage:
         """One topic page as the forum numbers it (may be lower than ``page`` if clamped)."""

@@ -37,7 +37,6 @@ from referee.errors import (
     LoginFailed,
     LoginRequired,
     MalformedPage,
-    TopicNotFound,
 )
 from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
 
@@ -89,17 +88,12 @@ class VbulletinForum(BoardClient):
         # vBulletin's own error pages (403/404 included) are read by the parser, which
         # names the reason; a status without a vBulletin page is reported here.
         if r.status_code >= 400 and b"<html" not in r.content[:4096].lower():
-            if r.status_code == 404:
-                raise TopicNotFound(f"{what}: форум ответил HTTP 404",
-                                    "проверьте [forum] url: откройте его в браузере")
-            raise ForumError(f"форум ответил HTTP {r.status_code} на запрос «{what}»",
-                             "откройте страницу в браузере и посмотрите, что пишет форум")
+            raise self.status_error(r.status_code, what)
         try:
             return read(html)
         except MalformedPage:
             if r.status_code == 404:  # a web server's own «Not Found», not vBulletin's
-                raise TopicNotFound(f"{what}: форум ответил HTTP 404",
-                                    "проверьте [forum] url: откройте его в браузере") from None
+                raise self.status_error(404, what) from None
             raise
 
     def relogin(self, r: httpx.Response, html: str) -> None:
