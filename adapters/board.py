@@ -1,28 +1,9 @@
 """The board client template every live engine fills in (issue 28), as gallery-dl's
-``extractor/common.py`` does for its sites: the skeleton is written once here, an engine
-writes only its hooks (addresses, parsers, the login form and its markers).
-
-What the template does for every engine:
-
-- **The page walk** (:func:`walk_pages`): pages ``cursor.page`` … last, each asked for by
-  its number; a board that clamps a page past the end to its last page is followed, a topic
-  that shrank while it was read ends the walk at its new last page, a board that answers
-  an earlier page for a later one is a :class:`MalformedPage`; :data:`MAX_PAGES` guards
-  against a board that never says «last».
-- **Fetch, status, re-login** (:meth:`BoardClient.read`): GET a page, decode it for sure
-  (:meth:`HttpClient.get_text`), let the engine's :meth:`BoardClient.parse_answer` read its
-  status and markup; a page that asks to log in leads to one login and one more try — a
-  second request for a login means this account may not read the page.
-- **The login flow** (:meth:`BoardClient.login`): the username and the number of logins
-  per run are checked, the engine's form is read (:meth:`BoardClient.login_form`), the
-  password is never sent to another site, the engine fills and posts the form
-  (:meth:`BoardClient.post_login`), the engine's success marker
-  (:meth:`BoardClient.login_succeeded`) decides, its failure reasons
-  (:meth:`BoardClient.login_failure`) say why not — never with the password.
-- **PM folder paging** (:func:`folder_pages`): every page of a folder listing.
-
-The engine guide (``adapters/README.md``) lists the hooks and the file template.
-"""
+``extractor/common.py`` does for its sites: the skeleton is written once here — the topic
+page walk (:func:`walk_pages`), fetch + status + one re-login (:meth:`BoardClient.read`),
+the login flow (:meth:`BoardClient.login`: the password never sent to another site nor
+shown), PM folder paging (:func:`folder_pages`) — and an engine writes only its hooks
+(addresses, parsers, the login form and its markers), listed in ``adapters/README.md``."""
 
 from __future__ import annotations
 

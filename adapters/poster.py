@@ -1,25 +1,8 @@
 """The form-poster template every engine's posting fills in (issue 28): a reply in the
-game topic and a PM, each through the board's own form, sent at most once per form.
-
-The steps, written once here (an engine writes the addresses, its form parser, how to fill
-it and how to read the board's answer):
-
-1. **get the form** as the logged-in host (:meth:`FormPoster.read_form`): a login page
-   leads to the board client's one re-login; a form served to a guest leads to a login too
-   (the host's messages are never posted as a guest); a CAPTCHA is refused;
-2. **fill** it (the engine's ``build``) and **check** it still points to the game topic;
-3. **submit** it once (:meth:`FormPoster.post`): never retried blindly — a connection
-   that broke after the POST is a :class:`PostingError` with ``maybe_sent``;
-4. **classify** the answer (the engine's :class:`Answer`): stored (with the new id when
-   the board tells it), a refused form token or a lost session (one fresh form), flood
-   control (one wait, :meth:`FormPoster.flood_delay`, and one more send), a refusal the
-   board explains, or an answer nobody knows (``maybe_sent``);
-5. **verify**: only a stored answer returns; everything else raises the core's single
-   :class:`referee.errors.PostingError`.
-
-Showing, confirming, ``--dry-run`` and never sending one message twice are
-:mod:`referee.publish`'s (it records every send).
-"""
+game topic and a PM, each through the board's own form, sent at most once per form — get
+the form as the host, fill and check it, submit it once, classify the answer, return only
+a stored one. An engine writes the addresses, its form parser, how to fill the form and
+how to read the board's answer; the steps and hooks are in ``adapters/README.md``."""
 
 from __future__ import annotations
 

@@ -1,21 +1,9 @@
 """vBulletin 3.8 / 4.x over HTTP: thread pages, login, PM folders and PMs (issue 20), the
-hooks of :class:`adapters.board.BoardClient`.
-
-What this relies on (README.md has the source of each):
-
-- A thread page is asked for in the form of the host's link (:mod:`.urls`); when the board
-  redirects to its canonical form, that form is used from then on (no redirect per page).
-- A page past the end is clamped by vBulletin to the last page, so the page number the page
-  reports is the truth.
-- A page that needs a login says so in its message box and shows the login form; every
-  guest page of vB 4 has the navbar login form, so the form alone proves nothing.
-- Login (``login.php?do=login``) posts the navbar form's fields with the password only as
-  its two md5 hashes (``vbulletin_md5.js``); success is judged by the ``…userid`` cookie
-  vBulletin sets (``bbuserid`` with the default prefix).
-- Forms are sent in the page's encoding (``windows-1251`` boards): the login name must
-  match the board's bytes.
-- Opening a PM marks it read for the host: every PM is opened once.
-"""
+hooks of :class:`adapters.board.BoardClient`: the thread asked for in the form of the host's
+link (a canonical redirect is adopted), a clamped page's own number believed, a login asked
+for by the page's message box (not by the navbar form), the md5 login judged by the
+``…userid`` cookie, forms sent in the page's encoding. Facts and sources: README.md,
+«Login and posting»."""
 
 from __future__ import annotations
 

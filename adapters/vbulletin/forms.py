@@ -1,14 +1,6 @@
-"""vBulletin's forms and what the board answers to them: login, a reply, a PM. Pure.
-
-Sources (README.md, «Login and posting»): the navbar login form is verified on
-vBulletin4.html (``login.php?do=login``, ``vb_login_username``, ``vb_login_password``,
-hidden ``s``, ``securitytoken=guest``, ``do=login``, ``vb_login_md5password``,
-``vb_login_md5password_utf``, ``cookieuser``); the md5 fields are what vBulletin's
-``vbulletin_md5.js`` ``md5hash()`` fills in (a copy of it is in the code corpus); the reply
-and PM forms (``newreply.php?do=postreply``, ``private.php?do=insertpm``) and the answers
-are vBulletin's documented forms as public vB clients post them — **unverified** on a live
-board.
-"""
+"""vBulletin's forms and what the board answers to them: login (the navbar form, the
+password as ``vbulletin_md5.js`` hashes it), a reply, a PM. Pure. Sources and what is
+**unverified**: README.md, «Login and posting»."""
 
 from __future__ import annotations
 

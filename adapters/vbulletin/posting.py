@@ -1,21 +1,7 @@
 """Posting as the host on vBulletin 3.8/4.x: a reply through ``newreply.php`` and a PM
 through ``private.php?do=newpm`` / ``do=insertpm``, each with the form's ``securitytoken``;
-the hooks of :class:`adapters.poster.FormPoster`.
-
-As far as vBulletin's documented forms and public vB clients show (README.md; none of it is
-verified on a live board):
-
-- the reply form is ``newreply.php?do=newreply&noquote=1&t=N``; it posts to
-  ``newreply.php?do=postreply&t=N`` with ``securitytoken``, ``do``, ``t``, ``posthash``,
-  ``poststarttime``, ``loggedinuser``, ``message``, ``wysiwyg=0``, ``sbutton``;
-- the PM form is ``private.php?do=newpm``; it posts to ``private.php?do=insertpm&pmid=``
-  with ``recipients`` (names, ``;`` between), ``title``, ``message``, ``savecopy``;
-- a stored reply answers a redirect (HTTP 30x or vBulletin's redirect page) to
-  ``showthread.php?p=N#postN``; a sent PM back to ``private.php``;
-- a stale token answers «…security token was missing or invalid»: one fresh form is
-  fetched and posted; flood control («…wait 30 seconds between posts. Please try again in
-  12 seconds.») is waited out once.
-"""
+the hooks of :class:`adapters.poster.FormPoster`. The forms, the answers and what is
+**unverified**: README.md, «Login and posting»."""
 
 from __future__ import annotations
 
