@@ -16,6 +16,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.board import BoardClient, cookies_set
+from adapters.poster import FORM_TYPE, form_body
 from adapters.vbulletin import forms, pms, topic
 from adapters.vbulletin.dates import Order
 from adapters.vbulletin.urls import ThreadAddress, parse_thread_url
@@ -142,8 +143,8 @@ class VbulletinForum(BoardClient):
                      "vb_login_md5password": md5, "vb_login_md5password_utf": md5_utf,
                      "cookieuser": "1"})
         r = self.post_form(form.action, username=username,
-                           content=forms.form_body(data, self.charset),
-                           headers={**forms.FORM_TYPE, "Referer": self._login_referer})
+                           content=form_body(data, self.charset),
+                           headers={**FORM_TYPE, "Referer": self._login_referer})
         del data, md5, md5_utf
         return r
 

@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters import poster
+from adapters.poster import Answer
 from adapters.vbulletin.topic import is_logged_in, message_text
 
 _POST_ID = re.compile(r"[?&;]p=(\d+)|#post(\d+)")
@@ -43,9 +43,6 @@ def md5_fields(password: str) -> tuple[str, str]:
 
 
 # --------------------------------------------------------------------------- forms
-
-FORM_TYPE = poster.FORM_TYPE
-form_body = poster.form_body
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +127,6 @@ def post_id_in(url: str) -> int | None:
     return int(match.group(1) or match.group(2)) if match else None
 
 
-Answer = poster.Answer
 
 
 def classify_answer(html: str, *, pm: bool) -> Answer:
@@ -171,9 +167,7 @@ def classify_answer(html: str, *, pm: bool) -> Answer:
 __all__ = [
     "Answer",
     "Form",
-    "FORM_TYPE",
     "classify_answer",
-    "form_body",
     "login_form",
     "login_outcome",
     "md5_fields",

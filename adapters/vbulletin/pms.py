@@ -13,7 +13,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.vbulletin.body import render_body
 from adapters.vbulletin.dates import date_order, footer_zone, vb_date
-from adapters.vbulletin.topic import pagination, raise_for_page, user_id
+from adapters.vbulletin.topic import _norm, pagination, raise_for_page, user_id
 from referee.errors import DateParseError, MalformedPage, PmRemoved
 from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage
 from referee.markup import plain_text
@@ -21,10 +21,6 @@ from referee.markup import plain_text
 _PM_ID = re.compile(r"[?&;]pmid=(\d+)")
 _REMOVED = ("invalid message", "неверно указано сообщение", "сообщение не найдено",
             "message does not exist")
-
-
-def _norm(text: str | None) -> str:
-    return " ".join((text or "").split())
 
 
 def _container(link: Node) -> Node:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
-from adapters.poster import LOOK, Answer, FormPoster, GuestForm
+from adapters.poster import FORM_TYPE, LOOK, Answer, FormPoster, GuestForm, form_body
 from adapters.vbulletin import forms, topic
 from adapters.vbulletin.client import VbulletinForum
 from referee.errors import PostingError
@@ -98,8 +98,8 @@ class VbulletinPoster(FormPoster[forms.Form]):
                 what: str, pm: bool) -> int | None:
         def send(form: forms.Form) -> Answer:
             r = self.post(form.action, what=what,
-                          content=forms.form_body(build(form), self.forum.charset),
-                          headers={**forms.FORM_TYPE, "Referer": form.action})
+                          content=form_body(build(form), self.forum.charset),
+                          headers={**FORM_TYPE, "Referer": form.action})
             if r.is_redirect:
                 return _redirected(r, pm=pm)
             if r.status_code >= 500:

@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from adapters.vbulletin.body import render_body
+from adapters.vbulletin.body import _classes, render_body
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
 from referee.errors import (
     AccessDenied,
@@ -49,10 +49,6 @@ _HINT_LOGIN = ("Проверьте [forum] username и пароль (REFEREE_PAS
 
 def _norm(text: str | None) -> str:
     return " ".join((text or "").split())
-
-
-def _classes(node: Node) -> set[str]:
-    return set((node.attributes.get("class") or "").split())
 
 
 # ---------------------------------------------------------------------------------------
