@@ -203,7 +203,7 @@ class PhpbbPoster(FormPoster[_Form]):
         data["username_list"] = nick
         data["add_to"] = "Добавить"
         r = self._post(got.form.action, data, referer=url, what=f"получателя «{nick}»")
-        html = self._html(r)
+        html = self.forum.answer_html(r)
         try:
             form = parse_posting_form(html, url=url)
         except ForumError:
@@ -239,7 +239,8 @@ class PhpbbPoster(FormPoster[_Form]):
         def send(got: _Form) -> Answer:
             check(got.form)
             self._wait(got)
-            after = _int(got.form.hidden.get("topic_cur_post_id"))
+            last = got.form.hidden.get("topic_cur_post_id") or ""
+            after = int(last) if last.isdigit() else None
             answer = self._send(got, build(got.form), what=what, pm=pm, after=after)
             if answer.kind == "stored":
                 self._last_stored = self.http.clock()
@@ -304,7 +305,7 @@ class PhpbbPoster(FormPoster[_Form]):
             return Answer("unknown")
         if r.status_code >= 400:
             if r.status_code in (403, 404):
-                html = self._html(r)
+                html = self.forum.answer_html(r)
                 said = posting_error(html) or f"HTTP {r.status_code}"
                 raise PostingError(
                     f"форум отклонил {what}: «{said}»",
@@ -312,7 +313,7 @@ class PhpbbPoster(FormPoster[_Form]):
                 )
             raise PostingError(f"форум ответил HTTP {r.status_code} (запрос: {what})", LOOK,
                                maybe_sent=True)
-        return classify_answer(self._html(r), pm=pm, after_post=after)
+        return classify_answer(self.forum.answer_html(r), pm=pm, after_post=after)
 
     def _post(self, url: str, data: Mapping[str, str], *, referer: str,
               what: str) -> httpx.Response:
@@ -339,16 +340,6 @@ class PhpbbPoster(FormPoster[_Form]):
         name, value = form.submit or ("post", "")
         data[name or "post"] = value or "Отправить"
         return data
-
-    def _html(self, r: httpx.Response) -> str:
-        return self.forum.answer_html(r)
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None
 
 
 __all__ = [
