@@ -1,21 +1,6 @@
-"""phpBB 3.x over HTTP: topic pages, login, PM folders and PMs (issue 2).
-
-Forum facts used here (research/phpbb.md, gotchas 8–12, sections 1.1, 1.8, 3.1–3.3):
-
-- Topic pages are always asked for with ``sk=t&sd=a&st=0`` (the host's own sort/filter
-  preferences would otherwise reorder or hide posts) and ``start=(page-1)*per_page``;
-  ``sid`` is never put into a URL. ``start=`` past the end is clamped by phpBB to the last
-  page, so the page number *reported* by the page is the truth.
-- A page that needs a login answers HTTP 200 with the login form; only a logged-in reader
-  who may not read gets 403.
-- The login POST must not fall in the same second as the form's ``creation_time``
-  (phpBB 3.2.6+ ``check_form_key``), so we wait at least one second after receiving the form.
-- Success is judged by the session cookie ``{prefix}_u`` (1 = guest); the prefix differs
-  per board and is read from ``Set-Cookie``.
-- Opening a PM marks it read for the host: new PMs are read from the folder page's XML
-  export instead (:mod:`adapters.phpbb.pm_export`), and opened once each only when the
-  board cannot export.
-"""
+"""phpBB 3.x over HTTP: topic pages, login, PM folders and PMs (issue 2), the hooks of
+:class:`adapters.board.BoardClient`. The forum facts this relies on (gotchas 8–12): README.md,
+«The live board»."""
 
 from __future__ import annotations
 

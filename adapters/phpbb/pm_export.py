@@ -1,41 +1,8 @@
-"""phpBB's PM folder export: the form on a folder page and the XML it answers with.
-
-What phpBB 3.0–3.3 does (``includes/ucp/ucp_pm_viewfolder.php``, ``view_folder()``): the
-folder view's form (``form#viewfolder``) posted with ``submit_export`` and
-``export_option=XML`` — plus the form key ``ucp_pm_view`` (``creation_time``,
-``form_token``; 3.3 checks it, and like every phpBB form key it is refused in the second
-it was made) — answers, instead of the page, ``Content-Type: application/xml;
-name="data.xml"`` with ``Content-disposition: attachment; filename=data.xml``::
-
-    <?xml version="1.0"?>
-    <phpbb>
-        <privmsg>
-            <recipient type="to" status="u">Полковник</recipient>   (sent folders only)
-            <subject>…</subject>
-            <sender>…</sender>
-            <date>2026-11-21T15:05:12+03:00</date>
-            <message>…the BBCode as typed…</message>
-        </privmsg>
-    </phpbb>
-
-(phpBB writes the kind, ``to`` or ``bcc``, as ``type`` and user or group, ``u`` or
-``g``, as ``status``.) One ``<privmsg>`` per message of the folder page the request names —
-the same rows the page lists, in its order: ``get_pm_from()`` reads ``start``, ``sk``,
-``sd`` and ``st`` for both. Nothing is marked read (only viewing a message does that). The
-export carries no message id, so each row is paired with the listing row at its place and
-checked against it (subject, sender, minute); the date is ``format_date(…, 'c')``, ISO
-8601 with seconds in the reader's time zone. The texts are escaped for XML by phpBB
-(``htmlspecialchars``), the tags written as they are: a byte XML forbids (a control
-character someone pasted) is dropped before reading.
-
-:class:`PmExport` is the part of :class:`~adapters.phpbb.client.PhpbbForum` that posts that
-form for a page the forum object has just listed and pairs the answer's rows with the
-listing's rows. When the board cannot export — no XML option on the page, a refused form,
-an answer that is not phpBB's XML — the entries come back as ``missing`` with the reason,
-and the caller opens them one by one (:meth:`PhpbbForum.fetch_pm`, which marks them read).
-An answer that goes on past its page (a board whose export is not cut to the page) is kept
-for the folder's later pages: one export a folder where the board allows it.
-"""
+"""phpBB's PM folder export: the form on a folder page, the XML it answers with (no read
+marks), its rows paired with the listing's, and :class:`PmExport`, the part of the live
+board that asks for it — once a page, or once a folder where the board exports past the
+page. What phpBB does, and what is asked when it cannot export: README.md, «The folder
+export»."""
 
 from __future__ import annotations
 

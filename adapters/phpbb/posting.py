@@ -1,35 +1,8 @@
 """Posting as the host on phpBB 3.x (issue 7): a reply in the game topic through
-``posting.php?mode=reply&t=N`` and private messages through ``ucp.php?i=pm&mode=compose``.
-
-phpBB facts this follows (research/phpbb.md gotcha 11 and §3.2; phpBB ``posting.php`` and
-``includes/ucp/ucp_pm_compose.php``; texts of the Russian pack ``rxu/Olympusrupack``):
-
-- Both forms carry ``creation_time`` + ``form_token`` (``check_form_key``): the POST must
-  not fall in the same second as the form was made, must come within 2 h and from the same
-  session. We wait :data:`POST_WAIT` after the form arrived — :data:`LASTCLICK_WAIT` when
-  the form has a ``lastclick`` field, because phpBB 3.0 takes a submit within 2 s of it for
-  a double click and drops it silently.
-- A reply posted after others arrived in the topic (``topic_cur_post_id`` is no longer the
-  last post) comes back unposted with POST_REVIEW_EXPLAIN «Было добавлено по крайней мере
-  одно сообщение в этой теме…» and fresh tokens; phpBB does not check the token then.
-  We re-submit once with the fresh form: the text was computed from the synced posts and the
-  host confirmed exactly that text, so it is sent unchanged (re-syncing would change what
-  the host agreed to).
-- An expired or refused token answers FORM_INVALID «Ошибка отправки формы»: one fresh form
-  is fetched and posted; a second refusal is an error.
-- Flood control (``flood_interval``, 15 s by default; replies and PMs alike unless the
-  account may ignore it) answers FLOOD_ERROR «Вы не можете отправить следующее сообщение
-  сразу после предыдущего…»: we wait :data:`FLOOD_WAIT` and try once more, and from then on
-  keep that distance between sends; a second refusal is an error.
-- A stored reply answers 302 to ``viewtopic.php?p=N#pN``; a sent PM answers 200 with
-  MESSAGE_STORED and a refresh to ``ucp.php?i=pm&mode=view&p=N``.
-- A PM recipient is the field ``address_list[u][USER_ID]=to``. Without the id, the name goes
-  into «Добавить получателей» (``username_list`` + the ``add_to`` button) and phpBB answers
-  the form again with that field filled in (its ``S_HIDDEN_ADDRESS_FIELD``), or with
-  PM_NO_USERS «Запрашиваемые для добавления пользователи не существуют.»
-
-Nothing here prints or logs the form data: only phpBB's own messages reach the host.
-"""
+``posting.php?mode=reply&t=N`` and private messages through ``ucp.php?i=pm&mode=compose``;
+the hooks of :class:`adapters.poster.FormPoster`. The phpBB facts this follows (form keys,
+the «new posts» review, flood control, recipients): README.md, «Replies and PMs». Nothing
+here prints or logs the form data: only phpBB's own messages reach the host."""
 
 from __future__ import annotations
 
