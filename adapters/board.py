@@ -10,12 +10,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
 
-from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
+from adapters.base import (
+    ForumSettings,
+    HttpClient,
+    Secret,
+    ends_with_html,
+    get_password,
+    same_site,
+)
 from referee.errors import (
     AccessDenied,
     ConfigError,
@@ -86,7 +93,7 @@ def folder_pages(fetch: Callable[[int], PmFolderPage]) -> Iterator[PmFolderPage]
         page = fp.page + 1
 
 
-class BoardClient(BoardSession):
+class BoardClient:
     """A live board over HTTP (implements :class:`referee.kernel.Forum` with the engine's
     hooks). Subclasses set :attr:`engine`, :attr:`url_example` and write
     :meth:`fetch_topic_page`, :meth:`fetch_pm_folder`, :meth:`fetch_pm`, and the hooks
@@ -99,6 +106,7 @@ class BoardClient(BoardSession):
     """The board's numbers of the kernel's PM folders (``inbox``, ``sentbox``, …)."""
     pm_folders_hint = "бывают inbox и sentbox"
 
+    http: HttpClient
     forum: ForumSettings
     tz: ZoneInfo
     now: Callable[[], datetime]
@@ -119,12 +127,36 @@ class BoardClient(BoardSession):
         except (ZoneInfoNotFoundError, ValueError):
             raise ConfigError(f"[forum] timezone {forum.timezone!r} — неизвестный часовой "
                               "пояс", 'пример: timezone = "Europe/Moscow"') from None
-        self._init_session(http(forum), password)
+        self.http = http(forum)
+        if self.http.complete is None:
+            self.http.complete = ends_with_html
+        self._password_source = password or (lambda user: get_password(user))
+        self._password: Secret | None = None
         self.now = now or (lambda: datetime.now(UTC))
         self.max_logins = max_logins
         self.logins = 0
         self.charset = "utf-8"
         """The board's encoding, learnt from the pages read (forms are sent in it)."""
+
+    @property
+    def requests(self) -> int:
+        return self.http.requests
+
+    def close(self) -> None:
+        """Saves the session cookies and releases the connection."""
+        self.http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _secret(self, username: str) -> Secret:
+        """The host's password, asked for once and only when a login needs it."""
+        if self._password is None:
+            self._password = self._password_source(username)
+        return self._password
 
     @classmethod
     def require_url(cls, forum: ForumSettings) -> str:

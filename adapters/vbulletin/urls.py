@@ -7,7 +7,7 @@ source: README.md, «Addresses»."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import SplitResult, parse_qs, urlsplit, urlunsplit
 
@@ -61,9 +61,6 @@ class ThreadAddress:
         if self.form == "vbseo":
             return self.base + (f"-{page}" if more else "") + ".html"
         return self.base + (f"/page{page}" if more else "")
-
-    def with_root(self, root: str) -> ThreadAddress:
-        return replace(self, root=root)
 
 
 def parse_thread_url(url: str) -> ThreadAddress:
