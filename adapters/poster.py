@@ -76,6 +76,8 @@ class FormPoster(Generic[F]):
         self.forum = forum
         self.http: HttpClient = forum.http
         self.flood_wait = self.flood_default if flood_wait is None else flood_wait
+        self.flood_waited = 0.0
+        """The seconds waited out after the last flood refusal (told if it comes again)."""
 
     def close(self) -> None:
         self.forum.close()
@@ -141,7 +143,7 @@ class FormPoster(Generic[F]):
                 self.relogin(answer)
             return get_form()
         if answer.kind == "flood":
-            wait = self.flood_delay(answer)
+            self.flood_waited = wait = self.flood_delay(answer)
             log.info("flood control; waiting %.0f s", wait)
             self.http.sleep(wait)
             return get_form()
@@ -150,12 +152,13 @@ class FormPoster(Generic[F]):
     def refusal(self, answer: Answer, what: str) -> PostingError:
         """Hook: the error for an answer that was not cured."""
         if answer.kind in FRESH:
-            return PostingError(f"форум дважды отверг {what} (ошибка безопасности формы или "
-                                "потеря входа); ничего не отправлено",
-                                "запустите команду ещё раз; если повторится, войдите в "
-                                "браузере и проверьте часы компьютера")
+            return PostingError(f"форум дважды отклонил {what} (не принят ключ безопасности "
+                                "формы или потерян вход); ничего не отправлено",
+                                "запустите команду снова; если повторится, войдите один раз "
+                                "через браузер и проверьте часы компьютера")
         if answer.kind == "flood":
-            return PostingError(f"защита от флуда снова не приняла {what}: «{answer.text}»",
+            return PostingError(f"защита форума от флуда снова отклонила {what} после "
+                                f"ожидания {self.flood_waited:.0f} с: «{answer.text}»",
                                 "запустите ту же команду через несколько минут: отправленное "
                                 "записано и второй раз не уйдёт")
         if answer.kind == "refused":

@@ -25,7 +25,7 @@ from adapters.phpbb.forms import (
     posting_success,
 )
 from adapters.phpbb.urls import sid_in_body
-from adapters.poster import FRESH, LOOK, Answer, FormPoster, GuestForm
+from adapters.poster import LOOK, Answer, FormPoster, GuestForm
 from referee.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.phpbb.posting")
@@ -232,6 +232,7 @@ class PhpbbPoster(FormPoster[_Form]):
             return self._reuse(answer, form)
         if answer.kind == "flood":
             self.flood_seen = True
+            self.flood_waited = self.flood_wait
             log.info("flood control; waiting %.0f s", self.flood_wait)
             got = self._reuse(answer, form)
             self.http.sleep(self.flood_wait)
@@ -239,22 +240,10 @@ class PhpbbPoster(FormPoster[_Form]):
         return super().cure(answer, form, get_form)
 
     def refusal(self, answer: Answer, what: str) -> PostingError:
-        if answer.kind in FRESH:
-            return PostingError(
-                f"форум дважды отклонил {what} (не принят ключ безопасности формы); "
-                "ничего не отправлено",
-                "запустите команду снова; если повторится, войдите один раз через браузер и "
-                "проверьте часы компьютера")
         if answer.kind == "new_posts":
             return PostingError(
                 f"в тему всё время приходят новые сообщения; не отправлено: {what}",
                 "запустите команду снова через минуту")
-        if answer.kind == "flood":
-            return PostingError(
-                f"защита форума от флуда снова отклонила {what} после ожидания "
-                f"{self.flood_wait:.0f} с: «{answer.text}»",
-                "запустите ту же команду через несколько минут: отправленное записано и "
-                "второй раз не уйдёт")
         return super().refusal(answer, what)
 
     def _reuse(self, answer: Answer, got: _Form) -> _Form:
