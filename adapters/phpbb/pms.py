@@ -92,20 +92,22 @@ def parse_pm(
             _HINT_URL,
         )
     sent_text, sender, sender_id, recipients = _pm_header(author_p)
-    if not sender:
+    return _message(pm_id, (sender, sender_id), recipients, sent_text, subject, content,
+                    url=url, tz=tz, now=now, folder=folder)
+
+
+def _message(pm_id: int, sender: tuple[str, int | None], recipients: list[str],
+             sent_text: str, subject: str, content: Node, *, url: str, tz: ZoneInfo,
+             now: datetime, folder: str) -> PrivateMessage:
+    """The message once a style's header is read: its sender checked, its date read."""
+    if not sender[0]:
         raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не найден отправитель («От:»).",
                             _HINT_URL)
     sent_at = read_date([sent_text], f"Личное сообщение {pm_id} ({url})", tz, now)
     body_html, body_text = body_of(content)
     return PrivateMessage(
-        pm_id=pm_id,
-        sender=sender,
-        sender_id=sender_id,
-        recipients=tuple(recipients),
-        sent_at=sent_at,
-        subject=subject,
-        body_html=body_html,
-        body_text=body_text,
+        pm_id=pm_id, sender=sender[0], sender_id=sender[1], recipients=tuple(recipients),
+        sent_at=sent_at, subject=subject, body_html=body_html, body_text=body_text,
         folder=folder,
     )
 
@@ -293,21 +295,11 @@ def subsilver_pm(tree: LexborHTMLParser, url: str, tz: ZoneInfo, now: datetime,
     pm_id = int(match.group(1)) if match else int(value)
     senders = users_among(list(rows["from"].iter(include_text=False))) or [
         (_norm(rows["from"].text()), None)]
-    sender, sender_id = senders[0]
-    sent_text = _norm(rows["sent"].text())
-    sent_at = read_date([sent_text], f"Личное сообщение {pm_id} ({url})", tz, now)
     recipients = [name for role in ("to", "bcc") if role in rows
                   for name, _ in users_among(list(rows[role].iter(include_text=False)))]
     subject = _norm(rows["subject"].text()) if "subject" in rows else ""
-    body_html, body_text = body_of(content)
-    if not sender:
-        raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не найден отправитель («От:»).",
-                            _HINT_URL)
-    return PrivateMessage(
-        pm_id=pm_id, sender=sender, sender_id=sender_id, recipients=tuple(recipients),
-        sent_at=sent_at, subject=subject, body_html=body_html, body_text=body_text,
-        folder=folder,
-    )
+    return _message(pm_id, senders[0], recipients, _norm(rows["sent"].text()), subject,
+                    content, url=url, tz=tz, now=now, folder=folder)
 
 
 def subsilver_folder_rows(tree: LexborHTMLParser) -> list[Node]:
