@@ -12,6 +12,7 @@ phpBBex) repeats above later pages — one post more than the page holds.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -51,27 +52,25 @@ def _prosilver_posts(
     tree: LexborHTMLParser, nodes: list[Node] | None = None
 ) -> list[tuple[int, Node]]:
     # Gotcha 1: other div.post blocks (PM history, posting review) have no p<digits> id.
-    found: list[tuple[int, Node]] = []
-    for node in tree.css("div.post") if nodes is None else nodes:
-        if node.tag != "div" or "post" not in (node.attributes.get("class") or "").split():
-            continue
-        match = _POST_ID.match(node.attributes.get("id") or "")
-        if match:
-            found.append((int(match.group(1)), node))
-    return found
+    return _numbered((n for n in (tree.css("div.post") if nodes is None else nodes)
+                      if n.tag == "div" and "post" in (n.attributes.get("class") or "").split()),
+                     "id")
+
+
+def _numbered(nodes: Iterable[Node], attr: str) -> list[tuple[int, Node]]:
+    """The nodes whose ``attr`` is a post's anchor (``p123``), with the post's number."""
+    found = ((_POST_ID.match(n.attributes.get(attr) or ""), n) for n in nodes)
+    return [(int(match.group(1)), n) for match, n in found if match]
 
 
 def _id_posts(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
     """Styles that keep phpBB's ``id="p123"`` (the anchor every «#p123» link needs) but
     not the ``div.post`` class: any element so named that holds a post's text."""
     found: list[tuple[int, Node]] = []
-    for node in tree.css('[id^="p"]'):
-        match = _POST_ID.match(node.attributes.get("id") or "")
-        if match is None or node.css_first("div.content, .postbody") is None:
-            continue
-        if any(_inside(node, outer) for _, outer in found):
-            continue
-        found.append((int(match.group(1)), node))
+    for pid, node in _numbered(tree.css('[id^="p"]'), "id"):
+        if node.css_first("div.content, .postbody") is not None and not any(
+                _inside(node, outer) for _, outer in found):
+            found.append((pid, node))
     return found
 
 
@@ -337,12 +336,7 @@ def _author_line_time(author_p: Node, node: Node, content: Node, name: str, pid:
 
 
 def subsilver_anchors(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
-    found: list[tuple[int, Node]] = []
-    for node in tree.css('a[name^="p"]'):
-        match = _POST_ID.match(node.attributes.get("name") or "")
-        if match:
-            found.append((int(match.group(1)), node))
-    return found
+    return _numbered(tree.css('a[name^="p"]'), "name")
 
 
 def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime) -> RawPost:
