@@ -114,17 +114,15 @@ class VbulletinForum(BoardClient):
 
     # -- login (hooks)
 
-    def _session_user(self, r: httpx.Response | None = None) -> str | None:
-        """The ``…userid`` cookie (``bbuserid``; the prefix differs per board)."""
-        if r is not None and (users := cookies_set(r, _userid)):
+    def _session_user(self, r: httpx.Response) -> str | None:
+        """The ``…userid`` cookie (``bbuserid``; the prefix differs per board): as ``r``
+        sets it, else as the session holds it."""
+        if users := cookies_set(r, _userid):
             return users[0]
         for name in self.http.cookie_names():
             if _userid(name):
                 return self.http.cookie_value(name)
         return None
-
-    def logged_in(self) -> bool:
-        return self._session_user() not in _NO_USER
 
     def login_form(self, form_html: str | None, form_url: str | None) -> forms.Form:
         """The navbar form vBulletin shows, or its documented fields."""
