@@ -107,6 +107,16 @@ class FormPoster(Generic[F]):
                                "отправьте это сообщение вручную в браузере")
         return form
 
+    # -- 2. the target
+
+    def check_topic(self, target: str | None, topic: object) -> None:
+        """Never post into another topic than ``[forum] url``, whatever the form says:
+        ``target`` is the topic the form's address names (as the board writes it)."""
+        if target != str(topic):
+            raise PostingError(f"форма ответа форума ведёт в тему {target or '?'}, а не в "
+                               f"тему игры {topic}; ничего не отправлено",
+                               "проверьте [forum] url и откройте форму ответа в браузере")
+
     # -- 3. one POST
 
     def post(self, url: str, *, what: str, **request: Any) -> httpx.Response:

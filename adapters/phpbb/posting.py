@@ -117,14 +117,8 @@ class PhpbbPoster(FormPoster[_Form]):
             return self._fields(form, message, subject if subject is not None else form.subject)
 
         def check(form: PostingForm) -> None:
-            # Never post into another topic than [forum] url, whatever the form says.
             target = parse_qs(urlsplit(form.action).query).get("t", [""])[0]
-            if target != topic:
-                raise PostingError(
-                    f"форма ответа форума ведёт в тему t={target or '?'}, а не в "
-                    f"тему игры t={topic}; ничего не отправлено",
-                    "проверьте [forum] url и откройте форму ответа темы в браузере",
-                )
+            self.check_topic(f"t={target}" if target else None, f"t={topic}")
 
         return self._submit(lambda: self._get_form(url, "форму ответа"), build, check,
                             what=f"ответ в теме t={topic}", pm=False)

@@ -47,10 +47,7 @@ class VbulletinPoster(FormPoster[forms.Form]):
 
         def build(form: forms.Form) -> dict[str, str]:
             target = _THREAD.search(form.action)
-            if (target.group(1) if target else form.fields.get("t")) != topic_id:
-                raise PostingError(
-                    f"форма ответа ведёт не в тему игры (t={topic_id}); ничего не отправлено",
-                    "проверьте [forum] url и откройте форму ответа в браузере")
+            self.check_topic(target.group(1) if target else form.fields.get("t"), topic_id)
             data = self._fields(form, message)
             if subject is not None:
                 data["title"] = subject
