@@ -30,8 +30,8 @@ from adapters.http_client import (  # noqa: F401 - the client's names: re-export
     retry_after_seconds,
     strip_sid,
 )
-from referee.errors import LoginRequired
-from referee.forum_settings import ForumSettings as PlainSettings
+from referee.core.errors import LoginRequired
+from referee.core.forum_settings import ForumSettings as PlainSettings
 
 PASSWORD_ENV = "REFEREE_PASSWORD"
 
@@ -96,7 +96,7 @@ def get_password(
 # --------------------------------------------------------------------------- settings
 
 class ForumSettings(PlainSettings):
-    """The core's plain settings (:class:`referee.forum_settings.ForumSettings`) with the
+    """The core's plain settings (:class:`referee.core.forum_settings.ForumSettings`) with the
     polite client built from them; :meth:`of` turns the config's plain value into this."""
 
     __slots__ = ()

@@ -23,7 +23,7 @@ from adapters.base import (
     get_password,
     same_site,
 )
-from referee.errors import (
+from referee.core.errors import (
     AccessDenied,
     ConfigError,
     ForumError,
@@ -33,7 +33,7 @@ from referee.errors import (
     NetworkError,
     TopicNotFound,
 )
-from referee.kernel import FIRST_PAGE, PageCursor, PmFolderPage, TopicPage
+from referee.core.kernel import FIRST_PAGE, PageCursor, PmFolderPage, TopicPage
 
 log = logging.getLogger("referee.board")
 T = TypeVar("T")
@@ -94,7 +94,7 @@ def folder_pages(fetch: Callable[[int], PmFolderPage]) -> Iterator[PmFolderPage]
 
 
 class BoardClient:
-    """A live board over HTTP (implements :class:`referee.kernel.Forum` with the engine's
+    """A live board over HTTP (implements :class:`referee.core.kernel.Forum` with the engine's
     hooks). Subclasses set :attr:`engine`, :attr:`url_example` and write
     :meth:`fetch_topic_page`, :meth:`fetch_pm_folder`, :meth:`fetch_pm`, and the hooks
     below that their board needs."""

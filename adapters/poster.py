@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 import httpx
 
 from adapters.base import HttpClient
-from referee.errors import LoginRequired, NetworkError, PostingError
+from referee.core.errors import LoginRequired, NetworkError, PostingError
 
 log = logging.getLogger("referee.posting")
 
@@ -64,7 +64,7 @@ F = TypeVar("F")
 
 class FormPoster(Generic[F]):
     """Replies and PMs as the logged-in host over an engine's board client (implements
-    :class:`referee.kernel.Poster` with the engine's ``reply`` and ``send_pm``)."""
+    :class:`referee.core.kernel.Poster` with the engine's ``reply`` and ``send_pm``)."""
 
     flood_default = 31.0
     """The board's default flood interval plus a margin, when its answer names none."""

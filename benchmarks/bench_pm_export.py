@@ -14,9 +14,9 @@ from sync_helpers import PASSWORD, TOPIC_URL, FakeTime  # noqa: E402
 
 from adapters.base import HttpClient, Secret  # noqa: E402
 from adapters.phpbb.client import PhpbbForum  # noqa: E402
-from referee.config import Config, ForumConfig, Player  # noqa: E402
+from referee.config.game import Config, ForumConfig, Player  # noqa: E402
 from referee.store import Store  # noqa: E402
-from referee.sync import sync_pms  # noqa: E402
+from referee.store.sync import sync_pms  # noqa: E402
 
 for n in (1, 4, 10):
     for mode in ("xml", "folder"):

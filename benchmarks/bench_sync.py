@@ -47,9 +47,9 @@ from adapters.base import HttpClient  # noqa: E402
 from adapters.phpbb.client import PhpbbForum  # noqa: E402
 from adapters.phpbb.page import decode_page  # noqa: E402
 from adapters.phpbb.topic import parse_topic_page  # noqa: E402
-from referee.config import ForumConfig  # noqa: E402
+from referee.config.game import ForumConfig  # noqa: E402
 from referee.store import Store  # noqa: E402
-from referee.sync import sync_topic  # noqa: E402
+from referee.store.sync import sync_topic  # noqa: E402
 
 TEMPLATE = ROOT / "fixtures" / "phpbb33-ru" / "topic_p2_host.html"
 MOSCOW = ZoneInfo("Europe/Moscow")

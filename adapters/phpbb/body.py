@@ -1,14 +1,14 @@
-"""A post's or PM's content as the kernel's body contract wants it (:class:`referee.kernel.Post`):
-phpBB's own markup already is the contract, except where a board's [spoiler] BBCode borrows
-the look of a quote or a code box — such a box is rewritten into a neutral
-``<div class="spoiler">`` (the author's own text: a vote inside it counts). Which boxes:
-README.md, «The body»."""
+"""A post's or PM's content as the kernel's body contract wants it
+(:class:`referee.core.kernel.Post`): phpBB's own markup already is the contract, except
+where a board's [spoiler] BBCode borrows the look of a quote or a code box — such a box is
+rewritten into a neutral ``<div class="spoiler">`` (the author's own text: a vote inside it
+counts). Which boxes: README.md, «The body»."""
 
 from __future__ import annotations
 
 from selectolax.lexbor import LexborNode as Node
 
-from referee.markup import plain_text, plain_text_node
+from referee.core.markup import plain_text, plain_text_node
 
 _HIDDEN = ("display:none", "display: none")
 

@@ -22,12 +22,12 @@ from adapters.phpbb.pm_export import ExportedPm, ExportForm, PmExport
 from adapters.phpbb.pms import parse_pm, read_pm_folder
 from adapters.phpbb.topic import parse_topic_page
 from adapters.phpbb.urls import parse_topic_url, sid_in_body
-from referee.errors import (
+from referee.core.errors import (
     ConfigError,
     LoginFailed,
     MalformedPage,
 )
-from referee.kernel import (
+from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
     PmFolderPage,
@@ -57,8 +57,8 @@ def learned_per_page(tp: TopicPage) -> int | None:
 
 
 class PhpbbForum(PmExport, BoardClient):
-    """A live phpBB 3.x board (implements :class:`referee.kernel.Forum` and
-    :class:`referee.kernel.PmFolderExport`)."""
+    """A live phpBB 3.x board (implements :class:`referee.core.kernel.Forum` and
+    :class:`referee.core.kernel.PmFolderExport`)."""
 
     engine = "phpbb"
     url_example = "https://forum.example.com/viewtopic.php?t=123"
@@ -110,7 +110,7 @@ class PhpbbForum(PmExport, BoardClient):
     def pm_folder_url(self, folder: str, page: int = 1) -> str:
         fid = self.folder_id(folder)
         # Newest first, whatever the host's own sort: the PM sync stops at the first page
-        # it already knows (referee.sync.sync_pms).
+        # it already knows (referee.store.sync.sync_pms).
         if page <= 1:
             return f"{self.root}ucp.php?i=pm&folder={folder}&sk=t&sd=d"
         per = self._pm_per_page.get(folder, DEFAULT_PMS_PER_PAGE)

@@ -17,8 +17,8 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from referee.dates import parse_forum_date
-from referee.errors import (
+from referee.core.dates import parse_forum_date
+from referee.core.errors import (
     AccessDenied,
     DateParseError,
     ForumError,
@@ -27,7 +27,7 @@ from referee.errors import (
     PmRemoved,
     TopicNotFound,
 )
-from referee.kernel import EditNotice
+from referee.core.kernel import EditNotice
 
 PageKind = Literal["topic", "login", "message", "pm_folder", "pm", "posting_form", "unknown"]
 

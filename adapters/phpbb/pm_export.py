@@ -22,9 +22,9 @@ from adapters.base import HttpClient
 from adapters.phpbb.bbcode import bbcode_to_html
 from adapters.phpbb.forms import _hidden_fields, _logged_in_name
 from adapters.phpbb.page import _USER_ID, _abs_url, _ancestor, _norm, row_pm_id
-from referee.errors import ForumError, MalformedPage, NetworkError
-from referee.kernel import PmBatch, PmFolderPage, PmListEntry, PrivateMessage
-from referee.markup import plain_text
+from referee.core.errors import ForumError, MalformedPage, NetworkError
+from referee.core.kernel import PmBatch, PmFolderPage, PmListEntry, PrivateMessage
+from referee.core.markup import plain_text
 
 _XML_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _HINT = ("Форум не отдал экспорт папки ЛС в XML; referee открывает сообщения по одному "
@@ -179,7 +179,7 @@ class _FormKey:
 
 
 class PmExport:
-    """:class:`referee.kernel.PmFolderExport` for phpBB (mixed into the live forum)."""
+    """:class:`referee.core.kernel.PmFolderExport` for phpBB (mixed into the live forum)."""
 
     http: HttpClient
     logins: int

@@ -35,10 +35,10 @@ from adapters.phpbb.page import (
     users_among,
 )
 from adapters.phpbb.pm_export import ExportForm, export_form
-from referee.errors import (
+from referee.core.errors import (
     MalformedPage,
 )
-from referee.kernel import (
+from referee.core.kernel import (
     PmFolderPage,
     PmListEntry,
     PrivateMessage,

@@ -26,7 +26,7 @@ from adapters.phpbb.forms import (
 )
 from adapters.phpbb.urls import sid_in_body
 from adapters.poster import LOOK, Answer, FormPoster, GuestForm
-from referee.errors import ForumError, PostingError
+from referee.core.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.phpbb.posting")
 

@@ -1,4 +1,4 @@
-"""phpBB topic pages → :class:`referee.kernel.TopicPage`: prosilver 3.0–3.3 and the styles
+"""phpBB topic pages → :class:`referee.core.kernel.TopicPage`: prosilver 3.0–3.3 and the styles
 built on it, subsilver2; the posts, their authors, dates and edit notices, the title, and
 where the page sits in the topic (:func:`.page.pagination`). ``adapters/phpbb/README.md``
 lists every markup variation read here and where it was verified.
@@ -40,8 +40,8 @@ from adapters.phpbb.page import (
     read_date,
     user_id_of,
 )
-from referee.errors import MalformedPage
-from referee.kernel import Post, TopicPage
+from referee.core.errors import MalformedPage
+from referee.core.kernel import Post, TopicPage
 
 # ---------------------------------------------------------------------------------------
 # Finding the posts

@@ -13,7 +13,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Self
 
-from referee.errors import StoreError
+from referee.core.errors import StoreError
 from referee.store import guard
 from referee.store.rows import _INDEXES, _TABLES, SCHEMA_VERSION
 

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 from adapters.phpbb.page import decode_page
 from adapters.phpbb.pms import parse_pm, parse_pm_folder
 from adapters.phpbb.topic import parse_topic_page
-from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
+from referee.core.kernel import PmFolderPage, PrivateMessage, TopicPage
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 REAL = FIXTURES / "phpbb33-ru"

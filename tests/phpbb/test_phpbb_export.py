@@ -17,9 +17,9 @@ from adapters.phpbb.bbcode import bbcode_to_html
 from adapters.phpbb.pm_export import parse_pm_export, same_message
 from adapters.phpbb.pms import read_pm_folder
 from adapters.phpbb.topic import parse_topic_page
-from referee.errors import MalformedPage
-from referee.kernel import PmListEntry
-from referee.markup import QUOTE_MARK, plain_text
+from referee.core.errors import MalformedPage
+from referee.core.kernel import PmListEntry
+from referee.core.markup import QUOTE_MARK, plain_text
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "phpbb33-ru"

@@ -9,7 +9,7 @@ from adapters.phpbb.page import decode_page
 from adapters.phpbb.pms import parse_pm, parse_pm_folder
 from adapters.phpbb.snapshot import page_kind
 from adapters.phpbb.topic import parse_topic_page
-from referee.errors import (
+from referee.core.errors import (
     AccessDenied,
     ForumError,
     LoginRequired,

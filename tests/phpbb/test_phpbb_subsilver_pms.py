@@ -21,7 +21,7 @@ from phpbb_variants import (
 from adapters.phpbb.pms import parse_pm, parse_pm_folder, read_pm_folder
 from adapters.phpbb.snapshot import page_kind
 from adapters.phpbb.topic import parse_topic_page
-from referee.errors import MalformedPage
+from referee.core.errors import MalformedPage
 
 BOARD = "http://mafia.example"
 

@@ -15,7 +15,7 @@ from phpbb_variants import MOSCOW, NOW, POST_VARIANTS, URL, Vp, foe31, soft_dele
 
 from adapters.phpbb.pms import parse_pm, parse_pm_folder
 from adapters.phpbb.topic import parse_topic_page
-from referee.errors import RefereeError
+from referee.core.errors import RefereeError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "robustness"))
 from robust_helpers import mutation  # noqa: E402

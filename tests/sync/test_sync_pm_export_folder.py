@@ -11,9 +11,9 @@ from collections.abc import Callable
 from fake_board import FakeBoard, inbox_page
 
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config
+from referee.config.game import Config
 from referee.store import Store
-from referee.sync import sync_pms
+from referee.store.sync import sync_pms
 
 MakeForum = Callable[..., PhpbbForum]
 FOUR_PAGES = [[18, 17, 16], [15, 14, 13], [12, 11, 10], [9]]
