@@ -21,7 +21,7 @@ from selectolax.lexbor import LexborNode as Node
 from adapters.base import HttpClient
 from adapters.phpbb.bbcode import bbcode_to_html
 from adapters.phpbb.forms import _hidden_fields, _logged_in_name
-from adapters.phpbb.page import _USER_ID, _abs_url, _ancestor, _norm, row_pm_id
+from adapters.phpbb.page import _USER_ID, _abs_url, _ancestor, _iso_utc, _norm, row_pm_id
 from referee.core.errors import ForumError, MalformedPage, NetworkError
 from referee.core.kernel import PmBatch, PmFolderPage, PmListEntry, PrivateMessage
 from referee.core.markup import plain_text
@@ -112,11 +112,7 @@ def _exported(row: ET.Element) -> ExportedPm:
         node = row.find(tag)
         return (node.text or "") if node is not None else ""
 
-    sent_at: datetime | None
-    try:
-        sent_at = datetime.fromisoformat(field("date").strip()).astimezone(UTC)
-    except (ValueError, OverflowError):  # «9999-12-31T23:59:59-12:00» is no clock
-        sent_at = None
+    sent_at = _iso_utc(field("date"))  # «9999-12-31T23:59:59-12:00» is no clock: None
     recipients = tuple(_norm(r.text or "") for r in row.iter("recipient") if (r.text or "").strip())
     return ExportedPm(subject=_norm(field("subject")), sender=_norm(field("sender")),
                       sent_at=sent_at, recipients=recipients, bbcode=field("message"))
