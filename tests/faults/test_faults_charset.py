@@ -23,7 +23,7 @@ from support.phpbb import board as board_server
 from support.phpbb.board import BAD_BYTES, Board, make_pms, make_posts
 
 from adapters.charset import Undecodable, decide
-from adapters.phpbb.parse import reads_as_phpbb
+from adapters.phpbb.page import reads_as_phpbb
 
 TRIES = 3
 

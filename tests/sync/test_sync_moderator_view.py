@@ -11,7 +11,7 @@ import pytest
 from support.phpbb.respx_board import FakeBoard, FixtureTopic, fixture_bytes
 
 from adapters.phpbb.client import PhpbbForum
-from adapters.phpbb.parse import parse_topic_page
+from adapters.phpbb.topic import parse_topic_page
 from referee.config.game import Config
 from referee.store import Store
 from referee.store.sync import sync_topic

@@ -195,6 +195,10 @@ class FakeBoard:
             new = ('<li class="row bg1">x p=999" class="topictitle">Новое</a> '
                    'class="username">Лиса</a> &raquo; 22 ноя 2026, 02:10</li>\n')
             page = page.replace(b'<li class="row bg', new.encode() + b'<li class="row bg', 1)
+        if self.export == "folder":
+            _, folder, number = key.split(":")
+            pages = {"inbox": self.inbox, "sentbox": self.sentbox}.get(folder) or []
+            page = b"".join(pages[int(number) - 1:])
         content, headers = fake_export.answer(page)
         if self.export in ("broken", "cut_once"):
             content = content[: len(content) // 2]
