@@ -21,6 +21,7 @@ from typing import Annotated
 
 import typer
 
+from referee.cli import params
 from referee.errors import RefereeError, RequestRefused
 from referee.render.console import (
     confirm,
@@ -33,6 +34,8 @@ from referee.render.console import (
     utf8_streams,
 )
 from referee.render.typer_ru import RussianGroup
+
+params.install()  # the options' values read without pydantic (start-up, issue 30)
 
 EXIT_CODES = (
     "\b\nКоды выхода:\n"
