@@ -91,9 +91,11 @@ def test_the_round_after_the_nights_deadline_reads_the_inbox_before_the_night_is
     assert sorted(listed) == ["20 21:50", "20 22:00"]   # the first round, after the deadline
     with closing(Game.open(config, db)) as game:
         assert game.store.pms() == []        # the night's requests (00:30–02:00) not read yet
-    watch(config, db, clock, until=msk("2026-11-21 10:30"), every=10, resolve=True,
-          activity=True)
+    _, seen = watch(config, db, clock, until=msk("2026-11-21 10:30"), every=10, resolve=True,
+                    activity=True)
     assert sorted(listed)[2:] == ["21 10:01"]  # the round after the night, before its work
+    # Read in the morning, told as the night's requests they are.
+    assert len(seen.having("заявка на ночь 1")) == 3 and not seen.having("вне окна ночи")
     night = next(p for phase, n, p, _ in results(db) if (phase, n) == ("night", 1))
     assert sorted(r["action"] for r in night["requests"]) == ["check", "heal", "shoot"]
     assert ("activity", 1) in {(phase, n) for phase, n, _, _ in results(db)}
