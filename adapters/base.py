@@ -1,7 +1,7 @@
 """What every forum engine shares: a polite HTTP client (:mod:`adapters.http_client`,
 re-exported here), the session cookie file, the password prompt, and the plain settings
 every engine receives (:class:`ForumSettings`). The interface engines implement is
-:class:`referee.kernel.Forum`.
+:class:`referee.core.kernel.Forum`.
 
 Politeness (issue 2): one clear User-Agent, at most ``[forum] rate_limit`` requests a
 second, bounded retries with exponential backoff and jitter on network errors, timeouts,
@@ -51,8 +51,8 @@ from adapters.http_client import (  # noqa: F401 - the client's names: re-export
     retry_after_seconds,
     strip_sid,
 )
-from referee.errors import LoginRequired
-from referee.forum_settings import ForumSettings as PlainSettings
+from referee.core.errors import LoginRequired
+from referee.core.forum_settings import ForumSettings as PlainSettings
 
 log = logging.getLogger("referee.http")
 notices = logging.getLogger("referee.notice")
@@ -123,7 +123,7 @@ def get_password(
 # --------------------------------------------------------------------------- settings
 
 class ForumSettings(PlainSettings):
-    """The core's plain settings (:class:`referee.forum_settings.ForumSettings`) with the
+    """The core's plain settings (:class:`referee.core.forum_settings.ForumSettings`) with the
     polite client built from them; :meth:`of` turns the config's plain value into this."""
 
     __slots__ = ()

@@ -35,14 +35,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import httpx
 
 from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
-from referee.errors import (
+from referee.core.errors import (
     ConfigError,
     LoginFailed,
     LoginRequired,
     MalformedPage,
     NetworkError,
 )
-from referee.kernel import FIRST_PAGE, PageCursor, PmFolderPage, TopicPage
+from referee.core.kernel import FIRST_PAGE, PageCursor, PmFolderPage, TopicPage
 
 log = logging.getLogger("referee.board")
 T = TypeVar("T")
@@ -103,7 +103,7 @@ def folder_pages(fetch: Callable[[int], PmFolderPage]) -> Iterator[PmFolderPage]
 
 
 class BoardClient(BoardSession):
-    """A live board over HTTP (implements :class:`referee.kernel.Forum` with the engine's
+    """A live board over HTTP (implements :class:`referee.core.kernel.Forum` with the engine's
     hooks). Subclasses set :attr:`engine`, :attr:`url_example` and write
     :meth:`fetch_topic_page`, :meth:`fetch_pm_folder`, :meth:`fetch_pm`, and the hooks
     below that their board needs."""

@@ -11,7 +11,7 @@ usual encodings of Russian boards last, and a candidate wins only when the bytes
 under it *strictly* and the text *reads right*: no mojibake signature
 (:func:`garbled`) and the engine's own check (``reads_right``: its markup in the board's
 language). A page that reads right under none is :class:`Undecodable`; the HTTP client asks
-for it again and then stops with a :class:`~referee.errors.NetworkError` that names it
+for it again and then stops with a :class:`~referee.core.errors.NetworkError` that names it
 (:meth:`adapters.base.HttpClient.get_text`).
 """
 

@@ -15,10 +15,10 @@ it and how to read the board's answer):
    control (one wait, :meth:`FormPoster.flood_delay`, and one more send), a refusal the
    board explains, or an answer nobody knows (``maybe_sent``);
 5. **verify**: only a stored answer returns; everything else raises the core's single
-   :class:`referee.errors.PostingError`.
+   :class:`referee.core.errors.PostingError`.
 
 Showing, confirming, ``--dry-run`` and never sending one message twice are
-:mod:`referee.publish`'s (it records every send).
+:mod:`referee.host.publish`'s (it records every send).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from urllib.parse import urlencode
 import httpx
 
 from adapters.base import HttpClient
-from referee.errors import LoginRequired, NetworkError, PostingError
+from referee.core.errors import LoginRequired, NetworkError, PostingError
 
 log = logging.getLogger("referee.posting")
 
@@ -81,7 +81,7 @@ F = TypeVar("F")
 
 class FormPoster(Generic[F]):
     """Replies and PMs as the logged-in host over an engine's board client (implements
-    :class:`referee.kernel.Poster` with the engine's ``reply`` and ``send_pm``)."""
+    :class:`referee.core.kernel.Poster` with the engine's ``reply`` and ``send_pm``)."""
 
     flood_default = 31.0
     """The board's default flood interval plus a margin, when its answer names none."""

@@ -21,8 +21,8 @@ from functools import cache
 from typing import Any, cast
 
 from adapters.base import ForumSettings, Secret, strip_sid
-from referee.errors import ConfigError, ForumError
-from referee.kernel import Forum, Poster
+from referee.core.errors import ConfigError, ForumError
+from referee.core.kernel import Forum, Poster
 
 PasswordSource = Callable[[str], Secret]
 """Asks for the host's password (the environment or a prompt): username → secret."""

@@ -6,7 +6,7 @@ save the topic pages, the PM folders and the opened PMs from the browser («Со
 parsers as the live board. This module walks the folder, decodes each file, asks the
 engine's :class:`SavedPages` what the page is and reads it, keeps the saved versions of one
 page oldest first, lists what it skipped and why (in Russian, for the host), refuses a
-folder that is not the game's, and answers the :class:`referee.kernel.Forum` methods from
+folder that is not the game's, and answers the :class:`referee.core.kernel.Forum` methods from
 what it read. The engine's half only classifies and reads one page with its own parsers.
 
 What browsers do to a page they save, and how it is met here:
@@ -42,8 +42,8 @@ from zoneinfo import ZoneInfo
 from adapters import charset
 from adapters.base import ForumSettings
 from adapters.registry import engines
-from referee.errors import ConfigError, ForumError, MalformedPage, TopicNotFound
-from referee.kernel import (
+from referee.core.errors import ConfigError, ForumError, MalformedPage, TopicNotFound
+from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
     PmFolderPage,
@@ -203,7 +203,7 @@ class _Topic:
 
 
 class SnapshotForum:
-    """Saved pages as a forum (implements :class:`referee.kernel.Forum`).
+    """Saved pages as a forum (implements :class:`referee.core.kernel.Forum`).
 
     A page saved twice (e.g. before and after new posts, or before and after an edit) is
     read in every saved version, oldest first, so the store keeps each text a post ever had
@@ -408,7 +408,7 @@ class SnapshotForum:
 
     def versions_of(self, page: int) -> int:
         """How many saved versions of ``page`` :meth:`fetch_topic_pages` yields
-        (:class:`referee.kernel.SavedVersions`)."""
+        (:class:`referee.core.kernel.SavedVersions`)."""
         return len(self._topic.get(page, ())) or 1
 
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:

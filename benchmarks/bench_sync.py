@@ -46,9 +46,9 @@ from timing import RUNS, Took, load, median, ratio, rounds, timed  # noqa: E402
 from adapters.base import HttpClient  # noqa: E402
 from adapters.phpbb import parse  # noqa: E402
 from adapters.phpbb.client import PhpbbForum  # noqa: E402
-from referee.config import ForumConfig  # noqa: E402
+from referee.config.game import ForumConfig  # noqa: E402
 from referee.store import Store  # noqa: E402
-from referee.sync import sync_topic  # noqa: E402
+from referee.store.sync import sync_topic  # noqa: E402
 
 TEMPLATE = ROOT / "fixtures" / "phpbb33-ru" / "topic_p2_host.html"
 MOSCOW = ZoneInfo("Europe/Moscow")

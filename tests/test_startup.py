@@ -26,7 +26,8 @@ from referee.cli.params import NOT_NUMBER, NOT_WHOLE, plain_reader
 ROOT = Path(__file__).resolve().parents[1]
 
 NOT_LOADED = ("httpx", "pydantic", "sqlite_utils", "numpy", "rich", "click",
-              "importlib.metadata", "referee.watch", "referee.publish", "referee.sync")
+              "importlib.metadata", "referee.host.watch", "referee.host.publish",
+              "referee.host.outgoing", "referee.store.sync")
 
 CLI = "import sys; from referee.cli import main; sys.argv[0] = 'referee'; main()"
 _OFFLINE_TALLY = """

@@ -17,8 +17,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from adapters.mybbru.body import normalise_body
-from referee.errors import ForumError, MalformedPage
-from referee.kernel import EditNotice, PmListEntry, Post, PrivateMessage
+from referee.core.errors import ForumError, MalformedPage
+from referee.core.kernel import EditNotice, PmListEntry, Post, PrivateMessage
 
 PER_PAGE = 100
 """Posts per ``post.get`` call: the maximum every client of the API uses."""

@@ -3,7 +3,7 @@
 MyBB.ru renders BBCode the PunBB way, with its own boxes (facts in README.md):
 
 - ``[quote=Ник]`` → ``<div class="quote-box quote-main"><cite>Ник написал(а):</cite>
-  <blockquote>…</blockquote></div>``. The vote reader and :mod:`referee.markup` treat a
+  <blockquote>…</blockquote></div>``. The vote reader and :mod:`referee.core.markup` treat a
   ``<blockquote>`` as someone else's words; the ``<cite>`` outside it would read as the
   author's own text, so it is moved inside (where phpBB prints its quote header).
 - ``[spoiler]`` → ``<div class="quote-box spoiler-box"><div onclick=…>Спойлер</div>
@@ -13,7 +13,8 @@ MyBB.ru renders BBCode the PunBB way, with its own boxes (facts in README.md):
   counts, docs/rules.md V1 excludes quotes only).
 - ``[code]`` → ``div.code-box`` (a «Код:» legend, the text in ``<pre>``) → the engine-neutral
   ``<div class="codebox"><code>…</code></div>``.
-- Colour is left as rendered: ``<span style="color: red">``; :mod:`referee.day.colour` reads it.
+- Colour is left as rendered: ``<span style="color: red">``;
+  :mod:`referee.rules.day.colour` reads it.
 - The signature (``.post-sig``) and the edit line (``.lastedit``) are chrome: removed when a
   topic page's content carries them (the API's ``message`` has neither).
 """
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from referee.markup import plain_text_node
+from referee.core.markup import plain_text_node
 
 _ROOT = "__mybbru_body"
 _CHROME = ".post-sig, .lastedit, script, noscript"

@@ -28,7 +28,7 @@ from adapters.mybbru import page as pages
 from adapters.mybbru import topic as topic_page
 from adapters.mybbru.api import PER_PAGE, ApiRefused, ApiUnavailable, TopicInfo
 from adapters.mybbru.urls import parse_topic_url
-from referee.errors import (
+from referee.core.errors import (
     AccessDenied,
     ConfigError,
     ForumError,
@@ -37,7 +37,7 @@ from referee.errors import (
     PmRemoved,
     TopicNotFound,
 )
-from referee.kernel import (
+from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
     PmFolderPage,
@@ -105,7 +105,7 @@ def _no_pms(why: str) -> ForumError:
 
 
 class MybbForum(BoardClient):
-    """A live MyBB.ru board (implements :class:`referee.kernel.Forum`)."""
+    """A live MyBB.ru board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "mybbru"
     url_example = "https://mafia.rolka.me/viewtopic.php?id=149"

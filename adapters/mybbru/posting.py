@@ -12,8 +12,9 @@ board's messenger does. A reply is stored when the board sends the reader to
 ``viewtopic.php?pid=N`` (a redirect or a refresh page).
 
 Each call sends once and never retries the POST after it may have reached the board
-(referee.publish records every send; an answer that leaves it open raises
-:class:`referee.errors.PostingError` with ``maybe_sent``, so the host looks before sending again).
+(referee.host.publish records every send; an answer that leaves it open raises
+:class:`referee.core.errors.PostingError` with ``maybe_sent``, so the host looks before sending
+again).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from adapters.charset import decode_lenient
 from adapters.mybbru import page as pages
 from adapters.mybbru.client import MybbForum
 from adapters.poster import FORM_TYPE, FormPoster, form_body
-from referee.errors import ForumError, PostingError
+from referee.core.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.mybbru.posting")
 

@@ -33,8 +33,8 @@ from adapters.mybbru import topic as topic_page
 from adapters.mybbru.api import PER_PAGE
 from adapters.mybbru.urls import parse_topic_url
 from adapters.snapshot import Reading, SavedPage
-from referee.errors import ConfigError, MalformedPage
-from referee.kernel import Post, TopicPage
+from referee.core.errors import ConfigError, MalformedPage
+from referee.core.kernel import Post, TopicPage
 
 _TOPIC_LINK = re.compile(r"viewtopic\.php\?(?:[^\"'#]*&(?:amp;)?)?id=(\d+)")
 _REPLY_FORM = re.compile(r"post\.php\?(?:[^\"'#]*&(?:amp;)?)?tid=(\d+)")

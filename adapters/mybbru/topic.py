@@ -31,16 +31,16 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 from adapters.mybbru.body import normalise_node
 from adapters.mybbru.page import page_message
-from referee.dates import parse_forum_date
-from referee.errors import (
+from referee.core.dates import parse_forum_date
+from referee.core.errors import (
     AccessDenied,
     DateParseError,
     ForumError,
     MalformedPage,
     TopicNotFound,
 )
-from referee.kernel import EditNotice, Post
-from referee.markup import plain_text_node
+from referee.core.kernel import EditNotice, Post
+from referee.core.markup import plain_text_node
 
 _POST_ID = re.compile(r"^p(\d+)$")
 _PROFILE_ID = re.compile(r"profile\.php\?(?:[^\"'#]*&)?id=(\d+)")

@@ -13,7 +13,7 @@ import re
 from adapters.base import ForumSettings
 from adapters.phpbb.urls import claims_url, parse_topic_url
 from adapters.registry import lazy_engine
-from referee.kernel import Forum
+from referee.core.kernel import Forum
 
 __all__ = ["ENGINE", "claims_page", "claims_url", "topic_id"]
 

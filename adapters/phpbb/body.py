@@ -1,4 +1,5 @@
-"""A post's or PM's content as the kernel's body contract wants it (:class:`referee.kernel.Post`).
+"""A post's or PM's content as the kernel's body contract wants it
+(:class:`referee.core.kernel.Post`).
 
 phpBB's own markup already is the contract (quotes as ``<blockquote>``, code as
 ``div.codebox``/``dl.codebox``), except where a board's custom [spoiler] BBCode borrows the
@@ -16,15 +17,15 @@ so such a box is rewritten into a neutral ``<div class="spoiler">`` with its con
   ``div.spoiltitle``, chrome the vote reader skips.
 
 subsilver2's real quotes (``div.quotetitle`` + ``div.quotecontent``) are read by
-:mod:`referee.markup` and :mod:`referee.day.own_text` as they are. Spoilers with markup of
-their own (ABBC3's ``div.spoilwrapper``, ``<details>``, ``div.spoiler``) need nothing.
+:mod:`referee.core.markup` and :mod:`referee.rules.day.own_text` as they are. Spoilers with
+markup of their own (ABBC3's ``div.spoilwrapper``, ``<details>``, ``div.spoiler``) need nothing.
 """
 
 from __future__ import annotations
 
 from selectolax.lexbor import LexborNode as Node
 
-from referee.markup import plain_text, plain_text_node
+from referee.core.markup import plain_text, plain_text_node
 
 _HIDDEN = ("display:none", "display: none")
 

@@ -33,7 +33,7 @@ from adapters.board import BoardClient, walk_pages
 from adapters.phpbb import parse
 from adapters.phpbb.pm_export import PmExport
 from adapters.phpbb.urls import parse_topic_url, sid_in_body
-from referee.errors import (
+from referee.core.errors import (
     AccessDenied,
     ConfigError,
     ForumError,
@@ -41,7 +41,7 @@ from referee.errors import (
     MalformedPage,
     TopicNotFound,
 )
-from referee.kernel import (
+from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
     PmFolderPage,
@@ -72,8 +72,8 @@ def learned_per_page(tp: TopicPage) -> int | None:
 
 
 class PhpbbForum(PmExport, BoardClient):
-    """A live phpBB 3.x board (implements :class:`referee.kernel.Forum` and
-    :class:`referee.kernel.PmFolderExport`)."""
+    """A live phpBB 3.x board (implements :class:`referee.core.kernel.Forum` and
+    :class:`referee.core.kernel.PmFolderExport`)."""
 
     engine = "phpbb"
     url_example = "https://forum.example.com/viewtopic.php?t=123"
@@ -122,7 +122,7 @@ class PhpbbForum(PmExport, BoardClient):
     def pm_folder_url(self, folder: str, page: int = 1) -> str:
         fid = self._folder_id(folder)
         # Newest first, whatever the host's own sort: the PM sync stops at the first page
-        # it already knows (referee.sync.sync_pms).
+        # it already knows (referee.store.sync.sync_pms).
         if page <= 1:
             return f"{self.root}ucp.php?i=pm&folder={folder}&sk=t&sd=d"
         per = self._pm_per_page.get(folder, DEFAULT_PMS_PER_PAGE)

@@ -42,9 +42,9 @@ from selectolax.lexbor import LexborNode as Node
 from adapters.phpbb.bbcode import bbcode_to_html
 from adapters.phpbb.forms import _hidden_fields, _logged_in_name
 from adapters.phpbb.page import _MSG_ID, _USER_ID, _abs_url, _ancestor, _norm
-from referee.errors import MalformedPage
-from referee.kernel import PmListEntry, PrivateMessage
-from referee.markup import plain_text
+from referee.core.errors import MalformedPage
+from referee.core.kernel import PmListEntry, PrivateMessage
+from referee.core.markup import plain_text
 
 _XML_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 _HINT = ("Форум не отдал экспорт папки ЛС в XML; referee открывает сообщения по одному "

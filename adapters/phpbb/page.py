@@ -12,7 +12,7 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from referee.errors import (
+from referee.core.errors import (
     AccessDenied,
     ForumError,
     LoginRequired,

@@ -20,8 +20,8 @@ import httpx
 
 from adapters.base import HttpClient
 from adapters.phpbb import parse
-from referee.errors import ForumError, NetworkError
-from referee.kernel import PmBatch, PmFolderPage, PmListEntry
+from referee.core.errors import ForumError, NetworkError
+from referee.core.kernel import PmBatch, PmFolderPage, PmListEntry
 
 log = logging.getLogger("referee.phpbb")
 
@@ -42,7 +42,7 @@ class _FormKey:
 
 
 class PmExport:
-    """:class:`referee.kernel.PmFolderExport` for phpBB (mixed into the live forum)."""
+    """:class:`referee.core.kernel.PmFolderExport` for phpBB (mixed into the live forum)."""
 
     http: HttpClient
     logins: int

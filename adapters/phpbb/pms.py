@@ -28,12 +28,12 @@ from adapters.phpbb.subsilver import (
     subsilver_pm,
     subsilver_pm_row,
 )
-from referee.dates import parse_forum_date
-from referee.errors import (
+from referee.core.dates import parse_forum_date
+from referee.core.errors import (
     DateParseError,
     MalformedPage,
 )
-from referee.kernel import (
+from referee.core.kernel import (
     PmFolderPage,
     PmListEntry,
     PrivateMessage,

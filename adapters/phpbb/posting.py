@@ -47,7 +47,7 @@ from adapters.phpbb import parse
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.urls import sid_in_body
 from adapters.poster import FRESH, LOOK, Answer, FormPoster, GuestForm
-from referee.errors import ForumError, PostingError
+from referee.core.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.phpbb.posting")
 

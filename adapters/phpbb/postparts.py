@@ -11,9 +11,9 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.phpbb.page import _EDIT_EN, _EDIT_RU, _norm
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError, MalformedPage
-from referee.kernel import EditNotice
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError, MalformedPage
+from referee.core.kernel import EditNotice
 
 
 @dataclass(frozen=True, slots=True)

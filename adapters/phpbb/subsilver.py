@@ -37,9 +37,9 @@ from adapters.phpbb.page import (
     users_among,
 )
 from adapters.phpbb.postparts import RawPost, edit_notice, hidden_post_error, read_date
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError, MalformedPage
-from referee.kernel import PmListEntry, PrivateMessage
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError, MalformedPage
+from referee.core.kernel import PmListEntry, PrivateMessage
 
 # ---------------------------------------------------------------------------------------
 # Topic posts

@@ -1,4 +1,4 @@
-"""phpBB topic pages → :class:`referee.kernel.TopicPage`: prosilver 3.0–3.3 and the styles
+"""phpBB topic pages → :class:`referee.core.kernel.TopicPage`: prosilver 3.0–3.3 and the styles
 built on it, subsilver2 (:mod:`.subsilver`); the posts, their authors, dates and edit
 notices, and where the page sits in the topic (:mod:`.pages`). ``adapters/phpbb/README.md``
 lists every markup variation read here and where it was verified.
@@ -32,8 +32,8 @@ from adapters.phpbb.pages import PAGINATION_BOXES, Pages, pagination
 from adapters.phpbb.postparts import RawPost, edit_notice, hidden_post_error, read_date
 from adapters.phpbb.subsilver import subsilver_anchors, subsilver_post
 from adapters.phpbb.titles import topic_title_and_id
-from referee.errors import MalformedPage
-from referee.kernel import Post, TopicPage
+from referee.core.errors import MalformedPage
+from referee.core.kernel import Post, TopicPage
 
 # ---------------------------------------------------------------------------------------
 # Finding the posts

@@ -1,5 +1,5 @@
 """SMF 2.1 over HTTP: topic pages, login, the PM folders (implements
-:class:`referee.kernel.Forum`).
+:class:`referee.core.kernel.Forum`).
 
 How the board is read (facts and their sources: adapters/smf/README.md):
 
@@ -34,7 +34,7 @@ from adapters.board import MAX_PAGES, BoardClient
 from adapters.smf import forms, pms, topic
 from adapters.smf.page import SmfPage, decode_page, looks_like_smf, reads_as_smf
 from adapters.smf.urls import parse_topic_url, strip_session, topic_page_address
-from referee.errors import (
+from referee.core.errors import (
     ConfigError,
     ForumError,
     LoginFailed,
@@ -44,7 +44,7 @@ from referee.errors import (
     PmRemoved,
     TopicNotFound,
 )
-from referee.kernel import (
+from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
     PmFolderPage,

@@ -34,7 +34,7 @@ from selectolax.lexbor import LexborNode as Node
 from adapters import poster
 from adapters.smf.page import SmfPage, squash
 from adapters.smf.urls import strip_session
-from referee.errors import MalformedPage
+from referee.core.errors import MalformedPage
 
 __all__ = [
     "AnswerKind",

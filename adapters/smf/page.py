@@ -34,8 +34,8 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from referee.dates import parse_forum_date
-from referee.errors import (
+from referee.core.dates import parse_forum_date
+from referee.core.errors import (
     AccessDenied,
     ConfigError,
     DateParseError,

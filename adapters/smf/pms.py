@@ -43,10 +43,10 @@ from selectolax.lexbor import LexborNode as Node
 from adapters.smf.page import SmfPage, int_or_none, squash
 from adapters.smf.topic import current_number, normalise_body, post_blocks
 from adapters.smf.urls import query_params, strip_session
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError, MalformedPage
-from referee.kernel import PmListEntry, PrivateMessage
-from referee.markup import plain_text
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError, MalformedPage
+from referee.core.kernel import PmListEntry, PrivateMessage
+from referee.core.markup import plain_text
 
 __all__ = ["SmfFolder", "parse_folder", "parse_pm_view"]
 

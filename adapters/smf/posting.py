@@ -39,7 +39,7 @@ from adapters.smf import forms
 from adapters.smf.client import SmfForum
 from adapters.smf.page import SmfPage, decode_page
 from adapters.smf.urls import strip_session, topic_start
-from referee.errors import LoginRequired, NetworkError, PostingError
+from referee.core.errors import LoginRequired, NetworkError, PostingError
 
 log = logging.getLogger("referee.smf.posting")
 

@@ -20,8 +20,8 @@ from adapters.smf import pms, topic
 from adapters.smf.page import SmfPage, looks_like_smf, reads_as_smf
 from adapters.smf.urls import parse_topic_url, query_params
 from adapters.snapshot import Reading, SavedPage
-from referee.errors import ForumError
-from referee.kernel import PmFolderPage
+from referee.core.errors import ForumError
+from referee.core.kernel import PmFolderPage
 
 _FOLDERS = {"inbox": "inbox", "sent": "sentbox"}
 

@@ -1,4 +1,4 @@
-"""SMF 2.0 and 2.1 topic pages → :class:`referee.kernel.TopicPage`. Pure: HTML in, values out.
+"""SMF 2.0 and 2.1 topic pages → :class:`referee.core.kernel.TopicPage`. Pure: HTML in, values out.
 
 Markup read here, listed with its source in adapters/smf/README.md (2.1 Curve2 verified on
 fixtures/smf21-ru ``topic_p{1,2,3}_{guest,host}``; 2.0 Curve from SMF 2.0's
@@ -41,10 +41,10 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.smf.page import SmfPage, int_or_none, squash
 from adapters.smf.urls import query_params, strip_session, topic_start
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError, MalformedPage
-from referee.kernel import EditNotice, Post, TopicPage
-from referee.markup import plain_text
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError, MalformedPage
+from referee.core.kernel import EditNotice, Post, TopicPage
+from referee.core.markup import plain_text
 
 __all__ = ["current_number", "normalise_body", "parse_topic_page", "post_blocks",
            "read_edit_notice"]

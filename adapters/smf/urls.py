@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
-from referee.errors import ConfigError
+from referee.core.errors import ConfigError
 
 __all__ = [
     "post_url",

@@ -31,7 +31,7 @@ from adapters.board import BoardClient, cookies_set
 from adapters.vbulletin import forms, pms, topic
 from adapters.vbulletin.dates import Order
 from adapters.vbulletin.urls import ThreadAddress, parse_thread_url
-from referee.errors import (
+from referee.core.errors import (
     ConfigError,
     ForumError,
     LoginFailed,
@@ -39,7 +39,7 @@ from referee.errors import (
     MalformedPage,
     TopicNotFound,
 )
-from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
 
 T = TypeVar("T")
 
@@ -50,7 +50,7 @@ _NO_USER = (None, "", "0", "deleted")
 
 
 class VbulletinForum(BoardClient):
-    """A live vBulletin 3.8/4.x board (implements :class:`referee.kernel.Forum`)."""
+    """A live vBulletin 3.8/4.x board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "vbulletin"
     url_example = "https://forum.example.com/showthread.php?t=123"

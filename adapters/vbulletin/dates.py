@@ -21,7 +21,7 @@ import re
 from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Literal
 
-from referee.dates import parse_forum_date
+from referee.core.dates import parse_forum_date
 
 Order = Literal["dmy", "mdy"]
 
@@ -97,7 +97,7 @@ _AT = re.compile(r"\s+(?:at|в)\s+(?=\d)", re.IGNORECASE)
 def vb_date(text: str, *, tz: tzinfo, now: datetime, order: Order | None) -> datetime:
     """A date as vBulletin prints it («26.11.2026, 18:00», «Сегодня, 12:34»,
     «06-15-2016, 03:03 PM», «2016-02-01 at 03:31») → aware UTC. Raises
-    :class:`~referee.errors.DateParseError`."""
+    :class:`~referee.core.errors.DateParseError`."""
     clean = " ".join(text.replace("\u00a0", " ").split())
     clean = _AT.sub(" ", normalise_numeric(clean, order)).strip(" .,")
     return parse_forum_date(clean, tz=tz, now=now)

@@ -21,9 +21,9 @@ from selectolax.lexbor import LexborNode as Node
 from adapters.vbulletin.body import render_body
 from adapters.vbulletin.dates import date_order, footer_zone, vb_date
 from adapters.vbulletin.topic import pagination, raise_for_page, user_id
-from referee.errors import DateParseError, MalformedPage, PmRemoved
-from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage
-from referee.markup import plain_text
+from referee.core.errors import DateParseError, MalformedPage, PmRemoved
+from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
+from referee.core.markup import plain_text
 
 _PM_ID = re.compile(r"[?&;]pmid=(\d+)")
 _REMOVED = ("invalid message", "неверно указано сообщение", "сообщение не найдено",

@@ -28,7 +28,7 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters.poster import LOOK, Answer, FormPoster, GuestForm
 from adapters.vbulletin import forms, topic
 from adapters.vbulletin.client import VbulletinForum
-from referee.errors import PostingError
+from referee.core.errors import PostingError
 
 FLOOD_WAIT = 31.0
 """vBulletin's default ``floodchecktime`` (30 s) plus a margin, when the board names none."""

@@ -30,8 +30,8 @@ from adapters.snapshot import Reading, SavedPage
 from adapters.vbulletin import claims_page, pms, topic
 from adapters.vbulletin.dates import Order
 from adapters.vbulletin.urls import parse_thread_url
-from referee.errors import ConfigError, MalformedPage
-from referee.kernel import TopicPage
+from referee.core.errors import ConfigError, MalformedPage
+from referee.core.kernel import TopicPage
 
 _PM_ID = re.compile(r"[?&;]pmid=(\d+)")
 _FOLDER_ID = re.compile(r"[?&;]folderid=(-?\d+)")

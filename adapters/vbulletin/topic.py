@@ -23,7 +23,7 @@ from selectolax.lexbor import LexborNode as Node
 from adapters import charset
 from adapters.vbulletin.body import render_body
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
-from referee.errors import (
+from referee.core.errors import (
     AccessDenied,
     DateParseError,
     ForumError,
@@ -31,8 +31,8 @@ from referee.errors import (
     MalformedPage,
     TopicNotFound,
 )
-from referee.kernel import EditNotice, Post, TopicPage
-from referee.markup import plain_text
+from referee.core.kernel import EditNotice, Post, TopicPage
+from referee.core.markup import plain_text
 
 _USER_ID = re.compile(r"(?:[?&;]u=|member\.php/|members?/)(\d+)")
 _DIGITS = re.compile(r"\d+")

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 from urllib.parse import SplitResult, parse_qs, urlsplit, urlunsplit
 
-from referee.errors import ConfigError
+from referee.core.errors import ConfigError
 
 Form = Literal["query", "query_slug", "path", "threads", "vb5", "vbseo"]
 

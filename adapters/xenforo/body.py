@@ -1,6 +1,6 @@
 """A XenForo post body → the HTML the engine-neutral readers expect (engine guide).
 
-The vote reader and :mod:`referee.markup` read phpBB's shape: quotes are ``<blockquote>``
+The vote reader and :mod:`referee.core.markup` read phpBB's shape: quotes are ``<blockquote>``
 (with their author header inside), code boxes ``div.codebox > code``, spoiler content in
 place, no forum chrome. XenForo 2 already renders ``[QUOTE]`` as a ``<blockquote>``; its
 «Нажмите для раскрытия...» link, the spoiler buttons and the code box title are chrome and
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborNode as Node
 
-from referee.markup import plain_text_node
+from referee.core.markup import plain_text_node
 
 _CHROME = (
     "button",                       # spoiler buttons (XF2 .bbCodeSpoiler-button, XF1)

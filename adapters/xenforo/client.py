@@ -45,8 +45,8 @@ from adapters.xenforo.pms import (
 )
 from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
 from adapters.xenforo.urls import Board, ThreadAddress, parse_thread_url
-from referee.errors import ConfigError, LoginFailed, PmRemoved
-from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+from referee.core.errors import ConfigError, LoginFailed, PmRemoved
+from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
 
 T = TypeVar("T")
 
@@ -54,7 +54,7 @@ _TWO_STEP = re.compile(r'<form[^>]+action="[^"]*login/two-step', re.IGNORECASE)
 
 
 class XenforoForum(BoardClient):
-    """A live XenForo 1/2 board (implements :class:`referee.kernel.Forum`)."""
+    """A live XenForo 1/2 board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "xenforo"
     url_example = "https://forum.example/threads/mafija.123/"

@@ -13,7 +13,7 @@ The page itself tells that zone's offset: XF2 prints ``XF.config.time = {now, to
 The texts are XenForo's relative forms (``XF\\Language::getRelativeDateTimeOutput``):
 «Только что», «N минут назад», «Сегодня в 21:42», «Вчера в 21:42», a weekday within the
 week «Понедельник в 18:00», then the date «20 ноя 2026». Everything but the weekday and
-«только что» is :func:`referee.dates.parse_forum_date`'s.
+«только что» is :func:`referee.core.dates.parse_forum_date`'s.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from datetime import UTC, datetime, time, timedelta, timezone, tzinfo
 
 from selectolax.lexbor import LexborHTMLParser
 
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError
 
 _DAY_START = re.compile(
     r"\b(?:serverTimeInfo|time)\s*:\s*\{\s*now\s*:\s*(\d{9,11})\s*,\s*today\s*:\s*(\d{9,11})")

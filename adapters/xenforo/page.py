@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
 from adapters.xenforo.dates import read_date_text
-from referee.errors import (
+from referee.core.errors import (
     AccessDenied,
     ForumError,
     LoginRequired,

@@ -2,7 +2,7 @@
 messages. Pure: HTML text in.
 
 A conversation is a thread of messages between its participants. referee keeps one
-:class:`~referee.kernel.PrivateMessage` per *message*, keyed by the conversation and the
+:class:`~referee.core.kernel.PrivateMessage` per *message*, keyed by the conversation and the
 message's place in it (:func:`pm_key`): the listing tells how many messages each
 conversation holds («Ответы: N» + 1), so a sync can tell which places it has not stored
 yet without opening anything, and opens only the conversation pages that hold them.
@@ -34,8 +34,8 @@ from adapters.xenforo.page import (
     user_of,
 )
 from adapters.xenforo.topic import pages_of
-from referee.errors import MalformedPage
-from referee.kernel import PmFolderPage, PmListEntry
+from referee.core.errors import MalformedPage
+from referee.core.kernel import PmFolderPage, PmListEntry
 
 KEY_BASE = 100_000
 """``pm_id = conversation_id · KEY_BASE + place`` (the first message is place 1)."""

@@ -27,7 +27,7 @@ from adapters.xenforo.client import XenforoForum
 from adapters.xenforo.page import error_text, is_logged_in, login_form, parse
 from adapters.xenforo.pms import conversation_id_in, pm_key
 from adapters.xenforo.urls import parse_thread_url, route_of
-from referee.errors import ConfigError, LoginRequired, PostingError
+from referee.core.errors import ConfigError, LoginRequired, PostingError
 
 FLOOD_WAIT = 31.0
 """XenForo's default flood check (30 s) plus a margin, when the answer names no figure."""
@@ -40,7 +40,7 @@ _LOOK = ("посмотрите в теме (или в переписках) в �
 
 class XenforoPoster(FormPoster[forms.PostingForm]):
     """Sends replies and new conversations as the logged-in host over a
-    :class:`XenforoForum` session (implements :class:`referee.kernel.Poster`)."""
+    :class:`XenforoForum` session (implements :class:`referee.core.kernel.Poster`)."""
 
     flood_default = FLOOD_WAIT
     max_flood_wait = MAX_FLOOD_WAIT

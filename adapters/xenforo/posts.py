@@ -20,8 +20,8 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.xenforo.page import HINT_URL, User, date_in, norm, time_of, user_of
-from referee.errors import MalformedPage
-from referee.kernel import EditNotice
+from referee.core.errors import MalformedPage
+from referee.core.kernel import EditNotice
 
 _POST_ID = re.compile(r"^(?:js-)?post-(\d+)$")
 _NUMBER = re.compile(r"#\s*(\d[\d\s.,\u00a0\u202f]*)")

@@ -40,8 +40,8 @@ from adapters.xenforo.pms import (
 )
 from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
 from adapters.xenforo.urls import parse_thread_url
-from referee.errors import MalformedPage
-from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
+from referee.core.errors import MalformedPage
+from referee.core.kernel import PmFolderPage, PrivateMessage, TopicPage
 
 _THREAD_LINK = re.compile(r"threads/(?:[^/?#]*\.)?(\d+)(?=/|$|[?#])")
 _TEMPLATES = {

@@ -1,4 +1,4 @@
-"""XenForo thread pages → :class:`referee.kernel.TopicPage`. Pure: HTML text in.
+"""XenForo thread pages → :class:`referee.core.kernel.TopicPage`. Pure: HTML text in.
 
 The posts themselves are read by :mod:`.posts`; this module places the page in the thread
 (pagination, the board's page size, the first post pinned above later pages) and names it.
@@ -25,8 +25,8 @@ from adapters.xenforo.page import (
 )
 from adapters.xenforo.posts import RawPost, looks_like_posts, read_posts
 from adapters.xenforo.urls import parse_thread_url, route_of
-from referee.errors import ConfigError, MalformedPage
-from referee.kernel import Post, TopicPage
+from referee.core.errors import ConfigError, MalformedPage
+from referee.core.kernel import Post, TopicPage
 
 DEFAULT_PER_PAGE = 20
 """XenForo's «Messages per page» default (XF1 and XF2); the pages themselves tell the

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from adapters.base import strip_sid
-from referee.errors import ConfigError
+from referee.core.errors import ConfigError
 
 _THREAD = re.compile(r"(?:^|/)threads/(?:(?P<slug>[^/?#]*?)\.)?(?P<id>\d+)(?=/|$)")
 _ANY_ROUTE = re.compile(r"(?:^|/)(?P<route>threads|forums|conversations|direct-messages|members"

@@ -1,7 +1,7 @@
 """``referee`` command line: thin wrappers over :class:`referee.game.Game` and friends.
 
 Every command is a few lines: open the game, call one library function, print what it
-returns. Errors of the project (:class:`referee.errors.RefereeError`) are printed as one
+returns. Errors of the project (:class:`referee.core.errors.RefereeError`) are printed as one
 clear message with what to do, never as a traceback, and never with a secret in them.
 The interface is Russian: each help is a one-line purpose and an example, and typer's own
 words are Russian too (:mod:`referee.render.typer_ru`); the terminal side — colour, the
@@ -22,7 +22,7 @@ from typing import Annotated
 import typer
 
 from referee.cli import params
-from referee.errors import RefereeError, RequestRefused
+from referee.core.errors import RefereeError, RequestRefused
 from referee.render.console import (
     confirm,
     echo_err,
@@ -48,7 +48,7 @@ EXIT_CODES = (
     "  5 — данные игры не позволяют команду (ник, день, ночь);\n"
     "  130 — прервано (Ctrl-C); всё сохранённое остаётся в базе."
 )
-"""The exit codes (:mod:`referee.errors`), in ``referee -h`` and in the README."""
+"""The exit codes (:mod:`referee.core.errors`), in ``referee -h`` and in the README."""
 
 app = typer.Typer(
     name="referee",
@@ -227,7 +227,7 @@ def _game(*, sync: bool = False):  # noqa: ANN202 - a referee.game.Game (lazy: f
 
 
 def _parse_when(value: str, game, option: str) -> datetime:  # noqa: ANN001
-    from referee.config_schema import local_time
+    from referee.config.schema import local_time
 
     return local_time(value, game.config.tz, option)
 
@@ -296,8 +296,8 @@ _confirm = confirm
 
 
 def _publish(game, messages, yes: bool, dry_run: bool) -> None:  # noqa: ANN001
-    """Show, ask, send once, record (referee.publish); the listing goes to stderr."""
-    from referee.publish import run
+    """Show, ask, send once, record (referee.host.publish); the listing goes to stderr."""
+    from referee.host.publish import run
 
     run(game.config, game.store, messages, echo=_echo_err, confirm=_confirm, yes=yes,
         dry_run=dry_run)

@@ -40,12 +40,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from referee.config import DaySchedule
+from referee.config.game import DaySchedule
 from referee.game.safety import INCOMPLETE
 from referee.store import Store
 
 if TYPE_CHECKING:  # the HTTP client loads when a command syncs, not with the game
-    from referee.sync import SyncReport
+    from referee.store.sync import SyncReport
 
 KEY = "reread:{topic}:{day}"
 PM_KEY = "pm_read"

@@ -55,7 +55,7 @@ NO = frozenset({"н", "нет", "n", "no"})
 
 
 class Progress(Protocol):
-    """What a sync reports as it goes (:class:`referee.sync.SyncProgress`)."""
+    """What a sync reports as it goes (:class:`referee.store.sync.SyncProgress`)."""
 
     pages_read: int
     pages_to_read: int | None

@@ -11,7 +11,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Self
 
-from referee.errors import StoreError
+from referee.core.errors import StoreError
 from referee.store import guard
 from referee.store.rows import _INDEXES, _TABLES, SCHEMA_VERSION
 

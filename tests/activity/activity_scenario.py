@@ -10,10 +10,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from referee.config import ActivityRules, DaySchedule
-from referee.day.activity import ActivityReport, ActivityRow, Excuse, TurnDeath, check_activity
-from referee.kernel import Post
-from referee.markup import QUOTE_MARK
+from referee.config.game import ActivityRules, DaySchedule
+from referee.core.kernel import Post
+from referee.core.markup import QUOTE_MARK
+from referee.rules.day.activity import (
+    ActivityReport,
+    ActivityRow,
+    Excuse,
+    TurnDeath,
+    check_activity,
+)
 
 MSK = ZoneInfo("Europe/Moscow")
 HOST = "Ведущий"

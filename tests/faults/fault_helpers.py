@@ -17,9 +17,9 @@ from board_server import HOST, PASSWORD, PLAYERS, ROOT, Board
 
 from adapters.base import Secret
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config, ForumConfig
+from referee.config.game import Config, ForumConfig
 from referee.store import Store
-from referee.sync import PmSyncReport, SyncReport, sync_pms, sync_topic
+from referee.store.sync import PmSyncReport, SyncReport, sync_pms, sync_topic
 
 
 @dataclass

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 
 from adapters.http_client import HttpClient
-from referee.config import load_config
-from referee.errors import ConfigError, NetworkError
+from referee.config.game import load_config
+from referee.core.errors import ConfigError, NetworkError
 
 MIB = 1 << 20
 PAGE = "<html><body>Мой голос — Лиса, потому что она молчит</body></html>".encode()

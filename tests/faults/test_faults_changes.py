@@ -22,7 +22,7 @@ from fault_helpers import (
     stored_posts,
 )
 
-from referee.sync import MAX_STEPS_BACK
+from referee.store.sync import MAX_STEPS_BACK
 
 
 def test_posts_written_during_a_sync_are_read_to_the_new_last_page(

@@ -19,7 +19,7 @@ import pytest
 from board_server import Board, status
 from fault_helpers import Runner, referee, write_config
 
-from referee.errors import NetworkError
+from referee.core.errors import NetworkError
 
 AFTER_DAY = "2026-11-21 23:00"
 TRIES = 3

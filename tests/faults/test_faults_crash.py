@@ -29,7 +29,7 @@ BUDGET_S = 20.0
 SYNC = """
 import sys
 from pathlib import Path
-from referee.config import Config, ForumConfig
+from referee.config.game import Config, ForumConfig
 from referee.game import Game
 from referee.store import Store
 url, db, user = sys.argv[1], Path(sys.argv[2]), sys.argv[3]

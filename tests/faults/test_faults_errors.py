@@ -27,7 +27,7 @@ from fault_helpers import (
     true_posts,
 )
 
-from referee.errors import ForumError, LoginRequired, NetworkError
+from referee.core.errors import ForumError, LoginRequired, NetworkError
 
 TRIES = 3
 """``retries = 2`` in the host's [forum]: three tries of each request."""

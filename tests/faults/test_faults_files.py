@@ -43,7 +43,7 @@ from fault_helpers import (
 
 import adapters.cookies as cookies
 from adapters.base import HttpClient
-from referee.errors import StoreError
+from referee.core.errors import StoreError
 from referee.store import Store
 
 STORE_ERROR = 4

@@ -23,8 +23,9 @@ import pytest
 from board_server import DAY1, HOST, Board, BoardPost, make_posts
 from fault_helpers import Runner
 
-import referee.publish as publish_module
-from referee.publish import Outgoing, live_look, publish
+import referee.host.publish as publish_module
+from referee.host.outgoing import Outgoing
+from referee.host.publish import live_look, publish
 from referee.store import Store
 
 TRIALS = 40
@@ -154,7 +155,7 @@ def message(run: Runner, trial: int, rnd: random.Random, *, second: bool = False
     body = (f"[b]Итоги дня {trial + 1}[/b]\nЛиса — {votes}: Ёжик, Kotik\n"
             f"На виселицу отправляется Лиса.\n" if not second else
             f"[b]Проверка активности, ход {trial + 1}[/b]\nПропал без вести: Снежок ({votes})\n")
-    from referee.publish import game_ref, topic_ref
+    from referee.host.outgoing import game_ref, topic_ref
 
     config = run.config()
     return Outgoing("post", game_ref(config), f"day:{trial + 1}:{'act' if second else 'tally'}",

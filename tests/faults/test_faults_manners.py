@@ -18,7 +18,7 @@ from fault_helpers import CLI, Runner, assert_db_is_the_truth, write_config
 
 from adapters.base import HttpClient
 from adapters.phpbb.urls import sid_in_body
-from referee.errors import NetworkError
+from referee.core.errors import NetworkError
 
 SID = "0" * 32
 
@@ -93,7 +93,7 @@ def test_a_stalling_forum_is_waited_for_visibly_with_attempt_and_timeout(
         forum = run.open()
         forum.http.notice_after = 0.3
         from referee.store import Store
-        from referee.sync import sync_topic
+        from referee.store.sync import sync_topic
 
         with Store.open(run.db) as store, forum:
             sync_topic(run.config(), store, forum)

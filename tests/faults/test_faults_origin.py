@@ -17,7 +17,7 @@ import pytest
 
 from adapters.cookies import same_origin
 from adapters.http_client import HttpClient
-from referee.errors import ForumError
+from referee.core.errors import ForumError
 
 
 @contextmanager

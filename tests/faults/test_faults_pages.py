@@ -31,7 +31,7 @@ from fault_helpers import (
 )
 
 from referee.store import Store
-from referee.sync import sync_topic
+from referee.store.sync import sync_topic
 
 DAY_FROM_POST_1011 = "2026-11-20 19:12"
 """A day 1 whose first post is 1011 (19:17), the second of page 3."""

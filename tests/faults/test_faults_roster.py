@@ -19,10 +19,10 @@ import pytest
 from board_server import Board
 from fault_helpers import Runner, referee, write_config
 
-from referee.config import Config, Player
-from referee.config_forum import ForumConfig
+from referee.config.forum import ForumConfig
+from referee.config.game import Config, Player
+from referee.core.kernel import Post
 from referee.game.safety import probable_player, roster_doubts
-from referee.kernel import Post
 
 AFTER_DAY = "2026-11-21 23:00"
 AFTER_TURN = "2026-11-22 12:00"

@@ -8,7 +8,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from referee.game import Game
-from referee.sync import open_adapter, sync_pms, sync_topic
+from referee.store.sync import open_adapter, sync_pms, sync_topic
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "fixtures/demo/referee.toml"

@@ -17,14 +17,14 @@ from glance_bench import BenchGame
 from glance_demo import DEMO, MSK, at, demo, play_as_host
 from typer.testing import CliRunner
 
-from referee.bbcode import ZWSP
 from referee.cli import app
-from referee.day.result import Candidate, CountedVote, Tally
-from referee.errors import GameError
-from referee.history import day_history, game_history, history_of_day
+from referee.core.bbcode import ZWSP
+from referee.core.errors import GameError
+from referee.host.history import day_history, game_history, history_of_day
 from referee.render.context import Context
 from referee.render.history import ROLES_WARNING, render_day_history, render_game_history
 from referee.render.plot import label, plot_day, series
+from referee.rules.day.result import Candidate, CountedVote, Tally
 
 START = datetime(2026, 11, 20, 15, tzinfo=UTC)
 MOSCOW = Context(tz=MSK, tz_name="Europe/Moscow")

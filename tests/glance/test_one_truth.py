@@ -23,20 +23,20 @@ from glance_demo import DEMO, demo, msk
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.chronicle import chronicle
-from referee.config import load_config
-from referee.errors import GameError
+from referee.config.game import load_config
+from referee.core.errors import GameError
 from referee.game import Game
 from referee.game.daystate import day_state
-from referee.history import game_history, history_of_day
-from referee.night import GameState
+from referee.host.chronicle import chronicle
+from referee.host.history import game_history, history_of_day
+from referee.host.status import game_status
+from referee.host.watch.look import phase_at, take_look
+from referee.host.watch.loop import _OpenGame
 from referee.render.context import Context
 from referee.render.day import day_paste
 from referee.render.morning import morning_report
-from referee.status import game_status
+from referee.rules.night import GameState
 from referee.store import Store
-from referee.watch.look import phase_at, take_look
-from referee.watch.loop import _OpenGame
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "night"))
 from dbgame import build, day_start  # noqa: E402
@@ -240,8 +240,8 @@ def test_random_games_in_every_view_at_every_moment(tmp_path_factory, game) -> N
 def test_the_export_carries_who_left_with_the_morning(tmp_path: Path) -> None:
     """``referee export``'s replay names the silent turn's leavers after their night (A3),
     and ``referee replay`` of it ends where the live game is."""
-    from referee.export import export_game
-    from referee.replay import replay
+    from referee.host.export import export_game
+    from referee.host.replay import replay
 
     demo(tmp_path / "game.db").close()
     game = _command(DEMO, tmp_path / "game.db", msk("2026-11-24 12:00"))

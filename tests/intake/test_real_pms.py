@@ -15,15 +15,15 @@ from zoneinfo import ZoneInfo
 import pytest
 from intake_helpers import describe
 
-from referee.config import (
+from referee.config.game import (
     Config,
     DaySchedule,
     ForumConfig,
     Player,
 )
-from referee.intake import NightIntake, night_roster, read_night, read_requests
-from referee.kernel import PmListEntry, PrivateMessage
-from referee.roles import normalise_role
+from referee.core.kernel import PmListEntry, PrivateMessage
+from referee.core.roles import normalise_role
+from referee.rules.intake import NightIntake, night_roster, read_night, read_requests
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"
 MANIFEST = json.loads((FIXTURE / "manifest.json").read_text(encoding="utf-8"))

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.game import Game
-from referee.sync import open_adapter, sync_topic
+from referee.store.sync import open_adapter, sync_topic
 
 
 @pytest.fixture

@@ -15,9 +15,9 @@ from mybb_pages import MSK, PageStyle
 
 from adapters.base import ForumSettings, Secret
 from adapters.mybbru.client import MybbForum
-from referee.day.reading import find_vote
-from referee.kernel import Post
-from referee.nicks import Roster
+from referee.core.kernel import Post
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 
 def read_all(board: MybbBoard, *, api: str) -> list[Post]:

@@ -1,6 +1,6 @@
 """Replies and PMs through the board's forms: every field of the served form, windows-1251
 text (``&#NNNN;`` for what that code page lacks), the host's session, once per call; and the
-same confirmation, idempotency and ``--dry-run`` as on phpBB (referee.publish)."""
+same confirmation, idempotency and ``--dry-run`` as on phpBB (referee.host.publish)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from adapters.base import ForumSettings, Secret
 from adapters.mybbru.client import MybbForum
 from adapters.mybbru.posting import MybbPoster, PostingError, form_body
 from adapters.registry import open_poster
-from referee.publish import Outcome, Outgoing, publish
+from referee.host.outgoing import Outgoing
+from referee.host.publish import Outcome, publish
 from referee.store import Store
 
 TEXT = "[b]Итоги дня 1[/b]\nЛиса — 4 ✔, Ёжик — 1"

@@ -14,10 +14,10 @@ from mybb_pages import MSK, PageStyle, info_html, page, pagelink, post_html, top
 
 from adapters.mybbru.body import normalise_body
 from adapters.mybbru.topic import HtmlTopicPage, parse_topic_page
-from referee.day.reading import find_vote
-from referee.errors import AccessDenied, MalformedPage, TopicNotFound
-from referee.markup import QUOTE_MARK
-from referee.nicks import Roster
+from referee.core.errors import AccessDenied, MalformedPage, TopicNotFound
+from referee.core.markup import QUOTE_MARK
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 POSTED = int(datetime(2026, 11, 21, 21, 42, 5, tzinfo=MSK).timestamp())
 NOW = datetime(2026, 11, 21, 23, 0, tzinfo=MSK)

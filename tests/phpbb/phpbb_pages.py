@@ -15,7 +15,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from adapters.phpbb.parse import decode_page, parse_pm, parse_pm_folder, parse_topic_page
-from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
+from referee.core.kernel import PmFolderPage, PrivateMessage, TopicPage
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 REAL = FIXTURES / "phpbb33-ru"

@@ -15,9 +15,9 @@ import pytest
 
 from adapters.phpbb import parse
 from adapters.phpbb.bbcode import bbcode_to_html
-from referee.errors import MalformedPage
-from referee.kernel import PmListEntry
-from referee.markup import QUOTE_MARK, plain_text
+from referee.core.errors import MalformedPage
+from referee.core.kernel import PmListEntry
+from referee.core.markup import QUOTE_MARK, plain_text
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "phpbb33-ru"

@@ -12,7 +12,7 @@ from adapters.phpbb.parse import (
     parse_pm_folder,
     parse_topic_page,
 )
-from referee.errors import (
+from referee.core.errors import (
     AccessDenied,
     ForumError,
     LoginRequired,

@@ -20,7 +20,7 @@ from phpbb_variants import (
 
 from adapters.phpbb.parse import page_kind, parse_pm, parse_pm_folder, parse_topic_page
 from adapters.phpbb.pms import read_pm_folder
-from referee.errors import MalformedPage
+from referee.core.errors import MalformedPage
 
 BOARD = "http://mafia.example"
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from phpbb_pages import BOARD, manifest, topic, utc
 
-from referee.markup import QUOTE_MARK, unquoted_lines
+from referee.core.markup import QUOTE_MARK, unquoted_lines
 
 GUEST = ["topic_p1_guest.html", "topic_p2_guest.html", "topic_p3_guest.html",
          "topic_p4_guest.html"]

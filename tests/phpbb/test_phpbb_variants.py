@@ -22,9 +22,9 @@ from phpbb_variants import (
 )
 
 from adapters.phpbb.parse import page_kind, parse_topic_page
-from referee.day.reading import find_vote
-from referee.kernel import Post, TopicPage
-from referee.nicks import Roster
+from referee.core.kernel import Post, TopicPage
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 ROSTER = Roster(["Лиса", "Ёжик", "Шерлок", "Kotik", "Прохожий", "admin"])
 REASON = "Лиса весь день уходит от ответов и путается в показаниях."

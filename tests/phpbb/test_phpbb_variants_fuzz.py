@@ -14,7 +14,7 @@ from phpbb_variant_pages import subsilver_folder_page, subsilver_pm_page, topic_
 from phpbb_variants import MOSCOW, NOW, POST_VARIANTS, URL, Vp, foe31, soft_deleted
 
 from adapters.phpbb.parse import parse_pm, parse_pm_folder, parse_topic_page
-from referee.errors import RefereeError
+from referee.core.errors import RefereeError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "robustness"))
 from robust_helpers import mutation  # noqa: E402

@@ -24,7 +24,7 @@ import respx
 from adapters.base import HttpClient, Secret
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.posting import PhpbbPoster
-from referee.config import ForumConfig
+from referee.config.game import ForumConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "phpbb33-ru"

@@ -15,9 +15,9 @@ import pytest
 from publish_board import PASSWORD, TOPIC_URL, FakeTime, PostingBoard, make_poster_for
 from typer.testing import CliRunner, Result
 
-import referee.publish as publish_module
+import referee.host.publish as publish_module
 from referee.cli import app
-from referee.errors import RefereeError
+from referee.core.errors import RefereeError
 from referee.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

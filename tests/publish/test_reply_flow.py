@@ -23,7 +23,7 @@ from publish_board import (
 )
 
 from adapters.phpbb.posting import FLOOD_WAIT, PhpbbPoster, PostingError
-from referee.errors import LoginRequired
+from referee.core.errors import LoginRequired
 
 MakePoster = Callable[..., PhpbbPoster]
 COUNT = "[b]Итоги дня 1[/b]\n[b]Mr. Smith — 6[/b]: Лиса, Kotik\n"

@@ -31,8 +31,8 @@ from adapters.base import HttpClient, Secret  # noqa: E402
 from adapters.phpbb import client as phpbb_client  # noqa: E402
 from adapters.phpbb.client import PhpbbForum  # noqa: E402
 from referee import cli  # noqa: E402
-from referee.config import load_config  # noqa: E402
-from referee.errors import ForumError  # noqa: E402
+from referee.config.game import load_config  # noqa: E402
+from referee.core.errors import ForumError  # noqa: E402
 
 MARKER = f"pw-{uuid.uuid4().hex}-Пароль"
 """The password of this test run: unique, so finding it anywhere is proof of a leak."""

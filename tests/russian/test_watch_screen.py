@@ -13,10 +13,10 @@ import pytest
 from demo_run import DEMO, run
 from rich.console import Console
 
-from referee.errors import RequestRefused
+from referee.core.errors import RequestRefused
+from referee.host.watch import Options, Screen, Watch
 from referee.render.status_line import FittedLine, fit
 from referee.render.watch import WatchTexts
-from referee.watch import Options, Screen, Watch
 
 MSK = ZoneInfo("Europe/Moscow")
 

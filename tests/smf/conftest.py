@@ -15,7 +15,7 @@ from smf_time import FakeTime
 
 from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.smf.client import SmfForum
-from referee.config import Config, ForumConfig, Player
+from referee.config.game import Config, ForumConfig, Player
 from referee.store import Store
 
 

@@ -21,7 +21,7 @@ from smf_board import HOST_PASSWORD, RealBoard
 from adapters.base import ForumSettings, Secret
 from adapters.registry import engine_for
 from referee.game import Game
-from referee.sync import open_adapter, sync_pms, sync_topic
+from referee.store.sync import open_adapter, sync_pms, sync_topic
 
 MSK = ZoneInfo("Europe/Moscow")
 MANIFEST = json.loads((Path(__file__).resolve().parents[2] / "fixtures/smf21-ru/manifest.json")

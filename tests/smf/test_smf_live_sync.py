@@ -13,10 +13,10 @@ from smf_live import LiveBoard, moscow
 from smf_time import FakeTime
 
 from adapters.smf.client import LOGIN_SPACING
-from referee.config import Config
-from referee.errors import ConfigError, ForumError, LoginFailed, LoginRequired
+from referee.config.game import Config
+from referee.core.errors import ConfigError, ForumError, LoginFailed, LoginRequired
 from referee.store import Store
-from referee.sync import sync_pms, sync_topic
+from referee.store.sync import sync_pms, sync_topic
 
 
 def test_a_topic_is_read_once_and_then_from_its_last_page(make_forum, live: LiveBoard,

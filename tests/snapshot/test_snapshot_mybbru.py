@@ -27,7 +27,7 @@ from adapters.base import ForumSettings  # noqa: E402
 from adapters.registry import open_forum  # noqa: E402
 from adapters.snapshot import SnapshotForum  # noqa: E402
 from referee.cli import app  # noqa: E402
-from referee.errors import MalformedPage  # noqa: E402
+from referee.core.errors import MalformedPage  # noqa: E402
 from referee.game import Game  # noqa: E402
 
 NIGHTS = (

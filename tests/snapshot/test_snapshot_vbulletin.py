@@ -25,7 +25,7 @@ from adapters.base import ForumSettings, Secret  # noqa: E402
 from adapters.registry import open_forum  # noqa: E402
 from adapters.snapshot import SnapshotForum  # noqa: E402
 from adapters.vbulletin.client import VbulletinForum  # noqa: E402
-from referee.errors import ConfigError  # noqa: E402
+from referee.core.errors import ConfigError  # noqa: E402
 from referee.game import DayResult, Game  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "vbulletin"

@@ -11,7 +11,7 @@ from sync_helpers import PASSWORD, TOPIC_URL, FakeTime
 
 from adapters.base import HttpClient, Secret
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config, ForumConfig, Player
+from referee.config.game import Config, ForumConfig, Player
 from referee.store import Store
 
 

@@ -21,7 +21,7 @@ from sync_helpers import FIXTURES, ROOT
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from phpbb_export import HEADERS, ExportRow, export_xml  # noqa: E402
 
-from referee.dates import parse_forum_date  # noqa: E402
+from referee.core.dates import parse_forum_date  # noqa: E402
 
 MOSCOW = ZoneInfo("Europe/Moscow")
 MANIFEST = json.loads((FIXTURES / "manifest.json").read_text(encoding="utf-8"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from referee.kernel import EditNotice, Post, TopicPage
+from referee.core.kernel import EditNotice, Post, TopicPage
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures" / "phpbb33-ru"

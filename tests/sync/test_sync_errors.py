@@ -10,8 +10,8 @@ import pytest
 from fake_board import FakeBoard, SyntheticTopic
 
 from adapters.phpbb.client import PhpbbForum
-from referee.errors import AccessDenied, ForumError, MalformedPage, TopicNotFound
-from referee.kernel import PageCursor
+from referee.core.errors import AccessDenied, ForumError, MalformedPage, TopicNotFound
+from referee.core.kernel import PageCursor
 
 MakeForum = Callable[..., PhpbbForum]
 

@@ -24,7 +24,7 @@ from adapters.base import (
     retry_after_seconds,
     strip_sid,
 )
-from referee.errors import ForumError, LoginRequired, NetworkError
+from referee.core.errors import ForumError, LoginRequired, NetworkError
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 

@@ -16,11 +16,11 @@ from sync_helpers import PASSWORD, fixture_bytes
 
 from adapters.base import Secret
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config
-from referee.errors import LoginFailed, LoginRequired
-from referee.kernel import PageCursor
+from referee.config.game import Config
+from referee.core.errors import LoginFailed, LoginRequired
+from referee.core.kernel import PageCursor
 from referee.store import Store
-from referee.sync import sync_pms, sync_topic
+from referee.store.sync import sync_pms, sync_topic
 
 MakeForum = Callable[..., PhpbbForum]
 

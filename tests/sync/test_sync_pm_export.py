@@ -17,10 +17,10 @@ from sync_helpers import fixture_bytes
 
 from adapters.phpbb import parse
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config
-from referee.kernel import PrivateMessage
+from referee.config.game import Config
+from referee.core.kernel import PrivateMessage
 from referee.store import Store
-from referee.sync import sync_pms
+from referee.store.sync import sync_pms
 
 MakeForum = Callable[..., PhpbbForum]
 MSK = ZoneInfo("Europe/Moscow")

@@ -11,9 +11,9 @@ import pytest
 from fake_board import FakeBoard, inbox_page
 
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config
+from referee.config.game import Config
 from referee.store import Store
-from referee.sync import sync_pms
+from referee.store.sync import sync_pms
 
 MakeForum = Callable[..., PhpbbForum]
 

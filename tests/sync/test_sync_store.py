@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from sync_helpers import DAY1, page, post
 
-from referee.errors import StoreError
+from referee.core.errors import StoreError
 from referee.store import SCHEMA_VERSION, Store
 
 HERE = Path(__file__).parent

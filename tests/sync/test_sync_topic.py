@@ -13,11 +13,11 @@ from sync_helpers import fixture_bytes
 
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.urls import parse_topic_url
-from referee.config import Config
-from referee.errors import ConfigError, NetworkError
-from referee.kernel import Forum, PageCursor
+from referee.config.game import Config
+from referee.core.errors import ConfigError, NetworkError
+from referee.core.kernel import Forum, PageCursor
 from referee.store import Store
-from referee.sync import SyncProgress, sync_topic
+from referee.store.sync import SyncProgress, sync_topic
 
 MakeForum = Callable[..., PhpbbForum]
 

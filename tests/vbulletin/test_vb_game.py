@@ -18,10 +18,10 @@ from vb_game import DAY1, DAY2, DAY3, NIGHT1, NIGHT2, msk, referee_toml
 from adapters.base import Secret
 from adapters.vbulletin.client import VbulletinForum
 from referee.cli import app
-from referee.config import load_config
+from referee.config.game import load_config
 from referee.game import DayResult, Game
 from referee.store import Store
-from referee.sync import open_adapter, sync_pms, sync_topic
+from referee.store.sync import open_adapter, sync_pms, sync_topic
 
 
 @pytest.fixture

@@ -17,8 +17,8 @@ from adapters.base import ForumSettings, Secret
 from adapters.vbulletin.client import VbulletinForum
 from adapters.vbulletin.forms import md5_fields
 from adapters.vbulletin.posting import VbulletinPoster
-from referee.errors import LoginFailed, TopicNotFound
-from referee.kernel import PageCursor
+from referee.core.errors import LoginFailed, TopicNotFound
+from referee.core.kernel import PageCursor
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=BOARD_ZONE)
 START = datetime(2026, 11, 20, 18, 0, tzinfo=BOARD_ZONE)

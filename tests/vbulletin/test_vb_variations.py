@@ -23,11 +23,11 @@ from vb_variants import (
 
 from adapters.vbulletin.topic import decode_page, parse_topic_page
 from adapters.vbulletin.urls import claims, parse_thread_url
-from referee.config import VoteRules
-from referee.day.reading import find_vote
-from referee.errors import MalformedPage, RefereeError
-from referee.markup import unquoted_lines
-from referee.nicks import Roster
+from referee.config.game import VoteRules
+from referee.core.errors import MalformedPage, RefereeError
+from referee.core.markup import unquoted_lines
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 NOW = datetime(2026, 11, 26, 20, 0, tzinfo=BOARD_ZONE)
 ROSTER = Roster(["Шерлок", "Kotik", "Лиса", "Гроза", "Ёжик"])

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from votes_scenario import PLAYERS, counts, flags, msk, post, posts, rejections, run
 
-from referee.config import Replacement, VoteRules
-from referee.decisions import VoteDecision
-from referee.errors import GameError
+from referee.config.game import Replacement, VoteRules
+from referee.core.errors import GameError
+from referee.rules.decisions import VoteDecision
 
 REASON = "Весь день уходит от прямых вопросов."
 

@@ -21,13 +21,13 @@ from selectolax.lexbor import LexborHTMLParser
 from votes_scenario import MSK, msk, s9e
 
 from adapters.phpbb.parse import parse_topic_page
-from referee.config import DaySchedule
-from referee.day.count import tally
-from referee.day.reading import find_vote
-from referee.day.result import Tally
-from referee.kernel import Post
-from referee.nicks import Roster
+from referee.config.game import DaySchedule
+from referee.core.kernel import Post
+from referee.core.nicks import Roster
 from referee.render.tally import render_parts
+from referee.rules.day.count import tally
+from referee.rules.day.reading import find_vote
+from referee.rules.day.result import Tally
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"
 MANIFEST = json.loads((FIXTURE / "manifest.json").read_text(encoding="utf-8"))

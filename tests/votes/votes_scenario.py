@@ -18,12 +18,12 @@ from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
-from referee.config import DaySchedule, Replacement, VoteRules
-from referee.day.count import tally
-from referee.day.result import Tally
-from referee.decisions import VoteDecision
-from referee.kernel import EditNotice, Post
-from referee.nicks import Roster
+from referee.config.game import DaySchedule, Replacement, VoteRules
+from referee.core.kernel import EditNotice, Post
+from referee.core.nicks import Roster
+from referee.rules.day.count import tally
+from referee.rules.day.result import Tally
+from referee.rules.decisions import VoteDecision
 
 MSK = ZoneInfo("Europe/Moscow")
 HOST = "Ведущий"

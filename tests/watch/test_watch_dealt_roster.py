@@ -16,10 +16,10 @@ from pathlib import Path
 from watch_board import FakeClock, GameBoard, msk, script, write_config
 from watch_helpers import watch
 
-from referee import decisions
-from referee.config import load_config
-from referee.decisions import Deal
+from referee.config.game import load_config
 from referee.game import Game
+from referee.rules import decisions
+from referee.rules.decisions import Deal
 from referee.store import Store
 
 

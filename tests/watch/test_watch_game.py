@@ -23,7 +23,7 @@ from typer.testing import CliRunner, Result
 from watch_board import FakeClock, GameBoard, msk, script, write_config
 from watch_helpers import results, sent
 
-import referee.watch
+import referee.host.watch
 from referee.cli import app
 
 
@@ -72,7 +72,7 @@ def watched(board: GameBoard, clock: FakeClock, folder: Path,
         clock.t = start  # type: ignore[assignment]
         return clock
 
-    monkeypatch.setattr(referee.watch, "make_clock", fake_clock)
+    monkeypatch.setattr(referee.host.watch, "make_clock", fake_clock)
     res = invoke(["--config", str(cfg), "--db", str(db), "--now", "2026-11-20 11:00",
                   "watch", "--every", "30", "--tally-at-deadline", "--resolve-at-deadline",
                   "--activity-at-deadline", "--post", "--send", "--yes",

@@ -9,9 +9,9 @@ from typing import Any
 
 from watch_board import FakeClock, GameBoard
 
+from referee.host.watch import Options, Screen, Watch
 from referee.render.watch import WatchTexts
 from referee.store import Store
-from referee.watch import Options, Screen, Watch
 
 
 @dataclass

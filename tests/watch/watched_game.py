@@ -24,7 +24,7 @@ from watch_board import PASSWORD, FakeClock, GameBoard, msk, write_config  # noq
 
 import adapters.phpbb.client as client  # noqa: E402
 import adapters.phpbb.posting as posting  # noqa: E402
-import referee.watch  # noqa: E402
+import referee.host.watch  # noqa: E402
 from referee.cli import main  # noqa: E402
 
 DEFAULT = ["--every", "30", "--tally-at-deadline", "--resolve-at-deadline",
@@ -56,7 +56,7 @@ def run(args: list[str]) -> None:
             clock.t = start
         return clock
 
-    referee.watch.make_clock = the_boards_clock  # type: ignore[assignment]
+    referee.host.watch.make_clock = the_boards_clock  # type: ignore[assignment]
     folder = Path(tempfile.mkdtemp(prefix="watched-game-"))
     with GameBoard(clock=clock).running() as board:
         config = write_config(folder, board)

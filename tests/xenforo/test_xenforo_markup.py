@@ -25,11 +25,11 @@ from xf_pages import (
 from adapters.xenforo.page import parse, time_of
 from adapters.xenforo.pms import parse_conversation_list, parse_conversation_page
 from adapters.xenforo.topic import parse_topic_page
-from referee.day.colour import is_red, style_is_red
-from referee.day.reading import find_vote
-from referee.errors import AccessDenied, LoginRequired, MalformedPage, TopicNotFound
-from referee.markup import QUOTE_MARK
-from referee.nicks import Roster
+from referee.core.errors import AccessDenied, LoginRequired, MalformedPage, TopicNotFound
+from referee.core.markup import QUOTE_MARK
+from referee.core.nicks import Roster
+from referee.rules.day.colour import is_red, style_is_red
+from referee.rules.day.reading import find_vote
 
 PREFIX = "/forum/"
 ORIGIN = "http://board.test"

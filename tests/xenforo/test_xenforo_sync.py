@@ -10,9 +10,9 @@ from xf_board import XfBoard
 from xf_conversations import XfConversation, XfMessage
 from xf_game import HOST, PEOPLE, Clock, Game119, config_text, msk
 
-from referee.errors import LoginFailed, TopicNotFound
+from referee.core.errors import LoginFailed, TopicNotFound
 from referee.game import Game
-from referee.sync import open_adapter, sync_pms, sync_topic
+from referee.store.sync import open_adapter, sync_pms, sync_topic
 
 
 def test_first_sync_reads_every_page_and_the_conversations(

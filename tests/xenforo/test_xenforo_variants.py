@@ -27,10 +27,10 @@ from xf_variants import (
 from adapters.xenforo.page import parse
 from adapters.xenforo.posts import read_posts
 from adapters.xenforo.topic import parse_topic_page
-from referee.day.reading import find_vote
-from referee.kernel import Post
-from referee.markup import QUOTE_MARK
-from referee.nicks import Roster
+from referee.core.kernel import Post
+from referee.core.markup import QUOTE_MARK
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 Render = Callable[[Vp, datetime], str]
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=MOSCOW)
