@@ -104,8 +104,10 @@ def next_full(window: DaySchedule, m: Memory, every: timedelta,
 
 def is_due(window: DaySchedule, m: Memory, now: datetime, every: timedelta,
            before: timedelta) -> bool:
+    """Whether the day's earlier pages are read now; a read remembered later than now
+    (``--now`` set before it) says nothing of now: they are."""
     at = next_full(window, m, every, before)
-    return at is None or now >= at
+    return at is None or now >= at or (m.at is not None and m.at > now)
 
 
 def _cadence(game: Any) -> tuple[timedelta, timedelta]:
@@ -246,9 +248,11 @@ def next_pm_read(game: Any) -> datetime | None:
 
 
 def pms_due(game: Any) -> bool:
-    """Whether a scheduled sync lists the inbox now."""
+    """Whether a scheduled sync lists the inbox now (also when it was last listed later
+    than now: ``--now`` set before it)."""
     at = next_pm_read(game)
-    return at is None or game.now >= at
+    last = pms_read_at(game.store)
+    return at is None or game.now >= at or (last is not None and last > game.now)
 
 
 def pms_left(game: Any) -> str:

@@ -140,3 +140,20 @@ def test_asking_for_the_folders_reads_them_whatever_the_schedule(
     folders = 3 if option == "--sent" else 1   # the board names every folder «inbox»
     assert len(board.requests("folder:inbox")) == served + folders
     assert not any("не читались" in line for line in lines)
+
+
+def test_a_sync_set_before_the_last_reading_reads_again(
+        board: GameBoard, clock: FakeClock, tmp_path: Path) -> None:
+    # ``--now`` earlier than what the store remembers (a rehearsal after a real sync):
+    # the schedule cannot say what was read by then, so everything is read.
+    board.per_page = 2
+    board.topic = TopicPages(board.posts, 2)
+    config, db = config_with(tmp_path, board), tmp_path / "game.db"
+    clock.t = msk("2026-11-20 19:05")
+    with closing(Game.open(config, db, clock=clock.now)) as game:
+        game.sync(scheduled=True)
+    served = len(board.log)
+    clock.t = msk("2026-11-20 18:05")
+    with closing(Game.open(config, db, clock=clock.now)) as game:
+        game.sync(scheduled=True)
+    assert "folder:inbox:1" in board.log[served:] and "topic:1" in board.log[served:]
