@@ -23,6 +23,12 @@ DEFAULT_REREAD_EVERY = 240.0
 hundred requests (benchmarks/README.md)."""
 DEFAULT_REREAD_BEFORE = 60.0
 """``[forum] reread_before_deadline``: once more in the last hour, for the reminder."""
+DEFAULT_PM_EVERY_BY_DAY = 60.0
+"""``[forum] pm_every_by_day``: while a day is open a watch lists the inbox once an hour —
+night requests sent by day count for the next night (docs/rules.md N1), which is read
+after its deadline — and always once after each deadline."""
+DEFAULT_PM_EVERY_BY_NIGHT = 0.0
+"""``[forum] pm_every_by_night``: by night, at every round."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +54,11 @@ class ForumConfig:
     (issue 30, :mod:`referee.game.reread`); 0: at every round."""
     reread_before_deadline: float = DEFAULT_REREAD_BEFORE
     """One more re-read when this many minutes before the deadline begin; 0: none."""
+    pm_every_by_day: float = DEFAULT_PM_EVERY_BY_DAY
+    """Minutes between two readings of the inbox by ``referee watch`` (and ``referee sync``)
+    outside the nights (:mod:`referee.game.reread`); 0: at every round."""
+    pm_every_by_night: float = DEFAULT_PM_EVERY_BY_NIGHT
+    """The same by night (from a day's deadline to its night's); 0: at every round."""
 
     def settings(self, cookie_file: Path | None = None) -> ForumSettings:
         """The plain settings an engine receives (adapters never read the config)."""
@@ -78,6 +89,9 @@ def forum_limits(forum_raw: Mapping[str, Any]) -> dict[str, Any]:
         "reread_every": float(forum_raw.get("reread_every", DEFAULT_REREAD_EVERY)),
         "reread_before_deadline": float(
             forum_raw.get("reread_before_deadline", DEFAULT_REREAD_BEFORE)),
+        "pm_every_by_day": float(forum_raw.get("pm_every_by_day", DEFAULT_PM_EVERY_BY_DAY)),
+        "pm_every_by_night": float(
+            forum_raw.get("pm_every_by_night", DEFAULT_PM_EVERY_BY_NIGHT)),
     }
 
 

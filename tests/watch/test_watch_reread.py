@@ -100,11 +100,11 @@ def test_an_open_day_is_read_again_on_its_schedule_not_every_round(
     assert requests < 3 * len(seen)                   # before: every page, every round
 
 
-def test_a_sync_by_hand_still_reads_the_open_day_every_time(
+def test_a_sync_before_a_count_still_reads_the_open_day_every_time(
         small_pages: GameBoard, clock: FakeClock, tmp_path: Path) -> None:
     config, db = config_with(tmp_path, small_pages), tmp_path / "game.db"
     clock.t = msk("2026-11-20 18:05")
-    with game_at(config, db, clock) as game:
+    with game_at(config, db, clock) as game:   # as tally, resolve-night… without --offline
         game.sync(pms=False)
         served = len(small_pages.requests("topic:"))
         clock.t += timedelta(minutes=10)
