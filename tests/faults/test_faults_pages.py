@@ -19,7 +19,6 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from board_server import SWAPPED, Board
 from fault_helpers import (
     Runner,
     assert_db_is_the_truth,
@@ -29,6 +28,7 @@ from fault_helpers import (
     true_posts,
     write_config,
 )
+from support.phpbb.board import SWAPPED, Board
 
 from referee.store import Store
 from referee.store.sync import sync_topic

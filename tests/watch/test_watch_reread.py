@@ -1,9 +1,9 @@
 """Issue 30, item 1: the watch re-reads the open day's earlier pages by need, not by habit.
 
-The scripted game (watch_board.py) on a board of 2 posts a page: day 1 (12:00–22:00 Moscow)
-fills pages 1–5; Kotik's vote for Ёжик (#1004, 16:00, page 3) is edited at 19:00 into a
-vote for Тень_Ночи. Each round is a ``Game.sync(scheduled=True)`` as the watch makes it,
-on a fake clock; the board logs which pages each round asked for.
+The scripted game (support/phpbb/game_board.py) on a board of 2 posts a page: day 1
+(12:00–22:00 Moscow) fills pages 1–5; Kotik's vote for Ёжик (#1004, 16:00, page 3) is
+edited at 19:00 into a vote for Тень_Ночи. Each round is a ``Game.sync(scheduled=True)``
+as the watch makes it, on a fake clock; the board logs which pages each round asked for.
 
 Rules under test (docs/rules.md V4, :mod:`referee.game.reread`):
 
@@ -26,8 +26,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from board_server import TopicPages
-from watch_board import FakeClock, GameBoard, msk, write_config
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.board import TopicPages
+from support.phpbb.game_board import GameBoard, write_config
 from watch_helpers import watch
 
 from referee.game import Game
