@@ -32,12 +32,15 @@ from __future__ import annotations
 import html as html_lib
 import logging
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo
+
+from selectolax.lexbor import LexborHTMLParser
 
 from adapters import charset
 from adapters.base import ForumSettings
@@ -70,6 +73,16 @@ def saved_from(text: str) -> str | None:
         return None
     url = html_lib.unescape(match.group(1))
     return url if url.startswith(("http://", "https://")) else None
+
+
+def most_linked(page: LexborHTMLParser, number: Callable[[str], int | None],
+                where: str = "a[href], form[action]") -> int | None:
+    """The topic (or conversation) most of a saved page's links and forms (``where``) name,
+    ``number`` reading it from an address: a post's links all name its own. For a page
+    that says by no other mark which it shows (Firefox writes no «saved from url»)."""
+    seen = Counter(found for node in page.css(where) if (found := number(
+        node.attributes.get("href") or node.attributes.get("action") or "")) is not None)
+    return seen.most_common(1)[0][0] if seen else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +143,9 @@ class SavedPages:
         return open_saved(settings, cls)
 
     def topic_of(self, url: str) -> int | None:
-        """The game topic's number in ``[forum] url`` (None for a bare board address)."""
-        raise NotImplementedError
+        """The game topic's number in ``[forum] url`` (None for a bare board address): the
+        registry entry's ``topic_id`` unless the engine reads it otherwise."""
+        return engines()[self.engine].topic_id(url)
 
     def read(self, page: SavedPage) -> Reading:
         """What ``page`` is, and its contents; a :class:`ForumError` for a page of this
@@ -453,4 +467,4 @@ def open_saved(settings: ForumSettings, pages: Callable[[ForumSettings], SavedPa
 
 
 __all__ = ["PAGE_SUFFIXES", "Reading", "SavedPage", "SavedPages", "SnapshotForum",
-           "open_saved", "saved_from"]
+           "most_linked", "open_saved", "saved_from"]

@@ -1,15 +1,6 @@
 """Posting as the host on a MyBB.ru board: a reply through ``post.php?tid=N`` and a private
-message through ``messages.php?action=new`` — the board's own forms, as a browser sends them.
-
-What this follows (README.md): the reply form is ``form#post`` (action ``post.php?…``) with
-the textarea ``#main-reply`` named ``req_message``; scripts that post without a browser GET
-the form, copy every hidden field, set ``form_sent=1`` when missing, add the submit button
-and POST it with the session cookie and a ``Referer``. The page is windows-1251, so the form
-goes in windows-1251 too; a character that code page lacks goes as ``&#NNNN;``, which is what
-a browser sends. The PM form takes ``req_username`` (the addressee) and ``req_subject``; its
-action answers JSON (``{"response": {"id": …}}``) when ``&format=json`` is added, as the
-board's messenger does. A reply is stored when the board sends the reader to
-``viewtopic.php?pid=N`` (a redirect or a refresh page).
+message through ``messages.php?action=new`` — the board's own forms as a browser sends them
+(every hidden field, in the page's charset). Facts and their sources: README.md («Forms»).
 
 Each call sends once and never retries the POST after it may have reached the board
 (referee.host.publish records every send; an answer that leaves it open raises

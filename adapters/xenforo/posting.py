@@ -1,17 +1,8 @@
 """Posting as the host on XenForo: a reply in the game thread (``threads/…/add-reply``) and a
-new conversation for a private result (``conversations/add``); the hooks of
-:class:`adapters.poster.FormPoster`.
-
-XenForo facts this follows (``adapters/xenforo/README.md`` says where each is verified):
-
-- The forms are read fresh before each send (``threads/…/reply``, ``conversations/add``)
-  for their ``_xfToken``; the text goes as ``message`` in BBCode, which XenForo's editor
-  plugin takes as is.
-- A stored reply answers a redirect to ``posts/P/`` (``…?pending_approval=1`` when it awaits
-  a moderator); a started conversation a redirect to ``conversations/{slug}.{id}/``.
-- A refused token answers «Произошла ошибка безопасности…»: one fresh form, then an error.
-- Flood control answers «Вы должны подождать не менее N секунд…»: we wait N seconds (capped)
-  and send once more.
+new conversation for a private result (``conversations/add``), each through a form read
+fresh for its ``_xfToken`` (the hooks of :class:`adapters.poster.FormPoster`). What XenForo
+answers — a redirect when stored, a security error, flood control naming the seconds — and
+where each was verified: README.md («Posting»).
 """
 
 from __future__ import annotations

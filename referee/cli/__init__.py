@@ -21,6 +21,7 @@ from typing import Annotated
 
 import typer
 
+from referee.cli import params
 from referee.core.errors import RefereeError, RequestRefused
 from referee.render.console import (
     confirm,
@@ -33,6 +34,8 @@ from referee.render.console import (
     utf8_streams,
 )
 from referee.render.typer_ru import RussianGroup
+
+params.install()  # the options' values read without pydantic (start-up, issue 30)
 
 EXIT_CODES = (
     "\b\nКоды выхода:\n"
@@ -243,9 +246,11 @@ def _password(username: str):  # noqa: ANN202 - an adapters.base.Secret
     return get_password(username, prompt=prompt if sys.stdin.isatty() else None)
 
 
-def _sync(game, *, sent: bool = False, full: bool = False, quiet: bool = False) -> None:  # noqa: ANN001
+def _sync(game, *, sent: bool = False, full: bool = False, quiet: bool = False,  # noqa: ANN001
+          scheduled: bool = False) -> None:
     with progress_bar(enabled=not quiet) as progress:
-        lines = game.sync(sent=sent, full=full, progress=progress, password=_password)
+        lines = game.sync(sent=sent, full=full, progress=progress, password=_password,
+                          scheduled=scheduled)
     for line in lines:
         if not quiet:
             echo_err(line)
@@ -306,10 +311,18 @@ ReasonOpt = Annotated[str, typer.Option(help="Причина (видна в по
 @app.command()
 def sync(
     sent: Annotated[bool, typer.Option("--sent", help="Читать и папку отправленных.")] = False,
-    full: Annotated[bool, typer.Option(help="Перечитать все страницы (найдёт старые правки).")
+    full: Annotated[bool, typer.Option(
+        help="Перечитать все страницы темы и прочитать ЛС сейчас (найдёт старые правки).")
                     ] = False,
 ) -> None:
     """Прочитать новые страницы темы и новые ЛС ведущего в базу.
+
+    Бережно к форуму, как круг наблюдения: последняя страница темы и новые — всегда; ранние
+    страницы открытого дня — по расписанию (по умолчанию раз в 4 часа, ещё раз за час до
+    дедлайна и всегда сразу после него); папка ЛС — днём раз в час, ночью и после каждого
+    дедлайна — сразу (настройки — в [forum], см. README). Строка синхронизации говорит, что
+    отложено и до какого времени; --full читает всё сейчас. Команды с подсчётом без
+    --offline читают перед ним всё нужное сами.
 
     Новые ЛС читаются из выгрузки папки форума, страница за страницей, и там остаются
     непрочитанными; только на форуме без выгрузки они открываются, каждое один раз, и
@@ -319,7 +332,7 @@ def sync(
     \b
     Пример: referee sync --sent
     """
-    _sync(_game(), sent=sent, full=full)
+    _sync(_game(), sent=sent, full=full, scheduled=True)
 
 
 # The commands, in the order --help lists them.

@@ -143,12 +143,13 @@ def tally(
     if as_of:
         point = int(as_of) if as_of.isdigit() else _parse_when(as_of, game, "--as-of")
     result = game.tally_day(n, as_of=point, record=not dry_run)
-    from referee.host.outgoing import tally_post
     from referee.render.day import day_paste, render_day
 
     ctx = _context(game)
     _emit_output(render_day(result, ctx, fmt.value), fmt, sending=post)
     if post:
+        from referee.host.outgoing import tally_post
+
         _refuse_held(result.held, "подсчёт")
         _publish(game, [tally_post(game.config, n, day_paste(result, ctx))], yes, dry_run)
 

@@ -86,9 +86,10 @@ def _screen() -> Iterator[Screen]:
     from rich.live import Live
     from rich.text import Text
 
+    from referee.render.console import rich_console
     from referee.render.status_line import FittedLine
 
-    with Live(Text(""), console=out, auto_refresh=False, transient=True) as live, \
+    with Live(Text(""), console=rich_console(out), auto_refresh=False, transient=True) as live, \
             _redrawn_on_resize(live):
         def status(line: str) -> None:
             live.update(FittedLine(line), refresh=True)

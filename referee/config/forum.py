@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib.util
 import pkgutil
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,12 @@ DEFAULT_REREAD_EVERY = 240.0
 hundred requests (benchmarks/README.md)."""
 DEFAULT_REREAD_BEFORE = 60.0
 """``[forum] reread_before_deadline``: once more in the last hour, for the reminder."""
+DEFAULT_PM_EVERY_BY_DAY = 60.0
+"""``[forum] pm_every_by_day``: while a day is open a watch lists the inbox once an hour —
+night requests sent by day count for the next night (docs/rules.md N1), which is read
+after its deadline — and always once after each deadline."""
+DEFAULT_PM_EVERY_BY_NIGHT = 0.0
+"""``[forum] pm_every_by_night``: by night, at every round."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +42,11 @@ class ForumConfig:
     (issue 30, :mod:`referee.game.reread`); 0: at every round."""
     reread_before_deadline: float = DEFAULT_REREAD_BEFORE
     """One more re-read when this many minutes before the deadline begin; 0: none."""
+    pm_every_by_day: float = DEFAULT_PM_EVERY_BY_DAY
+    """Minutes between two readings of the inbox by ``referee watch`` (and ``referee sync``)
+    outside the nights (:mod:`referee.game.reread`); 0: at every round."""
+    pm_every_by_night: float = DEFAULT_PM_EVERY_BY_NIGHT
+    """The same by night (from a day's deadline to its night's); 0: at every round."""
 
     def settings(self, cookie_file: Path | None = None) -> ForumSettings:
         """The plain settings an engine receives (adapters never read the config)."""
@@ -56,11 +67,11 @@ def forum_config(raw: Mapping[str, Any], folder: Path) -> ForumConfig:
         user_agent=raw.get("user_agent"),
         max_answer_mib=float(raw.get("max_answer_mib", d.max_answer_mib)),
     )
-    return ForumConfig(
-        board, vote_url=raw.get("vote_url"), read_sent=raw.get("read_sent", False),
-        reread_every=float(raw.get("reread_every", DEFAULT_REREAD_EVERY)),
-        reread_before_deadline=float(raw.get("reread_before_deadline", DEFAULT_REREAD_BEFORE)),
-    )
+    # A watch's cadence: minutes, each with the default the field has.
+    minutes = {f.name: float(raw.get(f.name, f.default)) for f in fields(ForumConfig)
+               if f.name.startswith(("reread_", "pm_every_"))}
+    return ForumConfig(board, vote_url=raw.get("vote_url"),
+                       read_sent=raw.get("read_sent", False), **minutes)
 
 
 def engine_names() -> tuple[str, ...]:

@@ -287,7 +287,8 @@ TABLES: Mapping[str, Mapping[str, Check]] = {
         "username": text, "rate_limit": number(0.01), "timeout": number(0.1),
         "retries": whole(0), "user_agent": text, "read_sent": flag,
         "max_answer_mib": number(0.01), "reread_every": number(0),
-        "reread_before_deadline": number(0),
+        "reread_before_deadline": number(0), "pm_every_by_day": number(0),
+        "pm_every_by_night": number(0),
     },
     "rules": {
         "vote_phrases": texts, "red_colours": texts, "vote_colours": colours,

@@ -136,12 +136,13 @@ class GameBase:
         PMs are read when a login is configured or the source is a snapshot folder: by
         folder page where the engine can, else each opened once (see :mod:`referee.store.sync`).
         ``password`` asks for the forum password when a login needs one (the command line's
-        asks with its progress bar stopped). ``scheduled`` (``referee watch``): the open
-        day's earlier pages are read again by need, not at every sync
+        asks with its progress bar stopped). ``scheduled`` (``referee watch``, ``referee
+        sync``): the open day's earlier pages are read again by need, not at every sync, and
+        the inbox on its own cadence unless ``sent``, ``full`` or ``pms`` ask for it
         (:mod:`referee.game.reread`).
         """
 
-        from referee.store.sync import open_adapter, sync_pms
+        from referee.store.sync import open_adapter
 
         lines: list[str] = []
         adapter = open_adapter(self.config, password=password, db_path=self.store.path)
@@ -154,7 +155,8 @@ class GameBase:
             read_pms = pms if pms is not None else (
                 board.snapshot is not None or bool(board.username))
             if read_pms:
-                lines.append(sync_pms(self.config, self.store, adapter, sent=sent).summary())
+                lines.append(self._sync_pms(adapter, sent=sent, by_need=(
+                    scheduled and pms is None and not sent and not full)))
         finally:
             adapter.close()
         if self.config.forum.vote_url and self.config.forum.board.snapshot is None:
@@ -173,6 +175,19 @@ class GameBase:
         # Issue 26: a mistyped nick in [players] is said as soon as the topic shows it.
         lines += [f"! {d.text()}" for d in roster_doubts(self.config, self.store.posts())]
         return lines
+
+    def _sync_pms(self, adapter: Any, *, sent: bool, by_need: bool) -> str:
+        """The inbox read (:func:`referee.store.sync.sync_pms`); ``by_need``: only when its
+        cadence says so (:func:`referee.game.reread.pms_due`)."""
+        from referee.game import reread
+        from referee.store.sync import sync_pms
+
+        if by_need and not reread.pms_due(self):
+            return reread.pms_left(self)
+        at = self.now
+        line = sync_pms(self.config, self.store, adapter, sent=sent).summary()
+        reread.remember_pms(self.store, at)  # listed to the end: sync_pms raises otherwise
+        return line
 
     def _post_held_text(self, post_id: int) -> str:
         """What a post gone from its page held, by the day's count (tally's rule)."""

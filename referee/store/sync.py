@@ -383,11 +383,13 @@ def sync_pms(
     marked = getattr(adapter, "marked_read", 0)
     for folder in folders:
         # Folders are listed newest first. Once a listing has gone to the end, a later sync
-        # may stop at the first page holding only PMs it knows: everything older is known
-        # too. A listing cut short (a crash, a network error) leaves the flag unset, so the
-        # next sync lists every page again and misses nothing.
+        # may stop at the first page holding only PMs it knows, or ending with one it knew
+        # before: everything older is known too. A listing cut short (a crash, a network
+        # error) leaves the flag unset, so the next sync lists every page again and misses
+        # nothing.
         flag = f"pm_listing_complete:{folder}"
         may_stop = store.get_meta(flag) == "1" and bool(reading.known)
+        known_before = set(reading.known)
         store.set_meta(flag, "0")
         page, total = 1, 1
         while page <= total:
@@ -396,6 +398,8 @@ def sync_pms(
             if may_stop and fp.entries and all(e.pm_id in reading.known for e in fp.entries):
                 break
             reading.page(fp, folder)
+            if may_stop and fp.entries and fp.entries[-1].pm_id in known_before:
+                break  # a new PM or two above known ones (issue 30: no page 2 for them)
             page += 1
         store.set_meta(flag, "1")
     return PmSyncReport(

@@ -7,8 +7,8 @@ Moscow), and stored as UTC like everything else (docs/rules.md T2).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
+
+from support.moscow import msk_short as msk
 
 from referee.config.game import ActivityRules, DaySchedule
 from referee.core.kernel import Post
@@ -21,16 +21,7 @@ from referee.rules.day.activity import (
     check_activity,
 )
 
-MSK = ZoneInfo("Europe/Moscow")
 HOST = "Ведущий"
-
-
-def msk(when: str, year: int = 2026) -> datetime:
-    """«20.11 18:00» or «20.11 18:00:05», Moscow → aware UTC."""
-    fmt = "%d.%m.%Y %H:%M:%S" if when.count(":") == 2 else "%d.%m.%Y %H:%M"
-    day, time = when.split(" ")
-    local = datetime.strptime(f"{day}.{year} {time}", fmt).replace(tzinfo=MSK)
-    return local.astimezone(UTC)
 
 
 def day(n: int, start: str, deadline: str, night_deadline: str | None = None) -> DaySchedule:

@@ -16,8 +16,9 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from activity_scenario import HOST, day, flags, msk, row
+from activity_scenario import HOST, day, flags, row
 from selectolax.lexbor import LexborHTMLParser
+from support.moscow import msk_short as msk
 
 from referee.config.game import ActivityRules
 from referee.core.kernel import Post

@@ -7,7 +7,9 @@ import json
 from datetime import UTC
 
 import pytest
-from activity_scenario import MSK, msk, posts, run
+from activity_scenario import posts, run
+from support.moscow import MSK
+from support.moscow import msk_short as msk
 
 from referee.core.bbcode import escape
 from referee.core.roles import ROLE_IDS, ROLE_NAMES_RU, role_name_ru

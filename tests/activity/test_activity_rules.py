@@ -9,7 +9,8 @@ Moscow time. Default settings: 2 missed votes in total remove a player.
 from __future__ import annotations
 
 import pytest
-from activity_scenario import HOST, SCHEDULE, day, flags, msk, post, posts, row, run
+from activity_scenario import HOST, SCHEDULE, day, flags, post, posts, row, run
+from support.moscow import msk_short as msk
 
 from referee.config.game import ActivityRules
 from referee.core.errors import GameError

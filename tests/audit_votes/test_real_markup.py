@@ -36,7 +36,8 @@ from audit_markup import (
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from adapters.phpbb.parse import decode_page, parse_topic_page
+from adapters.phpbb.page import decode_page
+from adapters.phpbb.topic import parse_topic_page
 from referee.core.bbcode import escape
 from referee.core.nicks import Roster, normalise
 from referee.render.tally import render_json, render_parts

@@ -8,12 +8,14 @@ fail with a traceback instead of the words).
 
 from __future__ import annotations
 
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pytest
 
-from referee.config.game import load_config, parse_config
+from referee.config.game import ForumConfig, load_config, parse_config
 from referee.config.schema import ConfigProblems
+from referee.core.forum_settings import ForumSettings
 
 BASE = """\
 [game]
@@ -167,3 +169,26 @@ def test_a_raw_mapping_is_validated_too(tmp_path: Path) -> None:
     raw["replacements"][0]["slot"] = "Лиса"  # type: ignore[index]
     config = parse_config(raw, tmp_path / "referee.toml")
     assert config.replacements[0].slot == "Лиса" and config.replacements[0].from_post == 3
+
+
+def test_the_forum_table_is_the_engines_settings_and_the_games_own_keys(tmp_path: Path) -> None:
+    """``ForumConfig`` holds the plain :class:`ForumSettings` an engine receives (no field
+    repeated) and beside it only what the game reads: where votes are, the sent folder, a
+    watch's cadence."""
+    path = _write(tmp_path, "forum", ('timezone = "Europe/Moscow"', 'timezone = "Europe/Moscow"\n'
+                                      'snapshot = "pages"\nretries = 1\nmax_answer_mib = 5\n'
+                                      'vote_url = "https://forum.example/viewtopic.php?t=4"\n'
+                                      "read_sent = true\nreread_every = 30\n"
+                                      "pm_every_by_day = 15\npm_every_by_night = 5"))
+    forum = load_config(path).forum
+    settings = forum.settings(tmp_path / "game.cookies")
+    assert (settings.url, settings.timezone, settings.retries, settings.max_answer_mib,
+            settings.snapshot, settings.cookie_file) == (
+        "https://forum.example/viewtopic.php?t=3", "Europe/Moscow", 1, 5.0,
+        tmp_path / "pages", tmp_path / "game.cookies")
+    assert forum.board == replace(settings, cookie_file=None)
+    assert (forum.vote_url, forum.read_sent, forum.reread_every, forum.reread_before_deadline,
+            forum.pm_every_by_day, forum.pm_every_by_night) == (
+        "https://forum.example/viewtopic.php?t=4", True, 30.0, 60.0, 15.0, 5.0)
+    engine_fields = {f.name for f in fields(ForumSettings)}
+    assert not engine_fields & {f.name for f in fields(ForumConfig)}

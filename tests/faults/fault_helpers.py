@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from board_server import HOST, PASSWORD, PLAYERS, ROOT, Board
+from support.phpbb.board import HOST, PASSWORD, PLAYERS, ROOT, Board
 
 from adapters.base import Secret
 from adapters.phpbb.client import PhpbbForum

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from board_server import Board, make_posts
 from fault_helpers import (
     Runner,
     assert_db_is_the_truth,
@@ -21,6 +20,7 @@ from fault_helpers import (
     opened_pms,
     stored_posts,
 )
+from support.phpbb.board import Board, make_posts
 
 from referee.store.sync import MAX_STEPS_BACK
 

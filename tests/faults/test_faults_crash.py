@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from board_server import HOST, PASSWORD, ROOT, Board, make_pms, make_posts
 from fault_helpers import assert_db_is_the_truth, integrity
+from support.phpbb.board import HOST, PASSWORD, ROOT, Board, make_pms, make_posts
 
 SEED = 8
 MAX_KILLS = 8

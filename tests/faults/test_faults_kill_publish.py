@@ -1,6 +1,6 @@
 """Issue 26 — exactly once to the forum, proven by killing ``tally --post`` at random.
 
-A served phpBB board on 127.0.0.1 (:mod:`board_server`) holds the topic; the host's replies
+A served phpBB board on 127.0.0.1 (:mod:`support.phpbb.board`) holds the topic; the host's replies
 land on it. Each trial publishes the day's count (sometimes with a second post) and is
 killed at a seeded random point — before the intent is stored, after it and before the
 forum is asked, after the forum took the post but before its answer came back, after the
@@ -20,8 +20,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from board_server import DAY1, HOST, Board, BoardPost, make_posts
 from fault_helpers import Runner
+from support.phpbb.board import DAY1, HOST, Board, BoardPost, make_posts
 
 import referee.host.publish as publish_module
 from referee.host.outgoing import Outgoing

@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from board_server import FOREIGN_REDIRECT, FORM_SID, ROOT, Board, stall
 from fault_helpers import CLI, Runner, assert_db_is_the_truth, write_config
+from support.phpbb.board import FOREIGN_REDIRECT, FORM_SID, ROOT, Board, stall
 
 from adapters.base import HttpClient
 from adapters.phpbb.urls import sid_in_body

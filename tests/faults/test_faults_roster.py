@@ -16,8 +16,8 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from board_server import Board
 from fault_helpers import Runner, referee, write_config
+from support.phpbb.board import Board
 
 from referee.config.forum import ForumConfig
 from referee.config.game import Config, Player

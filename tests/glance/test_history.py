@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 from glance_bench import BenchGame
-from glance_demo import DEMO, MSK, at, demo, play_as_host
+from glance_demo import DEMO, at, demo, play_as_host
+from support.moscow import MSK
 from typer.testing import CliRunner
 
 from referee.cli import app

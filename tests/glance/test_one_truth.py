@@ -19,9 +19,11 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from glance_demo import DEMO, demo, msk
+from glance_demo import DEMO, demo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.clock import FakeClock
+from support.moscow import msk
 
 from referee.config.game import load_config
 from referee.core.errors import GameError
@@ -43,18 +45,10 @@ from dbgame import build, day_start  # noqa: E402
 from test_night_properties import PLAYERS, night_requests  # noqa: E402
 
 
-class _Clock:
-    def __init__(self, t: datetime) -> None:
-        self.t = t
-
-    def now(self) -> datetime:
-        return self.t
-
-
 @contextmanager
 def _watch_game(config: Path, db: Path, when: datetime) -> Iterator[Game]:
     """The game as ``referee watch`` builds it for one round."""
-    opened = _OpenGame(load_config(config), db, _Clock(when))  # type: ignore[arg-type]
+    opened = _OpenGame(load_config(config), db, FakeClock(when))  # type: ignore[arg-type]
     game = opened.__enter__()
     try:
         yield game

@@ -67,7 +67,7 @@ def manifest_pms() -> list[PrivateMessage]:
 
 def parsed_pms() -> list[PrivateMessage]:
     """The same PMs from the saved pages, through the phpBB adapter's own parser."""
-    parse = pytest.importorskip("adapters.phpbb.parse").parse_pm
+    parse = pytest.importorskip("adapters.phpbb.pms").parse_pm
     out = []
     for p in MANIFEST["private_messages"]:
         html = (FIXTURE / p["file"]).read_text(encoding="utf-8")
@@ -78,7 +78,7 @@ def parsed_pms() -> list[PrivateMessage]:
 def exported_pms() -> list[PrivateMessage]:
     """The same PMs as phpBB's folder export gives them (the BBCode as typed, the second
     they were sent), through the adapter's export reader: what a sync stores."""
-    parse = pytest.importorskip("adapters.phpbb.parse")
+    parse = pytest.importorskip("adapters.phpbb.pm_export")
     sys.path.insert(0, str(FIXTURE.parents[1] / "benchmarks"))
     from phpbb_export import ExportRow, export_xml
 

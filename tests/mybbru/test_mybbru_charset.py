@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
-from mybb_board import BoardPost, MybbBoard, serve
+from support.mybbru.board import BoardPost, MybbBoard, serve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "charset"))
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from mybb_board import HASH, BoardPost, MybbBoard, serve
+from support.mybbru.board import HASH, BoardPost, MybbBoard, serve
 
 from adapters.base import ForumSettings, Secret
 from adapters.mybbru.api import ApiRefused

@@ -10,7 +10,7 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
-from mybb_board import MybbBoard, serve
+from support.mybbru.board import MybbBoard, serve
 from typer.testing import CliRunner
 
 from adapters.base import ForumSettings, Secret

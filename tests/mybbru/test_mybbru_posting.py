@@ -9,7 +9,7 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
-from mybb_board import REPLY_FORM, BoardPost, MybbBoard, serve
+from support.mybbru.board import REPLY_FORM, BoardPost, MybbBoard, serve
 
 from adapters.base import ForumSettings, Secret
 from adapters.mybbru.client import MybbForum
@@ -63,7 +63,7 @@ def test_the_body_is_the_pages_charset() -> None:
 def test_a_form_into_another_topic_is_not_sent(board: tuple[MybbBoard, str],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     b, root = board
-    monkeypatch.setattr("mybb_board.REPLY_FORM", REPLY_FORM.replace("{tid}", "999"))
+    monkeypatch.setattr("support.mybbru.board.REPLY_FORM", REPLY_FORM.replace("{tid}", "999"))
     with poster(root) as p, pytest.raises(PostingError, match="тему 999"):
         p.reply(TEXT)
     assert not [s for s in b.seen if s.method == "POST" and s.path.endswith("post.php")]
@@ -72,7 +72,7 @@ def test_a_form_into_another_topic_is_not_sent(board: tuple[MybbBoard, str],
 def test_a_refused_reply_says_why_and_was_not_sent(board: tuple[MybbBoard, str],
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     b, root = board
-    monkeypatch.setattr("mybb_board.REPLY_FORM", REPLY_FORM.replace('"c5f1"', '"old"'))
+    monkeypatch.setattr("support.mybbru.board.REPLY_FORM", REPLY_FORM.replace('"c5f1"', '"old"'))
     with poster(root) as p, pytest.raises(PostingError) as e:
         p.reply(TEXT)
     assert "Форма устарела" in str(e.value) and not e.value.maybe_sent

@@ -11,7 +11,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from phpbb_pages import MOSCOW, html, manifest, raw, topic, utc
 
-from adapters.phpbb.parse import decode_page, is_logged_in, page_kind, parse_topic_page
+from adapters.phpbb.forms import is_logged_in
+from adapters.phpbb.page import decode_page
+from adapters.phpbb.snapshot import page_kind
+from adapters.phpbb.topic import parse_topic_page
 from referee.core.errors import MalformedPage
 from referee.core.kernel import TopicPage
 from referee.core.markup import QUOTE_MARK, unquoted_lines

@@ -23,7 +23,7 @@ from phpbb_variants import (
 )
 
 from adapters.phpbb.client import learned_per_page
-from adapters.phpbb.parse import parse_topic_page
+from adapters.phpbb.topic import parse_topic_page
 from referee.core.kernel import TopicPage
 from referee.core.markup import QUOTE_MARK
 from referee.core.nicks import Roster

@@ -21,7 +21,8 @@ from phpbb_variants import (
     subsilver2,
 )
 
-from adapters.phpbb.parse import page_kind, parse_topic_page
+from adapters.phpbb.snapshot import page_kind
+from adapters.phpbb.topic import parse_topic_page
 from referee.core.kernel import Post, TopicPage
 from referee.core.nicks import Roster
 from referee.rules.day.reading import find_vote

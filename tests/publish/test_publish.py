@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from publish_board import forum_config
+from support.phpbb.posting_board import forum_config
 
 from referee.config.game import Config, Player, Replacement
 from referee.core.errors import ConfigError, ForumError, GameError

@@ -11,12 +11,12 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from publish_board import (
+from support.clock import FakeTime
+from support.phpbb.posting_board import (
     FLOOD_ERROR,
     FORM_INVALID,
     PASSWORD,
     TOPIC_LOCKED,
-    FakeTime,
     PostingBoard,
     html_response,
     page,
@@ -237,7 +237,7 @@ def test_a_refused_connection_never_reached_the_forum(
 
 
 def test_no_topic_in_the_url_is_a_config_message(clock: FakeTime, board: PostingBoard) -> None:
-    from publish_board import forum_config, make_poster_for
+    from support.phpbb.posting_board import forum_config, make_poster_for
 
     poster = make_poster_for(forum_config(url="https://forum.test/index.php"), clock)
     with pytest.raises(Exception, match="нет номера темы"):

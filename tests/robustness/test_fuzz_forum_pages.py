@@ -27,7 +27,8 @@ from robust_helpers import (
     random_page,
 )
 
-from adapters.phpbb.parse import parse_pm, parse_pm_folder, parse_topic_page
+from adapters.phpbb.pms import parse_pm, parse_pm_folder
+from adapters.phpbb.topic import parse_topic_page
 from referee.core.errors import RefereeError
 from referee.core.kernel import PmFolderPage, PrivateMessage, TopicPage
 

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from robust_helpers import MOSCOW, PM_PAGES, REAL, SAVED_AT, TOPIC_PAGES, fixture_text
 
-from adapters.phpbb.parse import parse_pm, parse_topic_page
+from adapters.phpbb.pms import parse_pm
+from adapters.phpbb.topic import parse_topic_page
 from referee.config.game import VoteRules
 from referee.core.errors import RefereeError
 from referee.core.kernel import Post, PrivateMessage

@@ -133,7 +133,7 @@ def _date() -> object:
 
 
 def _malformed() -> object:
-    from adapters.phpbb.parse import parse_pm
+    from adapters.phpbb.pms import parse_pm
 
     return parse_pm("<html><body>пусто</body></html>", url="ucp.php?i=pm&p=1",
                     tz=ZoneInfo("UTC"), now=datetime(2026, 11, 22, tzinfo=UTC))

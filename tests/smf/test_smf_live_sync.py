@@ -8,9 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from smf_board import HOST_NAME
-from smf_live import LiveBoard, moscow
-from smf_time import FakeTime
+from support.clock import WallTime
+from support.moscow import msk as moscow
+from support.smf.live import LiveBoard
+from support.smf.site import HOST_NAME, Reply, Request, Session
 
 from adapters.smf.client import LOGIN_SPACING
 from referee.config.game import Config
@@ -45,7 +46,7 @@ def test_a_new_run_jumps_to_the_last_page_with_the_stored_page_size(
 
 def test_an_edit_on_the_last_page_is_kept_as_a_revision(make_forum, live: LiveBoard,
                                                         config: Config, store: Store,
-                                                        clock: FakeTime) -> None:
+                                                        clock: WallTime) -> None:
     forum = make_forum()
     sync_topic(config, store, forum)
     live.edit(60, "Мой голос – <span style=\"color: red;\" class=\"bbc_color\">Kotik</span> "
@@ -101,8 +102,43 @@ def test_the_pms_need_a_login_made_with_the_forms_own_tokens(
     assert again.logins == 0 and len(live.requests("POST")) == 1
 
 
+def test_a_login_lands_without_following_smfs_two_redirects(
+        make_forum, live: LiveBoard, config: Config, store: Store) -> None:
+    # SMF answers an accepted login with a 302 to «login2;sa=check;member=N», which 302s to
+    # the index (issue 30): the first redirect and the cookies it set prove the login, so
+    # neither page is asked for — 2 requests instead of 4.
+    live.add_pm("Шерлок", "Проверка", "Проверяю Kotik", moscow("2026-11-26 23:00"))
+    forum = make_forum()
+    forum.login()
+    assert live.log == ["GET index.php?action=login", "POST index.php?action=login2"]
+    assert forum.requests == 2 and live.requests("sa=check") == []
+    report = sync_pms(config, store, forum)  # the session the login made reads the PMs
+    assert report.new_pms == 1 and forum.logins == 1
+
+
+def test_a_login_whose_cookie_the_client_did_not_keep_is_checked_on_the_board(
+        make_forum, live: LiveBoard, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The redirect proves the login only with the cookies it set in the jar: a cookie for
+    # another domain is not kept, so the redirects are followed and the page they end on
+    # decides (SMF still knows the member by the PHP session).
+    login = live._login
+
+    def foreign_cookie(req: Request, session: Session) -> Reply | None:
+        reply = login(req, session)
+        if reply is not None and req.method == "POST" and reply.status == 302:
+            reply.headers = [(k, v + "; Domain=elsewhere.example" if k == "Set-Cookie" else v)
+                             for k, v in reply.headers]
+        return reply
+
+    monkeypatch.setattr(live, "_login", foreign_cookie)
+    forum = make_forum()
+    forum.login()
+    assert live.requests("sa=check") == ["GET index.php?action=login2;sa=check;member=2"]
+    assert live.log[-1] == "GET index.php" and forum.requests == 4
+
+
 def test_a_login_too_soon_after_another_is_waited_out(make_forum, live: LiveBoard,
-                                                      clock: FakeTime) -> None:
+                                                      clock: WallTime) -> None:
     live.login_posts.append(clock.t - 0.5)  # another program logged in half a second ago
     forum = make_forum()
     forum.login()
@@ -197,7 +233,7 @@ def test_conversation_mode_is_refused_with_a_hint(make_forum, live: LiveBoard,
 
 def test_the_sent_folder_names_recipients_and_the_outbox_is_empty(make_forum,
                                                                   live: LiveBoard) -> None:
-    from smf_live import LivePm
+    from support.smf.live import LivePm
 
     live.sent.append(LivePm(7, HOST_NAME, ("Шерлок",), moscow("2026-11-26 17:30"), "Роль",
                             "Ты комиссар."))

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browser import Browser, save
+from support.browser import Browser, save
 
 from adapters.base import ForumSettings
 from adapters.phpbb.snapshot import SnapshotForum

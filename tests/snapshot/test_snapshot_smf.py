@@ -13,7 +13,7 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser import Browser, save
+from support.browser import Browser, save
 
 from adapters.base import ForumSettings
 from adapters.registry import open_forum

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 import respx
-from fake_board import FakeBoard
-from sync_helpers import PASSWORD, TOPIC_URL, FakeTime
+from support.clock import FakeTime
+from support.phpbb.respx_board import FakeBoard
+from sync_helpers import PASSWORD, TOPIC_URL
 
 from adapters.base import HttpClient, Secret
 from adapters.phpbb.client import PhpbbForum

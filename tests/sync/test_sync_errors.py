@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from fake_board import FakeBoard, SyntheticTopic
+from support.phpbb.respx_board import FakeBoard, SyntheticTopic
 
 from adapters.phpbb.client import PhpbbForum
 from referee.core.errors import AccessDenied, ForumError, MalformedPage, TopicNotFound

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
-from fake_board import FakeBoard
+from support.phpbb.respx_board import FakeBoard
 
 from adapters.phpbb.client import PhpbbForum
 from referee.config.game import Config

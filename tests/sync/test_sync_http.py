@@ -12,7 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from sync_helpers import BOARD, PASSWORD, FakeTime
+from support.clock import FakeTime
+from support.phpbb.respx_board import BOARD
+from sync_helpers import PASSWORD
 
 import adapters.base as base
 from adapters.base import (

@@ -12,8 +12,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fake_board import PREFIX, FakeBoard, failed_login, login_page_with_error
-from sync_helpers import PASSWORD, fixture_bytes
+from support.phpbb.respx_board import (
+    PREFIX,
+    FakeBoard,
+    failed_login,
+    fixture_bytes,
+    login_page_with_error,
+)
+from sync_helpers import PASSWORD
 
 from adapters.base import Secret
 from adapters.phpbb.client import PhpbbForum

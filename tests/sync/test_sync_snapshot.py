@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from sync_helpers import FIXTURES
+from support.phpbb.respx_board import FIXTURES
 
 from adapters.phpbb.snapshot import SnapshotForum, saved_pm_folder
 from referee.config.game import Config

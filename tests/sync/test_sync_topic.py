@@ -8,8 +8,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fake_board import FakeBoard, FixtureTopic, SyntheticTopic
-from sync_helpers import fixture_bytes
+from support.phpbb.respx_board import FakeBoard, FixtureTopic, SyntheticTopic, fixture_bytes
 
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.urls import parse_topic_url

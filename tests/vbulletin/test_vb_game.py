@@ -11,9 +11,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.moscow import msk
+from support.vbulletin.board import PASSWORD, VbBoard
 from typer.testing import CliRunner
-from vb_board import PASSWORD, VbBoard
-from vb_game import DAY1, DAY2, DAY3, NIGHT1, NIGHT2, msk, referee_toml
+from vb_game import DAY1, DAY2, DAY3, NIGHT1, NIGHT2, referee_toml
 
 from adapters.base import Secret
 from adapters.vbulletin.client import VbulletinForum

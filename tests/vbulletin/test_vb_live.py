@@ -1,4 +1,4 @@
-"""The vBulletin engine against a vB 4 board on 127.0.0.1 (tests/vbulletin/vb_board.py):
+"""The vBulletin engine against a vB 4 board on 127.0.0.1 (tests/support/vbulletin/board.py):
 paging in each URL form, the canonical redirect, incremental sync, login in the board's
 encoding, PMs, and replies and PMs through the board's forms."""
 
@@ -10,8 +10,8 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from vb_board import HOST, PASSWORD, SLUG, VbBoard, md5_of
-from vb_pages import BOARD_ZONE, VbPm, VbPost, vote
+from support.vbulletin.board import HOST, PASSWORD, SLUG, VbBoard, md5_of
+from support.vbulletin.pages import BOARD_ZONE, VbPm, VbPost, vote
 
 from adapters.base import ForumSettings, Secret
 from adapters.vbulletin.client import VbulletinForum

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from vb_pages import (
+from support.vbulletin.pages import (
     BOARD_ZONE,
     VbPost,
     code,

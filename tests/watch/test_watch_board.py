@@ -11,7 +11,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from watch_board import FakeClock, GameBoard, msk
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard
 from watch_helpers import replies, results, watch
 
 import referee.host.watch.jobs as jobs

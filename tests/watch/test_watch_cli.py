@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.clock import FakeClock
+from support.phpbb.game_board import GameBoard
 from typer.testing import CliRunner, Result
-from watch_board import FakeClock, GameBoard
 from watch_helpers import replies
 
 import referee.host.watch

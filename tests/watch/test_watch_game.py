@@ -1,7 +1,7 @@
 """Done when (issue 21): a watched 2-day game on a local board gives the same recorded
 results and posts as running the commands by hand at each deadline.
 
-Two boards play the same scripted game (watch_board.py) with their own fake clocks. On
+Two boards play the same scripted game (support/phpbb/game_board.py) with their own fake clocks. On
 one, ``referee watch --tally-at-deadline --resolve-at-deadline --activity-at-deadline
 --post --send --yes`` runs through the CLI from before day 1 to the end of the game. On
 the other, a host runs at each deadline, through the same CLI with ``--now``, exactly
@@ -19,8 +19,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard, script, write_config
 from typer.testing import CliRunner, Result
-from watch_board import FakeClock, GameBoard, msk, script, write_config
 from watch_helpers import results, sent
 
 import referee.host.watch

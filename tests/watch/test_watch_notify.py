@@ -10,7 +10,9 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from watch_board import FakeClock, GameBoard, msk, write_config
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard, write_config
 from watch_helpers import replies, watch
 
 from referee.config.game import NotifyConfig, load_config

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
-from tests_time import at
+from support.moscow import november as at
 
 from referee.config.game import DaySchedule
 from referee.core.errors import GameError

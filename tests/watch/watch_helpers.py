@@ -7,7 +7,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from watch_board import FakeClock, GameBoard
+from support.clock import FakeClock
+from support.phpbb.game_board import GameBoard
 
 from referee.host.watch import Options, Screen, Watch
 from referee.render.watch import WatchTexts

@@ -2,7 +2,7 @@
 
     python tests/watch/watched_game.py [--speed 3600] [referee watch options…]
 
-A phpBB board on 127.0.0.1 plays the game of ``watch_board.py`` while ``referee watch``
+A phpBB board on 127.0.0.1 plays the game of ``support/phpbb/game_board.py`` while ``referee watch``
 (``referee.cli.main``, as a host runs it) keeps the count. Time is the board's fake clock:
 each second the watch sleeps takes ``1/speed`` real seconds (3600: an hour a second), so
 two game days pass in under a minute and the status line can be seen counting down.
@@ -20,7 +20,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from watch_board import PASSWORD, FakeClock, GameBoard, msk, write_config  # noqa: E402
+from support.clock import FakeClock  # noqa: E402
+from support.moscow import msk  # noqa: E402
+from support.phpbb.game_board import PASSWORD, GameBoard, write_config  # noqa: E402
 
 import adapters.phpbb.client as client  # noqa: E402
 import adapters.phpbb.posting as posting  # noqa: E402

@@ -11,7 +11,7 @@ from datetime import datetime
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from xf_pages import MOSCOW, red
+from support.xenforo.pages import MOSCOW, red
 from xf_variants import PREFIX, ROUTE, VARIANTS, Vp, xf1, xf1_page, xf2_page
 
 from adapters.xenforo.topic import parse_topic_page

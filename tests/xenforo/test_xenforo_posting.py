@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from xf_board import XfBoard
+from support.xenforo.board import XfBoard
 from xf_game import HOST, Game119
 
 from adapters.registry import open_poster

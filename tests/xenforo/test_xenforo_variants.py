@@ -11,7 +11,8 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from xf_pages import MOSCOW, XF_RED, code, page_nav, quote, red, spoiler, time_tag
+from support.moscow import msk as at
+from support.xenforo.pages import MOSCOW, XF_RED, code, page_nav, quote, red, spoiler, time_tag
 from xf_variants import (
     PREFIX,
     ROUTE,
@@ -39,10 +40,6 @@ ROSTER = Roster(["Лиса", "Ёжик", "Бармен", "Тень", "Гость
 REASON = "Лиса весь вечер уходит от прямых вопросов и путается в показаниях."
 VOTE = (f"{REASON}<br />\nМой голос – <b><span style=\"font-size: 18px\">"
         f"{red('Лиса')}</span></b>")
-
-
-def at(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MOSCOW)
 
 
 def _thread(vote: Vp, render: Render) -> str:

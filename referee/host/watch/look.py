@@ -91,24 +91,26 @@ def _posts(game: Game, window: DaySchedule, t: Tally) -> tuple[SeenPost, ...]:
 
 def _pms(game: Game, night: int | None) -> tuple[SeenPm, ...]:
     """Every PM of the game; those the night intake reads (Night ``night``: its own PMs
-    and the day's PMs before it) with what it read."""
-    intake: NightIntake | None = None
-    if night is not None:
+    and the day's PMs before it — or the night before, for a PM of that night read only
+    after its end: the inbox has its own cadence, :mod:`referee.game.reread`) with what it
+    read."""
+    intakes: list[tuple[int, NightIntake]] = []
+    for n in (night, night - 1) if night is not None else ():
         try:
-            intake = game.night_intake(night)
+            intakes.append((n, game.night_intake(n)))
         except GameError:
-            intake = None  # the night has no end in the schedule yet: PMs are listed only
+            pass  # the night has no end in the schedule yet (or no such night)
     out: list[SeenPm] = []
     for pm in game.game_pms():
-        if intake is None:
-            out.append(SeenPm(pm.pm_id, pm.sender, pm.sent_at))
-            continue
-        requests = tuple(r for r in intake.requests
-                         if r.source == "pm" and r.source_id == str(pm.pm_id))
-        why = tuple(u.reason for u in intake.unreadable if u.pm_id == pm.pm_id)
-        read = pm.pm_id in intake.pm_ids or bool(why)
-        out.append(SeenPm(pm.pm_id, pm.sender, pm.sent_at, night if read else None,
-                          requests, why))
+        seen = SeenPm(pm.pm_id, pm.sender, pm.sent_at)
+        for n, intake in intakes:
+            why = tuple(u.reason for u in intake.unreadable if u.pm_id == pm.pm_id)
+            if pm.pm_id in intake.pm_ids or why:
+                requests = tuple(r for r in intake.requests
+                                 if r.source == "pm" and r.source_id == str(pm.pm_id))
+                seen = SeenPm(pm.pm_id, pm.sender, pm.sent_at, n, requests, why)
+                break
+        out.append(seen)
     return tuple(out)
 
 

@@ -24,13 +24,15 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Literal
 from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
-ROOT = Path(__file__).resolve().parents[2]
+from support.server import QuietHandler, serving
+
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "phpbb33-ru"
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_sync import RU_MONTHS, TOPIC, SyntheticTopic  # noqa: E402
@@ -352,7 +354,7 @@ class Board:
     def running(self) -> Iterator[Board]:
         board = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
@@ -361,33 +363,18 @@ class Board:
             def do_POST(self) -> None:  # noqa: N802
                 board.answer(self)
 
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def setup(self) -> None:
-                super().setup()
-                # Headers and body go out in two writes: without this, Nagle's algorithm
-                # and the client's delayed ACK add 40 ms to every answer.
-                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
             def handle(self) -> None:
                 try:
                     super().handle()
                 except (ConnectionError, TimeoutError):
                     pass  # the client gave up on a stalled answer: nobody to answer
 
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-        thread.start()
-        self.url = f"http://127.0.0.1:{server.server_address[1]}/"
-        try:
-            yield self
-        finally:
-            self.released.set()  # stalled answers end now
-            server.shutdown()
-            server.server_close()
-            thread.join(5)
+        with serving(Handler) as origin:
+            self.url = f"{origin}/"
+            try:
+                yield self
+            finally:
+                self.released.set()  # stalled answers end now
 
     def _key(self, h: BaseHTTPRequestHandler) -> str:
         url = urlsplit(h.path)

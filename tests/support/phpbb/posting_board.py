@@ -26,8 +26,9 @@ from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.posting import PhpbbPoster
 from referee.config.game import ForumConfig
 from referee.core.forum_settings import ForumSettings
+from support.clock import FakeTime
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURES = ROOT / "fixtures" / "phpbb33-ru"
 BOARD = "https://forum.test/"
 TOPIC_URL = BOARD + "viewtopic.php?t=3"
@@ -45,21 +46,6 @@ PM_NO_USERS = "Запрашиваемые для добавления польз
 TOPIC_LOCKED = "Эта тема закрыта, вы не можете редактировать и оставлять сообщения в ней."
 
 Answer = Callable[[dict[str, str]], httpx.Response]
-
-
-class FakeTime:
-    """Monotonic clock + sleep that only advance when someone sleeps: tests never wait."""
-
-    def __init__(self, start: float = 5000.0) -> None:
-        self.t = start
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(round(seconds, 3))
-        self.t += seconds
 
 
 def page(name: str) -> str:

@@ -2,7 +2,7 @@
 the reply and PM forms, at vBulletin's own addresses (``/forum/showthread.php?t=63&page=2``,
 ``showthread.php/63-slug/page2``, ``threads/63-slug/page2``, ``login.php?do=login``,
 ``private.php?folderid=0``, ``private.php?do=showpm&pmid=N``, ``newreply.php``), serving
-``windows-1251`` pages from :mod:`vb_pages` and reading forms in that encoding.
+``windows-1251`` pages from :mod:`support.vbulletin.pages` and reading forms in that encoding.
 
 Requests are logged by key (``thread:2``, ``login``, ``folder:0:1``, ``pm:101``,
 ``newreply``, ``postreply``, ``newpm``, ``insertpm``) so tests can count them.
@@ -12,16 +12,16 @@ from __future__ import annotations
 
 import hashlib
 import re
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, quote, urlsplit
 
-import vb_pages as pages
-from vb_pages import VbPm, VbPost, encode
+from support.server import QuietHandler, serving
+from support.vbulletin import pages
+from support.vbulletin.pages import VbPm, VbPost, encode
 
 HOST = ("Ведущий", 58)
 PASSWORD = "Пароль-ведущего 7"
@@ -66,10 +66,7 @@ class VbBoard:
         """Run the board; yields its root, ``http://127.0.0.1:PORT/forum/``."""
         board = self
 
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self) -> None:  # noqa: N802
                 board._answer(self, "GET", b"")
 
@@ -77,14 +74,8 @@ class VbBoard:
                 size = int(self.headers.get("Content-Length") or 0)
                 board._answer(self, "POST", self.rfile.read(size))
 
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        thread = threading.Thread(target=server.serve_forever, args=(0.02,), daemon=True)
-        thread.start()
-        try:
-            yield f"http://127.0.0.1:{server.server_address[1]}/forum/"
-        finally:
-            server.shutdown()
-            server.server_close()
+        with serving(Handler) as origin:
+            yield f"{origin}/forum/"
 
     def _answer(self, h: BaseHTTPRequestHandler, method: str, body: bytes) -> None:
         parts = urlsplit(h.path)

@@ -1,6 +1,6 @@
 """A live 2-day game for ``referee watch`` on a phpBB 3.3 board on 127.0.0.1 (issue 21).
 
-The board is the fault tests' board (``tests/faults/board_server.py``: the real phpBB 3.3
+The board is the fault tests' board (``support/phpbb/board.py``: the real phpBB 3.3
 markup of topic pages, the inbox and opened PMs) that also takes the host's replies and
 PMs through phpBB's real forms (the fixtures of ``tests/publish``), and whose truth grows
 with a fake clock: each scripted post and PM appears on the board once the clock reaches
@@ -17,54 +17,22 @@ from __future__ import annotations
 
 import html
 import re
-import sys
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
-from zoneinfo import ZoneInfo
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "faults"))
-sys.path.insert(0, str(ROOT / "tests" / "publish"))
-from board_server import HOST, PASSWORD, PREFIX, Board, BoardPm, BoardPost  # noqa: E402
-from publish_board import message_page  # noqa: E402
+from support.clock import FakeClock
+from support.moscow import MSK, msk
+from support.phpbb.board import HOST, PASSWORD, PREFIX, Board, BoardPm, BoardPost
+from support.phpbb.posting_board import message_page
 
-MSK = ZoneInfo("Europe/Moscow")
+ROOT = Path(__file__).resolve().parents[3]
+
 FIXTURES = ROOT / "fixtures" / "phpbb33-ru"
 
-
-def msk(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MSK)
-
-
-class FakeClock:
-    """The watch's clock: time moves only when the watch sleeps. ``at`` runs a change
-    once the clock has reached a moment (the config edited, the laptop closed…)."""
-
-    def __init__(self, start: datetime) -> None:
-        self.t = start
-        self.sleeps: list[float] = []
-        self.hooks: list[tuple[datetime, object]] = []
-
-    def now(self) -> datetime:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(seconds)
-        self.t += timedelta(seconds=seconds)
-        for when, change in list(self.hooks):
-            if self.t >= when:
-                self.hooks.remove((when, change))
-                change()  # type: ignore[operator]
-
-    def at(self, when: datetime, change: object) -> None:
-        self.hooks.append((when, change))
-
-
-# --------------------------------------------------------------------------- the game
 
 PLAYERS = {"Шерлок": 60, "Мисс Марпл": 61, "Kotik": 62, "Лиса": 63, "Ёжик": 64,
            "Тень_Ночи": 65, "Полковник": 67, "Гроза": 69}

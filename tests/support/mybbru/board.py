@@ -16,11 +16,11 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlsplit
 
-import mybb_pages
-from mybb_pages import PageStyle, post_html, topic_html
+from support.mybbru import pages as mybb_pages
+from support.mybbru.pages import PageStyle, post_html, topic_html
+from support.server import QuietHandler, serving
 
 HASH = "MnwxfDAxMjM0NTY3ODlhYmNkZWYwMTIzNDU2Nzg5YWJjZGVmMDEyMzQ1Njc="
 """board.auth's session key (the shared fixture's fake one)."""
@@ -77,7 +77,7 @@ class MybbBoard:
     """Guests see no topic (``topic.get`` and ``post.get`` answer ``[]``)."""
     per_page: int = 25
     style: PageStyle = field(default_factory=PageStyle)
-    """How the topic pages print their posts (mybb_pages.py)."""
+    """How the topic pages print their posts (support/mybbru/pages.py)."""
     refuse: dict[str, str] = field(default_factory=dict)
     """API methods answered with ``{"error": {"message": …}}`` (method → message)."""
     seen: list[Seen] = field(default_factory=list)
@@ -219,7 +219,7 @@ class MybbBoard:
             return _page(LOGIN_FORM)
         if method == "GET":
             return _page(REPLY_FORM.format(tid=query.get("tid", "")))
-        form = {k: v[0] for k, v in parse_qs(body.decode("cp1251")).items()}
+        form = {k: v[0] for k, v in parse_qs(body.decode("ascii"), encoding="cp1251").items()}
         if form.get("form_sent") != "1" or form.get("csrf_hash") != "c5f1":
             return _page('<div id="posterror"><p>Форма устарела, отправьте её ещё раз.</p></div>'
                          + REPLY_FORM.format(tid=query.get("tid", "")))
@@ -234,7 +234,7 @@ class MybbBoard:
             return _page(LOGIN_FORM)
         if method == "GET":
             return _page(PM_FORM)
-        form = {k: v[0] for k, v in parse_qs(body.decode("cp1251")).items()}
+        form = {k: v[0] for k, v in parse_qs(body.decode("ascii"), encoding="cp1251").items()}
         new_id = max([m.id for m in self.pms] or [9000]) + 1
         self.pms.append(BoardPm(new_id, 0, form.get("req_username", ""), True,
                                 form.get("req_subject", ""), form.get("req_message", ""), 0))
@@ -282,7 +282,7 @@ PUNBB_PAGE = ('<div id="punwrap"><div class="blockpost rowodd firstpost" id="p1"
               '</div><p>Powered by <a href="https://fluxbb.org/">FluxBB</a></p></div>')
 
 
-class _Handler(BaseHTTPRequestHandler):
+class _Handler(QuietHandler):
     board: MybbBoard
 
     def _serve(self, method: str) -> None:
@@ -305,20 +305,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
         self._serve("POST")
 
-    def log_message(self, *args: object) -> None:
-        pass
-
 
 @contextmanager
 def serve(board: MybbBoard) -> Iterator[str]:
     """The board on a free port of 127.0.0.1; yields its root ``http://127.0.0.1:PORT/``."""
-    handler = type("BoardHandler", (_Handler,), {"board": board})
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(5)
+    with serving(type("BoardHandler", (_Handler,), {"board": board})) as origin:
+        yield f"{origin}/"

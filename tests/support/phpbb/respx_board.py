@@ -1,5 +1,6 @@
-"""A phpBB 3.3 board for respx: serves the real fixture pages (or a synthetic topic) and
-keeps a session the way phpBB does, so the client's login and paging can be counted."""
+"""A phpBB 3.3 board for respx (the sync tests'): serves the real fixture pages (or a
+synthetic topic) and keeps a session the way phpBB does, so the client's login and paging
+can be counted."""
 
 from __future__ import annotations
 
@@ -7,12 +8,18 @@ import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import parse_qs
 
-import fake_export
 import httpx
 import respx
-from sync_helpers import BOARD, ROOT, FakeTime, fixture_bytes
+
+from support.clock import FakeTime
+from support.phpbb import export as fake_export
+
+ROOT = Path(__file__).resolve().parents[3]
+FIXTURES = ROOT / "fixtures" / "phpbb33-ru"
+BOARD = "https://forum.test/"
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from bench_sync import SyntheticTopic  # noqa: E402
@@ -23,6 +30,10 @@ HOST_ID = "58"
 
 _ROW = re.compile(r'[ \t]*<li class="row bg\d">.*?</li>\n', re.S)
 _PAGE_OF = "Страница <strong>1</strong> из <strong>1</strong>"
+
+
+def fixture_bytes(name: str) -> bytes:
+    return (FIXTURES / name).read_bytes()
 
 
 class FixtureTopic:
@@ -184,6 +195,10 @@ class FakeBoard:
             new = ('<li class="row bg1">x p=999" class="topictitle">Новое</a> '
                    'class="username">Лиса</a> &raquo; 22 ноя 2026, 02:10</li>\n')
             page = page.replace(b'<li class="row bg', new.encode() + b'<li class="row bg', 1)
+        if self.export == "folder":
+            _, folder, number = key.split(":")
+            pages = {"inbox": self.inbox, "sentbox": self.sentbox}.get(folder) or []
+            page = b"".join(pages[int(number) - 1:])
         content, headers = fake_export.answer(page)
         if self.export in ("broken", "cut_once"):
             content = content[: len(content) // 2]

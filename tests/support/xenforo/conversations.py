@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from html import escape
 
-from xf_pages import _user_cell, document, page_nav, time_tag, user_link
+from support.xenforo.pages import _user_cell, document, page_nav, time_tag, user_link
 
 
 @dataclass

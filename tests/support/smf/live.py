@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
-from smf_board import HOST_ID, HOST_NAME, SAVED_BOARD, Reply, Request, Session, SmfSite
+from support.smf.site import HOST_ID, HOST_NAME, SAVED_BOARD, Reply, Request, Session, SmfSite
 
 MOSCOW = ZoneInfo("Europe/Moscow")
 RU_MONTHS = ("января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
@@ -375,10 +375,6 @@ class LiveBoard(SmfSite):
                                                                                        ""))))
         return Reply(302, headers=[("Location",
                                     f"{self.base}index.php?action=pm;f=inbox;l=-1;done=sent")])
-
-
-def moscow(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MOSCOW)
 
 
 def day_posts(n: int, start: datetime, first_id: int = 2) -> list[LivePost]:

@@ -1,6 +1,6 @@
 """A XenForo 2 board on 127.0.0.1 for the engine's tests: it holds the truth (threads,
 conversations, members) and serves it at XenForo's own URL patterns in XenForo 2 markup
-(:mod:`xf_pages`, :mod:`xf_conversations`).
+(:mod:`support.xenforo.pages`, :mod:`support.xenforo.conversations`).
 
 Routes (the prefix is ``/forum/`` with friendly URLs, or ``/index.php?`` without):
 ``threads/{slug}.{id}/[page-N]`` (a stale slug and a page past the end redirect),
@@ -19,16 +19,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from xf_conversations import (
+from support.server import QuietHandler, serving
+from support.xenforo.conversations import (
     XfConversation,
     XfMessage,
     conversation_list_page,
     conversation_page,
 )
-from xf_pages import (
+from support.xenforo.pages import (
     XfPost,
     XfThread,
     conversation_add_page,
@@ -101,26 +102,15 @@ class XfBoard:
     def running(self) -> Iterator[XfBoard]:
         board = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
                 board._handle(self, "GET")
 
             def do_POST(self) -> None:  # noqa: N802
                 board._handle(self, "POST")
 
-            def log_message(self, *args: object) -> None:
-                pass
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.origin = f"http://127.0.0.1:{server.server_address[1]}"
-        thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
-                                  daemon=True)
-        thread.start()
-        try:
+        with serving(Handler) as self.origin:
             yield self
-        finally:
-            server.shutdown()
-            server.server_close()
 
     # -- requests
 

@@ -14,9 +14,11 @@ import json
 import re
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from sync_helpers import FIXTURES, ROOT
+ROOT = Path(__file__).resolve().parents[3]
+FIXTURES = ROOT / "fixtures" / "phpbb33-ru"
 
 sys.path.insert(0, str(ROOT / "benchmarks"))
 from phpbb_export import HEADERS, ExportRow, export_xml  # noqa: E402

@@ -6,7 +6,7 @@ session), ``action=login2`` (a 302 through ``login2;sa=check;member=N`` and the
 ``SMFCookieNNN`` login cookie; «подождать около 2 секунд» when two logins come within 2 s;
 «Неверный пароль»), the logged-in member, and a log of every request. Pages come from
 the subclass: :class:`RealBoard` serves the real saved pages of fixtures/smf21-ru (the
-board's address in them rewritten to this server's), ``smf_live.LiveBoard`` renders pages
+board's address in them rewritten to this server's), ``support.smf.live.LiveBoard`` renders pages
 from posts and PMs it holds.
 """
 
@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import re
 import secrets
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote_plus, urlsplit
 
-ROOT = Path(__file__).resolve().parents[2]
+from support.server import QuietHandler, serving
+
+ROOT = Path(__file__).resolve().parents[3]
 REAL = ROOT / "fixtures" / "smf21-ru"
 SAVED_BOARD = "http://127.0.0.1:8080"
 HOST_NAME, HOST_ID, HOST_PASSWORD = "Ведущий", 2, "HostPass123"
@@ -191,7 +191,7 @@ class SmfSite:
     def running(self) -> Iterator[SmfSite]:
         site = self
 
-        class Handler(BaseHTTPRequestHandler):
+        class Handler(QuietHandler):
             protocol_version = "HTTP/1.1"
 
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
@@ -216,24 +216,9 @@ class SmfSite:
                 self.end_headers()
                 self.wfile.write(reply.body)
 
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def setup(self) -> None:
-                super().setup()
-                self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-
-        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        server.daemon_threads = True
-        thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-        thread.start()
-        self.base = f"http://127.0.0.1:{server.server_address[1]}/"
-        try:
+        with serving(Handler) as origin:
+            self.base = f"{origin}/"
             yield self
-        finally:
-            server.shutdown()
-            server.server_close()
-            thread.join(5)
 
 
 class RealBoard(SmfSite):
