@@ -252,14 +252,9 @@ def engine(v: Any) -> str | None:
     """A registry name (:func:`referee.config.forum.engine_names`)."""
     if not _is_text(v):
         return "должно быть текстом в кавычках"
-    names = engine_names()
-    if v in names:
-        return None
-    near = difflib.get_close_matches(v, names, n=1)
-    return ("такой движок не поддерживается"
-            + (f' (может быть, "{near[0]}"?)' if near else "")
-            + ": пишите одно из: " + ", ".join(f'"{n}"' for n in names)
-            + " или уберите строку (движок определится по адресу темы)")
+    problem = choice(*engine_names())(v)
+    return problem and (f"такой движок не поддерживается: {problem} или уберите строку "
+                        "(движок определится по адресу темы)")
 
 
 NOTIFY_EVENTS = ("vote", "rejected", "post", "pm", "silent", "leader", "phase", "deadline",
