@@ -66,12 +66,7 @@ class MybbPoster(FormPoster[pages.PostForm]):
         topic = str(self.forum._topic())
         url = self.reply_url()
         form, charset = self._form(url, "post.php", "форма ответа", guest_field="req_username")
-        if pages.form_target(form.action, "tid") != topic:
-            raise PostingError(
-                f"форма ответа ведёт в тему {pages.form_target(form.action, 'tid') or '?'}, "
-                f"а не в тему игры {topic}; ничего не отправлено",
-                "проверьте [forum] url и откройте форму ответа в браузере",
-            )
+        self.check_topic(pages.form_target(form.action, "tid"), topic)
         data = self._fields(form, message)
         if subject and "req_subject" in form.fields:
             data["req_subject"] = subject

@@ -55,11 +55,7 @@ class SmfPoster(FormPoster[forms.PostingForm]):
         url = f"{self.forum.script}?action=post;topic={topic}.0"
 
         def fill(form: forms.PostingForm) -> dict[str, str]:
-            if form.value("topic") != str(topic):
-                raise PostingError(
-                    f"форма ответа SMF ведёт в тему {form.value('topic') or '?'}, а не в "
-                    f"тему игры {topic}; ничего не отправлено",
-                    "проверьте [forum] url и откройте форму ответа в браузере")
+            self.check_topic(form.value("topic"), topic)
             data = dict(form.fields)
             data["subject"] = subject if subject is not None else data.get("subject", "")
             data["goback"] = "1"  # the redirect then leads to the new post

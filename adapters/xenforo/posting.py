@@ -47,10 +47,8 @@ class XenforoPoster(FormPoster[forms.PostingForm]):
                 _, target = parse_thread_url(form.action)
             except ConfigError:
                 target = None
-            if target is None or target.thread_id != thread.thread_id:
-                raise PostingError(
-                    f"форма ответа ведёт не в тему игры ({route_of(form.action) or '?'}); "
-                    "ничего не отправлено", "проверьте [forum] url и форму ответа в браузере")
+            self.check_topic(str(target.thread_id) if target else route_of(form.action),
+                             thread.thread_id)
             return {**form.hidden, "message": message}
 
         return self._submit(thread.reply_url(), "add-reply", build,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from fake_board import FakeBoard, inbox_page
+from support.phpbb.respx_board import FakeBoard, inbox_page
 
 from adapters.phpbb.client import PhpbbForum
 from referee.config.game import Config

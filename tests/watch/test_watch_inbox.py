@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from board_server import TopicPages
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.board import TopicPages
+from support.phpbb.game_board import GameBoard, write_config
 from typer.testing import CliRunner
-from watch_board import FakeClock, GameBoard, msk, write_config
 from watch_helpers import results, watch
 
 from referee.cli import app
