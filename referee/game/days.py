@@ -10,17 +10,20 @@ from datetime import datetime
 from typing import Any
 
 from referee.config.game import DaySchedule
-from referee.core.errors import RequestRefused
+from referee.core.errors import GameError, RequestRefused
 from referee.core.kernel import Post
 from referee.core.nicks import normalise
+from referee.game.core import GameCore
+from referee.game.leaving import Leaving
 from referee.game.refusals import Refusals
 from referee.game.reread import unread_hold
 from referee.game.results import DayResult, _voters_of
 from referee.game.safety import INCOMPLETE, Hold, hold, not_in_game_notes
+from referee.game.states import States
 from referee.rules import decisions
 from referee.rules.day.count import tally
 from referee.rules.day.result import CountedVote, Rejection, Tally
-from referee.rules.decisions import Hanging, Removal, VoteAction, VoteDecision
+from referee.rules.decisions import Hanging, Removal, ScheduleChange, VoteAction, VoteDecision
 from referee.rules.night import GameState
 from referee.rules.night.events import Removed
 from referee.rules.night.win import GameResult
@@ -41,8 +44,18 @@ class VoteEffect:
     rejected: Rejection | None
 
 
-class DayRoom(Refusals):
-    """The day («день»): the count (V1–V6), the host's decisions on votes and hangings."""
+class Days:
+    """The day («день»): the count (V1–V6), the host's decisions on votes, hangings and
+    deadlines; who leaves at its end (A3) as :class:`~referee.game.leaving.Leaving` says."""
+
+    def __init__(self, core: GameCore, refusals: Refusals, states: States,
+                 leaving: Leaving) -> None:
+        self.core = core
+        self.refusals = refusals
+        self.states = states
+        self.leaving = leaving
+        self._inputs: dict[Any, str] = {}
+        """A day's count inputs digest (A2) by window, the living and the version."""
 
     def day_posts(self, window: DaySchedule) -> list[list[Post]]:
         """The day's posts, each as its stored revisions, first-seen first (V4)."""
@@ -53,8 +66,8 @@ class DayRoom(Refusals):
         the topic since (deleted, hidden) was found missing."""
         out: list[list[Post]] = []
         vanished: dict[int, datetime] = {}
-        for sp in self.store.posts(since=window.start, until=window.night_deadline,
-                                   topic_id=self.vote_topic_id):
+        for sp in self.core.store.posts(since=window.start, until=window.night_deadline,
+                                   topic_id=self.core.vote_topic_id):
             versions = [sp.as_post(r) for r in sp.revisions] or [sp.as_post()]
             out.append(versions)
             if sp.missing_since is not None:
@@ -62,7 +75,7 @@ class DayRoom(Refusals):
         return out, vanished
 
     def vote_overrides(self) -> list[VoteDecision]:
-        return decisions.recorded(self.store, VoteDecision)
+        return decisions.recorded(self.core.store, VoteDecision)
 
     def tally_day(
         self,
@@ -76,33 +89,33 @@ class DayRoom(Refusals):
         after it records the hanging once; later runs show the recorded result. A day
         after the end of the game is refused (W2, N15.14)."""
         if _state is None:
-            self.refuse_after_end("day", day, f"День {day} не считается.")
+            self.states.refuse_after_end("day", day, f"День {day} не считается.")
         key = (day, as_of, record)  # a preview must not stand in for the run that records
-        if key in self._tallies and _state is None:
-            return self._tallies[key]
+        if key in self.core.tallies and _state is None:
+            return self.core.tallies[key]
         notes: list[str] = []
         if _state is None:
-            state, n = self.state_before_day(day)
+            state, n = self.states.state_before_day(day)
             notes += n
         else:
             state = _state
-        window = self.window(day)
+        window = self.core.window(day)
         asked = as_of
         # Issue 26: also a day recorded on the way to a later one waits for whole data.
-        held = hold(self, window.start, window.deadline, f"подсчёт дня {day}")
-        if (unread := unread_hold(self, window)) is not None:
+        held = hold(self.core, window.start, window.deadline, f"подсчёт дня {day}")
+        if (unread := unread_hold(self.core, window)) is not None:
             # Issue 30: nor is one whose earlier pages were not read after its deadline.
             held = Hold(held.notes + (unread,), tuple({*held.reasons, INCOMPLETE}))
         if _state is None:
             notes += held.notes
-        if as_of is None and self.now < window.deadline:
+        if as_of is None and self.core.now < window.deadline:
             # Before the deadline the count is a preview as of now: nobody is hanged yet.
-            as_of = self.now
+            as_of = self.core.now
         t = self._host_hanging(day, self._count(window, state, as_of))
         if asked is None:
-            self.remember_day(day, state, t)  # type: ignore[attr-defined]
+            self.leaving.remember_day(day, state, t)
         if _state is None:
-            notes += not_in_game_notes(self.config, t.rejected)
+            notes += not_in_game_notes(self.core.config, t.rejected)
         stored, recorded_now = self._record_day(day, t, window, state,
                                                 record=record and as_of is None
                                                 and not held.reasons)
@@ -130,7 +143,7 @@ class DayRoom(Refusals):
             held=held.reasons,
         )
         if _state is None:
-            self._tallies[key] = result
+            self.core.tallies[key] = result
         return result
 
     def _count(self, window: DaySchedule, state: GameState,
@@ -142,18 +155,18 @@ class DayRoom(Refusals):
             posts,
             window,
             alive=state.alive,
-            roster=self.roster(),
-            host=self.config.host,
-            rules=self.config.votes,
+            roster=self.core.roster(),
+            host=self.core.config.host,
+            rules=self.core.config.votes,
             overrides=[*self.vote_overrides(), *extra],
-            replacements=self.config.replacements,
+            replacements=self.core.config.replacements,
             as_of=as_of,
             vanished=vanished,
         )
 
     def _host_hanging(self, day: int, t: Tally) -> Tally:
         """The host's word on the day's result stands over the count (recorded, shown)."""
-        decided = [h for h in decisions.recorded(self.store, Hanging) if h.day == day]
+        decided = [h for h in decisions.recorded(self.core.store, Hanging) if h.day == day]
         if not decided or not t.closed:
             return t
         last = decided[-1]
@@ -173,10 +186,10 @@ class DayRoom(Refusals):
                     record: bool) -> tuple[RecordedResult | None, bool]:
         """The day's recorded result, recording it now when the count is final and nothing
         is recorded yet: (the result, whether this run recorded it)."""
-        stored = self.store.result("day", day)
+        stored = self.core.store.result("day", day)
         if stored is not None or not record or not t.closed:
             return stored, False
-        return self._record(
+        return self.core.record(
             "day", day, {
                 "hanged": t.hanged,
                 "hanged_all": list(t.hanged_all),
@@ -185,17 +198,17 @@ class DayRoom(Refusals):
                 "explanation": t.explanation,
                 # Who voted and who did not, with what it was counted from (A2).
                 "voters_memo": {
-                    "inputs": self._tally_inputs(window, state.alive),
+                    "inputs": self.tally_inputs(window, state.alive),
                     "counted": list(t.counted_voters),
                     "rejected": list(t.rejected_voters),
                 },
                 # The counted votes, so that `history` reads them and never counts a
                 # recorded day again (issue 30).
-                "votes": [{"slot": self.slot_of(v.voter, v.at, v.post_id), "voter": v.voter,
+                "votes": [{"slot": self.core.slot_of(v.voter, v.at, v.post_id), "voter": v.voter,
                            "target": v.target, "post_id": v.post_id, "at": v.at.isoformat()}
                           for v in t.votes],
             },
-            recorded_at=self.now,
+            recorded_at=self.core.now,
         ), True
 
     def _day_end(self, state: GameState, day: int, t: Tally, stored: RecordedResult | None
@@ -205,37 +218,63 @@ class DayRoom(Refusals):
         may bring (W2)."""
         hanged = stored.payload.get("hanged") if stored else t.hanged
         voters = tuple(stored.payload.get("voters", [])) if stored else _voters_of(t, hanged)
-        hanging, _ = play_day(state, DayPlay(day, hanged, voters), self.config.night,
+        hanging, _ = play_day(state, DayPlay(day, hanged, voters), self.core.config.night,
                               strict=False)
-        effective = self.leaving_at(  # type: ignore[attr-defined]
+        effective = self.leaving.leaving_at(
             ("end", day), hanging, before_day=state,
             today=(t.counted_voters, t.rejected_voters))
         play = DayPlay(day, removals=tuple((r["nick"], r["rule"]) for r in effective))
-        after, events = play_day(hanging, play, self.config.night, strict=False)
+        after, events = play_day(hanging, play, self.core.config.night, strict=False)
         gone = [e.player for e in events if isinstance(e, Removed)]
         removals = []
         for r in effective:
             if r["nick"] in gone:
                 gone.remove(r["nick"])
                 removals.append(r)
-        return self.winner(after), tuple(removals)
+        return self.states.winner(after), tuple(removals)
+
+    def set_deadline(self, day: int, deadline: datetime, reason: str = "", *,
+                     start: datetime | None = None) -> None:
+        """The host sets a day's deadline — and its start, for a day the config does not
+        list (recorded, shown in the output). A day not in the schedule without ``start``
+        starts at the previous day's night deadline."""
+        self.states.refuse_after_end("day", day, f"Дедлайн дня {day} не записан.")
+        known = {d.day: d for d in self.core.schedule}
+        if start is None and day not in known:
+            prev = known.get(day - 1)
+            start = prev.night_deadline if prev is not None else None
+            if start is None:
+                raise GameError(
+                    f"дня {day} нет в расписании, и его начало неизвестно",
+                    f'задайте его: referee tally --day {day} --start "…" --deadline "…"')
+        if start is not None:
+            if deadline <= start:
+                raise GameError(f"дедлайн {deadline:%d.%m %H:%M} не позже начала дня {day} "
+                                f"({start:%d.%m %H:%M})")
+            decisions.record(self.core.store, ScheduleChange(day, deadline, start, reason=reason))
+        else:
+            if deadline <= known[day].start:
+                raise GameError(
+                    f"дедлайн {deadline:%d.%m %H:%M} раньше начала дня {day}")
+            decisions.record(self.core.store, ScheduleChange(day, deadline, reason=reason))
+        self.core.store.forget_result("day", day)
+        self.core.forget_counts()
 
     def set_hanged(self, day: int, nick: str | None, reason: str = "",
                    public_note: str = "") -> str | None:
         """The host decides the day's result himself (``referee hang``): recorded; the
         day's recorded result is replaced by it. ``reason`` is the host's own record,
         ``public_note`` is shown with the result."""
-        self.scheduled_day(day)
-        self.refuse_after_end("day", day, f"Решение об итоге дня {day} не записано.")
+        self.refusals.scheduled_day(day)
+        self.states.refuse_after_end("day", day, f"Решение об итоге дня {day} не записано.")
         name = None
         if nick is not None:
-            self.known_player(nick, "hang")
-            state, _ = self.state_before_day(day)
-            name = self.living_player(nick, "hang", state, f"к началу дня {day}")
-        decisions.record(self.store, Hanging(day, name, reason, public_note))
-        self.store.forget_result("day", day)
-        self._tallies.clear()
-        self._nights.clear()
+            self.refusals.known_player(nick, "hang")
+            state, _ = self.states.state_before_day(day)
+            name = self.refusals.living_player(nick, "hang", state, f"к началу дня {day}")
+        decisions.record(self.core.store, Hanging(day, name, reason, public_note))
+        self.core.store.forget_result("day", day)
+        self.core.forget_counts()
         return name
 
     def remove(self, nick: str, after_day: int, reason: str = "",
@@ -244,49 +283,36 @@ class DayRoom(Refusals):
         (e.g. a replacement that never came): recorded, applied like an activity removal.
         ``reason`` is the host's own record; the players read ``public_note`` (or «решение
         ведущего»)."""
-        self.scheduled_day(after_day, "--after-day")
-        self.refuse_after_end("day", after_day, f"Выбывание после дня {after_day} не записано.")
-        self.known_player(nick, "remove")
-        state, _ = self.state_before_day(after_day)
-        name = self.living_player(nick, "remove", state, f"к началу дня {after_day}")
-        decisions.record(self.store, Removal(name, after_day, reason or "решение ведущего",
+        self.refusals.scheduled_day(after_day, "--after-day")
+        self.states.refuse_after_end("day", after_day,
+                                     f"Выбывание после дня {after_day} не записано.")
+        self.refusals.known_player(nick, "remove")
+        state, _ = self.states.state_before_day(after_day)
+        name = self.refusals.living_player(nick, "remove", state, f"к началу дня {after_day}")
+        decisions.record(self.core.store, Removal(name, after_day, reason or "решение ведущего",
                                              public_note))
-        self._tallies.clear()
-        self._nights.clear()
+        self.core.forget_counts()
         return name
 
-    def _tally_inputs(self, window: DaySchedule, alive: Iterable[str]) -> str:
+    def tally_inputs(self, window: DaySchedule, alive: Iterable[str]) -> str:
         """A digest of everything a day's count reads (V1–V6): the window, the living, the
         roster and rules, the host's vote decisions, and every stored text of every post of
         the day. Equal digests mean the count would come out the same. Worked out once per
         run for a day: the digest recorded with its count is the one its activity check
         compares (A2)."""
-        key = (window, frozenset(alive), self.version)
+        key = (window, frozenset(alive), self.core.version)
         if key in self._inputs:
             return self._inputs[key]
         digest = hashlib.sha256(repr((
-            window, sorted(key[1]), self.config.host, self.config.votes,
-            [(p.nick, p.role, p.clan) for p in self.config.players],
-            self.config.replacements, sorted(self.config.aliases.items()),
-            self.vote_topic_id, self.vote_overrides(),
+            window, sorted(key[1]), self.core.config.host, self.core.config.votes,
+            [(p.nick, p.role, p.clan) for p in self.core.config.players],
+            self.core.config.replacements, sorted(self.core.config.aliases.items()),
+            self.core.vote_topic_id, self.vote_overrides(),
         )).encode("utf-8"))
-        digest.update(self.store.post_digest(since=window.start, until=window.night_deadline,
-                                             topic_id=self.vote_topic_id).encode("ascii"))
+        digest.update(self.core.store.post_digest(since=window.start, until=window.night_deadline,
+                                             topic_id=self.core.vote_topic_id).encode("ascii"))
         self._inputs[key] = digest.hexdigest()
         return self._inputs[key]
-
-    def _day_voters(self, day: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """(counted, rejected) voters of Day ``day`` for A2: from the recorded result when
-        nothing it was counted from has changed since, else counted now."""
-        stored = self.store.result("day", day)
-        memo = stored.payload.get("voters_memo") if stored is not None else None
-        window = self.window(day)
-        if memo and self.now >= window.deadline:
-            state, _ = self.state_before_day(day)
-            if memo.get("inputs") == self._tally_inputs(window, state.alive):
-                return tuple(memo["counted"]), tuple(memo["rejected"])
-        t = self.tally_day(day).tally
-        return t.counted_voters, t.rejected_voters
 
     def override_vote(self, action: VoteAction, post_id: int, *, reason: str = "",
                       target: str | None = None) -> VoteEffect:
@@ -294,27 +320,26 @@ class DayRoom(Refusals):
         the post's vote before and after is returned. Refused (nothing recorded) for a post
         not stored, the host's own, one outside every day, an ``accept`` of a vote that
         already counts or of a post with no vote."""
-        post = self.store.post(post_id)
+        post = self.core.store.post(post_id)
         if post is None:
             raise RequestRefused(f"сообщения {post_id} нет в базе",
                                  "сначала referee sync; номер — из ссылки …#p<номер>")
-        if normalise(post.author) == normalise(self.config.host):
+        if normalise(post.author) == normalise(self.core.config.host):
             raise RequestRefused(f"сообщение {post_id} — ведущего: ведущий не голосует (V5), "
                                  "решать по нему нечего", "укажите сообщение игрока")
         day = self._day_of(post.posted_at, post_id)
-        self.refuse_after_end("day", day, f"Решение по сообщению {post_id} (день {day}) не "
+        self.states.refuse_after_end("day", day, f"Решение по сообщению {post_id} (день {day}) не "
                               "записано.")
         if action == "set":
             if not target:
                 raise RequestRefused("vote set: нужен --target НИК")
-            target = self.known_player(target, "--target")
+            target = self.refusals.known_player(target, "--target")
         decision = VoteDecision(action, post_id, reason=reason, target=target)
         counted, rejected = self._post_vote(day, post_id)
         self._refuse_idle(decision, day, counted, rejected)
-        decisions.record(self.store, decision)
-        self.store.forget_result("day", day)
-        self._tallies.clear()
-        self._nights.clear()
+        decisions.record(self.core.store, decision)
+        self.core.store.forget_result("day", day)
+        self.core.forget_counts()
         after, why = self._post_vote(day, post_id)
         return VoteEffect(day, post_id, post.author, counted, after, why)
 
@@ -344,7 +369,7 @@ class DayRoom(Refusals):
                     "НИК; V2, V5 и V6 ведущий не отменяет")
 
     def _day_of(self, at: datetime, post_id: int) -> int:
-        for d in self.schedule:
+        for d in self.core.schedule:
             if d.start <= at < (d.night_deadline or d.deadline):
                 return d.day
         raise RequestRefused(f"сообщение {post_id} написано вне дней расписания",
@@ -354,9 +379,9 @@ class DayRoom(Refusals):
                    ) -> tuple[CountedVote | None, Rejection | None]:
         """The post's vote in the day's count (with ``extra`` applied, when given): the
         vote that counts, or why it does not."""
-        window = self.window(day)
-        state, _ = self.state_before_day(day)
-        as_of = self.now if self.now < window.deadline else None
+        window = self.core.window(day)
+        state, _ = self.states.state_before_day(day)
+        as_of = self.core.now if self.core.now < window.deadline else None
         t = self._count(window, state, as_of, [extra] if extra is not None else ())
         counted = next((v for v in t.votes if v.post_id == post_id), None)
         rejected = next((r for r in t.rejected if r.post_id == post_id), None)

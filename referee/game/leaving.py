@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.core.errors import GameError
 from referee.core.kernel import Post
-from referee.game.refusals import Refusals
+from referee.game.core import GameCore
 from referee.game.safety import hold
 from referee.rules import decisions
 from referee.rules.day.activity import (
@@ -37,11 +37,25 @@ from referee.rules.decisions import Removal
 from referee.rules.night import GameState
 from referee.rules.night.day import remove_player
 
+if TYPE_CHECKING:
+    from referee.game.results import DayResult
+    from referee.game.states import States
+
 _ACTIVITY_RULE = re.compile(r"^A[12](, A[12])*$")
 """The reason an activity removal is recorded with (``A1``, ``A2``, ``A1, A2``)."""
 
 Voters = tuple[tuple[str, ...], tuple[str, ...]]
 """(counted, rejected) voters of a day (A2)."""
+
+
+class Counts(Protocol):
+    """A day's count as the day part makes it (:class:`referee.game.days.Days`): a turn's
+    check reads its voters (A2), and a day's count reads who left (A3) in turn."""
+
+    def tally_day(self, day: int, *, as_of: Any = None, record: bool = True,
+                  _state: GameState | None = None) -> DayResult: ...
+
+    def tally_inputs(self, window: Any, alive: Iterable[str]) -> str: ...
 
 
 def removal_effect(r: dict[str, Any]) -> Effect:
@@ -59,8 +73,15 @@ def is_activity_removal(causes: Iterable[str]) -> bool:
                                 for c in causes)
 
 
-class LeavingRoom(Refusals):
-    """Removals (A1–A3): recorded, or worked out once final; applied at their moment."""
+class Leaving:
+    """Removals (A1–A3): recorded, or worked out once final; applied at their moment. A
+    turn's check reads the days' voters (``phases``, the day part) and the game at the
+    turn's start (``states``)."""
+
+    def __init__(self, core: GameCore, states: States, phases: Counts) -> None:
+        self.core = core
+        self.states = states
+        self.phases = phases
 
     # ------------------------------------------------------------------ the moments
 
@@ -78,18 +99,18 @@ class LeavingRoom(Refusals):
         turns: list[tuple[int, GameState]] = []
         if kind == "end":
             turns.append((day, after))
-            if self.config.activity.silent_leave == "end_of_day" and before_day is not None:
+            if self.core.config.activity.silent_leave == "end_of_day" and before_day is not None:
                 turns.append((day - 1, before_day))
-        elif self.config.activity.silent_leave == "morning":
+        elif self.core.config.activity.silent_leave == "morning":
             turns.append((day - 1, after))
         named = {r["nick"] for r in out}
         for turn, seen in turns:
-            if turn < 1 or self.store.result("activity", turn) is not None \
-                    or not any(d.day == turn for d in self.schedule):
+            if turn < 1 or self.core.store.result("activity", turn) is not None \
+                    or not any(d.day == turn for d in self.core.schedule):
                 continue
-            if kind == "end" and turn == day and self.now < self.window(day).deadline:
+            if kind == "end" and turn == day and self.core.now < self.core.window(day).deadline:
                 continue
-            if turn != day and self.now < turn_window(turn, self.schedule).end:
+            if turn != day and self.core.now < turn_window(turn, self.core.schedule).end:
                 continue
             if self._turn_held(turn):
                 continue  # the turn's posts not read whole, or the roster in doubt
@@ -107,7 +128,7 @@ class LeavingRoom(Refusals):
         and the game after they left. No morning without its night: a night with no end in
         the schedule (the last day without a night deadline) has none."""
         try:
-            self.night_window(night)
+            self.core.night_window(night)
         except GameError:
             return state, []
         leaving = self.leaving_at(("start", night + 1), state)
@@ -123,11 +144,11 @@ class LeavingRoom(Refusals):
         cache = self._memo()
         if key not in cache:
             by: dict[Effect, list[dict[str, Any]]] = {}
-            for r in self.store.results():
+            for r in self.core.store.results():
                 if r.phase == "activity":
                     for removal in r.payload.get("removed", []):
                         by.setdefault(removal_effect(removal), []).append(removal)
-            for removal in decisions.recorded(self.store, Removal):
+            for removal in decisions.recorded(self.core.store, Removal):
                 # What the players read is the public note; the reason is the host's own.
                 by.setdefault(("end", removal.after_day), []).append(
                     {"nick": removal.nick, "rule": removal.public_note or "решение ведущего"})
@@ -147,28 +168,28 @@ class LeavingRoom(Refusals):
         if key in cache:
             return cache[key]
         start = self._day_start(turn)
-        schedule = self.schedule
+        schedule = self.core.schedule
         window = turn_window(turn, schedule)
         counted: dict[int, tuple[str, ...]] = {}
         rejected: dict[int, tuple[str, ...]] = {}
         for d in schedule:
-            if d.day > turn or self.now < d.start:
+            if d.day > turn or self.core.now < d.start:
                 continue
             voters = today if d.day == turn and today is not None else self._voters_now(d.day)
             counted[d.day], rejected[d.day] = voters
         # A1 looks at who posted when, never at the text.
         posts = [
-            Post(post_id=pid, author=self.slot_of(author, at, pid), author_id=None,
+            Post(post_id=pid, author=self.core.slot_of(author, at, pid), author_id=None,
                  posted_at=at, body_html="", body_text="")
-            for pid, author, at in self.store.post_times(since=window.start, until=window.end)
+            for pid, author, at in self.core.store.post_times(since=window.start, until=window.end)
         ]
         excuses = [Excuse(e.nick, e.turn, e.reason)
-                   for e in decisions.recorded(self.store, ExcuseDecision)]
+                   for e in decisions.recorded(self.core.store, ExcuseDecision)]
         report = check_activity(
             turn, players_alive_at_turn_start=start.alive, posts=posts, schedule=schedule,
             counted_voters_by_day=counted, rejected_voters_by_day=rejected, excuses=excuses,
-            deaths_during_turn=self._turn_deaths(turn, start, after), host=self.config.host,
-            rules=self.config.activity, now=self.now,
+            deaths_during_turn=self._turn_deaths(turn, start, after), host=self.core.config.host,
+            rules=self.core.config.activity, now=self.core.now,
         )
         cache[key] = report
         return report
@@ -176,10 +197,10 @@ class LeavingRoom(Refusals):
     def _turn_deaths(self, turn: int, start: GameState, after: GameState) -> list[TurnDeath]:
         """Who died during the turn: hanged or removed by the host at the day's end, killed
         in its night (once the night is over or recorded: ``after`` has it then)."""
-        deadline = self.window(turn).deadline
+        deadline = self.core.window(turn).deadline
         night_end: datetime | None
         try:
-            night_end = self.night_window(turn)[1]
+            night_end = self.core.night_window(turn)[1]
         except GameError:
             night_end = None
         known = {d.player for d in start.graveyard}
@@ -202,9 +223,9 @@ class LeavingRoom(Refusals):
         out either — a player whose posts were not read is not taken for silent."""
         cache = self._memo()
         if ("held", turn) not in cache:
-            window = turn_window(turn, self.schedule)
+            window = turn_window(turn, self.core.schedule)
             cache[("held", turn)] = bool(
-                hold(self, window.start, window.end, f"ход {turn}").reasons)
+                hold(self.core, window.start, window.end, f"ход {turn}").reasons)
         return bool(cache[("held", turn)])
 
     # ------------------------------------------------------------------ what a run has seen
@@ -212,11 +233,11 @@ class LeavingRoom(Refusals):
     def _memo(self) -> dict[Any, Any]:
         """What this run has worked out at this moment of the clock and of the database:
         kept while neither moves."""
-        key = (self.now, self.version)
-        if self._leaving.get("key") != key:
-            self._leaving.clear()
-            self._leaving["key"] = key
-        return self._leaving
+        key = (self.core.now, self.core.version)
+        if self.core.leaving.get("key") != key:
+            self.core.leaving.clear()
+            self.core.leaving["key"] = key
+        return self.core.leaving
 
     def remember_day(self, day: int, state: GameState, t: Tally) -> None:
         """Day ``day`` as it was just counted from ``state`` (the game at its start): the
@@ -226,7 +247,7 @@ class LeavingRoom(Refusals):
 
     def _day_start(self, day: int) -> GameState:
         seen = self._memo().get(("day", day))
-        return seen[0] if seen is not None else self.state_before_day(day)[0]
+        return seen[0] if seen is not None else self.states.state_before_day(day)[0]
 
     def _voters_now(self, day: int) -> Voters:
         """(counted, rejected) voters of Day ``day`` (A2) as every view counts them, without
@@ -235,13 +256,13 @@ class LeavingRoom(Refusals):
         seen = self._memo().get(("day", day))
         if seen is not None:
             return seen[1]
-        stored = self.store.result("day", day)
+        stored = self.core.store.result("day", day)
         memo = stored.payload.get("voters_memo") if stored is not None else None
-        window = self.window(day)
-        if memo and self.now >= window.deadline:
-            state, _ = self.state_before_day(day)
-            inputs = self._tally_inputs(window, state.alive)  # type: ignore[attr-defined]
+        window = self.core.window(day)
+        if memo and self.core.now >= window.deadline:
+            state, _ = self.states.state_before_day(day)
+            inputs = self.phases.tally_inputs(window, state.alive)
             if memo.get("inputs") == inputs:
                 return tuple(memo["counted"]), tuple(memo["rejected"])
-        t: Tally = self.tally_day(day, record=False).tally  # type: ignore[attr-defined]
+        t: Tally = self.phases.tally_day(day, record=False).tally
         return t.counted_voters, t.rejected_voters

@@ -4,7 +4,7 @@ suggested instead), a player still in the game, an action the actor's role has (
 engine's own test, :data:`referee.core.roles.ACTION_OF_ROLE`). A refusal is a
 :class:`~referee.core.errors.RequestRefused` (exit code 2) and the database stays as it was.
 A phase after the end of the game (W2, N15.14) is refused by
-:meth:`~referee.game.base.GameBase.refuse_after_end`, which works the end out."""
+:meth:`~referee.game.states.States.refuse_after_end`, which works the end out."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from referee.config.game import DaySchedule
 from referee.core.errors import GameError, RequestRefused
 from referee.core.nicks import fold
 from referee.core.roles import ACTION_OF_ROLE, ACTIONS, action_ru, role_ru
-from referee.game.base import GameBase
+from referee.game.core import GameCore
 from referee.rules.night import GameState
 
 _PHASES = {"день": ("дни", "дня"), "ночь": ("ночи", "ночи"), "ход": ("ходы", "хода")}
@@ -24,8 +24,12 @@ _TARGETS = {"protect": 2, "ambush": 0}
 """How many targets each action names (every other action: one)."""
 
 
-class Refusals(GameBase):
-    """The checks every room runs on the host's request before it records anything."""
+class Refusals:
+    """The checks every part runs on the host's request before it records anything: they
+    read the schedule and the roster only."""
+
+    def __init__(self, core: GameCore) -> None:
+        self.core = core
 
     # ------------------------------------------------------------------ days and nights
 
@@ -38,7 +42,7 @@ class Refusals(GameBase):
             raise RequestRefused(f"{option} {day}: {plural} нумеруются с 1",
                                  f"например {option} 1")
         try:
-            return self.window(day)
+            return self.core.window(day)
         except GameError as e:
             raise RequestRefused(
                 f"{option} {day}: {of} {day} нет в расписании ({plural}: {self._days()})",
@@ -49,14 +53,14 @@ class Refusals(GameBase):
         """Night ``night`` (it follows Day ``night``, T1), or a refusal."""
         self.scheduled_day(night, option, "ночь")
         try:
-            return self.night_window(night)
+            return self.core.night_window(night)
         except GameError as e:
             raise RequestRefused(f"{option} {night}: у ночи {night} нет конца в расписании",
                                  f"укажите night_deadline дня {night} в [[schedule.days]]"
                                  ) from e
 
     def _days(self) -> str:
-        return ", ".join(str(d.day) for d in self.schedule) or "нет ни одного"
+        return ", ".join(str(d.day) for d in self.core.schedule) or "нет ни одного"
 
     # ------------------------------------------------------------------ players
 
@@ -64,7 +68,7 @@ class Refusals(GameBase):
         """The player ``typed`` names exactly (case, ё/е, look-alike letters and the host's
         aliases aside, V2), or a refusal with the nearest nick: a host's word is never a
         near guess."""
-        m = self.roster().match(typed)
+        m = self.core.roster().match(typed)
         if m.nick is not None and m.how in ("exact", "alias", "lookalike") and not m.lead:
             return m.nick
         if m.how == "ambiguous":
@@ -77,7 +81,7 @@ class Refusals(GameBase):
             "ник пишется как в [players]; список игроков: referee check")
 
     def _nearest(self, typed: str) -> str | None:
-        nicks = self.roster().nicks
+        nicks = self.core.roster().nicks
         by_key = {fold(n): n for n in nicks}
         found = difflib.get_close_matches(fold(typed), list(by_key), n=1, cutoff=0.5)
         return by_key[found[0]] if found else None
@@ -85,7 +89,7 @@ class Refusals(GameBase):
     def living_player(self, typed: str, option: str, state: GameState, when: str) -> str:
         """:meth:`known_player`, who is still in the game ``when`` (e.g. «к началу дня 2»)."""
         nick = self.known_player(typed, option)
-        slot = self.slots.slot(nick)
+        slot = self.core.slots.slot(nick)
         if not state.is_alive(slot):
             raise RequestRefused(f"{option} {nick}: {nick} уже выбыл(а) из игры {when}",
                                  "решения ведущего — о живых игроках")
@@ -120,11 +124,11 @@ class Refusals(GameBase):
     @property
     def roles_known(self) -> bool:
         """Every player has a role: typed in ``[players]`` or dealt (``referee deal``)."""
-        return all(p.role_given for p in self.config.players)
+        return all(p.role_given for p in self.core.config.players)
 
     def require_roles(self, what: str) -> None:
         if not self.roles_known:
-            missing = [p.nick for p in self.config.players if not p.role_given]
+            missing = [p.nick for p in self.core.config.players if not p.role_given]
             raise RequestRefused(
                 f"{what}: роли не розданы ({len(missing)} игроков без роли: "
                 + ", ".join(missing[:5]) + ("…" if len(missing) > 5 else "") + ")",

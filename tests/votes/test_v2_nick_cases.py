@@ -1,6 +1,6 @@
 """V2 — a nick typed in another case, after a preposition, with look-alike letters or a typo.
 
-``Roster.match`` (the vote roster has case forms on, as referee/game/base.py builds it):
+``Roster.match`` (the vote roster has case forms on, as referee/game/core.py builds it):
 each row is what a player typed → how it is read:
 
     «exact Ник» / «alias Ник» / «lookalike Ник»   counts as typed

@@ -66,7 +66,7 @@ def to_html(text: str) -> str:
 
 
 def game_roster(players: tuple[str, ...] = PLAYERS) -> Roster:
-    """The roster as a game builds it for votes: case forms on (referee/game/base.py)."""
+    """The roster as a game builds it for votes: case forms on (referee/game/core.py)."""
     return Roster(players, case_forms=True)
 
 
