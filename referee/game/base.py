@@ -167,10 +167,10 @@ class GameBase:
                     votes_config, adapter, progress, full, scheduled).summary())
             finally:
                 adapter.close()
-        from referee.game.safety import roster_doubts
+        from referee.game.safety import stored_roster_doubts
 
         # Issue 26: a mistyped nick in [players] is said as soon as the topic shows it.
-        lines += [f"! {d.text()}" for d in roster_doubts(self.config, self.store.posts())]
+        lines += [f"! {d.text()}" for d in stored_roster_doubts(self.config, self.store)]
         return lines
 
     def _post_held_text(self, post_id: int) -> str:

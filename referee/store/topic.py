@@ -254,6 +254,20 @@ class TopicRecords(StoreBase):
                 ))
         return [self._stored_post(r, tuple(revs.get(r["post_id"], ()))) for r in rows]
 
+    def post_authors(self) -> list[str]:
+        """Every author of the posts still in the topic, once, in the order they first
+        posted: grouped by SQLite, no post loaded (the roster check, issue 26, costs the
+        same at any game length)."""
+        return [a for (a,) in self.conn.execute(
+            "SELECT author FROM posts WHERE missing_since IS NULL GROUP BY author "
+            "ORDER BY MIN(posted_at), MIN(post_id)")]
+
+    def texts_by(self, author: str) -> list[str]:
+        """The plain text of ``author``'s posts still in the topic, in topic order."""
+        return [t for (t,) in self.conn.execute(
+            "SELECT body_text FROM posts WHERE author = ? AND missing_since IS NULL "
+            "ORDER BY posted_at, post_id", (author,))]
+
     def spoilt_posts(self, since: datetime | None = None,
                      until: datetime | None = None) -> list[tuple[int, str]]:
         """``(post_id, author)`` of the window's posts stored with «\ufffd» (bytes no
