@@ -64,8 +64,10 @@ def code_key() -> str:
 
 
 def recorded_game(days: int, root: Path, *, rebuild: bool = False) -> tuple[Path, Path, str]:
-    """(config, recorded database, the moment to run at, as ``--now``) of a ``days``-day
-    game: built once (see the module), then read from ``root``."""
+    """(config, the game's folder, the moment to run at, as ``--now``) of a ``days``-day
+    game: built once (see the module), then read from ``root``. The folder holds
+    ``recorded.db`` (every day recorded, the last night and turn not) and ``every.db``
+    (the last night resolved and the last turn checked too: every phase recorded)."""
     folder = root / f"d{days}"
     done = folder / "built.json"
     if rebuild and folder.exists():
@@ -73,7 +75,7 @@ def recorded_game(days: int, root: Path, *, rebuild: bool = False) -> tuple[Path
     if not done.exists():
         _build(days, folder)
     built = json.loads(done.read_text(encoding="utf-8"))
-    return folder / "referee.toml", folder / "recorded.db", built["at"]
+    return folder / "referee.toml", folder, built["at"]
 
 
 def _build(days: int, folder: Path) -> None:
@@ -93,6 +95,10 @@ def _build(days: int, folder: Path) -> None:
     _play_as_host(plan, config, db)
     _run(config, db, last.deadline + timedelta(minutes=10),
          lambda g: COMMANDS["tally"][1](g, last.number))
+    every = _copy_db(db, work / "every.db")
+    _run(config, every, last.night_deadline + timedelta(minutes=5),
+         lambda g: COMMANDS["night"][1](g, last.number))
+    _run(config, every, end, lambda g: COMMANDS["activity"][1](g, last.number))
     played = time.perf_counter()
     at = end.astimezone(MOSCOW).strftime("%Y-%m-%d %H:%M")
     (work / "built.json").write_text(json.dumps({
@@ -108,14 +114,21 @@ def _build(days: int, folder: Path) -> None:
           f"{played - synced:.0f} s", flush=True)
 
 
+STATES = {"open": "recorded.db", "every": "every.db"}
+"""The databases measured: the last night and turn over and not recorded (``open``), and
+every phase recorded (``every``)."""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--against", help="an older commit to measure beside this checkout")
     ap.add_argument("--runs", type=int, default=RUNS)
     ap.add_argument("--rebuild", action="store_true", help="build the games anew")
+    ap.add_argument("--games", type=Path, help="the folder of games built before (default: "
+                    "kept under the commit of this checkout)")
     args = ap.parse_args(argv)
     print(f"load before: {load()}", flush=True)
-    cache = CACHE / code_key()
+    cache = args.games or CACHE / code_key()
     t0 = time.perf_counter()
     games = {days: recorded_game(days, cache, rebuild=args.rebuild) for days in SIZES}
     print(f"games ready in {time.perf_counter() - t0:.0f} s ({cache}); {load()}", flush=True)
@@ -125,29 +138,33 @@ def main(argv: list[str] | None = None) -> int:
         if args.against:
             codes = {args.against: code_of(args.against, root / "old"), **codes}
 
-        def side(code: Path, days: int, name: str) -> Took:
-            config, db, at = games[days]
-            work = _copy_db(db, root / "work.db")
+        def side(code: Path, days: int, state: str, name: str) -> Took:
+            config, folder, at = games[days]
+            work = _copy_db(folder / STATES[state], root / "work.db")
             took, _ = run_process([*referee_command(), "--config", str(config), "--db",
                                    str(work), "--now", at, *ASKED[name]],
                                   {"PYTHONPATH": str(code)})
             return took
 
-        sides = {f"{c}|{d}|{n}": (lambda c=c, d=d, n=n: side(codes[c], d, n))
-                 for c in codes for d in SIZES for n in ASKED}
+        sides = {f"{c}|{d}|{s}|{n}": (lambda c=c, d=d, s=s, n=n: side(codes[c], d, s, n))
+                 for c in codes for d in SIZES for s in STATES for n in ASKED}
         times = rounds(sides, args.runs)
-    print("\n| command (process) | code | 10 days: wall / CPU | 40 days: wall / CPU | "
-          "40 ÷ 10 days (CPU) | ÷ `tally`, 40 days (wall) |")
-    print("|---|---|---:|---:|---:|---:|")
-    for n in ASKED:
-        for c in codes:
-            t10, t40 = times[f"{c}|10|{n}"], times[f"{c}|40|{n}"]
-            growth = ratio(t10, t40)
-            vs = ratio(times[f"{c}|40|tally"], t40, "wall")
-            print(f"| `{n}` | {c} | {median(t10):.2f} / {median(t10, 'cpu'):.2f} s | "
-                  f"{median(t40):.2f} / {median(t40, 'cpu'):.2f} s | {growth.ratio:.2f}× "
-                  f"({growth.spread()}) | {vs.ratio:.2f}× ({vs.spread()}) |")
-    print(f"\nload after: {load()}")
+    print("\n| command (process) | recorded | code | 10 days: wall / CPU | 40 days: wall / CPU "
+          "| 40 ÷ 10 days (CPU) | ÷ `tally`, 40 days (wall) |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for s in STATES:
+        for n in ASKED:
+            for c in codes:
+                t10, t40 = times[f"{c}|10|{s}|{n}"], times[f"{c}|40|{s}|{n}"]
+                growth = ratio(t10, t40)
+                vs = ratio(times[f"{c}|40|{s}|tally"], t40, "wall")
+                print(f"| `{n}` | {s} | {c} | {median(t10):.2f} / {median(t10, 'cpu'):.2f} s "
+                      f"| {median(t40):.2f} / {median(t40, 'cpu'):.2f} s | "
+                      f"{growth.ratio:.2f}× ({growth.spread()}) | {vs.ratio:.2f}× "
+                      f"({vs.spread()}) |")
+    print("\nrecorded: «open» — every day recorded, the last night and turn over and not "
+          "(the command works them out); «every» — every phase recorded.")
+    print(f"load after: {load()}")
     return 0
 
 

@@ -185,7 +185,7 @@ class DayRoom(Refusals):
                 "explanation": t.explanation,
                 # Who voted and who did not, with what it was counted from (A2).
                 "voters_memo": {
-                    "inputs": self._tally_inputs(window, state.alive),
+                    **self._voters_memo(window, state.alive),
                     "counted": list(t.counted_voters),
                     "rejected": list(t.rejected_voters),
                 },
@@ -264,16 +264,42 @@ class DayRoom(Refusals):
         key = (window, frozenset(alive), self.version)
         if key in self._inputs:
             return self._inputs[key]
-        digest = hashlib.sha256(repr((
-            window, sorted(key[1]), self.config.host, self.config.votes,
-            [(p.nick, p.role, p.clan) for p in self.config.players],
-            self.config.replacements, sorted(self.config.aliases.items()),
-            self.vote_topic_id, self.vote_overrides(),
-        )).encode("utf-8"))
+        digest = hashlib.sha256(self._settings_read(window, alive))
         digest.update(self.store.post_digest(since=window.start, until=window.night_deadline,
                                              topic_id=self.vote_topic_id).encode("ascii"))
         self._inputs[key] = digest.hexdigest()
         return self._inputs[key]
+
+    def _settings_read(self, window: DaySchedule, alive: Iterable[str]) -> bytes:
+        """What a day's count reads besides the posts: the window, the living, the roster
+        and rules, the host's vote decisions."""
+        return repr((
+            window, sorted(frozenset(alive)), self.config.host, self.config.votes,
+            [(p.nick, p.role, p.clan) for p in self.config.players],
+            self.config.replacements, sorted(self.config.aliases.items()),
+            self.vote_topic_id, self.vote_overrides(),
+        )).encode("utf-8")
+
+    def _voters_memo(self, window: DaySchedule, alive: Iterable[str]) -> dict[str, str]:
+        """What a day's recorded voters (A2) were counted from: the digest of everything
+        (``inputs``), and the same in two cheap parts — the settings' digest and the mark
+        of the day's posts (:meth:`Store.window_mark`)."""
+        return {"inputs": self._tally_inputs(window, alive),
+                "settings": hashlib.sha256(self._settings_read(window, alive)).hexdigest(),
+                "posts": self.store.window_mark(window.start, window.night_deadline,
+                                                topic_id=self.vote_topic_id)}
+
+    def _memo_holds(self, memo: dict[str, Any], window: DaySchedule,
+                    alive: Iterable[str]) -> bool:
+        """Whether a day's recorded voters were counted from what the day holds now. The
+        settings' digest and the posts' mark answer without reading the day's posts
+        (issue 30); a record made before they were kept compares the whole digest."""
+        if "settings" in memo and "posts" in memo:
+            return (memo["posts"] == self.store.window_mark(
+                window.start, window.night_deadline, topic_id=self.vote_topic_id)
+                and memo["settings"] == hashlib.sha256(
+                    self._settings_read(window, alive)).hexdigest())
+        return bool(memo.get("inputs") == self._tally_inputs(window, alive))
 
     def _day_voters(self, day: int) -> tuple[tuple[str, ...], tuple[str, ...]]:
         """(counted, rejected) voters of Day ``day`` for A2: from the recorded result when
@@ -283,7 +309,7 @@ class DayRoom(Refusals):
         window = self.window(day)
         if memo and self.now >= window.deadline:
             state, _ = self.state_before_day(day)
-            if memo.get("inputs") == self._tally_inputs(window, state.alive):
+            if self._memo_holds(memo, window, state.alive):
                 return tuple(memo["counted"]), tuple(memo["rejected"])
         t = self.tally_day(day).tally
         return t.counted_voters, t.rejected_voters

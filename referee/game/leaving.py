@@ -240,8 +240,7 @@ class LeavingRoom(Refusals):
         window = self.window(day)
         if memo and self.now >= window.deadline:
             state, _ = self.state_before_day(day)
-            inputs = self._tally_inputs(window, state.alive)  # type: ignore[attr-defined]
-            if memo.get("inputs") == inputs:
+            if self._memo_holds(memo, window, state.alive):  # type: ignore[attr-defined]
                 return tuple(memo["counted"]), tuple(memo["rejected"])
         t: Tally = self.tally_day(day, record=False).tally  # type: ignore[attr-defined]
         return t.counted_voters, t.rejected_voters

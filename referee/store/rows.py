@@ -25,6 +25,7 @@ _TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
             "posted_at": str, "page": int, "position": int, "body_html": str,
             "body_text": str, "body_hash": str, "edit_editor": str, "edit_at": str,
             "edit_count": int, "first_seen": str, "last_seen": str, "missing_since": str,
+            "written": int,
         },
         "post_id",
     ),

@@ -205,3 +205,24 @@ def test_the_store_has_no_place_for_secrets(tmp_path: Path) -> None:
     with Store.open(tmp_path / "game.db") as s:
         columns = {c for t in s.db.table_names() for c in s.db[t].columns_dict}
     assert not columns & {"password", "cookie", "sid", "token"}
+
+
+def test_a_windows_mark_changes_whenever_a_save_writes_one_of_its_posts(store: Store) -> None:
+    """Issue 30: a recorded day's voters are trusted while its posts' mark is the one
+    recorded. Any save that writes a post of the window (read again, edited, gone, back)
+    gives a new mark, and so does a post moved in or out; a save of other posts does not."""
+    early, late = (DAY1, DAY1 + timedelta(minutes=30)), (DAY1 + timedelta(minutes=30), None)
+    store.save_topic_page(page(1, 2, post(1, 0), post(2, 5), post(3, 10)), T0)
+    store.save_topic_page(page(2, 2, post(4, 40), post(5, 45)), T0)
+    marks = [store.window_mark(*early)]
+    store.save_topic_page(page(2, 2, post(4, 40), post(5, 45, "правка", edit_count=1)), T1)
+    assert store.window_mark(*early) == marks[-1]      # another window's posts written
+    assert store.window_mark(*late) != store.window_mark(*early)
+    for again in (page(1, 2, post(1, 0), post(2, 5), post(3, 10)),           # the same
+                  page(1, 2, post(1, 0), post(2, 5, "правка", edit_count=1), post(3, 10)),
+                  page(1, 2, post(1, 0), post(3, 10)),                       # 2 is gone
+                  page(1, 2, post(1, 0), post(2, 5), post(3, 10)),           # and back
+                  page(1, 2, post(1, 0), post(2, 5), post(3, 50))):          # 3 moved out
+        store.save_topic_page(again, T1)
+        assert store.window_mark(*early) not in marks
+        marks.append(store.window_mark(*early))
