@@ -4,6 +4,7 @@ after the deadline, and the host's decisions on votes, hangings and removals."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -176,7 +177,8 @@ class DayRoom(Refusals):
         stored = self.store.result("day", day)
         if stored is not None or not record or not t.closed:
             return stored, False
-        return self._record(
+        inputs = self._tally_inputs(window, state.alive)
+        result = self._record(
             "day", day, {
                 "hanged": t.hanged,
                 "hanged_all": list(t.hanged_all),
@@ -185,7 +187,7 @@ class DayRoom(Refusals):
                 "explanation": t.explanation,
                 # Who voted and who did not, with what it was counted from (A2).
                 "voters_memo": {
-                    **self._voters_memo(window, state.alive),
+                    "inputs": inputs,
                     "counted": list(t.counted_voters),
                     "rejected": list(t.rejected_voters),
                 },
@@ -196,7 +198,9 @@ class DayRoom(Refusals):
                           for v in t.votes],
             },
             recorded_at=self.now,
-        ), True
+        )
+        self._keep_marks(day, inputs, window, state.alive)
+        return result, True
 
     def _day_end(self, state: GameState, day: int, t: Tally, stored: RecordedResult | None
                  ) -> tuple[GameResult | None, tuple[dict[str, Any], ...]]:
@@ -280,24 +284,31 @@ class DayRoom(Refusals):
             self.vote_topic_id, self.vote_overrides(),
         )).encode("utf-8")
 
-    def _voters_memo(self, window: DaySchedule, alive: Iterable[str]) -> dict[str, str]:
-        """What a day's recorded voters (A2) were counted from: the digest of everything
-        (``inputs``), and the same in two cheap parts — the settings' digest and the mark
-        of the day's posts (:meth:`Store.window_mark`)."""
-        return {"inputs": self._tally_inputs(window, alive),
-                "settings": hashlib.sha256(self._settings_read(window, alive)).hexdigest(),
-                "posts": self.store.window_mark(window.start, window.night_deadline,
-                                                topic_id=self.vote_topic_id)}
+    def _keep_marks(self, day: int, inputs: str, window: DaySchedule,
+                    alive: Iterable[str]) -> None:
+        """Beside a day's record, what its voters (A2) were counted from in two cheap parts:
+        the settings' digest and the mark of the day's posts (:meth:`Store.window_mark`).
+        Kept in ``meta``, not in the record: the mark numbers this database's saves, and two
+        databases of one game record the same results."""
+        before = self.store.conn.total_changes
+        self.store.set_meta(f"voters_marks:day:{day}", json.dumps({
+            "inputs": inputs,
+            "settings": hashlib.sha256(self._settings_read(window, alive)).hexdigest(),
+            "posts": self.store.window_mark(window.start, window.night_deadline,
+                                            topic_id=self.vote_topic_id)}))
+        self._own_changes += self.store.conn.total_changes - before
 
-    def _memo_holds(self, memo: dict[str, Any], window: DaySchedule,
+    def _memo_holds(self, day: int, memo: dict[str, Any], window: DaySchedule,
                     alive: Iterable[str]) -> bool:
         """Whether a day's recorded voters were counted from what the day holds now. The
-        settings' digest and the posts' mark answer without reading the day's posts
-        (issue 30); a record made before they were kept compares the whole digest."""
-        if "settings" in memo and "posts" in memo:
-            return (memo["posts"] == self.store.window_mark(
+        marks kept with the record (:meth:`_keep_marks`) answer without reading the day's
+        posts (issue 30); without them the whole digest is compared."""
+        kept = self.store.get_meta(f"voters_marks:day:{day}")
+        marks = json.loads(kept) if kept else {}
+        if marks.get("inputs") == memo.get("inputs") and "posts" in marks:
+            return bool(marks["posts"] == self.store.window_mark(
                 window.start, window.night_deadline, topic_id=self.vote_topic_id)
-                and memo["settings"] == hashlib.sha256(
+                and marks["settings"] == hashlib.sha256(
                     self._settings_read(window, alive)).hexdigest())
         return bool(memo.get("inputs") == self._tally_inputs(window, alive))
 
@@ -309,7 +320,7 @@ class DayRoom(Refusals):
         window = self.window(day)
         if memo and self.now >= window.deadline:
             state, _ = self.state_before_day(day)
-            if self._memo_holds(memo, window, state.alive):
+            if self._memo_holds(day, memo, window, state.alive):
                 return tuple(memo["counted"]), tuple(memo["rejected"])
         t = self.tally_day(day).tally
         return t.counted_voters, t.rejected_voters

@@ -239,8 +239,12 @@ class LeavingRoom(Refusals):
         memo = stored.payload.get("voters_memo") if stored is not None else None
         window = self.window(day)
         if memo and self.now >= window.deadline:
-            state, _ = self.state_before_day(day)
-            if self._memo_holds(memo, window, state.alive):  # type: ignore[attr-defined]
+            cache = self._memo()
+            if ("record holds", day) not in cache:  # asked once per turn report
+                state, _ = self.state_before_day(day)
+                cache[("record holds", day)] = self._memo_holds(  # type: ignore[attr-defined]
+                    day, memo, window, state.alive)
+            if cache[("record holds", day)]:
                 return tuple(memo["counted"]), tuple(memo["rejected"])
         t: Tally = self.tally_day(day, record=False).tally  # type: ignore[attr-defined]
         return t.counted_voters, t.rejected_voters
