@@ -1,64 +1,37 @@
-"""What every forum engine shares: a polite HTTP client (:mod:`adapters.http_client`,
-re-exported here), the session cookie file, the password prompt, and the plain settings
-every engine receives (:class:`ForumSettings`). The interface engines implement is
-:class:`referee.kernel.Forum`.
-
-Politeness (issue 2): one clear User-Agent, at most ``[forum] rate_limit`` requests a
-second, bounded retries with exponential backoff and jitter on network errors, timeouts,
-5xx and 429 (a ``Retry-After`` is honoured). The session lives in a cookie file beside the
-game database (:mod:`adapters.cookies`), created 0600 from the first byte; cookies never
-travel to another host, and a foreign host's are never kept.
-
-Issue 14: a page whose posts are stored is decoded for sure (:meth:`HttpClient.get_text`,
-:mod:`adapters.charset`), never as a guess; while the forum keeps the host waiting (5 s
-without an answer, every retry) a «жду ответа форума…» line goes to :data:`notices`, which
-the CLI shows; a host name that does not resolve is named.
+"""What every forum engine shares besides the board-client template (:mod:`adapters.board`):
+the plain settings every engine receives (:class:`ForumSettings`) with the polite client
+built from them (:mod:`adapters.http_client`, its names re-exported here, and the cookie
+file of :mod:`adapters.cookies`), the password prompt, and a complete page's check.
 
 Secrets (docs/rules.md: credentials never in the config): the password comes from
 ``REFEREE_PASSWORD`` or an interactive prompt, is held in a :class:`Secret` whose ``repr``
 is masked (so tracebacks with locals cannot show it), and is never logged, stored, or put
-into an exception message.
-"""
+into an exception message."""
 
 from __future__ import annotations
 
 import getpass
-import logging
 import os
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from pathlib import Path
-from typing import Self
 
 import httpx
 
 from adapters.cookies import (  # noqa: F401 - cookie_path_for, same_site: re-exported
     cookie_path_for,
-    load_cookies,
-    own_cookie,
     same_site,
-    save_cookies,
 )
 from adapters.http_client import (  # noqa: F401 - the client's names: re-exported
-    MAX_RETRY_AFTER,
-    NOTICE_AFTER,
-    RETRY_STATUSES,
     USER_AGENT,
-    VERSION,
     Backoff,
     HttpClient,
     retry_after_seconds,
     strip_sid,
 )
-from referee.errors import LoginRequired
-from referee.forum_settings import ForumSettings as PlainSettings
-
-log = logging.getLogger("referee.http")
-notices = logging.getLogger("referee.notice")
-"""What the host should see while it happens, without ``--verbose`` (a forum that keeps
-him waiting, a cookie file that cannot be saved): the CLI shows this logger's lines as
-they are; the library prints nothing itself."""
+from referee.core.errors import LoginRequired
+from referee.core.forum_settings import ForumSettings as PlainSettings
 
 PASSWORD_ENV = "REFEREE_PASSWORD"
 
@@ -123,7 +96,7 @@ def get_password(
 # --------------------------------------------------------------------------- settings
 
 class ForumSettings(PlainSettings):
-    """The core's plain settings (:class:`referee.forum_settings.ForumSettings`) with the
+    """The core's plain settings (:class:`referee.core.forum_settings.ForumSettings`) with the
     polite client built from them; :meth:`of` turns the config's plain value into this."""
 
     __slots__ = ()
@@ -152,37 +125,3 @@ def ends_with_html(r: httpx.Response) -> bool:
     if "html" not in r.headers.get("content-type", ""):
         return True
     return b"</html" in r.content[-65536:].lower()
-
-
-class BoardSession:
-    """What every live engine shares over its :class:`HttpClient`: the request count, the
-    lifecycle (closing saves the session cookies) and the host's password, asked for once
-    and only when a login needs it."""
-
-    http: HttpClient
-
-    def _init_session(self, http: HttpClient,
-                      password: Callable[[str], Secret] | None) -> None:
-        self.http = http
-        if self.http.complete is None:
-            self.http.complete = ends_with_html
-        self._password_source = password or (lambda user: get_password(user))
-        self._password: Secret | None = None
-
-    @property
-    def requests(self) -> int:
-        return self.http.requests
-
-    def close(self) -> None:
-        self.http.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _secret(self, username: str) -> Secret:
-        if self._password is None:
-            self._password = self._password_source(username)
-        return self._password

@@ -1,48 +1,39 @@
 """The board client template every live engine fills in (issue 28), as gallery-dl's
-``extractor/common.py`` does for its sites: the skeleton is written once here, an engine
-writes only its hooks (addresses, parsers, the login form and its markers).
-
-What the template does for every engine:
-
-- **The page walk** (:func:`walk_pages`): pages ``cursor.page`` … last, each asked for by
-  its number; a board that clamps a page past the end to its last page is followed, a topic
-  that shrank while it was read ends the walk at its new last page, a board that answers
-  an earlier page for a later one is a :class:`MalformedPage`; :data:`MAX_PAGES` guards
-  against a board that never says «last».
-- **Fetch, status, re-login** (:meth:`BoardClient.read`): GET a page, decode it for sure
-  (:meth:`HttpClient.get_text`), let the engine's :meth:`BoardClient.parse_answer` read its
-  status and markup; a page that asks to log in leads to one login and one more try — a
-  second request for a login means this account may not read the page.
-- **The login flow** (:meth:`BoardClient.login`): the username and the number of logins
-  per run are checked, the engine's form is read (:meth:`BoardClient.login_form`), the
-  password is never sent to another site, the engine fills and posts the form
-  (:meth:`BoardClient.post_login`), the engine's success marker
-  (:meth:`BoardClient.login_succeeded`) decides, its failure reasons
-  (:meth:`BoardClient.login_failure`) say why not — never with the password.
-- **PM folder paging** (:func:`folder_pages`): every page of a folder listing.
-
-The engine guide (``adapters/README.md``) lists the hooks and the file template.
-"""
+``extractor/common.py`` does for its sites: the skeleton is written once here — the topic
+page walk (:func:`walk_pages`), fetch + status + one re-login (:meth:`BoardClient.read`),
+the login flow (:meth:`BoardClient.login`: the password never sent to another site nor
+shown), PM folder paging (:func:`folder_pages`) — and an engine writes only its hooks
+(addresses, parsers, the login form and its markers), listed in ``adapters/README.md``."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any, Self, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
 
-from adapters.base import BoardSession, ForumSettings, HttpClient, Secret, same_site
-from referee.errors import (
+from adapters.base import (
+    ForumSettings,
+    HttpClient,
+    Secret,
+    ends_with_html,
+    get_password,
+    same_site,
+)
+from referee.core.errors import (
+    AccessDenied,
     ConfigError,
+    ForumError,
     LoginFailed,
     LoginRequired,
     MalformedPage,
     NetworkError,
+    TopicNotFound,
 )
-from referee.kernel import FIRST_PAGE, PageCursor, PmFolderPage, TopicPage
+from referee.core.kernel import FIRST_PAGE, PageCursor, PmFolderPage, TopicPage
 
 log = logging.getLogger("referee.board")
 T = TypeVar("T")
@@ -102,8 +93,8 @@ def folder_pages(fetch: Callable[[int], PmFolderPage]) -> Iterator[PmFolderPage]
         page = fp.page + 1
 
 
-class BoardClient(BoardSession):
-    """A live board over HTTP (implements :class:`referee.kernel.Forum` with the engine's
+class BoardClient:
+    """A live board over HTTP (implements :class:`referee.core.kernel.Forum` with the engine's
     hooks). Subclasses set :attr:`engine`, :attr:`url_example` and write
     :meth:`fetch_topic_page`, :meth:`fetch_pm_folder`, :meth:`fetch_pm`, and the hooks
     below that their board needs."""
@@ -111,7 +102,11 @@ class BoardClient(BoardSession):
     engine = ""
     url_example = "https://forum.example/…"
     """A topic address of this engine, shown when ``[forum] url`` is missing."""
+    pm_folders: dict[str, int] = {}
+    """The board's numbers of the kernel's PM folders (``inbox``, ``sentbox``, …)."""
+    pm_folders_hint = "бывают inbox и sentbox"
 
+    http: HttpClient
     forum: ForumSettings
     tz: ZoneInfo
     now: Callable[[], datetime]
@@ -132,12 +127,36 @@ class BoardClient(BoardSession):
         except (ZoneInfoNotFoundError, ValueError):
             raise ConfigError(f"[forum] timezone {forum.timezone!r} — неизвестный часовой "
                               "пояс", 'пример: timezone = "Europe/Moscow"') from None
-        self._init_session(http(forum), password)
+        self.http = http(forum)
+        if self.http.complete is None:
+            self.http.complete = ends_with_html
+        self._password_source = password or (lambda user: get_password(user))
+        self._password: Secret | None = None
         self.now = now or (lambda: datetime.now(UTC))
         self.max_logins = max_logins
         self.logins = 0
         self.charset = "utf-8"
         """The board's encoding, learnt from the pages read (forms are sent in it)."""
+
+    @property
+    def requests(self) -> int:
+        return self.http.requests
+
+    def close(self) -> None:
+        """Saves the session cookies and releases the connection."""
+        self.http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _secret(self, username: str) -> Secret:
+        """The host's password, asked for once and only when a login needs it."""
+        if self._password is None:
+            self._password = self._password_source(username)
+        return self._password
 
     @classmethod
     def require_url(cls, forum: ForumSettings) -> str:
@@ -145,6 +164,16 @@ class BoardClient(BoardSession):
             raise ConfigError("[forum] url не задан: referee не знает, какую тему читать",
                               f'добавьте в [forum] url = "{cls.url_example}"')
         return forum.url
+
+    def folder_id(self, folder: str) -> int:
+        """The board's number of a PM folder: a kernel name or a number the host gave."""
+        if folder in self.pm_folders:
+            return self.pm_folders[folder]
+        try:
+            return int(folder)
+        except ValueError:
+            raise ForumError(f"на форуме нет папки личных сообщений {folder!r}",
+                             self.pm_folders_hint) from None
 
     # -- fetching
 
@@ -165,6 +194,22 @@ class BoardClient(BoardSession):
         """Hook: the status check, then ``read(html)``. A page that asks the visitor to log
         in raises :class:`LoginRequired`."""
         return read(html)
+
+    def status_error(self, status: int, what: str, said: str = "") -> ForumError:
+        """The error for a page the board answered with an HTTP error status (``said``:
+        the board's own words on it, when the engine found them)."""
+        if status == 404:
+            return TopicNotFound(f"{what}: такой страницы нет (HTTP 404 от {self.http.host})",
+                                 "проверьте [forum] url: откройте его в браузере; тему могли "
+                                 "удалить или перенести")
+        if status == 403:
+            return AccessDenied(f"форум не показывает {what} (HTTP 403)"
+                                + (f": «{said}»" if said else ""),
+                                "учётную запись могли заблокировать, или у неё нет прав "
+                                "читать этот раздел; проверьте в браузере, войдя тем же "
+                                "пользователем")
+        return ForumError(f"форум ответил HTTP {status} (запрос: {what})",
+                          "откройте страницу в браузере и посмотрите, что пишет форум")
 
     def guest_refused(self, asked: LoginRequired) -> LoginRequired:
         """Hook: the error for a page that wants a login when ``[forum] username`` is not

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import httpx
 
-from referee.errors import NetworkError
+from referee.core.errors import NetworkError
 
 MIB = 1 << 20
 DEFAULT_MAX_ANSWER = 20 * MIB

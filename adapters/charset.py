@@ -11,7 +11,7 @@ usual encodings of Russian boards last, and a candidate wins only when the bytes
 under it *strictly* and the text *reads right*: no mojibake signature
 (:func:`garbled`) and the engine's own check (``reads_right``: its markup in the board's
 language). A page that reads right under none is :class:`Undecodable`; the HTTP client asks
-for it again and then stops with a :class:`~referee.errors.NetworkError` that names it
+for it again and then stops with a :class:`~referee.core.errors.NetworkError` that names it
 (:meth:`adapters.base.HttpClient.get_text`).
 """
 
@@ -230,6 +230,20 @@ def in_other_language(text: str) -> bool:
     return lang is not None and not lang.group(1).lower().startswith(CYRILLIC_LANGUAGES)
 
 
+def reads_in_language(marks: tuple[str, ...], words: tuple[str, ...]) -> ReadsRight:
+    """An engine's :data:`ReadsRight`: a page that shows one of ``marks`` (the part of the
+    engine's pages printed with its language pack: a menu, a search form) reads right when
+    one of the pack's ``words`` is on it, as under a wrong encoding the Russian words are
+    the first to go. A page without the marks, or one that declares a language not written
+    in Cyrillic, is not judged by its words."""
+    def reads_right(text: str) -> bool:
+        if not any(mark in text for mark in marks) or in_other_language(text):
+            return True
+        return any(word in text for word in words)
+
+    return reads_right
+
+
 __all__ = ["CYRILLIC_LANGUAGES", "FALLBACKS", "ReadsRight", "Undecodable", "candidates",
            "codec_name", "decide", "decide_lenient", "declared", "decode_lenient", "garbled",
-           "in_other_language", "salvage", "signatures"]
+           "in_other_language", "reads_in_language", "salvage", "signatures"]

@@ -34,7 +34,7 @@ import httpx
 from adapters.bounded import ACCEPT_ENCODING, DEFAULT_MAX_ANSWER, read_bounded
 from adapters.charset import ReadsRight, Undecodable, decide, decide_lenient, salvage
 from adapters.cookies import load_cookies, own_cookie, same_origin, save_cookies
-from referee.errors import ForumError, NetworkError
+from referee.core.errors import ForumError, NetworkError
 
 log = logging.getLogger("referee.http")
 notices = logging.getLogger("referee.notice")

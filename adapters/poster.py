@@ -1,25 +1,8 @@
 """The form-poster template every engine's posting fills in (issue 28): a reply in the
-game topic and a PM, each through the board's own form, sent at most once per form.
-
-The steps, written once here (an engine writes the addresses, its form parser, how to fill
-it and how to read the board's answer):
-
-1. **get the form** as the logged-in host (:meth:`FormPoster.read_form`): a login page
-   leads to the board client's one re-login; a form served to a guest leads to a login too
-   (the host's messages are never posted as a guest); a CAPTCHA is refused;
-2. **fill** it (the engine's ``build``) and **check** it still points to the game topic;
-3. **submit** it once (:meth:`FormPoster.post`): never retried blindly — a connection
-   that broke after the POST is a :class:`PostingError` with ``maybe_sent``;
-4. **classify** the answer (the engine's :class:`Answer`): stored (with the new id when
-   the board tells it), a refused form token or a lost session (one fresh form), flood
-   control (one wait, :meth:`FormPoster.flood_delay`, and one more send), a refusal the
-   board explains, or an answer nobody knows (``maybe_sent``);
-5. **verify**: only a stored answer returns; everything else raises the core's single
-   :class:`referee.errors.PostingError`.
-
-Showing, confirming, ``--dry-run`` and never sending one message twice are
-:mod:`referee.publish`'s (it records every send).
-"""
+game topic and a PM, each through the board's own form, sent at most once per form — get
+the form as the host, fill and check it, submit it once, classify the answer, return only
+a stored one. An engine writes the addresses, its form parser, how to fill the form and
+how to read the board's answer; the steps and hooks are in ``adapters/README.md``."""
 
 from __future__ import annotations
 
@@ -32,7 +15,7 @@ from urllib.parse import urlencode
 import httpx
 
 from adapters.base import HttpClient
-from referee.errors import LoginRequired, NetworkError, PostingError
+from referee.core.errors import LoginRequired, NetworkError, PostingError
 
 log = logging.getLogger("referee.posting")
 
@@ -81,7 +64,7 @@ F = TypeVar("F")
 
 class FormPoster(Generic[F]):
     """Replies and PMs as the logged-in host over an engine's board client (implements
-    :class:`referee.kernel.Poster` with the engine's ``reply`` and ``send_pm``)."""
+    :class:`referee.core.kernel.Poster` with the engine's ``reply`` and ``send_pm``)."""
 
     flood_default = 31.0
     """The board's default flood interval plus a margin, when its answer names none."""
@@ -93,6 +76,8 @@ class FormPoster(Generic[F]):
         self.forum = forum
         self.http: HttpClient = forum.http
         self.flood_wait = self.flood_default if flood_wait is None else flood_wait
+        self.flood_waited = 0.0
+        """The seconds waited out after the last flood refusal (told if it comes again)."""
 
     def close(self) -> None:
         self.forum.close()
@@ -121,6 +106,16 @@ class FormPoster(Generic[F]):
             raise PostingError(f"{what}: форум просит капчу, referee её не решает",
                                "отправьте это сообщение вручную в браузере")
         return form
+
+    # -- 2. the target
+
+    def check_topic(self, target: str | None, topic: object) -> None:
+        """Never post into another topic than ``[forum] url``, whatever the form says:
+        ``target`` is the topic the form's address names (as the board writes it)."""
+        if target != str(topic):
+            raise PostingError(f"форма ответа форума ведёт в тему {target or '?'}, а не в "
+                               f"тему игры {topic}; ничего не отправлено",
+                               "проверьте [forum] url и откройте форму ответа в браузере")
 
     # -- 3. one POST
 
@@ -158,7 +153,7 @@ class FormPoster(Generic[F]):
                 self.relogin(answer)
             return get_form()
         if answer.kind == "flood":
-            wait = self.flood_delay(answer)
+            self.flood_waited = wait = self.flood_delay(answer)
             log.info("flood control; waiting %.0f s", wait)
             self.http.sleep(wait)
             return get_form()
@@ -167,12 +162,13 @@ class FormPoster(Generic[F]):
     def refusal(self, answer: Answer, what: str) -> PostingError:
         """Hook: the error for an answer that was not cured."""
         if answer.kind in FRESH:
-            return PostingError(f"форум дважды отверг {what} (ошибка безопасности формы или "
-                                "потеря входа); ничего не отправлено",
-                                "запустите команду ещё раз; если повторится, войдите в "
-                                "браузере и проверьте часы компьютера")
+            return PostingError(f"форум дважды отклонил {what} (не принят ключ безопасности "
+                                "формы или потерян вход); ничего не отправлено",
+                                "запустите команду снова; если повторится, войдите один раз "
+                                "через браузер и проверьте часы компьютера")
         if answer.kind == "flood":
-            return PostingError(f"защита от флуда снова не приняла {what}: «{answer.text}»",
+            return PostingError(f"защита форума от флуда снова отклонила {what} после "
+                                f"ожидания {self.flood_waited:.0f} с: «{answer.text}»",
                                 "запустите ту же команду через несколько минут: отправленное "
                                 "записано и второй раз не уйдёт")
         if answer.kind == "refused":

@@ -21,8 +21,8 @@ from functools import cache
 from typing import Any, cast
 
 from adapters.base import ForumSettings, Secret, strip_sid
-from referee.errors import ConfigError, ForumError
-from referee.kernel import Forum, Poster
+from referee.core.errors import ConfigError, ForumError
+from referee.core.kernel import Forum, Poster
 
 PasswordSource = Callable[[str], Secret]
 """Asks for the host's password (the environment or a prompt): username → secret."""
@@ -61,7 +61,6 @@ def lazy_engine(name: str, title: str, *, claims_url: Callable[[str], bool],
                 topic_id: Callable[[str], int | None], forum: str,
                 claims_page: Callable[[str], bool] | None = None, poster: str | None = None,
                 pages: str | None = None, post_url: Callable[[str, int], str] | None = None,
-                open_snapshot: Callable[[ForumSettings], Forum] | None = None,
                 example: str = "") -> Engine:
     """An engine whose classes are imported only when a board is opened (an engine's HTML
     parsers are never loaded to read another's): ``forum="client:VbulletinForum"`` is the
@@ -82,7 +81,7 @@ def lazy_engine(name: str, title: str, *, claims_url: Callable[[str], bool],
 
     return Engine(name=name, title=title, claims_url=claims_url, topic_id=topic_id,
                   open_forum=open_forum, claims_page=claims_page,
-                  open_snapshot=open_snapshot or (open_pages if pages else None),
+                  open_snapshot=open_pages if pages else None,
                   open_poster=open_poster if poster else None, post_url=post_url,
                   example=example)
 

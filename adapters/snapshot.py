@@ -6,7 +6,7 @@ save the topic pages, the PM folders and the opened PMs from the browser («Со
 parsers as the live board. This module walks the folder, decodes each file, asks the
 engine's :class:`SavedPages` what the page is and reads it, keeps the saved versions of one
 page oldest first, lists what it skipped and why (in Russian, for the host), refuses a
-folder that is not the game's, and answers the :class:`referee.kernel.Forum` methods from
+folder that is not the game's, and answers the :class:`referee.core.kernel.Forum` methods from
 what it read. The engine's half only classifies and reads one page with its own parsers.
 
 What browsers do to a page they save, and how it is met here:
@@ -32,6 +32,7 @@ from __future__ import annotations
 import html as html_lib
 import logging
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -39,11 +40,13 @@ from pathlib import Path
 from typing import Literal
 from zoneinfo import ZoneInfo
 
+from selectolax.lexbor import LexborHTMLParser
+
 from adapters import charset
 from adapters.base import ForumSettings
 from adapters.registry import engines
-from referee.errors import ConfigError, ForumError, MalformedPage, TopicNotFound
-from referee.kernel import (
+from referee.core.errors import ConfigError, ForumError, MalformedPage, TopicNotFound
+from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
     PmFolderPage,
@@ -70,6 +73,16 @@ def saved_from(text: str) -> str | None:
         return None
     url = html_lib.unescape(match.group(1))
     return url if url.startswith(("http://", "https://")) else None
+
+
+def most_linked(page: LexborHTMLParser, number: Callable[[str], int | None],
+                where: str = "a[href], form[action]") -> int | None:
+    """The topic (or conversation) most of a saved page's links and forms (``where``) name,
+    ``number`` reading it from an address: a post's links all name its own. For a page
+    that says by no other mark which it shows (Firefox writes no «saved from url»)."""
+    seen = Counter(found for node in page.css(where) if (found := number(
+        node.attributes.get("href") or node.attributes.get("action") or "")) is not None)
+    return seen.most_common(1)[0][0] if seen else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,8 +143,9 @@ class SavedPages:
         return open_saved(settings, cls)
 
     def topic_of(self, url: str) -> int | None:
-        """The game topic's number in ``[forum] url`` (None for a bare board address)."""
-        raise NotImplementedError
+        """The game topic's number in ``[forum] url`` (None for a bare board address): the
+        registry entry's ``topic_id`` unless the engine reads it otherwise."""
+        return engines()[self.engine].topic_id(url)
 
     def read(self, page: SavedPage) -> Reading:
         """What ``page`` is, and its contents; a :class:`ForumError` for a page of this
@@ -203,7 +217,7 @@ class _Topic:
 
 
 class SnapshotForum:
-    """Saved pages as a forum (implements :class:`referee.kernel.Forum`).
+    """Saved pages as a forum (implements :class:`referee.core.kernel.Forum`).
 
     A page saved twice (e.g. before and after new posts, or before and after an edit) is
     read in every saved version, oldest first, so the store keeps each text a post ever had
@@ -408,7 +422,7 @@ class SnapshotForum:
 
     def versions_of(self, page: int) -> int:
         """How many saved versions of ``page`` :meth:`fetch_topic_pages` yields
-        (:class:`referee.kernel.SavedVersions`)."""
+        (:class:`referee.core.kernel.SavedVersions`)."""
         return len(self._topic.get(page, ())) or 1
 
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
@@ -453,4 +467,4 @@ def open_saved(settings: ForumSettings, pages: Callable[[ForumSettings], SavedPa
 
 
 __all__ = ["PAGE_SUFFIXES", "Reading", "SavedPage", "SavedPages", "SnapshotForum",
-           "open_saved", "saved_from"]
+           "most_linked", "open_saved", "saved_from"]

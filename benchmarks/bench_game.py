@@ -57,8 +57,9 @@ from timing import (  # noqa: E402
     timed,
 )
 
-from adapters.phpbb import parse  # noqa: E402
+from adapters.phpbb.page import decode_page  # noqa: E402
 from adapters.phpbb.pm_export import FORM_KEY_WAIT  # noqa: E402
+from adapters.phpbb.topic import parse_topic_page  # noqa: E402
 from referee.game import Game  # noqa: E402
 
 __all__ = ["GameTopic", "Mailbox", "Plan", "make_plan", "serve", "write_config"]
@@ -228,7 +229,7 @@ def _parse(size: Size) -> Took:
 
     def run() -> None:
         for n, raw in enumerate(size.pages, 1):
-            parse.parse_topic_page(parse.decode_page(raw, "text/html; charset=UTF-8"),
+            parse_topic_page(decode_page(raw, "text/html; charset=UTF-8"),
                                    url=f"{base}viewtopic.php?t={TOPIC}&start={(n - 1) * PER_PAGE}",
                                    tz=MOSCOW, now=now)
 

@@ -23,15 +23,15 @@ sys.path.insert(0, str(ROOT / "tests" / "glance"))
 
 from glance_bench import build  # noqa: E402
 
-from referee.export import export_game  # noqa: E402
-from referee.history import game_history, history_of_day  # noqa: E402
+from referee.host.export import export_game  # noqa: E402
+from referee.host.history import game_history, history_of_day  # noqa: E402
+from referee.host.replay import replay  # noqa: E402
+from referee.host.status import game_status  # noqa: E402
 from referee.render.context import Context  # noqa: E402
 from referee.render.export import replay_json, votes_csv  # noqa: E402
 from referee.render.history import render_day_history, render_game_history  # noqa: E402
 from referee.render.morning import private_results  # noqa: E402
 from referee.render.status import render_status  # noqa: E402
-from referee.replay import replay  # noqa: E402
-from referee.status import game_status  # noqa: E402
 
 
 def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:

@@ -37,7 +37,7 @@ from timing import RUNS, Took, load, median, ratio, referee_command, rounds, run
 
 DEMO = Path("fixtures") / "demo" / "referee.toml"
 TALLY = ["tally", "--day", "1", "--offline"]
-WATCHED = ("httpx", "selectolax", "sqlite_utils", "numpy", "pydantic", "typer", "rich")
+WATCHED = ("httpx", "selectolax", "sqlite_utils", "numpy", "pydantic", "typer", "rich", "click")
 """Libraries whose presence is reported for each version."""
 
 

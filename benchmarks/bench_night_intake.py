@@ -5,11 +5,11 @@
 The PMs of bench_game's 30-player game (``game_plan.py``: every role's requests, the
 necromancer's day PM, citizens' chat) plus, each night, the 60 held-out PMs of
 ``heldout_night_pms.py`` re-sent by the plan's players of the same roles, are read night by
-night with :func:`referee.intake.read_night`, each night given only its own span
-(:func:`referee.intake.night_span`), as ``Game.night_intake`` does. Each side runs in a
+night with :func:`referee.rules.intake.read_night`, each night given only its own span
+(:func:`referee.rules.intake.night_span`), as ``Game.night_intake`` does. Each side runs in a
 process of its own, with the revision's ``referee`` package first on the path:
 
-- **import**: ``import referee.intake`` in a fresh interpreter;
+- **import**: ``import referee.rules.intake`` in a fresh interpreter;
 - **first night**: night 1 read in that process — the vocabulary, the morphology dictionary
   (pymorphy3, loaded on first use) and every cache are cold;
 - **later nights**: the median of nights 2…N in the same process (warm caches).
@@ -36,7 +36,7 @@ import json, sys, time
 tree, here, days = sys.argv[1], sys.argv[2], int(sys.argv[3])
 sys.path[:0] = [tree, here]
 w0, c0 = time.perf_counter(), time.process_time()
-import referee.intake as intake
+import referee.rules.intake as intake
 imp = (time.perf_counter() - w0, time.process_time() - c0)
 from night_pms import night_game
 config, pms = night_game(days)
@@ -90,7 +90,7 @@ def main() -> None:
     print("| measure | " + " | ".join(names) + " | ratio now/" + args.against + " |")
     print("|---|" + "---:|" * (len(names) + 1))
     rows = {
-        "import referee.intake": lambda r: r["import"],
+        "import referee.rules.intake": lambda r: r["import"],
         "first night": lambda r: r["nights"][0][:2],
         "later nights (median)": lambda r: (
             statistics.median(n[0] for n in r["nights"][1:]),

@@ -1,5 +1,5 @@
 """Where the time of ``deal --send`` on SMF goes (issue 27, item 5): role PMs sent through
-SMF's own PM form to the live test board (``tests/smf/smf_live.py``) on 127.0.0.1.
+SMF's own PM form to the live test board (``tests/support/smf/live.py``) on 127.0.0.1.
 
     python benchmarks/bench_smf_send.py [--pms 8] [--rounds 5]
 
@@ -29,7 +29,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "smf"))
+sys.path.insert(0, str(ROOT / "tests"))
 
 NICKS = ["Шерлок", "Лиса", "Kotik", "Ёжик", "Мисс Марпл", "Тень_Ночи", "Полковник", "Гроза",
          "Снежок", "Nika-77"]
@@ -39,9 +39,10 @@ def one_run(variant: str, spam: float, latency: float, pms: int) -> dict[str, An
     """Send ``pms`` PMs in this process; what it cost."""
     from datetime import UTC
 
-    from smf_board import HOST_NAME, HOST_PASSWORD
-    from smf_live import LiveBoard, day_posts, moscow
-    from smf_time import FakeTime
+    from support.clock import WallTime as FakeTime
+    from support.moscow import msk as moscow
+    from support.smf.live import LiveBoard, day_posts
+    from support.smf.site import HOST_NAME, HOST_PASSWORD
 
     from adapters.base import ForumSettings, HttpClient, Secret
     from adapters.smf.client import SmfForum

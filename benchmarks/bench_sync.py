@@ -44,11 +44,12 @@ from selectolax.lexbor import LexborHTMLParser  # noqa: E402
 from timing import RUNS, Took, load, median, ratio, rounds, timed  # noqa: E402
 
 from adapters.base import HttpClient  # noqa: E402
-from adapters.phpbb import parse  # noqa: E402
 from adapters.phpbb.client import PhpbbForum  # noqa: E402
-from referee.config import ForumConfig  # noqa: E402
+from adapters.phpbb.page import decode_page  # noqa: E402
+from adapters.phpbb.topic import parse_topic_page  # noqa: E402
+from referee.config.game import ForumConfig  # noqa: E402
 from referee.store import Store  # noqa: E402
-from referee.sync import sync_topic  # noqa: E402
+from referee.store.sync import sync_topic  # noqa: E402
 
 TEMPLATE = ROOT / "fixtures" / "phpbb33-ru" / "topic_p2_host.html"
 MOSCOW = ZoneInfo("Europe/Moscow")
@@ -242,15 +243,15 @@ def parse_times(topic: SyntheticTopic, base: str, runs: int) -> dict[str, list[T
 
     def decode() -> None:
         for raw, _ in pages:
-            parse.decode_page(raw, "text/html; charset=UTF-8")
+            decode_page(raw, "text/html; charset=UTF-8")
 
     def parse_only() -> None:
         for text, url in texts:
-            parse.parse_topic_page(text, url=url, tz=MOSCOW, now=now)
+            parse_topic_page(text, url=url, tz=MOSCOW, now=now)
 
     def extract() -> None:
         for raw, url in pages:
-            parse.parse_topic_page(parse.decode_page(raw, "text/html; charset=UTF-8"),
+            parse_topic_page(decode_page(raw, "text/html; charset=UTF-8"),
                                    url=url, tz=MOSCOW, now=now)
 
     passes = {"tree": tree, "minimal": minimal, "decode": decode, "parse": parse_only,

@@ -1,26 +1,29 @@
 """Watch benchmark (issue 30): the requests of a 24-hour open day under ``referee watch
---every 10`` on the served game, and whether every edit of a vote is caught before the
-deadline's count.
+--every 10`` on the served game, and whether every edit of a vote is caught, and every
+night request sent by day read, before the deadline's count.
 
 The board (:mod:`board`, its own process) serves the planned game of :mod:`game_plan`
 with its second day stretched to 24 hours: day 1 is over and recorded; day 2's 1,000
 posts (40 pages) appear as the clock reaches each one's time, evenly through the day (a
-post every ~90 s), and ``--edits`` of its votes are edited into a vote for another player
-30–120 minutes after they were posted (after the watch has seen them: V4 counts the first
-text and flags the edit). Every 10 minutes of the fake clock one round does what the
-watch's round does (``Game.sync(scheduled=…)`` on a fresh game), from the day's start to
-half an hour after its deadline; the round one minute after the deadline records the
-day's count, as ``--tally-at-deadline`` does, and its V4 flags are checked against the
-edits.
+post every ~90 s), the PMs of the plan's second night — sent during the stretched day,
+so by day for the night after it (docs/rules.md N1) — reach the inbox at their times, and
+``--edits`` of its votes are edited into a vote for another player 30–120 minutes after
+they were posted (after the watch has seen them: V4 counts the first text and flags the
+edit). Every 10 minutes of the fake clock one round does what the watch's round does
+(``Game.sync(scheduled=…)`` on a fresh game), from the day's start to half an hour after
+its deadline; the round one minute after the deadline records the day's count, as
+``--tally-at-deadline`` does, and its V4 flags are checked against the edits, and the
+PMs stored against those sent before the deadline.
 
 Two sides on the same simulated day: *by habit* (``scheduled=False``: every round reads
-every page of the open day again, what the watch did before issue 30) and *by need* (the
-default ``[forum] reread_every = 240``, ``reread_before_deadline = 60``). Requests are
-counted by the board, by kind; they do not depend on the machine's load, so one run of
-each side is the figure (the wall time of the day's rounds is printed beside, as a median
-over ``--runs`` paired rounds of the whole day when asked).
+every page of the open day again and the inbox, what the watch did before issue 30) and
+*by need* (the defaults: ``[forum] reread_every = 240``, ``reread_before_deadline = 60``,
+the inbox by day every ``pm_every_by_day = 60`` minutes, by night every round, always
+once after a deadline). Requests are counted by the board, by kind; they do not depend
+on the machine's load, so one run of each side is the figure (the wall and CPU time of
+the day's rounds are printed beside).
 
-``python benchmarks/bench_watch.py [--edits 5] [--runs 1]``
+``python benchmarks/bench_watch.py [--edits 5]``
 """
 
 from __future__ import annotations
@@ -70,13 +73,20 @@ class EditedPosts(GamePosts):
 
 class DaySite(GameSite):
     """The game's board whose topic shows the posts written up to the clock's time
-    (``upto:K``: the first K posts) and whose votes get edited (``edit:K:nick``)."""
+    (``upto:K``: the first K posts), whose inbox the PMs sent up to it (``pms:K``: the
+    first K) and whose votes get edited (``edit:K:nick``)."""
+
+    def __init__(self, topic: GameTopic, mailbox: Mailbox) -> None:
+        super().__init__(topic, mailbox)
+        self.all_pms = list(mailbox.plan.pms)
 
     def control(self, name: str) -> None:
         what, _, arg = name.partition(":")
         posts = self.topic.blocks
         if what == "upto":
             self.topic.n_posts = int(arg)
+        elif what == "pms":
+            self.mailbox.plan.pms = self.all_pms[:int(arg)]
         elif what == "edit":
             k, nick = arg.split(":", 1)
             posts.edited[int(k)] = unquote(nick)  # type: ignore[attr-defined]
@@ -94,6 +104,11 @@ def stretched(plan: Plan) -> Plan:
 
 def visible(plan: Plan, at: datetime) -> int:
     return sum(1 for k in range(plan.n_posts) if plan.time_of(k) <= at)
+
+
+def sent_by(plan: Plan, at: datetime) -> int:
+    """How many of the plan's PMs (sorted by time) are sent by ``at``."""
+    return sum(1 for pm in plan.pms if pm.sent_at <= at)
 
 
 def pick_edits(plan: Plan, n: int) -> list[tuple[int, str, datetime]]:
@@ -121,18 +136,23 @@ def a_day(plan: Plan, folder: Path, *, scheduled: bool, edits: int) -> dict[str,
     with board:
         config = write_config(plan, board.url, folder)
         db = folder / "game.db"
+        board.control(f"pms:{sent_by(plan, d2.start)}")
         _round(config, db, d2.start - timedelta(minutes=5), lambda g: (
             g.sync(), g.tally_day(1)))                      # day 1 over and recorded
         board.reset()
         todo = pick_edits(plan, edits)
         edited = sorted(1000 + k for k, _, _ in todo)
         shown, at, flags, per_round = topic.n_posts, d2.start, None, []
+        mail, pms_kept = sent_by(plan, d2.start), (0, 0)
         end = d2.deadline + timedelta(minutes=30)
         took = Took(0.0, 0.0)
         while at <= end:
             if (n := visible(plan, at)) != shown:
                 board.control(f"upto:{n}")
                 shown = n
+            if (n := sent_by(plan, at)) != mail:
+                board.control(f"pms:{n}")
+                mail = n
             for k, nick, when in [e for e in todo if e[2] <= at]:
                 board.control(f"edit:{k}:{quote(nick)}")
                 todo.remove((k, nick, when))
@@ -144,11 +164,17 @@ def a_day(plan: Plan, folder: Path, *, scheduled: bool, edits: int) -> dict[str,
             if flags is None and at >= d2.deadline + timedelta(minutes=1):
                 flags = _round(config, db, at, lambda g: [
                     f.post_id for f in g.tally_day(2).tally.flags if f.rule == "V4"])
+                # Night requests sent by day count for the night (N1): all of them read.
+                stored = _round(config, db, at, lambda g: {pm.pm_id for pm in g.store.pms()})
+                due = {pm.pm_id for pm in plan.pms if pm.sent_at < d2.deadline}
+                pms_kept = (len(due & stored), len(due))
             at += EVERY
         served = board.stats()
     return {"served": served, "requests": sum(served.values()), "rounds": len(per_round),
-            "max_round": max(per_round), "edited": edited, "v4": sorted(set(flags or [])),
-            "caught": set(edited) <= set(flags or []), "wall": took.wall, "cpu": took.cpu}
+            "max_round": max(per_round), "one_request": per_round.count(1),
+            "edited": edited, "v4": sorted(set(flags or [])), "pms": pms_kept,
+            "caught": set(edited) <= set(flags or []) and pms_kept[0] == pms_kept[1],
+            "wall": took.wall, "cpu": took.cpu}
 
 
 def _round(config: Path, db: Path, at: datetime, op: Any) -> Any:
@@ -172,14 +198,15 @@ def main(argv: list[str] | None = None) -> int:
         rows.append((name, r))
         print(name, r, flush=True)
     print("\n| watch --every 10, 24-hour day | topic pages | PM folder | all | most in a round "
-          "| edits of votes caught before the count | rounds' time (CPU) |")
-    print("|---|---:|---:|---:|---:|---|---:|")
+          "| rounds at one request | edits of votes caught before the count "
+          "| PMs sent by day read at the count | rounds' time (CPU) |")
+    print("|---|---:|---:|---:|---:|---:|---|---|---:|")
     for name, r in rows:
         s = r["served"]
         print(f"| {name} | {s.get('topic', 0)} | {s.get('folder', 0) + s.get('export', 0)} "
-              f"| {r['requests']} | {r['max_round']} | "
+              f"| {r['requests']} | {r['max_round']} | {r['one_request']}/{r['rounds']} | "
               f"{len(set(r['edited']) & set(r['v4']))}/{len(r['edited'])} | "
-              f"{r['wall']:.1f} s ({r['cpu']:.1f} s) |")
+              f"{r['pms'][0]}/{r['pms'][1]} | {r['wall']:.1f} s ({r['cpu']:.1f} s) |")
     print(f"\nload after: {load()}")
     return 0 if all(r["caught"] for _, r in rows) else 1
 

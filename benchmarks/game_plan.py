@@ -33,8 +33,8 @@ from bench_sync import MOSCOW, RU_MONTHS, TOPIC, SyntheticTopic
 from board import HTML
 from phpbb_export import HEADERS, ExportRow, export_xml
 
-from referee.config import Player
-from referee.deal import deal
+from referee.config.game import Player
+from referee.rules.deal import deal
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "fixtures" / "phpbb33-ru"

@@ -4,7 +4,7 @@
 
 The 60 cases below were written — with the host's own reading of each — before the reader
 was run on them, on a roster of its own (no nick of the tests). Each case is one player's
-PMs of one night, in sending order, read by :func:`referee.intake.read_night`; what stands
+PMs of one night, in sending order, read by :func:`referee.rules.intake.read_night`; what stands
 is the requests passed to the night engine (after take-backs), the same request repeated
 counted once. Scored:
 
@@ -26,9 +26,9 @@ import argparse
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from referee.config import Config, DaySchedule, ForumConfig, Player
-from referee.intake import read_night
-from referee.kernel import PrivateMessage
+from referee.config.game import Config, DaySchedule, ForumConfig, Player
+from referee.core.kernel import PrivateMessage
+from referee.rules.intake import read_night
 
 START = datetime(2026, 12, 1, 19, 0, tzinfo=UTC)
 END = START + timedelta(hours=12)

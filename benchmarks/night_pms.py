@@ -11,8 +11,8 @@ from pathlib import Path
 from game_plan import make_plan
 from heldout_night_pms import CASES, PLAYERS
 
-from referee.config import Config, DaySchedule, ForumConfig
-from referee.kernel import PrivateMessage
+from referee.config.game import Config, DaySchedule, ForumConfig
+from referee.core.kernel import PrivateMessage
 
 
 def night_game(days: int) -> tuple[Config, list[PrivateMessage]]:

@@ -1,7 +1,7 @@
 """phpBB 3.3's PM folder export, written the way ``ucp_pm_viewfolder.php`` writes it.
 
 Used by the benchmark board and the tests' fake boards to answer ``submit_export`` with
-``export_option=XML`` (the facts are in :mod:`adapters.phpbb.export`). Byte for byte
+``export_option=XML`` (the facts are in :mod:`adapters.phpbb.pm_export`). Byte for byte
 what phpBB echoes: the declaration, tabs, one ``<privmsg>`` per row with the sent folders'
 ``<recipient type="to|bcc" status="u|g">`` first (phpBB's own swapped names), then
 ``subject``, ``sender``, ``date`` (``format_date(…, 'c')``: ISO 8601 in the reader's zone)

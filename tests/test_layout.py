@@ -1,8 +1,9 @@
-"""The house rules of the code's shape (issue 11), checked on every run.
+"""The house rules of the code's shape (issues 11 and 28), checked on every run.
 
 - no module over 600 lines and no function over 80 in ``referee/`` or ``adapters/``;
-- core code never imports an engine package, adapters never import ``referee.config``;
-- imports go down the layers only (kernel ← adapters ← store/config ← rules ← game ←
+- core code never imports an engine package, adapters never import ``referee/config/``;
+- every module of ``referee/`` sits in a layer folder (none loose beside ``__init__``), and
+  imports go down the folders only (core ← adapters ← config/store ← rules ← game ← host ←
   render ← cli) and never in a circle.
 """
 
@@ -19,29 +20,27 @@ MAX_MODULE_LINES = 600
 MAX_FUNCTION_LINES = 80
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # 0: the kernel: value types, errors, the forum interface, text tools, vocabulary
-    ("referee.kernel", "referee.forum_settings", "referee.errors", "referee.dates",
-     "referee.markup", "referee.bbcode", "referee.roles", "referee.nicks", "referee.morphology",
-     "referee.css_colours"),
+    # 0: value types, errors, the forum interface, text tools, vocabulary
+    ("referee/core",),
     # 1: forum engines and what they share
     ("adapters",),
-    # 2: what the game is set up with and where it is kept
-    ("referee.config", "referee.config_schema", "referee.config_checks", "referee.config_forum",
-     "referee.config_activity", "referee.toml_errors",
-     "referee.store",
-     "referee.decisions", "referee.slots"),
-    # 3: the rules, pure, and reading the forum into the store
-    ("referee.day", "referee.night", "referee.intake", "referee.timeline", "referee.sync",
-     "referee.deal", "referee.actions"),
+    # 2: what the game is set up with, where it is kept, reading the forum into it
+    ("referee/config", "referee/store"),
+    # 3: the rules, pure
+    ("referee/rules",),
     # 4: the game as the commands see it
-    ("referee.game", "referee.publish", "referee.replay", "referee.chronicle", "referee.status",
-     "referee.history", "referee.export", "referee.checkup", "referee.init_game",
-     "referee.watch"),
-    # 5: every text the tool prints or posts
-    ("referee.render",),
-    # 6: the command line
-    ("referee.cli",),
+    ("referee/game",),
+    # 5: what the host runs: publishing, watching, replay, status, history, export
+    ("referee/host",),
+    # 6: every text the tool prints or posts
+    ("referee/render",),
+    # 7: the command line
+    ("referee/cli",),
 )
+"""The layer folders, lowest first: a module's layer is the folder it sits in."""
+
+PACKAGE_FILES = ("__init__.py", "__main__.py")
+"""The only modules that may sit directly in ``referee/``."""
 
 
 def _modules() -> dict[str, Path]:
@@ -59,10 +58,11 @@ MODULES = _modules()
 
 
 def _layer(module: str) -> int | None:
-    if module in PACKAGES:
+    path = MODULES[module].relative_to(ROOT)
+    if path.parent == Path("referee") and path.name in PACKAGE_FILES:
         return 0
-    for rank, prefixes in enumerate(LAYERS):
-        if any(module == p or module.startswith(p + ".") for p in prefixes):
+    for rank, folders in enumerate(LAYERS):
+        if any(path.is_relative_to(folder) for folder in folders):
             return rank
     return None
 
@@ -114,12 +114,23 @@ def test_core_never_imports_an_engine() -> None:
 
 def test_adapters_never_import_the_config() -> None:
     bad = [m for m, imps in IMPORTS.items()
-           if m.startswith("adapters") and any(i.startswith("referee.config") for i in imps)]
+           if m.startswith("adapters")
+           and any(MODULES[i].relative_to(ROOT).is_relative_to("referee/config") for i in imps)]
     assert not bad
 
 
 def test_every_module_has_a_layer() -> None:
     assert not [m for m in MODULES if _layer(m) is None]
+
+
+def test_no_module_sits_loose_in_referee() -> None:
+    loose = sorted(p.name for p in (ROOT / "referee").glob("*.py") if p.name not in PACKAGE_FILES)
+    assert not loose, f"modules outside the layer folders: {loose}"
+
+
+def test_every_layer_folder_is_a_package() -> None:
+    folders = [f for rank in LAYERS for f in rank]
+    assert not [f for f in folders if not (ROOT / f / "__init__.py").is_file()]
 
 
 @pytest.mark.parametrize("module", sorted(MODULES))

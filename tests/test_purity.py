@@ -1,7 +1,9 @@
-"""The rules core does no I/O (issue 28 item 3; brief: «the rules core (`referee/day`,
+"""The rules core does no I/O (issue 28 item 3; brief: «the rules core (`referee/rules/day`,
 `night`, `intake`) does no I/O»): importing it in a fresh interpreter loads no HTTP client,
 no database, no HTML parser and no terminal toolkit. Each row is one package whose import
-(with every submodule) must leave these libraries unloaded."""
+(with every module under it) must leave these libraries unloaded: the rules' folders, the
+whole ``referee/rules/`` layer and ``referee/core/``, which every layer imports (issue 28
+item 5)."""
 
 from __future__ import annotations
 
@@ -17,13 +19,14 @@ ROOT = Path(__file__).resolve().parent.parent
 FORBIDDEN = ("httpx", "sqlite3", "sqlite_utils", "selectolax", "typer", "click", "rich")
 """I/O and presentation libraries the pure core must never pull in."""
 
-CORE_PACKAGES = ("referee.day", "referee.night", "referee.intake")
+CORE_PACKAGES = ("referee.rules.day", "referee.rules.night", "referee.rules.intake",
+                 "referee.rules", "referee.core")
 
 _PROBE = """
 import importlib, json, pkgutil, sys
 pkg = importlib.import_module(sys.argv[1])
-for info in pkgutil.iter_modules(pkg.__path__):
-    importlib.import_module(f"{sys.argv[1]}.{info.name}")
+for info in pkgutil.walk_packages(pkg.__path__, f"{sys.argv[1]}."):
+    importlib.import_module(info.name)
 print(json.dumps(sorted(m for m in json.loads(sys.argv[2]) if m in sys.modules)))
 """
 

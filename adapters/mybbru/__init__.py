@@ -1,17 +1,8 @@
-"""MyBB.ru and its family of free hostings (mybb.ru, rusff.me, rolka.me, hutt.ru, bbfast.ru,
-spybb.ru, forums.guru, f-rpg.me, and boards on their own domains): a PunBB 1.2 fork whose
-topics are ``viewtopic.php?id=N``.
-
-The game is read through the board's JSON API (:mod:`.api`, :mod:`.client`), the topic's
-HTML pages when a board has closed it (:mod:`.topic`); replies and PMs go through the
-board's forms (:mod:`.posting`); saved topic pages are read by :mod:`.snapshot`. Facts and
-how sure each is: ``README.md`` here.
-
-Detection: a ``viewtopic.php?id=`` address is this engine's whatever the domain (phpBB's
-topics are ``?t=``); the adapter then finds out on first use whether the board answers the
-API, reads the HTML pages if not, and says plainly when the board is a plain PunBB/FluxBB
-without MyBB.ru's API and markup. When another engine claims the same address, the first
-page decides by its markup (:func:`claims_page`).
+"""MyBB.ru and its family of free hostings (mybb.ru, rusff.me, rolka.me, hutt.ru, …): a
+PunBB 1.2 fork whose topics are ``viewtopic.php?id=N``, whatever the domain (phpBB's are
+``?t=``); when another engine claims the same address, the first page decides by its
+markup (:func:`claims_page`). The registry entry opens the engine's modules lazily; what
+each does, and every fact it relies on with how sure it is: README.md beside this file.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 """The board's JSON API (``/api.php?method=…``) read into kernel types: pure, no HTTP.
-
-Facts (README.md, with their sources): an answer is ``{"response": …}`` or
-``{"error": {"message": …}}``; numbers come as strings (``"52301"``); times are unix
-seconds (``posted``, ``edited``); ``post.get`` gives each post's rendered ``message`` HTML;
-``topic.get`` answers ``init_post`` as ``init_id`` and counts ``num_replies`` without the
-first post; ``message.get`` marks the host's own messages ``status = "1"``.
+Facts (the answer's shape, numbers as strings, unix times, the host's own messages) and
+their sources: README.md («The API»).
 """
 
 from __future__ import annotations
@@ -16,9 +12,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from adapters.html import squash
 from adapters.mybbru.body import normalise_body
-from referee.errors import ForumError, MalformedPage
-from referee.kernel import EditNotice, PmListEntry, Post, PrivateMessage
+from referee.core.errors import ForumError, MalformedPage
+from referee.core.kernel import EditNotice, PmListEntry, Post, PrivateMessage
 
 PER_PAGE = 100
 """Posts per ``post.get`` call: the maximum every client of the API uses."""
@@ -58,6 +55,11 @@ def response_of(content: bytes, method: str) -> Any:
     return payload["response"]
 
 
+def _odd(what: str) -> MalformedPage:
+    """An answer the API does not give as its clients know it."""
+    return MalformedPage(f"API: {what}", "форум отвечает не так, как ожидает referee")
+
+
 def _json_text(content: bytes) -> str:
     """The answer's text: UTF-8, the API's default; windows-1251 when a board answers in the
     other charset its API offers (``charset=windows-1251``)."""
@@ -75,7 +77,7 @@ def error_text(error: Any) -> str:
             (v for v in error.values() if isinstance(v, str) and v.strip()), "")
     else:
         text = error
-    return " ".join(str(text or "без описания").split())
+    return squash(str(text or "без описания"))
 
 
 def number(row: Mapping[str, Any], key: str, *, default: int | None = None) -> int | None:
@@ -87,15 +89,14 @@ def number(row: Mapping[str, Any], key: str, *, default: int | None = None) -> i
     try:
         return int(str(value).strip())
     except ValueError:
-        raise MalformedPage(f"API: поле {key} = {value!r} — не число",
-                            "форум отвечает не так, как ожидает referee") from None
+        raise _odd(f"поле {key} = {value!r} — не число") from None
 
 
 def text_of(row: Mapping[str, Any], key: str) -> str:
     """A name or subject as the page shows it. Whether the API passes names on escaped as
     the page prints them is unverified: an entity (``&amp;``) is read as the character it
     stands for, so a nick reads the same from the API and from the page."""
-    return " ".join(html.unescape(str(row.get(key) or "")).split())
+    return squash(html.unescape(str(row.get(key) or "")))
 
 
 def unix_time(row: Mapping[str, Any], key: str) -> datetime | None:
@@ -107,8 +108,7 @@ def unix_time(row: Mapping[str, Any], key: str) -> datetime | None:
 def _required(row: Mapping[str, Any], key: str, what: str) -> int:
     value = number(row, key)
     if value is None:
-        raise MalformedPage(f"API: в {what} нет поля {key}",
-                            "форум отвечает не так, как ожидает referee")
+        raise _odd(f"в {what} нет поля {key}")
     return value
 
 
@@ -130,8 +130,7 @@ def rows_of(response: Any, method: str) -> list[Mapping[str, Any]]:
         else:
             response = []
     if not isinstance(response, list) or not all(isinstance(r, Mapping) for r in response):
-        raise MalformedPage(f"API: ответ на {method} — не список записей",
-                            "форум отвечает не так, как ожидает referee")
+        raise _odd(f"ответ на {method} — не список записей")
     return list(response)
 
 
@@ -177,17 +176,14 @@ def post_of(row: Mapping[str, Any], *, page: int, position: int,
     post_id = _required(row, "id", "сообщении")
     posted = unix_time(row, "posted")
     if posted is None:
-        raise MalformedPage(f"API: у сообщения {post_id} нет времени (posted)",
-                            "форум отвечает не так, как ожидает referee")
+        raise _odd(f"у сообщения {post_id} нет времени (posted)")
     user_id = number(row, "user_id")
     for key in ("message", "username"):
         if key not in row:
-            raise MalformedPage(f"API: у сообщения {post_id} нет поля {key}",
-                                "форум отвечает не так, как ожидает referee")
+            raise _odd(f"у сообщения {post_id} нет поля {key}")
     author = text_of(row, "username")
     if not author:
-        raise MalformedPage(f"API: у сообщения {post_id} пустое имя автора (username)",
-                            "форум отвечает не так, как ожидает referee")
+        raise _odd(f"у сообщения {post_id} пустое имя автора (username)")
     body_html, body_text = normalise_body(str(row.get("message") or ""))
     edited = unix_time(row, "edited")
     edit = EditNotice(text_of(row, "edited_by"), edited, 1) if edited else None
@@ -239,8 +235,7 @@ def message_of(row: Mapping[str, Any], host: str) -> PrivateMessage:
     pm_id = _required(row, "id", "личном сообщении")
     sent_at = unix_time(row, "posted")
     if sent_at is None:
-        raise MalformedPage(f"API: у личного сообщения {pm_id} нет времени (posted)",
-                            "форум отвечает не так, как ожидает referee")
+        raise _odd(f"у личного сообщения {pm_id} нет времени (posted)")
     partner = text_of(row, "username")
     partner_id = number(row, "user_id")
     mine = number(row, "status", default=0) == 1

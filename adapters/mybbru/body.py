@@ -1,28 +1,18 @@
-"""A MyBB.ru post's rendered HTML → the body the shared vote reader expects.
-
-MyBB.ru renders BBCode the PunBB way, with its own boxes (facts in README.md):
-
-- ``[quote=Ник]`` → ``<div class="quote-box quote-main"><cite>Ник написал(а):</cite>
-  <blockquote>…</blockquote></div>``. The vote reader and :mod:`referee.markup` treat a
-  ``<blockquote>`` as someone else's words; the ``<cite>`` outside it would read as the
-  author's own text, so it is moved inside (where phpBB prints its quote header).
-- ``[spoiler]`` → ``<div class="quote-box spoiler-box"><div onclick=…>Спойлер</div>
-  <blockquote>…</blockquote></div>``; ``[hide]`` → ``div.quote-box.hide-box`` with a
-  ``<cite>`` header. Both hide the author's own text until clicked: the header goes, the
-  ``<blockquote>`` is unwrapped so the content stays as the author's (a vote in a spoiler
-  counts, docs/rules.md V1 excludes quotes only).
-- ``[code]`` → ``div.code-box`` (a «Код:» legend, the text in ``<pre>``) → the engine-neutral
-  ``<div class="codebox"><code>…</code></div>``.
-- Colour is left as rendered: ``<span style="color: red">``; :mod:`referee.day.colour` reads it.
-- The signature (``.post-sig``) and the edit line (``.lastedit``) are chrome: removed when a
-  topic page's content carries them (the API's ``message`` has neither).
+"""A MyBB.ru post's rendered HTML → the body the shared vote reader expects: a quote box's
+``<cite>`` moved into its blockquote, spoilers and hidden text unwrapped as the author's
+own words (docs/rules.md V1 excludes quotes only), code boxes ``div.codebox``, colour as
+rendered, the signature and the edit line dropped. Facts and their sources: README.md («The
+post's body»).
 """
 
 from __future__ import annotations
 
+import html
+
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from referee.markup import plain_text_node
+from adapters.html import element_children, fragment
+from referee.core.markup import plain_text_node
 
 _ROOT = "__mybbru_body"
 _CHROME = ".post-sig, .lastedit, script, noscript"
@@ -62,13 +52,8 @@ def _code_boxes(root: LexborNode) -> None:
             text = box.text(deep=True)
         else:
             text = pre.text(deep=True)
-        code = LexborHTMLParser('<div class="codebox"><code></code></div>').css_first("div")
-        assert code is not None
-        inner = code.css_first("code")
-        assert inner is not None
-        if text:
-            inner.insert_child(text)
-        box.replace_with(code)
+        box.replace_with(fragment(f'<div class="codebox"><code>{html.escape(text, quote=False)}'
+                                  "</code></div>", "div"))
 
 
 def _open_hidden(box: LexborNode) -> None:
@@ -77,7 +62,7 @@ def _open_hidden(box: LexborNode) -> None:
     stays one); a box without one keeps all but a header line (a ``cite``, the clickable
     «Спойлер» ``div``)."""
     box.attrs["class"] = "spoiler"
-    children = _element_children(box)
+    children = element_children(box)
     content = next((c for c in children if c.tag == "blockquote"), None)
     if content is None:
         head = children[0] if children else None
@@ -94,19 +79,18 @@ def _open_hidden(box: LexborNode) -> None:
 
 def _quote(box: LexborNode) -> None:
     """``div.quote-box > cite + blockquote`` → ``blockquote > cite + …``."""
-    quote = next((c for c in _element_children(box) if c.tag == "blockquote"), None)
+    quote = next((c for c in element_children(box) if c.tag == "blockquote"), None)
     if quote is None:
         # A box without its blockquote (a board's own template): the whole box is quoted.
         box.attrs["class"] = " ".join(c for c in _classes(box) if c != "quote-box")
-        wrapper = LexborHTMLParser("<blockquote></blockquote>").css_first("blockquote")
-        assert wrapper is not None
+        wrapper = fragment("<blockquote></blockquote>", "blockquote")
         for child in list(box.iter(include_text=True)):
             wrapper.insert_child(child)
             child.decompose()
         box.insert_child(wrapper)
         box.unwrap()
         return
-    cite = next((c for c in _element_children(box) if c.tag == "cite"), None)
+    cite = next((c for c in element_children(box) if c.tag == "cite"), None)
     if cite is not None:
         first = quote.child
         if first is not None:
@@ -116,6 +100,3 @@ def _quote(box: LexborNode) -> None:
         cite.decompose()
     box.unwrap()
 
-
-def _element_children(node: LexborNode) -> list[LexborNode]:
-    return [c for c in node.iter() if c.tag and not c.tag.startswith("-")]

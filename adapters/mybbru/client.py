@@ -1,14 +1,8 @@
-"""A MyBB.ru-family board over HTTP (mybb.ru, rusff.me, rolka.me, hutt.ru, …): the game
-topic and the host's private messages through the board's JSON API, the topic's HTML pages
-when a board has closed its API.
-
-Paging: the store counts topic pages; here a page is 100 posts in id order, whatever the
-board shows per HTML page — page K is ``post.get&skip=(K-1)*100&limit=100`` — so one
-numbering serves the API and the HTML fallback alike (the fallback regroups the board's
-pages into pages of 100). A sync resumes on the last stored page: one request when nothing
-is new (the page holds fewer than 100 posts, so it is the last); when it holds exactly 100
-the next page is asked too, to know the topic ends there. ``topic.get`` (title, size) is
-asked only on a topic's first read. Facts and their sources: README.md.
+"""A MyBB.ru-family board over HTTP: the game topic and the host's private messages through
+the board's JSON API, the topic's HTML pages when a board has closed its API. A page here
+is 100 posts in id order whatever the board shows, so one numbering serves the API and the
+HTML fallback alike, and a sync resumes on the last stored page in one request. How and
+why, and the facts with their sources: README.md («How topic pages map to the API»).
 """
 
 from __future__ import annotations
@@ -28,7 +22,7 @@ from adapters.mybbru import page as pages
 from adapters.mybbru import topic as topic_page
 from adapters.mybbru.api import PER_PAGE, ApiRefused, ApiUnavailable, TopicInfo
 from adapters.mybbru.urls import parse_topic_url
-from referee.errors import (
+from referee.core.errors import (
     AccessDenied,
     ConfigError,
     ForumError,
@@ -37,7 +31,7 @@ from referee.errors import (
     PmRemoved,
     TopicNotFound,
 )
-from referee.kernel import (
+from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
     PmFolderPage,
@@ -105,7 +99,7 @@ def _no_pms(why: str) -> ForumError:
 
 
 class MybbForum(BoardClient):
-    """A live MyBB.ru board (implements :class:`referee.kernel.Forum`)."""
+    """A live MyBB.ru board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "mybbru"
     url_example = "https://mafia.rolka.me/viewtopic.php?id=149"

@@ -13,8 +13,8 @@ from urllib.parse import parse_qs, urljoin, urlsplit
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters import charset
+from adapters.html import squash
 
-_UI_WORDS = ("Поиск", "Участники", ">Search<")
 _MYBB_MARKUP = re.compile(
     r'id="pun-viewtopic"|<div[^>]+class="post\b[^"]*"[^>]*data-posted=|\bForumAPITicket\b'
     r"|\bBoardID\s*=", re.IGNORECASE)
@@ -23,14 +23,10 @@ _PUNBB_MARKUP = re.compile(
     re.IGNORECASE)
 
 
-def reads_as_mybb(text: str) -> bool:
-    """Whether decoded page text reads as MyBB.ru in the board's language: a page with the
-    board's menu (``#pun-navlinks``) shows its «Поиск»/«Участники» (or «Search»), and under
-    a wrong encoding the Russian words are the first to go. A page without the menu, or
-    one that declares a language not written in Cyrillic, is not judged by its words."""
-    if 'id="pun-navlinks"' not in text or charset.in_other_language(text):
-        return True
-    return any(word in text for word in _UI_WORDS)
+reads_as_mybb = charset.reads_in_language(('id="pun-navlinks"',),
+                                          ("Поиск", "Участники", ">Search<"))
+"""Whether decoded page text reads as MyBB.ru in the board's language: the board's menu
+(``#pun-navlinks``) comes with its «Поиск»/«Участники» (or «Search»)."""
 
 
 def form_charset(content: bytes, content_type: str | None, codec: str) -> str:
@@ -116,7 +112,7 @@ def page_message(html: str) -> str:
                      "#pun-main .info", "div.error", "p.error"):
         node = tree.css_first(selector)
         if node is not None:
-            text = " ".join(node.text(separator=" ").split())
+            text = squash(node.text(separator=" "))
             if text:
                 return text[:300]
     return ""

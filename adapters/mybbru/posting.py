@@ -1,19 +1,11 @@
 """Posting as the host on a MyBB.ru board: a reply through ``post.php?tid=N`` and a private
-message through ``messages.php?action=new`` — the board's own forms, as a browser sends them.
-
-What this follows (README.md): the reply form is ``form#post`` (action ``post.php?…``) with
-the textarea ``#main-reply`` named ``req_message``; scripts that post without a browser GET
-the form, copy every hidden field, set ``form_sent=1`` when missing, add the submit button
-and POST it with the session cookie and a ``Referer``. The page is windows-1251, so the form
-goes in windows-1251 too; a character that code page lacks goes as ``&#NNNN;``, which is what
-a browser sends. The PM form takes ``req_username`` (the addressee) and ``req_subject``; its
-action answers JSON (``{"response": {"id": …}}``) when ``&format=json`` is added, as the
-board's messenger does. A reply is stored when the board sends the reader to
-``viewtopic.php?pid=N`` (a redirect or a refresh page).
+message through ``messages.php?action=new`` — the board's own forms as a browser sends them
+(every hidden field, in the page's charset). Facts and their sources: README.md («Forms»).
 
 Each call sends once and never retries the POST after it may have reached the board
-(referee.publish records every send; an answer that leaves it open raises
-:class:`referee.errors.PostingError` with ``maybe_sent``, so the host looks before sending again).
+(referee.host.publish records every send; an answer that leaves it open raises
+:class:`referee.core.errors.PostingError` with ``maybe_sent``, so the host looks before sending
+again).
 """
 
 from __future__ import annotations
@@ -29,7 +21,7 @@ from adapters.charset import decode_lenient
 from adapters.mybbru import page as pages
 from adapters.mybbru.client import MybbForum
 from adapters.poster import FORM_TYPE, FormPoster, form_body
-from referee.errors import ForumError, PostingError
+from referee.core.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.mybbru.posting")
 
@@ -74,12 +66,7 @@ class MybbPoster(FormPoster[pages.PostForm]):
         topic = str(self.forum._topic())
         url = self.reply_url()
         form, charset = self._form(url, "post.php", "форма ответа", guest_field="req_username")
-        if pages.form_target(form.action, "tid") != topic:
-            raise PostingError(
-                f"форма ответа ведёт в тему {pages.form_target(form.action, 'tid') or '?'}, "
-                f"а не в тему игры {topic}; ничего не отправлено",
-                "проверьте [forum] url и откройте форму ответа в браузере",
-            )
+        self.check_topic(pages.form_target(form.action, "tid"), topic)
         data = self._fields(form, message)
         if subject and "req_subject" in form.fields:
             data["req_subject"] = subject

@@ -1,28 +1,14 @@
-"""MyBB.ru's half of a snapshot folder (``[forum] snapshot``; the shared half, what browsers
-do to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
-
-A saved topic page (``div.post`` with ``id="pN"``) is read by :mod:`.topic`, the
-parser of the live board's HTML fallback. Its topic is the one the page names
-(``#pun-viewtopic[data-topic-id]``), else the «saved from url» address
-(``viewtopic.php?id=N&p=K``), else the quick reply form's ``post.php?tid=N`` (a host's
-page), else the topic the page's links name most (``.pagelink``).
-
-Pages are regrouped into pages of 100 posts in the topic's order, as the live board is read
-(:mod:`.client`: the API's ``post.get`` pages and the HTML fallback alike), so that a game
-read from saved pages goes on live in the same store. A post's place in the topic is its
-number (``h3 strong``, counted through the topic); on a page that does not number its posts
-one after another, the board's page size (that of a saved page before the last) places
-them, and a later page that can be placed neither way is refused with a word. A regrouped
-page has one version for each saved version of the board pages in it, oldest first.
-
-The host's dialogs (``messages.php``) have no reader here: referee reads them only through
-the board's API, and a saved one is skipped with the way around it.
+"""MyBB.ru's half of a snapshot folder (``[forum] snapshot``; the shared half:
+:mod:`adapters.snapshot`): a saved topic page is read by the HTML fallback's parser
+(:mod:`.topic`), its topic told by the page or its address, and the board's pages are
+regrouped into pages of 100 posts as the live board is read, so that a game read from saved
+pages goes on live in the same store. Saved dialogs are skipped (PMs are read only through
+the API). Facts and their sources: README.md («Saved pages»).
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import replace
 
 from selectolax.lexbor import LexborHTMLParser
@@ -32,9 +18,9 @@ from adapters.mybbru import page as pages
 from adapters.mybbru import topic as topic_page
 from adapters.mybbru.api import PER_PAGE
 from adapters.mybbru.urls import parse_topic_url
-from adapters.snapshot import Reading, SavedPage
-from referee.errors import ConfigError, MalformedPage
-from referee.kernel import Post, TopicPage
+from adapters.snapshot import Reading, SavedPage, most_linked
+from referee.core.errors import ConfigError, MalformedPage
+from referee.core.kernel import Post, TopicPage
 
 _TOPIC_LINK = re.compile(r"viewtopic\.php\?(?:[^\"'#]*&(?:amp;)?)?id=(\d+)")
 _REPLY_FORM = re.compile(r"post\.php\?(?:[^\"'#]*&(?:amp;)?)?tid=(\d+)")
@@ -57,9 +43,8 @@ def _topic_on_page(tree: LexborHTMLParser, page: SavedPage) -> int | None:
     for form in tree.css("form[action]"):
         if match := _REPLY_FORM.search(form.attributes.get("action") or ""):
             return int(match.group(1))
-    seen = Counter(int(m.group(1)) for a in tree.css("a[href]")
-                   if (m := _TOPIC_LINK.search(a.attributes.get("href") or "")))
-    return seen.most_common(1)[0][0] if seen else None
+    return most_linked(tree, lambda address: int(m.group(1)) if (
+        m := _TOPIC_LINK.search(address)) else None, "a[href]")
 
 
 def _asked(page: SavedPage) -> int:
@@ -78,9 +63,6 @@ class MybbPages(snapshot.SavedPages):
 
     def reads_right(self, text: str) -> bool:
         return pages.reads_as_mybb(text)
-
-    def topic_of(self, url: str) -> int | None:
-        return parse_topic_url(url)[1]
 
     def read(self, page: SavedPage) -> Reading:
         if pages.is_punbb_page(page.text):

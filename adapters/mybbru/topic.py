@@ -1,23 +1,8 @@
 """A MyBB.ru topic page (``viewtopic.php?id=N&p=K``) read without the API: pure, page text
-in, posts out. The client reads these when a board has closed its API.
-
-The markup (README.md says where each fact was seen)::
-
-    <div id="pun-viewtopic" class="punbb" data-topic-id="N">
-      <div id="pun-main"><h1><span>Тема</span></h1>
-        <div class="linkst"><div class="pagelink">Страницы <strong>1</strong> <a …p=2>2</a>…
-        <div id="topic_tN" class="topic">
-          <div id="p52301" class="post topicpost" data-posted="UNIX" data-user-id="UID">
-            <h3><span><strong>1</strong><a class="permalink" href="…#p52301">Сегодня 21:42:05</a>
-            <div class="post-author"><ul><li class="pa-author"><span class="acchide">Автор:&nbsp;
-              </span><a href="…/profile.php?id=UID">Ник</a></li>…
-            <div class="post-body"><div class="post-box"><div id="p52301-content"
-              class="post-content">…<p class="lastedit">Отредактировано Ник (дата)</p></div>
-
-``data-posted`` is the time (unix seconds, UTC); a page without it is read from the
-permalink's text in the board's time zone. A guest's name is plain text after
-``span.acchide``. Anything a post cannot do without (its time, author, content) missing is a
-:class:`MalformedPage` naming it.
+in, posts out (``div.post#pN``: its ``data-posted`` time, ``.pa-author``, ``.post-content``,
+the edit line, its number ``h3 strong``; the ``.pagelink`` box). The client reads these when
+a board has closed its API. Anything a post cannot do without missing is a
+:class:`MalformedPage` naming it. Facts and their sources: README.md («The topic page»).
 """
 
 from __future__ import annotations
@@ -29,18 +14,19 @@ from urllib.parse import parse_qs, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from adapters.html import squash
 from adapters.mybbru.body import normalise_node
 from adapters.mybbru.page import page_message
-from referee.dates import parse_forum_date
-from referee.errors import (
+from referee.core.dates import parse_forum_date
+from referee.core.errors import (
     AccessDenied,
     DateParseError,
     ForumError,
     MalformedPage,
     TopicNotFound,
 )
-from referee.kernel import EditNotice, Post
-from referee.markup import plain_text_node
+from referee.core.kernel import EditNotice, Post
+from referee.core.markup import plain_text_node
 
 _POST_ID = re.compile(r"^p(\d+)$")
 _PROFILE_ID = re.compile(r"profile\.php\?(?:[^\"'#]*&)?id=(\d+)")
@@ -136,7 +122,7 @@ def topic_title(tree: LexborHTMLParser) -> str:
     name), else the ``<title>``."""
     for selector in ("#pun-main h1 span", "#pun-main h1", "title"):
         node = tree.css_first(selector)
-        if node is not None and (text := " ".join(node.text().split())):
+        if node is not None and (text := squash(node.text())):
             return text
     return ""
 
@@ -188,7 +174,7 @@ def _posted(block: LexborNode, post_id: int, tz: tzinfo | None,
     if raw.isdigit() and int(raw) > 0:
         return datetime.fromtimestamp(int(raw), UTC)
     link = block.css_first("h3 a.permalink") or block.css_first("h3 a")
-    text = " ".join((link.text() if link is not None else "").split())
+    text = squash(link.text() if link is not None else "")
     if not text:
         raise MalformedPage(
             f"у сообщения {post_id} нет времени (ни data-posted, ни даты в заголовке h3)",
@@ -213,11 +199,11 @@ def _author(block: LexborNode, post_id: int) -> tuple[str, int | None]:
         raise MalformedPage(f"у сообщения {post_id} нет автора (.pa-author)", _HINT)
     link = box.css_first("a[href*='profile.php']") or box.css_first("a")
     if link is not None:
-        name = " ".join(link.text().replace("\xa0", " ").split())
+        name = squash(link.text())
     else:
         for hidden in box.css(".acchide"):
             hidden.decompose()
-        name = _GUEST.sub("", " ".join(box.text().replace("\xa0", " ").split()))
+        name = _GUEST.sub("", squash(box.text()))
     if not name:
         raise MalformedPage(f"у сообщения {post_id} пустое имя автора (.pa-author)", _HINT)
     return name, _author_id(block, link)
@@ -250,7 +236,7 @@ def _edit_notice(node: LexborNode, tz: tzinfo | None, now: datetime | None) -> E
     line = node.css_first(".lastedit")
     if line is None:
         return None
-    text = " ".join(line.text().replace("\xa0", " ").split())
+    text = squash(line.text())
     m = _EDITED.search(text)
     if m is None:
         return EditNotice("", None, 1)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from adapters.base import strip_sid
-from referee.errors import ConfigError
+from referee.core.errors import ConfigError
 
 
 def claims_url(url: str) -> bool:

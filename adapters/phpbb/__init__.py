@@ -1,7 +1,7 @@
 """phpBB 3.0–3.3 (prosilver and subsilver2, Russian and English packs).
 
-Page parsers in :mod:`.parse` (topic pages :mod:`.topic`, PMs :mod:`.pms`, forms
-:mod:`.forms`, bodies :mod:`.body`), the live board in :mod:`.client`, replies and PMs in
+Page parsers in :mod:`.topic`, :mod:`.pms` (and :mod:`.pm_export`), :mod:`.forms`,
+:mod:`.body` over :mod:`.page`; the live board in :mod:`.client`, replies and PMs in
 :mod:`.posting`, saved pages in :mod:`.snapshot`. The registry entry below opens each lazily,
 so finding the engines costs no parser import.
 """
@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import re
 
-from adapters.base import ForumSettings
 from adapters.phpbb.urls import claims_url, parse_topic_url
 from adapters.registry import lazy_engine
-from referee.kernel import Forum
 
 __all__ = ["ENGINE", "claims_page", "claims_url", "topic_id"]
 
@@ -29,14 +27,7 @@ def topic_id(url: str) -> int | None:
     return parse_topic_url(url)[1]
 
 
-def open_snapshot(settings: ForumSettings) -> Forum:
-    from adapters.phpbb.snapshot import SnapshotForum
-
-    assert settings.snapshot is not None
-    return SnapshotForum(settings.snapshot, forum=settings)
-
-
 ENGINE = lazy_engine(
     "phpbb", "phpBB 3.x", claims_url=claims_url, topic_id=topic_id, claims_page=claims_page,
-    forum="client:PhpbbForum", poster="posting:PhpbbPoster", open_snapshot=open_snapshot,
+    forum="client:PhpbbForum", poster="posting:PhpbbPoster", pages="snapshot:PhpbbPages",
     example="https://forum.example.com/viewtopic.php?t=123")

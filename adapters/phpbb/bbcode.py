@@ -2,10 +2,10 @@
 
 The export (``ucp_pm_viewfolder.php``, ``export_option=XML``) carries each PM's text the way
 the author typed it (``decode_message``: the stored text unparsed back into BBCode). The
-kernel's body contract (:class:`referee.kernel.Post`) is normalised HTML, so the text is
+kernel's body contract (:class:`referee.core.kernel.Post`) is normalised HTML, so the text is
 rendered the way prosilver renders it: quotes as ``<blockquote>`` with their author in a
 ``<cite>``, code boxes as ``div.codebox``, colour as ``style="color: …"``, line breaks as
-``<br>``. :func:`referee.markup.plain_text` of the result is then what it is of the view.
+``<br>``. :func:`referee.core.markup.plain_text` of the result is then what it is of the view.
 
 Only what phpBB 3.3 ships is rendered (``[b] [i] [u] [color] [size] [quote] [code] [url]
 [email] [img] [list] [*]``, plus ``[s]``, ``[spoiler]`` and ``[center]`` that Russian boards

@@ -1,30 +1,14 @@
-"""A post's or PM's content as the kernel's body contract wants it (:class:`referee.kernel.Post`).
-
-phpBB's own markup already is the contract (quotes as ``<blockquote>``, code as
-``div.codebox``/``dl.codebox``), except where a board's custom [spoiler] BBCode borrows the
-look of a quote or a code box. A spoiler is the author's own text (a vote inside it counts),
-so such a box is rewritten into a neutral ``<div class="spoiler">`` with its content kept:
-
-- a ``<blockquote>`` whose class names a spoiler, or that hides its content until clicked
-  (the blockquote or its first element ``display: none``) — phpBB's quotes never hide;
-- a code box (``.codebox``) without a ``<code>`` element — phpBB's code boxes always have one
-  (3.0 ``dl.codebox > dd > code``, 3.1 ``div.codebox > code``, 3.2+ ``pre > code``); the
-  «Спойлер: Показать» boxes made from prosilver 3.0's code box hide a ``dd`` instead.
-
-- subsilver2's quote box (``div.quotecontent``) that hides its content (itself or its first
-  element ``display: none``): its title (``div.quotetitle`` «Спойлер: [Показать]») becomes a
-  ``div.spoiltitle``, chrome the vote reader skips.
-
-subsilver2's real quotes (``div.quotetitle`` + ``div.quotecontent``) are read by
-:mod:`referee.markup` and :mod:`referee.day.own_text` as they are. Spoilers with markup of
-their own (ABBC3's ``div.spoilwrapper``, ``<details>``, ``div.spoiler``) need nothing.
-"""
+"""A post's or PM's content as the kernel's body contract wants it
+(:class:`referee.core.kernel.Post`): phpBB's own markup already is the contract, except
+where a board's [spoiler] BBCode borrows the look of a quote or a code box — such a box is
+rewritten into a neutral ``<div class="spoiler">`` (the author's own text: a vote inside it
+counts). Which boxes: README.md, «The body»."""
 
 from __future__ import annotations
 
 from selectolax.lexbor import LexborNode as Node
 
-from referee.markup import plain_text, plain_text_node
+from referee.core.markup import plain_text, plain_text_node
 
 _HIDDEN = ("display:none", "display: none")
 

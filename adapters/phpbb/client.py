@@ -1,21 +1,6 @@
-"""phpBB 3.x over HTTP: topic pages, login, PM folders and PMs (issue 2).
-
-Forum facts used here (research/phpbb.md, gotchas 8–12, sections 1.1, 1.8, 3.1–3.3):
-
-- Topic pages are always asked for with ``sk=t&sd=a&st=0`` (the host's own sort/filter
-  preferences would otherwise reorder or hide posts) and ``start=(page-1)*per_page``;
-  ``sid`` is never put into a URL. ``start=`` past the end is clamped by phpBB to the last
-  page, so the page number *reported* by the page is the truth.
-- A page that needs a login answers HTTP 200 with the login form; only a logged-in reader
-  who may not read gets 403.
-- The login POST must not fall in the same second as the form's ``creation_time``
-  (phpBB 3.2.6+ ``check_form_key``), so we wait at least one second after receiving the form.
-- Success is judged by the session cookie ``{prefix}_u`` (1 = guest); the prefix differs
-  per board and is read from ``Set-Cookie``.
-- Opening a PM marks it read for the host: new PMs are read from the folder page's XML
-  export instead (:mod:`adapters.phpbb.pm_export`), and opened once each only when the
-  board cannot export.
-"""
+"""phpBB 3.x over HTTP: topic pages, login, PM folders and PMs (issue 2), the hooks of
+:class:`adapters.board.BoardClient`. The forum facts this relies on (gotchas 8–12): README.md,
+«The live board»."""
 
 from __future__ import annotations
 
@@ -27,21 +12,22 @@ from pathlib import Path
 from typing import TypeVar
 
 import httpx
+from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import ForumSettings, HttpClient, Secret
-from adapters.board import BoardClient, walk_pages
-from adapters.phpbb import parse
-from adapters.phpbb.pm_export import PmExport
+from adapters.board import BoardClient, cookies_set, walk_pages
+from adapters.phpbb.forms import LoginForm, is_logged_in, login_error, parse_login_form
+from adapters.phpbb.page import _message_panel, decode_page, reads_as_phpbb
+from adapters.phpbb.pm_export import ExportedPm, ExportForm, PmExport
+from adapters.phpbb.pms import parse_pm, read_pm_folder
+from adapters.phpbb.topic import parse_topic_page
 from adapters.phpbb.urls import parse_topic_url, sid_in_body
-from referee.errors import (
-    AccessDenied,
+from referee.core.errors import (
     ConfigError,
-    ForumError,
     LoginFailed,
     MalformedPage,
-    TopicNotFound,
 )
-from referee.kernel import (
+from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
     PmFolderPage,
@@ -56,7 +42,6 @@ T = TypeVar("T")
 DEFAULT_POSTS_PER_PAGE = 10
 """phpBB's board default; only a fallback, the page itself tells the real value."""
 DEFAULT_PMS_PER_PAGE = 25
-PM_FOLDER_IDS = {"inbox": 0, "sentbox": -1, "outbox": -2}
 LOGIN_WAIT = 1.05
 """Seconds between receiving the login form and posting it (gotcha 11, plus a margin)."""
 
@@ -72,11 +57,13 @@ def learned_per_page(tp: TopicPage) -> int | None:
 
 
 class PhpbbForum(PmExport, BoardClient):
-    """A live phpBB 3.x board (implements :class:`referee.kernel.Forum` and
-    :class:`referee.kernel.PmFolderExport`)."""
+    """A live phpBB 3.x board (implements :class:`referee.core.kernel.Forum` and
+    :class:`referee.core.kernel.PmFolderExport`)."""
 
     engine = "phpbb"
     url_example = "https://forum.example.com/viewtopic.php?t=123"
+    pm_folders = {"inbox": 0, "sentbox": -1, "outbox": -2}
+    pm_folders_hint = "бывают inbox, sentbox или outbox"
 
     def __init__(
         self,
@@ -96,8 +83,9 @@ class PhpbbForum(PmExport, BoardClient):
         self.remember_me = remember_me
         self.per_page: int | None = None
         self._pm_per_page: dict[str, int] = {}
-        self._exports: dict[tuple[str, int], parse.ExportForm] = {}
+        self._exports: dict[tuple[str, int], ExportForm] = {}
         self._form_key = None
+        self._folder_rows: dict[str, tuple[int, list[ExportedPm]]] = {}
         self.export_off = ""
         self._received: float | None = None
         """When the last page (a login form, maybe) arrived: gotcha 11."""
@@ -120,9 +108,9 @@ class PhpbbForum(PmExport, BoardClient):
         return f"{self.root}ucp.php?mode=login"
 
     def pm_folder_url(self, folder: str, page: int = 1) -> str:
-        fid = self._folder_id(folder)
+        fid = self.folder_id(folder)
         # Newest first, whatever the host's own sort: the PM sync stops at the first page
-        # it already knows (referee.sync.sync_pms).
+        # it already knows (referee.store.sync.sync_pms).
         if page <= 1:
             return f"{self.root}ucp.php?i=pm&folder={folder}&sk=t&sd=d"
         per = self._pm_per_page.get(folder, DEFAULT_PMS_PER_PAGE)
@@ -130,23 +118,12 @@ class PhpbbForum(PmExport, BoardClient):
                 f"&sk=t&sd=d&start={(page - 1) * per}")
 
     def pm_url(self, pm_id: int, folder: str = "inbox") -> str:
-        return f"{self.root}ucp.php?i=pm&mode=view&f={self._folder_id(folder)}&p={pm_id}"
-
-    @staticmethod
-    def _folder_id(folder: str) -> int:
-        if folder in PM_FOLDER_IDS:
-            return PM_FOLDER_IDS[folder]
-        try:
-            return int(folder)
-        except ValueError:
-            raise ForumError(
-                f"неизвестная папка ЛС {folder!r}", "бывают inbox, sentbox или outbox"
-            ) from None
+        return f"{self.root}ucp.php?i=pm&mode=view&f={self.folder_id(folder)}&p={pm_id}"
 
     # -- fetching
 
     def reads_right(self, html: str) -> bool:
-        return parse.reads_as_phpbb(html)
+        return reads_as_phpbb(html)
 
     def fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
         r, html = super().fetch(url, what)
@@ -155,50 +132,19 @@ class PhpbbForum(PmExport, BoardClient):
 
     def parse_answer(self, r: httpx.Response, html: str, read: Callable[[str], T],
                      what: str) -> T:
-        self._check_status(r, html, what=what)
+        if r.status_code >= 400:
+            panel = _message_panel(LexborHTMLParser(html)) if r.status_code == 403 else None
+            raise self.status_error(r.status_code, what, panel[1][:200] if panel else "")
         return read(html)
 
     def relogin(self, r: httpx.Response, html: str) -> None:
         self.login(form_html=html, received_at=self._received)
 
-    def _check_status(self, r: httpx.Response, html: str, *, what: str) -> None:
-        status = r.status_code
-        if status < 400:
-            return
-        if status == 404:
-            raise TopicNotFound(
-                f"{what}: такой страницы нет (HTTP 404 от {self.http.host})",
-                "проверьте [forum] url: откройте его в браузере; тему могли удалить "
-                "или перенести",
-            )
-        if status == 403:
-            detail = self._message_text(html)
-            raise AccessDenied(
-                f"форум не показывает {what} (HTTP 403)"
-                + (f": «{detail}»" if detail else ""),
-                "учётную запись могли заблокировать, или у неё нет прав читать этот раздел; "
-                "проверьте в браузере, войдя тем же пользователем",
-            )
-        raise ForumError(
-            f"форум ответил HTTP {status} (запрос: {what})",
-            "откройте страницу в браузере и посмотрите, что пишет форум",
-        )
-
-    @staticmethod
-    def _message_text(html: str) -> str:
-        try:
-            from selectolax.lexbor import LexborHTMLParser
-
-            node = LexborHTMLParser(html).css_first("#message p, #message .inner")
-            return " ".join(node.text().split())[:200] if node else ""
-        except Exception:  # pragma: no cover - only decorates an error message
-            return ""
-
     def fetch_topic_page(self, page: int, per_page: int | None = None) -> TopicPage:
         """One topic page as the forum numbers it (may be lower than ``page`` if clamped)."""
         url = self.topic_page_url(page, per_page)
         tp = self.read(
-            url, lambda html: parse.parse_topic_page(html, url=url, tz=self.tz, now=self.now()),
+            url, lambda html: parse_topic_page(html, url=url, tz=self.tz, now=self.now()),
             what=f"страницу {page} темы t={self.topic_id}",
         )
         learned = learned_per_page(tp)
@@ -237,23 +183,15 @@ class PhpbbForum(PmExport, BoardClient):
                     return value
         return None
 
-    @staticmethod
-    def _session_cookie_user(r: httpx.Response) -> str | None:
-        """``{prefix}_u`` as set by this very answer (the prefix differs per board)."""
-        for header in r.headers.get_list("set-cookie"):
-            name, _, rest = header.partition("=")
-            if name.strip().endswith("_u"):
-                return rest.split(";", 1)[0].strip()
-        return None
-
     def login_succeeded(self, r: httpx.Response, html: str) -> bool:
         """Judged by the session the forum gave us, not by the page text: the answer to
         the POST sets ``{prefix}_u`` to the user id (1 = still a guest)."""
-        user = self._session_cookie_user(r)
-        if user is not None:
-            return user != "1"
+        # ``{prefix}_u`` as set by this very answer (the prefix differs per board).
+        users = cookies_set(r, lambda name: name.endswith("_u"))
+        if users:
+            return users[0] != "1"
         if html:
-            return parse.is_logged_in(html)
+            return is_logged_in(html)
         return self.logged_in()
 
     def logged_in(self) -> bool:
@@ -270,11 +208,11 @@ class PhpbbForum(PmExport, BoardClient):
         self._received = received_at
         super().login(form_html, form_url)
 
-    def login_form(self, form_html: str | None, form_url: str | None) -> parse.LoginForm:
+    def login_form(self, form_html: str | None, form_url: str | None) -> LoginForm:
         if form_html is None:
             _, form_html = self.fetch(self.login_url())
         try:
-            form = parse.parse_login_form(form_html, url=self.login_url())
+            form = parse_login_form(form_html, url=self.login_url())
         except MalformedPage:
             raise LoginFailed("на странице входа форума нет понятной referee формы входа",
                               f"откройте {self.login_url()} в браузере") from None
@@ -282,7 +220,7 @@ class PhpbbForum(PmExport, BoardClient):
             raise self._failure("captcha_required", self.forum.username or "")
         return replace(form, action=form.action or self.login_url())
 
-    def post_login(self, form: parse.LoginForm, username: str) -> httpx.Response:
+    def post_login(self, form: LoginForm, username: str) -> httpx.Response:
         action, data = sid_in_body(form.action, self._login_data(form, username))
         # Gotcha 11: a form posted in the second it was made is refused (FORM_INVALID).
         since = self.http.clock() - self._received if self._received is not None else 0.0
@@ -295,15 +233,15 @@ class PhpbbForum(PmExport, BoardClient):
         return r
 
     def answer_html(self, r: httpx.Response) -> str:
-        return parse.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
 
     def login_again(self, r: httpx.Response, html: str) -> str | None:
-        return "" if html and parse.login_error(html) == "form_invalid" else None
+        return "" if html and login_error(html) == "form_invalid" else None
 
     def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
-        return self._failure(parse.login_error(html) if html else None, username)
+        return self._failure(login_error(html) if html else None, username)
 
-    def _login_data(self, form: parse.LoginForm, username: str) -> dict[str, str]:
+    def _login_data(self, form: LoginForm, username: str) -> dict[str, str]:
         """The fields a browser would post: hidden ones (creation_time, form_token, sid,
         redirect), the name, the password, «Запомнить меня» and the ``login`` button."""
         data = dict(form.hidden)
@@ -358,7 +296,7 @@ class PhpbbForum(PmExport, BoardClient):
     def fetch_pm_folder(self, folder: str = "inbox", page: int = 1) -> PmFolderPage:
         url = self.pm_folder_url(folder, page)
         fp, form = self.read(
-            url, lambda html: parse.read_pm_folder(html, url=url, tz=self.tz, now=self.now()),
+            url, lambda html: read_pm_folder(html, url=url, tz=self.tz, now=self.now()),
             what=f"папку ЛС «{folder}»",
         )
         self._remember_export(folder, page, url, form)
@@ -373,7 +311,7 @@ class PhpbbForum(PmExport, BoardClient):
         pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
         url = self.pm_url(pm_id, folder)
         return self.read(
-            url, lambda html: parse.parse_pm(html, url=url, tz=self.tz, now=self.now(),
+            url, lambda html: parse_pm(html, url=url, tz=self.tz, now=self.now(),
                                              folder=folder),
             what=f"личное сообщение {pm_id}",
         )

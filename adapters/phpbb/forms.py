@@ -22,7 +22,7 @@ from adapters.phpbb.page import (
     _user_in,
 )
 from adapters.phpbb.topic import _prosilver_posts
-from referee.errors import (
+from referee.core.errors import (
     MalformedPage,
 )
 

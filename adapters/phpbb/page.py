@@ -1,25 +1,33 @@
 """What every phpBB page shares: its bytes decoded, the error panels and login forms that
-stand in for a page (gotcha 10: a login-required page is HTTP 200), users, links and dates."""
+stand in for a page (gotcha 10: a login-required page is HTTP 200), users, links and dates,
+what every post layout shares once its parts are found (the raw post, its date text read
+whatever a style printed around it, the edit notice), and where a page sits among its
+pages (topics and PM folders)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal, NoReturn
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from referee.errors import (
+from referee.core.dates import parse_forum_date
+from referee.core.errors import (
     AccessDenied,
+    DateParseError,
     ForumError,
     LoginRequired,
     MalformedPage,
     PmRemoved,
     TopicNotFound,
 )
+from referee.core.kernel import EditNotice
 
 PageKind = Literal["topic", "login", "message", "pm_folder", "pm", "posting_form", "unknown"]
 
@@ -268,3 +276,259 @@ def _text_after(container: Node, marker: str) -> str:
     if marker and marker in full:
         return full.split(marker, 1)[1].strip()
     return full
+
+
+# ---------------------------------------------------------------------------------------
+# Posts: the raw post, its date, its edit notice
+# ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class RawPost:
+    post_id: int
+    author: str
+    author_id: int | None
+    posted_at: datetime
+    content: Node
+    edit: EditNotice | None
+
+
+def hidden_post_error(pid: int, url: str) -> MalformedPage:
+    return MalformedPage(
+        f"Сообщение p{pid} на странице {url} скрыто: его автор в списке недругов учётной "
+        f"записи ведущего, и phpBB не выводит ни автора, ни текст.",
+        "Уберите всех из списка недругов ведущего (Личный раздел → Друзья и недруги).",
+    )
+
+
+# A post's number printed next to its date: Post Numbers («#5»), styles' permalinks
+# («Сообщение #5», «№ 5»).
+_POST_NUMBER = re.compile(r"(?:(?:Сообщение|Post|Message)\s*)?(?:#|№)\s*\d+", re.IGNORECASE)
+_PIECES = re.compile(r"\s*[|•·»]\s*")
+_TRIM = " \t-–—,:;»|•·[]()"
+
+
+def date_candidates(text: str) -> list[str]:
+    """The texts a post's date may be in ``text``: the text itself, then without a post
+    number, then each piece between separators (the last piece first: the date closes the
+    author line)."""
+    found: list[str] = []
+
+    def add(candidate: str) -> None:
+        candidate = _norm(candidate).strip(_TRIM)
+        if candidate and candidate not in found:
+            found.append(candidate)
+
+    add(text)
+    bare = _POST_NUMBER.sub(" ", text)
+    add(bare)
+    for piece in reversed(_PIECES.split(bare)):
+        add(piece)
+    return found
+
+
+def read_date(texts: list[str], what: str, tz: ZoneInfo, now: datetime) -> datetime:
+    """The first of ``texts`` (or of their :func:`date_candidates`) that reads as a date;
+    MalformedPage naming ``what`` and the text when none does."""
+    hint = ""
+    for text in texts:
+        for candidate in date_candidates(text):
+            try:
+                return parse_forum_date(candidate, tz=tz, now=now)
+            except DateParseError as error:
+                hint = hint or error.hint
+    shown = next((t for t in texts if t.strip()), "")
+    if not shown:
+        raise MalformedPage(f"{what}: не найдена дата.", hint or None)
+    raise MalformedPage(f"{what}: не удалось разобрать дату «{_norm(shown)}».", hint or None)
+
+
+def listed_time(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
+    """A PM folder row's date, best effort (the message itself has the one that counts)."""
+    try:
+        return parse_forum_date(text, tz=tz, now=now) if text else None
+    except DateParseError:
+        return None
+
+
+def row_pm_id(row: Node, href: str = "", *, any_link: bool = False) -> int | None:
+    """A PM folder row's message id: ``href``'s ``p=``, the row's ``marked_msg_id[]``
+    checkbox, or (``any_link``) any link of the row with ``p=``."""
+    match = _MSG_ID.search(href)
+    if match:
+        return int(match.group(1))
+    box = row.css_first('input[name="marked_msg_id[]"]')
+    value = (box.attributes.get("value") or "") if box is not None else ""
+    if value.isdigit():
+        return int(value)
+    for link in row.css("a[href]") if any_link else ():
+        match = _MSG_ID.search(link.attributes.get("href") or "")
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def first_edit(nodes: list[Node], tz: ZoneInfo, now: datetime) -> EditNotice | None:
+    """The edit notice among a post's notices (:func:`edit_notice`), if any."""
+    return next((e for n in nodes if (e := edit_notice(n, tz, now)) is not None), None)
+
+
+def edit_notice(node: Node, tz: ZoneInfo, now: datetime) -> EditNotice | None:
+    """«Последний раз редактировалось X 22 ноя 2026, 14:26, всего редактировалось 1 раз.»
+
+    Also «Last edited by X on …, edited N times in total.» Edits are often silent
+    (gotcha 5), so a missing notice proves nothing; the date is best effort.
+    """
+    text = _norm(node.text())
+    match = _EDIT_RU.search(text) or _EDIT_EN.search(text)
+    if match is None:
+        return None
+    rest = match.group("rest")
+    editor_node = node.css_first("a, span.username, span.username-coloured")
+    candidates: list[tuple[str, str]] = []
+    if editor_node is not None:
+        editor = _norm(editor_node.text())
+        if editor and editor in rest:
+            candidates.append((editor, rest.split(editor, 1)[1]))
+    if " on " in rest:
+        editor, date_text = rest.rsplit(" on ", 1)
+        candidates.append((editor, date_text))
+    words = rest.split(" ")
+    candidates.extend((" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words)))
+    for editor, date_text in candidates:
+        date_text = re.sub(r"^\s*on\s+", "", date_text).strip()
+        try:
+            edited_at = parse_forum_date(date_text, tz=tz, now=now)
+        except DateParseError:
+            continue
+        return EditNotice(editor=editor.strip(), edited_at=edited_at, count=int(match["n"]))
+    editor = _norm(editor_node.text()) if editor_node is not None else rest
+    return EditNotice(editor=editor, edited_at=None, count=int(match["n"]))
+
+
+# ---------------------------------------------------------------------------------------
+# Where a page sits among its pages (topics and PM folders)
+# ---------------------------------------------------------------------------------------
+
+PAGINATION_BOXES = "div.pagination, li.pagination, td.nav"
+
+
+@dataclass(frozen=True, slots=True)
+class Pages:
+    page: int
+    total_pages: int
+    per_page: int
+    total_items: int | None
+    next_url: str | None
+    per_page_proven: bool = False
+    """The page size was printed by the board (link offsets, the jump box, the JS variable),
+    not guessed from the posts on this page."""
+
+
+def pagination(tree: LexborHTMLParser, html: str, url: str, on_page: int,
+               boxes: list[Node] | None = None) -> Pages:
+    """Page number, page count, page size and next link, from whatever phpBB printed.
+
+    3.1+ (``pagination.html``): ``div.pagination`` with «70 сообщений», a ``ul`` of
+    numbered ``a.button`` links, ``li.active span`` for the current page, ``rel="next"``,
+    and the page jump box (``data-per-page``) when there are more than 6 pages; one page
+    prints «Страница <strong>1</strong> из <strong>1</strong>». 3.0
+    (``generate_pagination()``): «Сообщений: 36 • Страница 4 из 4 • 1, 2, 3,
+    <strong>4</strong>» in ``div.pagination`` (prosilver) or ``td.nav`` / ``td.gensmall``
+    cells of one table row (subsilver2, «На страницу»), and the ``var per_page = '25'`` JS
+    variable in ``<head>``. The page size comes from the ``start=`` offsets of numbered
+    links.
+
+    ``on_page`` (the items this page shows) is only the lower bound of the page size when
+    the board printed none (a topic of one page)."""
+    containers = list(tree.css(PAGINATION_BOXES) if boxes is None else boxes)
+    # prosilver keeps everything inside div.pagination; only subsilver2 needs the (costly,
+    # whole-page) search for its scattered jump links.
+    scattered = not any(c.tag in ("div", "li") for c in containers)
+    for jump in tree.css('a[onclick*="jumpto"]') if scattered else ():
+        # subsilver2 spreads one pagination over a table row: td.nav «Страница 2 из 3»,
+        # td.gensmall «[ Сообщений: 25 ]» and the links.
+        row = _ancestor(jump, "tr")
+        if row is not None and row.css_first("div.postbody, div.content") is None:
+            containers.append(row)
+        elif jump.parent is not None:
+            containers.append(jump.parent)
+    current, total, items, links, next_href = _read_boxes(containers, scattered)
+    per_page = _per_page(containers, html, links)
+    proven = per_page is not None
+    if current is None:
+        start = _START.search(url)
+        current = int(start.group(1)) // per_page + 1 if start and per_page else 1
+    total_pages = max([total or 1, current, *links.keys()])
+    if per_page is None:
+        # A one-page topic does not reveal the board's page size; what is on the page is a
+        # lower bound and keeps arithmetic on it safe.
+        per_page = max(on_page, 1)
+    if next_href is None:
+        next_href = links.get(current + 1)
+    next_url = _abs_url(url, next_href, drop_sid=True) if next_href else None
+    return Pages(current, total_pages, per_page, items, next_url, proven)
+
+
+def _read_boxes(
+    containers: list[Node], scattered: bool
+) -> tuple[int | None, int | None, int | None, dict[int, str], str | None]:
+    """(current page, page count, item count, numbered links, rel=next link)."""
+    current: int | None = None
+    total: int | None = None
+    items: int | None = None
+    links: dict[int, str] = {}
+    next_href: str | None = None
+    for box in containers:
+        if not scattered and current is not None and items is not None:
+            break  # prosilver prints the same bar above and below the posts
+        # A separator between elements: a minified page has no whitespace between
+        # «70 сообщений» and the links.
+        text = _norm(box.text(separator=" "))
+        if items is None:
+            match = _TOTAL.search(text)
+            if match:
+                items = int(match.group(1) or match.group(2))
+        page_of = _PAGE_OF.search(text)
+        if page_of:
+            current = current or int(page_of.group(1))
+            total = max(total or 0, int(page_of.group(2)))
+        active = box.css_first("li.active span")
+        if active is not None and _norm(active.text()).isdigit():
+            current = int(_norm(active.text()))
+        for link in box.css("a"):
+            label = _norm(link.text())
+            href = link.attributes.get("href") or ""
+            if label.isdigit() and href and href != "#":
+                links.setdefault(int(label), href)
+            if next_href is None and (link.attributes.get("rel") or "") == "next":
+                next_href = href
+        if current is None:
+            for strong in box.css("strong"):
+                label = _norm(strong.text())
+                # 3.0 lists the current page as a bare <strong> between the links.
+                if label.isdigit() and strong.parent is not None and strong.parent.tag == "span":
+                    current = int(label)
+                    break
+    return current, total, items, links, next_href
+
+
+def _per_page(containers: list[Node], html: str, links: dict[int, str]) -> int | None:
+    # The page-jump box (3.1+, more than 6 pages) sits inside div.pagination.
+    for box in containers:
+        marked = box.css_first("[data-per-page]")
+        if marked is not None and (marked.attributes.get("data-per-page") or "").isdigit():
+            return int(marked.attributes["data-per-page"] or 0) or None
+    # Page N's link starts at (N-1)·size. Every link must agree; a link that does not (a page
+    # that rewrote one of its own addresses) is outvoted by the others.
+    sizes: list[int] = []
+    for number, href in links.items():
+        start = _START.search(href)
+        offset = int(start.group(1)) if start else 0
+        if number > 1 and offset > 0 and offset % (number - 1) == 0:
+            sizes.append(offset // (number - 1))
+    if sizes:
+        return max(sorted(set(sizes)), key=sizes.count)
+    script = _JS_PER_PAGE.search(html)
+    if script:
+        return int(script.group(1)) or None
+    return None

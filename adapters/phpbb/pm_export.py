@@ -1,27 +1,160 @@
-"""New PMs by folder export: one request per folder page, read marks untouched.
-
-phpBB's folder view exports the messages of the page it lists as XML
-(:mod:`adapters.phpbb.export` has the facts and the source). :class:`PmExport` is the
-part of :class:`~adapters.phpbb.client.PhpbbForum` that posts that form for a page the
-forum object has just listed and pairs the answer's rows with the listing's rows. When the
-board cannot export — no XML option on the page, a refused form, an answer that is not
-phpBB's XML — the entries come back as ``missing`` with the reason, and the caller opens
-them one by one (:meth:`PhpbbForum.fetch_pm`, which marks them read).
-"""
+"""phpBB's PM folder export: the form on a folder page, the XML it answers with (no read
+marks), its rows paired with the listing's, and :class:`PmExport`, the part of the live
+board that asks for it — once a page, or once a folder where the board exports past the
+page. What phpBB does, and what is asked when it cannot export: README.md, «The folder
+export»."""
 
 from __future__ import annotations
 
 import logging
+import re
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
+from selectolax.lexbor import LexborHTMLParser
+from selectolax.lexbor import LexborNode as Node
 
 from adapters.base import HttpClient
-from adapters.phpbb import parse
-from referee.errors import ForumError, NetworkError
-from referee.kernel import PmBatch, PmFolderPage, PmListEntry
+from adapters.phpbb.bbcode import bbcode_to_html
+from adapters.phpbb.forms import _hidden_fields, _logged_in_name
+from adapters.phpbb.page import _USER_ID, _abs_url, _ancestor, _iso_utc, _norm, row_pm_id
+from referee.core.errors import ForumError, MalformedPage, NetworkError
+from referee.core.kernel import PmBatch, PmFolderPage, PmListEntry, PrivateMessage
+from referee.core.markup import plain_text
+
+_XML_FORBIDDEN = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+_HINT = ("Форум не отдал экспорт папки ЛС в XML; referee открывает сообщения по одному "
+         "(это отмечает их прочитанными).")
+
+
+@dataclass(frozen=True, slots=True)
+class ExportForm:
+    """What posting a folder page's export needs: where, which fields (the form's hidden
+    ones with the form key, ``export_option=XML``, the button), and which message sits in
+    each listing row (``None``: a row without an id)."""
+
+    action: str
+    fields: dict[str, str]
+    row_ids: tuple[int | None, ...]
+    account: str
+    """The logged-in name: the recipient of every inbox message (the export names
+    recipients only for sent folders)."""
+    account_id: int | None = None
+    """The logged-in user's id (his profile link in the header): the sender of every PM
+    of the sent folders."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExportedPm:
+    subject: str
+    sender: str
+    sent_at: datetime | None
+    recipients: tuple[str, ...]
+    bbcode: str
+
+
+def export_form(tree: LexborHTMLParser, url: str, rows: list[Node]) -> ExportForm | None:
+    """The folder page's export form, or None when the page offers no XML export (a style
+    or a board that removed it, phpBB 2)."""
+    select = tree.css_first('select[name="export_option"]')
+    if select is None or select.css_first('option[value="XML"]') is None:
+        return None
+    form = _ancestor(select, "form")
+    if form is None:
+        return None
+    button = form.css_first('input[name="submit_export"], button[name="submit_export"]')
+    if button is None:
+        return None
+    fields = _hidden_fields(form)
+    fields["export_option"] = "XML"
+    fields["submit_export"] = button.attributes.get("value") or "1"
+    return ExportForm(
+        action=_abs_url(url, form.attributes.get("action") or url, drop_sid=True),
+        fields=fields, row_ids=tuple(row_pm_id(row, any_link=True) for row in rows),
+        account=_logged_in_name(tree), account_id=_logged_in_id(tree),
+    )
+
+
+def _logged_in_id(tree: LexborHTMLParser) -> int | None:
+    link = tree.css_first('li#username_logged_in a[href*="mode=viewprofile"]')
+    match = _USER_ID.search(link.attributes.get("href") or "") if link is not None else None
+    return int(match.group(1)) if match else None
+
+
+def parse_pm_export(content: bytes) -> list[ExportedPm]:
+    """The ``<privmsg>`` rows of phpBB's XML export, in the page's order. Anything else (an
+    HTML page: a refused form key, a login form, an error) raises :class:`MalformedPage`."""
+    head = content[:512].lstrip().lower()
+    if not head.startswith((b"<?xml", b"<phpbb")) or b"<!doctype" in head \
+            or b"<!entity" in content.lower():
+        raise MalformedPage("форум не ответил выгрузкой папки ЛС в XML",
+                            _HINT)
+    text = content.decode("utf-8", "replace")
+    try:
+        root = ET.fromstring(text)
+    except ET.ParseError:
+        try:
+            root = ET.fromstring(_XML_FORBIDDEN.sub("", text))
+        except ET.ParseError as error:
+            raise MalformedPage(f"выгрузка папки ЛС в XML испорчена ({error})",
+                                _HINT) from None
+    if root.tag != "phpbb":
+        raise MalformedPage("выгрузка — не phpBB (нет корня <phpbb>)", _HINT)
+    return [_exported(row) for row in root.iter("privmsg")]
+
+
+def _exported(row: ET.Element) -> ExportedPm:
+    def field(tag: str) -> str:
+        node = row.find(tag)
+        return (node.text or "") if node is not None else ""
+
+    sent_at = _iso_utc(field("date"))  # «9999-12-31T23:59:59-12:00» is no clock: None
+    recipients = tuple(_norm(r.text or "") for r in row.iter("recipient") if (r.text or "").strip())
+    return ExportedPm(subject=_norm(field("subject")), sender=_norm(field("sender")),
+                      sent_at=sent_at, recipients=recipients, bbcode=field("message"))
+
+
+def same_message(row: ExportedPm, entry: PmListEntry) -> bool:
+    """Whether an export row is the listing row it was paired with: subject, sender and
+    the minute the listing shows (the listing has no seconds)."""
+    if row.subject != _norm(entry.subject):
+        return False
+    if entry.sender and row.sender and row.sender != entry.sender:
+        return False
+    if row.sent_at is None:
+        return False  # a PM without its time is no use to the rules (T2): open it instead
+    if entry.sent_at is not None:
+        return row.sent_at.replace(second=0, microsecond=0) == \
+            entry.sent_at.astimezone(UTC).replace(second=0, microsecond=0)
+    return True
+
+
+def pm_from_export(row: ExportedPm, entry: PmListEntry, *, folder: str,
+                   form: ExportForm) -> PrivateMessage:
+    """The stored form of an exported PM (one :func:`same_message` accepted): the body
+    rendered from its BBCode the way the view shows it (:mod:`.bbcode`), the second it was
+    sent."""
+    body_html = bbcode_to_html(row.bbcode)
+    sent_folder = folder in ("sentbox", "outbox")
+    recipients = row.recipients or (
+        (form.account,) if form.account and not sent_folder else entry.recipients)
+    return PrivateMessage(
+        pm_id=entry.pm_id,
+        sender=row.sender or entry.sender,
+        sender_id=form.account_id if sent_folder else entry.sender_id,
+        recipients=recipients,
+        sent_at=row.sent_at or entry.sent_at or datetime.min.replace(tzinfo=UTC),
+        subject=row.subject,
+        body_html=body_html,
+        body_text=plain_text(body_html),
+        folder=folder,
+    )
+
+
 
 log = logging.getLogger("referee.phpbb")
 
@@ -42,20 +175,25 @@ class _FormKey:
 
 
 class PmExport:
-    """:class:`referee.kernel.PmFolderExport` for phpBB (mixed into the live forum)."""
+    """:class:`referee.core.kernel.PmFolderExport` for phpBB (mixed into the live forum)."""
 
     http: HttpClient
     logins: int
-    _exports: dict[tuple[str, int], parse.ExportForm]
+    _exports: dict[tuple[str, int], ExportForm]
     _form_key: _FormKey | None
+    _folder_rows: dict[str, tuple[int, list[ExportedPm]]]
+    """Per folder: an export that went past its page, and the folder place of its first
+    row."""
     export_off: str
     """Why this run stopped exporting (empty while it works)."""
     pm_folder_url: Callable[..., str]
 
     def _remember_export(self, folder: str, page: int, url: str,
-                         form: parse.ExportForm | None) -> None:
+                         form: ExportForm | None) -> None:
         """Keep what the listing just fetched from ``url`` offers for exporting the same
         page."""
+        if page == 1:
+            self._folder_rows.pop(folder, None)  # a new listing: no answer of the last one
         if form is None:
             self._exports.pop((folder, page), None)
             return
@@ -71,7 +209,8 @@ class PmExport:
     def export_pm_folder_page(
         self, page: PmFolderPage, wanted: Sequence[PmListEntry]
     ) -> PmBatch:
-        """The PMs ``wanted`` of ``page`` (listed just now) from one export request."""
+        """The PMs ``wanted`` of ``page`` (listed just now): from the folder's export
+        already at hand when it reaches this page, else from one export request."""
         if not wanted:
             return PmBatch()
         form = self._exports.get((page.folder, page.page))
@@ -79,30 +218,58 @@ class PmExport:
             return PmBatch(missing=tuple(wanted), unavailable=self.export_off)
         if form is None:
             return self._give_up(wanted, "на странице папки нет выгрузки в XML")
-        try:
-            rows = parse.parse_pm_export(self._post_export(page, form))
-        except NetworkError:
-            raise  # the forum is unreachable: the sync stops as on any page, and retries
-        except ForumError as error:
-            return self._give_up(wanted, error.message)
-        if len(rows) != len(form.row_ids):
+        start = int(form.fields.get("start") or 0)
+        rows = self._rows_at_hand(page, form, start)
+        if rows is None:
+            try:
+                exported = parse_pm_export(self._post_export(page, form))
+            except NetworkError:
+                raise  # the forum is unreachable: the sync stops as on any page, and retries
+            except ForumError as error:
+                return self._give_up(wanted, error.message)
+            rows = self._lined_up(page, form, start, exported)
+        if rows is None:
             # The folder changed between the listing and the export: the rows cannot be
             # paired by place. This page's PMs are opened; the next page tries again.
-            log.info("export of %s page %s: %s rows for %s listed", page.folder, page.page,
-                     len(rows), len(form.row_ids))
+            log.info("export of %s page %s does not line up with its %s listed rows",
+                     page.folder, page.page, len(form.row_ids))
             return PmBatch(missing=tuple(wanted))
         at = {pm_id: i for i, pm_id in enumerate(form.row_ids) if pm_id is not None}
         found, missing = [], []
         for entry in wanted:
             i = at.get(entry.pm_id)
-            if i is not None and parse.same_message(rows[i], entry):
-                found.append(parse.pm_from_export(rows[i], entry, folder=page.folder,
+            if i is not None and same_message(rows[i], entry):
+                found.append(pm_from_export(rows[i], entry, folder=page.folder,
                                                   form=form))
             else:
                 missing.append(entry)
         return PmBatch(pms=tuple(found), missing=tuple(missing))
 
-    def _post_export(self, page: PmFolderPage, form: parse.ExportForm) -> bytes:
+    def _lined_up(self, page: PmFolderPage, form: ExportForm, start: int,
+                  exported: list[ExportedPm]) -> list[ExportedPm] | None:
+        """The rows of ``page`` in an export answer. phpBB exports the page it is asked
+        for; a board whose export goes on past it (from this page, or from the folder's
+        top) answers the folder's later pages too: that answer is kept for them."""
+        size = len(form.row_ids)
+        if len(exported) <= size:
+            return exported if len(exported) == size else None
+        for first in (start, 0):  # the folder place of the answer's first row
+            rows = exported[start - first:start - first + size]
+            if _same_rows(rows, page, form):
+                self._folder_rows[page.folder] = (first, exported)
+                return rows
+        return None
+
+    def _rows_at_hand(self, page: PmFolderPage, form: ExportForm,
+                      start: int) -> list[ExportedPm] | None:
+        """This page's rows from an earlier answer of this listing, when it reached them
+        and they are still the rows listed."""
+        first, exported = self._folder_rows.get(page.folder, (0, []))
+        size = len(form.row_ids)
+        rows = exported[start - first:start - first + size] if start >= first else []
+        return rows if _same_rows(rows, page, form) else None
+
+    def _post_export(self, page: PmFolderPage, form: ExportForm) -> bytes:
         fields = dict(form.fields)
         key = self._form_key
         if key is not None and key.logins == self.logins:
@@ -130,4 +297,15 @@ class PmExport:
         return PmBatch(missing=tuple(wanted), unavailable=why)
 
 
-__all__ = ["FORM_KEY_WAIT", "PmExport"]
+def _same_rows(rows: list[ExportedPm], page: PmFolderPage,
+               form: ExportForm) -> bool:
+    """Whether export rows stand where the listing shows its messages (by subject)."""
+    if not rows or len(rows) != len(form.row_ids):
+        return False
+    at = {pm_id: i for i, pm_id in enumerate(form.row_ids) if pm_id is not None}
+    return all(rows[at[e.pm_id]].subject == " ".join(e.subject.split())
+               for e in page.entries if e.pm_id in at)
+
+
+__all__ = ["FORM_KEY_WAIT", "ExportForm", "ExportedPm", "PmExport", "export_form",
+           "parse_pm_export", "pm_from_export", "same_message"]

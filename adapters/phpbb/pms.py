@@ -1,4 +1,13 @@
-"""phpBB private messages: one opened PM and the folder listings."""
+"""phpBB private messages: one opened PM and the folder listings (prosilver and subsilver2).
+
+subsilver2: the message (``ucp_pm_viewmessage.html``) is a table of label rows
+(``td.genmed > b`` «Тема / От / Отправлено / Кому / Скрытая копия» and the value in
+``td.gen``) above the text in ``div.postbody``; a folder (``ucp_pm_viewfolder.html``,
+``form[name=viewfolder]``) lists one ``tr`` per message: ``span.topictitle a`` (``p=``),
+``p.topicauthor`` (the sender, or the recipients in sent folders), ``p.topicdetails`` (the
+date) and the ``marked_msg_id[]`` checkbox; an unread message's folder image is
+``…unread…``.
+"""
 
 from __future__ import annotations
 
@@ -10,30 +19,26 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.phpbb.body import body_of
-from adapters.phpbb.export import ExportForm, export_form
 from adapters.phpbb.forms import _logged_in_name
 from adapters.phpbb.page import (
     _HINT_URL,
     _MSG_ID,
     _PM_POST_ID,
     _abs_url,
+    _ancestor,
     _norm,
     _raise_for_page,
+    listed_time,
+    pagination,
+    read_date,
+    row_pm_id,
     users_among,
 )
-from adapters.phpbb.pages import pagination
-from adapters.phpbb.postparts import read_date
-from adapters.phpbb.subsilver import (
-    subsilver_folder_rows,
-    subsilver_pm,
-    subsilver_pm_row,
-)
-from referee.dates import parse_forum_date
-from referee.errors import (
-    DateParseError,
+from adapters.phpbb.pm_export import ExportForm, export_form
+from referee.core.errors import (
     MalformedPage,
 )
-from referee.kernel import (
+from referee.core.kernel import (
     PmFolderPage,
     PmListEntry,
     PrivateMessage,
@@ -87,20 +92,22 @@ def parse_pm(
             _HINT_URL,
         )
     sent_text, sender, sender_id, recipients = _pm_header(author_p)
-    if not sender:
+    return _message(pm_id, (sender, sender_id), recipients, sent_text, subject, content,
+                    url=url, tz=tz, now=now, folder=folder)
+
+
+def _message(pm_id: int, sender: tuple[str, int | None], recipients: list[str],
+             sent_text: str, subject: str, content: Node, *, url: str, tz: ZoneInfo,
+             now: datetime, folder: str) -> PrivateMessage:
+    """The message once a style's header is read: its sender checked, its date read."""
+    if not sender[0]:
         raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не найден отправитель («От:»).",
                             _HINT_URL)
     sent_at = read_date([sent_text], f"Личное сообщение {pm_id} ({url})", tz, now)
     body_html, body_text = body_of(content)
     return PrivateMessage(
-        pm_id=pm_id,
-        sender=sender,
-        sender_id=sender_id,
-        recipients=tuple(recipients),
-        sent_at=sent_at,
-        subject=subject,
-        body_html=body_html,
-        body_text=body_text,
+        pm_id=pm_id, sender=sender[0], sender_id=sender[1], recipients=tuple(recipients),
+        sent_at=sent_at, subject=subject, body_html=body_html, body_text=body_text,
         folder=folder,
     )
 
@@ -184,15 +191,9 @@ def _pm_row(
     href = title.attributes.get("href") or ""
     if "action=delete" in href or row.css_first("span.error") is not None:
         return None
-    match = _MSG_ID.search(href)
-    if match is None:
-        box = row.css_first('input[name="marked_msg_id[]"]')
-        value = box.attributes.get("value") if box is not None else None
-        if not value or not value.isdigit():
-            return None
-        pm_id = int(value)
-    else:
-        pm_id = int(match.group(1))
+    pm_id = row_pm_id(row, href)
+    if pm_id is None:
+        return None
     holder = row.css_first("dl")
     marks = " ".join(
         (node.attributes.get("class") or "") + " " + (node.attributes.get("style") or "")
@@ -216,12 +217,7 @@ def _pm_row(
             sender, sender_id = users[0]
         full = _norm(inner.text())
         sent_text = full.rsplit("»", 1)[1].strip() if "»" in full else ""
-    sent_at: datetime | None = None
-    if sent_text:
-        try:
-            sent_at = parse_forum_date(sent_text, tz=tz, now=now)
-        except DateParseError:
-            sent_at = None
+    sent_at = listed_time(sent_text, tz, now)
     return PmListEntry(
         pm_id=pm_id,
         subject=_norm(title.text()),
@@ -249,3 +245,95 @@ def _folder_name(tree: LexborHTMLParser, url: str) -> str:
     query = dict(parse_qsl(urlsplit(url).query))
     value = query.get("folder") or query.get("f") or "inbox"
     return _FOLDERS.get(value, value)
+
+
+# ---------------------------------------------------------------------------------------
+# subsilver2's PM table and folder rows
+# ---------------------------------------------------------------------------------------
+
+_TABLE_LABELS = (
+    ("subject", ("тема", "заголов", "subject")),
+    ("from", ("от", "from", "автор", "author")),
+    ("sent", ("отправлен", "sent", "дата", "date")),
+    ("to", ("кому", "получател", "to", "recipient")),
+    ("bcc", ("скрыт", "bcc")),
+)
+_TABLE_ORDER = ("subject", "from", "sent", "to", "bcc")  # the rows' order in the template
+
+
+def pm_header_rows(tree: LexborHTMLParser) -> dict[str, Node]:
+    """The message table's label rows, by role (empty when the page has none)."""
+    rows: dict[str, Node] = {}
+    for index, label_cell in enumerate(
+            c for c in tree.css("td.genmed") if c.css_first("b") is not None):
+        value = label_cell.next
+        while value is not None and value.tag != "td":
+            value = value.next
+        if value is None:
+            continue
+        label = _norm(label_cell.text()).rstrip(":").strip().lower()
+        role = next((r for r, words in _TABLE_LABELS
+                     if any(label == w or label.startswith(w + " ") or
+                            (len(w) > 3 and label.startswith(w)) for w in words)),
+                    _TABLE_ORDER[min(index, len(_TABLE_ORDER) - 1)])
+        rows.setdefault(role, value)
+    return rows if "from" in rows and "sent" in rows else {}
+
+
+def subsilver_pm(tree: LexborHTMLParser, url: str, tz: ZoneInfo, now: datetime,
+                 folder: str) -> PrivateMessage | None:
+    """The message of a subsilver2 PM page, or None when the page is not one."""
+    rows = pm_header_rows(tree)
+    content = tree.css_first("div.postbody")
+    if not rows or content is None:
+        return None
+    match = _MSG_ID.search(url)
+    marked = tree.css_first('input[name="p"], input[name="marked_msg_id[]"]')
+    value = (marked.attributes.get("value") or "") if marked is not None else ""
+    if match is None and not value.isdigit():
+        raise MalformedPage(f"Личное сообщение {url}: не найден его номер (p=…).", _HINT_URL)
+    pm_id = int(match.group(1)) if match else int(value)
+    senders = users_among(list(rows["from"].iter(include_text=False))) or [
+        (_norm(rows["from"].text()), None)]
+    recipients = [name for role in ("to", "bcc") if role in rows
+                  for name, _ in users_among(list(rows[role].iter(include_text=False)))]
+    subject = _norm(rows["subject"].text()) if "subject" in rows else ""
+    return _message(pm_id, senders[0], recipients, _norm(rows["sent"].text()), subject,
+                    content, url=url, tz=tz, now=now, folder=folder)
+
+
+def subsilver_folder_rows(tree: LexborHTMLParser) -> list[Node]:
+    """The message rows of a subsilver2 folder page (each holds a ``marked_msg_id[]``)."""
+    rows: list[Node] = []
+    for box in tree.css('input[name="marked_msg_id[]"]'):
+        row = _ancestor(box, "tr")
+        if row is not None and row.css_first("span.topictitle") is not None:
+            rows.append(row)
+    return rows
+
+
+def subsilver_pm_row(row: Node, url: str, tz: ZoneInfo, now: datetime, own_name: str,
+                     sent_folder: bool) -> PmListEntry | None:
+    title = next((a for a in row.css("span.topictitle a")
+                  if "action=delete" not in (a.attributes.get("href") or "")), None)
+    if title is None:
+        return None  # deleted by its author before it was read: nothing left to open
+    href = title.attributes.get("href") or ""
+    pm_id = row_pm_id(row, href)
+    if pm_id is None:
+        return None
+    people = row.css_first("p.topicauthor")
+    users = users_among(list(people.iter(include_text=False))) if people is not None else []
+    if not users and people is not None and _norm(people.text()):
+        users = [(_norm(people.text()), None)]
+    details = [p for p in row.css("p.topicdetails") if p.css_first("input") is None]
+    sent_at = listed_time(_norm(details[0].text()), tz, now) if details else None
+    unread = any("unread" in (img.attributes.get("src") or "") or
+                 "_new" in (img.attributes.get("src") or "") for img in row.css("img"))
+    sender, sender_id = (own_name, None) if sent_folder else (users[0] if users else ("", None))
+    return PmListEntry(
+        pm_id=pm_id, subject=_norm(title.text()), sender=sender, sent_at=sent_at,
+        url=_abs_url(url, href, drop_sid=True), unread=unread,
+        recipients=tuple(name for name, _ in users) if sent_folder else (),
+        sender_id=sender_id,
+    )

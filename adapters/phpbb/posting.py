@@ -1,35 +1,8 @@
 """Posting as the host on phpBB 3.x (issue 7): a reply in the game topic through
-``posting.php?mode=reply&t=N`` and private messages through ``ucp.php?i=pm&mode=compose``.
-
-phpBB facts this follows (research/phpbb.md gotcha 11 and §3.2; phpBB ``posting.php`` and
-``includes/ucp/ucp_pm_compose.php``; texts of the Russian pack ``rxu/Olympusrupack``):
-
-- Both forms carry ``creation_time`` + ``form_token`` (``check_form_key``): the POST must
-  not fall in the same second as the form was made, must come within 2 h and from the same
-  session. We wait :data:`POST_WAIT` after the form arrived — :data:`LASTCLICK_WAIT` when
-  the form has a ``lastclick`` field, because phpBB 3.0 takes a submit within 2 s of it for
-  a double click and drops it silently.
-- A reply posted after others arrived in the topic (``topic_cur_post_id`` is no longer the
-  last post) comes back unposted with POST_REVIEW_EXPLAIN «Было добавлено по крайней мере
-  одно сообщение в этой теме…» and fresh tokens; phpBB does not check the token then.
-  We re-submit once with the fresh form: the text was computed from the synced posts and the
-  host confirmed exactly that text, so it is sent unchanged (re-syncing would change what
-  the host agreed to).
-- An expired or refused token answers FORM_INVALID «Ошибка отправки формы»: one fresh form
-  is fetched and posted; a second refusal is an error.
-- Flood control (``flood_interval``, 15 s by default; replies and PMs alike unless the
-  account may ignore it) answers FLOOD_ERROR «Вы не можете отправить следующее сообщение
-  сразу после предыдущего…»: we wait :data:`FLOOD_WAIT` and try once more, and from then on
-  keep that distance between sends; a second refusal is an error.
-- A stored reply answers 302 to ``viewtopic.php?p=N#pN``; a sent PM answers 200 with
-  MESSAGE_STORED and a refresh to ``ucp.php?i=pm&mode=view&p=N``.
-- A PM recipient is the field ``address_list[u][USER_ID]=to``. Without the id, the name goes
-  into «Добавить получателей» (``username_list`` + the ``add_to`` button) and phpBB answers
-  the form again with that field filled in (its ``S_HIDDEN_ADDRESS_FIELD``), or with
-  PM_NO_USERS «Запрашиваемые для добавления пользователи не существуют.»
-
-Nothing here prints or logs the form data: only phpBB's own messages reach the host.
-"""
+``posting.php?mode=reply&t=N`` and private messages through ``ucp.php?i=pm&mode=compose``;
+the hooks of :class:`adapters.poster.FormPoster`. The phpBB facts this follows (form keys,
+the «new posts» review, flood control, recipients): README.md, «Replies and PMs». Nothing
+here prints or logs the form data: only phpBB's own messages reach the host."""
 
 from __future__ import annotations
 
@@ -43,11 +16,17 @@ import httpx
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import strip_sid
-from adapters.phpbb import parse
 from adapters.phpbb.client import PhpbbForum
+from adapters.phpbb.forms import (
+    PostingForm,
+    is_logged_in,
+    parse_posting_form,
+    posting_error,
+    posting_success,
+)
 from adapters.phpbb.urls import sid_in_body
-from adapters.poster import FRESH, LOOK, Answer, FormPoster, GuestForm
-from referee.errors import ForumError, PostingError
+from adapters.poster import LOOK, Answer, FormPoster, GuestForm
+from referee.core.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.phpbb.posting")
 
@@ -67,7 +46,7 @@ _NO_USERS = ("пользователи не существуют", "users to be 
 
 @dataclass(frozen=True, slots=True)
 class _Form:
-    form: parse.PostingForm
+    form: PostingForm
     received: float
     html: str
 
@@ -82,11 +61,11 @@ def classify_answer(html: str, *, pm: bool, after_post: int | None = None) -> An
     if not has_form and tree.css_first("input[type=password]") is not None:
         return Answer("login", html=html)
     if not has_form:
-        stored = parse.posting_success(html)
+        stored = posting_success(html)
         if stored is not None and (after_post is None or stored > after_post):
             if not pm or tree.css_first("div#message") is not None:
                 return Answer("stored", stored, html=html)
-    error = parse.posting_error(html) or ""
+    error = posting_error(html) or ""
     low = error.lower()
     if has_form and tree.css_first('div.postbody[id^="ppr"]') is not None \
             and not tree.css("form#postform p.error"):
@@ -134,18 +113,12 @@ class PhpbbPoster(FormPoster[_Form]):
         url = self.reply_url()
         topic = str(self.forum.topic_id)
 
-        def build(form: parse.PostingForm) -> dict[str, str]:
+        def build(form: PostingForm) -> dict[str, str]:
             return self._fields(form, message, subject if subject is not None else form.subject)
 
-        def check(form: parse.PostingForm) -> None:
-            # Never post into another topic than [forum] url, whatever the form says.
+        def check(form: PostingForm) -> None:
             target = parse_qs(urlsplit(form.action).query).get("t", [""])[0]
-            if target != topic:
-                raise PostingError(
-                    f"форма ответа форума ведёт в тему t={target or '?'}, а не в "
-                    f"тему игры t={topic}; ничего не отправлено",
-                    "проверьте [forum] url и откройте форму ответа темы в браузере",
-                )
+            self.check_topic(f"t={target}" if target else None, f"t={topic}")
 
         return self._submit(lambda: self._get_form(url, "форму ответа"), build, check,
                             what=f"ответ в теме t={topic}", pm=False)
@@ -165,7 +138,7 @@ class PhpbbPoster(FormPoster[_Form]):
                 return got
             return self._get_form(url, "форму ЛС")
 
-        def build(form: parse.PostingForm) -> dict[str, str]:
+        def build(form: PostingForm) -> dict[str, str]:
             data = {k: v for k, v in self._fields(form, message, subject).items()
                     if not _ADDRESS.match(k)}
             data[f"address_list[u][{user_id}]"] = "to"
@@ -179,9 +152,9 @@ class PhpbbPoster(FormPoster[_Form]):
         """GET a posting form as the logged-in host (:meth:`FormPoster.read_form`)."""
         seen: list[str] = []
 
-        def read(html: str) -> parse.PostingForm:
-            form = parse.parse_posting_form(html, url=url)  # a login page raises here
-            if not parse.is_logged_in(html):
+        def read(html: str) -> PostingForm:
+            form = parse_posting_form(html, url=url)  # a login page raises here
+            if not is_logged_in(html):
                 raise GuestForm
             seen.append(html)
             return form
@@ -197,9 +170,9 @@ class PhpbbPoster(FormPoster[_Form]):
         data["username_list"] = nick
         data["add_to"] = "Добавить"
         r = self._post(got.form.action, data, referer=url, what=f"получателя «{nick}»")
-        html = self._html(r)
+        html = self.forum.answer_html(r)
         try:
-            form = parse.parse_posting_form(html, url=url)
+            form = parse_posting_form(html, url=url)
         except ForumError:
             answer = classify_answer(html, pm=True)
             raise PostingError(
@@ -209,7 +182,7 @@ class PhpbbPoster(FormPoster[_Form]):
             ) from None
         ids = {int(m.group(1)) for k in form.hidden if (m := _ADDRESS.match(k))}
         if len(ids) != 1:
-            said = parse.posting_error(html) or ""
+            said = posting_error(html) or ""
             reason = f": «{said}»" if said else ""
             unknown = any(n in said.lower() for n in _NO_USERS)
             raise PostingError(
@@ -222,8 +195,8 @@ class PhpbbPoster(FormPoster[_Form]):
     def _submit(
         self,
         get_form: Callable[[], _Form],
-        build: Callable[[parse.PostingForm], dict[str, str]],
-        check: Callable[[parse.PostingForm], None],
+        build: Callable[[PostingForm], dict[str, str]],
+        check: Callable[[PostingForm], None],
         *,
         what: str,
         pm: bool,
@@ -233,7 +206,8 @@ class PhpbbPoster(FormPoster[_Form]):
         def send(got: _Form) -> Answer:
             check(got.form)
             self._wait(got)
-            after = _int(got.form.hidden.get("topic_cur_post_id"))
+            last = got.form.hidden.get("topic_cur_post_id") or ""
+            after = int(last) if last.isdigit() else None
             answer = self._send(got, build(got.form), what=what, pm=pm, after=after)
             if answer.kind == "stored":
                 self._last_stored = self.http.clock()
@@ -252,6 +226,7 @@ class PhpbbPoster(FormPoster[_Form]):
             return self._reuse(answer, form)
         if answer.kind == "flood":
             self.flood_seen = True
+            self.flood_waited = self.flood_wait
             log.info("flood control; waiting %.0f s", self.flood_wait)
             got = self._reuse(answer, form)
             self.http.sleep(self.flood_wait)
@@ -259,28 +234,16 @@ class PhpbbPoster(FormPoster[_Form]):
         return super().cure(answer, form, get_form)
 
     def refusal(self, answer: Answer, what: str) -> PostingError:
-        if answer.kind in FRESH:
-            return PostingError(
-                f"форум дважды отклонил {what} (не принят ключ безопасности формы); "
-                "ничего не отправлено",
-                "запустите команду снова; если повторится, войдите один раз через браузер и "
-                "проверьте часы компьютера")
         if answer.kind == "new_posts":
             return PostingError(
                 f"в тему всё время приходят новые сообщения; не отправлено: {what}",
                 "запустите команду снова через минуту")
-        if answer.kind == "flood":
-            return PostingError(
-                f"защита форума от флуда снова отклонила {what} после ожидания "
-                f"{self.flood_wait:.0f} с: «{answer.text}»",
-                "запустите ту же команду через несколько минут: отправленное записано и "
-                "второй раз не уйдёт")
         return super().refusal(answer, what)
 
     def _reuse(self, answer: Answer, got: _Form) -> _Form:
         """The form phpBB handed back (fresh ``form_token``/``creation_time``)."""
         try:
-            form = parse.parse_posting_form(answer.html, url=got.form.action)
+            form = parse_posting_form(answer.html, url=got.form.action)
         except ForumError:
             return got
         return _Form(form, self.http.clock(), answer.html)
@@ -298,15 +261,15 @@ class PhpbbPoster(FormPoster[_Form]):
             return Answer("unknown")
         if r.status_code >= 400:
             if r.status_code in (403, 404):
-                html = self._html(r)
-                said = parse.posting_error(html) or f"HTTP {r.status_code}"
+                html = self.forum.answer_html(r)
+                said = posting_error(html) or f"HTTP {r.status_code}"
                 raise PostingError(
                     f"форум отклонил {what}: «{said}»",
                     "проверьте в браузере, что учётной записи ведущего можно там писать",
                 )
             raise PostingError(f"форум ответил HTTP {r.status_code} (запрос: {what})", LOOK,
                                maybe_sent=True)
-        return classify_answer(self._html(r), pm=pm, after_post=after)
+        return classify_answer(self.forum.answer_html(r), pm=pm, after_post=after)
 
     def _post(self, url: str, data: Mapping[str, str], *, referer: str,
               what: str) -> httpx.Response:
@@ -323,7 +286,7 @@ class PhpbbPoster(FormPoster[_Form]):
             self.http.sleep(wait)
 
     @staticmethod
-    def _fields(form: parse.PostingForm, message: str, subject: str | None) -> dict[str, str]:
+    def _fields(form: PostingForm, message: str, subject: str | None) -> dict[str, str]:
         """What a browser posts: hidden fields, checked boxes, subject, text, the button."""
         data = dict(form.defaults)
         data.update(form.hidden)
@@ -333,16 +296,6 @@ class PhpbbPoster(FormPoster[_Form]):
         name, value = form.submit or ("post", "")
         data[name or "post"] = value or "Отправить"
         return data
-
-    def _html(self, r: httpx.Response) -> str:
-        return self.forum.answer_html(r)
-
-
-def _int(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None
 
 
 __all__ = [

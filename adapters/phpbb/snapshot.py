@@ -1,7 +1,7 @@
 """phpBB's half of a snapshot folder (``[forum] snapshot``; the shared half, what browsers
 do to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
 
-Each saved file is classified by :func:`adapters.phpbb.page_kind`: topic pages, PM
+Each saved file is classified by :func:`page_kind` (its DOM, gotcha 10): topic pages, PM
 folder listings and opened PMs are read by the live board's parsers; a PM's folder is the
 one the UCP menu marks as the page's (``#active-subsection``); other phpBB pages (index,
 login, posting forms) are skipped and listed in :attr:`SnapshotForum.skipped`.
@@ -19,7 +19,10 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters import snapshot
 from adapters.base import ForumSettings
-from adapters.phpbb import parse
+from adapters.phpbb.forms import _posting_form_node
+from adapters.phpbb.page import PageKind, _login_form_node, _message_panel, reads_as_phpbb
+from adapters.phpbb.pms import parse_pm, parse_pm_folder, pm_header_rows
+from adapters.phpbb.topic import _id_posts, _prosilver_posts, parse_topic_page, subsilver_anchors
 from adapters.phpbb.urls import parse_topic_url
 from adapters.snapshot import Reading, SavedPage
 
@@ -34,28 +37,59 @@ def saved_pm_folder(html: str) -> str:
     return _FOLDER_NAMES.get(value, value)
 
 
+def page_kind(html: str) -> PageKind:
+    """What phpBB page this is, judged by its DOM (gotcha 10), not by the HTTP status."""
+    return _kind(LexborHTMLParser(html))
+
+
+def _kind(tree: LexborHTMLParser) -> PageKind:
+    if _prosilver_posts(tree) or subsilver_anchors(tree):
+        return "topic"
+    if tree.css_first("div.post.pm") is not None:
+        return "pm"
+    if _posting_form_node(tree) is not None:
+        return "posting_form"
+    if (tree.css_first("form#viewfolder") is not None or tree.css_first("ul.pmlist") is not None
+            or tree.css_first('form[name="viewfolder"]') is not None):
+        return "pm_folder"
+    if pm_header_rows(tree) and tree.css_first("div.postbody") is not None:
+        return "pm"  # subsilver2's message table
+    if _id_posts(tree):
+        return "topic"
+    if _login_form_node(tree) is not None:
+        return "login"
+    if _message_panel(tree) is not None:
+        return "message"
+    return "unknown"
+
+
 class PhpbbPages(snapshot.SavedPages):
-    """phpBB saved pages, read by :mod:`adapters.phpbb.parse`."""
+    """phpBB saved pages, read by the live board's parsers."""
 
     engine = "phpbb"
     title = "phpBB 3.x"
     url_example = "…/viewtopic.php?t=N"
 
+    @classmethod
+    def open(cls, settings: ForumSettings) -> SnapshotForum:
+        assert settings.snapshot is not None  # the registry opens only a snapshot folder
+        return SnapshotForum(settings.snapshot, forum=settings)
+
     def reads_right(self, text: str) -> bool:
-        return parse.reads_as_phpbb(text)
+        return reads_as_phpbb(text)
 
     def topic_of(self, url: str) -> int | None:
         return parse_topic_url(url)[1]
 
     def read(self, page: SavedPage) -> Reading:
-        kind = parse.page_kind(page.text)
+        kind = page_kind(page.text)
         where = {"url": page.url, "tz": self.tz, "now": page.saved_at}
         if kind == "topic":
-            return Reading("topic", topic=parse.parse_topic_page(page.text, **where))
+            return Reading("topic", topic=parse_topic_page(page.text, **where))
         if kind == "pm_folder":
-            return Reading("pm_folder", folder=parse.parse_pm_folder(page.text, **where))
+            return Reading("pm_folder", folder=parse_pm_folder(page.text, **where))
         if kind == "pm":
-            pm = parse.parse_pm(page.text, folder=saved_pm_folder(page.text), **where)
+            pm = parse_pm(page.text, folder=saved_pm_folder(page.text), **where)
             return Reading("pm", pms=(pm,))
         return Reading("other", why=f"это не страница темы и не ЛС ({kind})")
 
@@ -74,4 +108,4 @@ class SnapshotForum(snapshot.SnapshotForum):
         super().__init__(folder, PhpbbPages(forum or ForumSettings(), tz=tz), now=now)
 
 
-__all__ = ["PhpbbPages", "SnapshotForum", "saved_pm_folder"]
+__all__ = ["PhpbbPages", "SnapshotForum", "page_kind", "saved_pm_folder"]

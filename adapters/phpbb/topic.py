@@ -1,6 +1,6 @@
-"""phpBB topic pages → :class:`referee.kernel.TopicPage`: prosilver 3.0–3.3 and the styles
-built on it, subsilver2 (:mod:`.subsilver`); the posts, their authors, dates and edit
-notices, and where the page sits in the topic (:mod:`.pages`). ``adapters/phpbb/README.md``
+"""phpBB topic pages → :class:`referee.core.kernel.TopicPage`: prosilver 3.0–3.3 and the styles
+built on it, subsilver2; the posts, their authors, dates and edit notices, the title, and
+where the page sits in the topic (:func:`.page.pagination`). ``adapters/phpbb/README.md``
 lists every markup variation read here and where it was verified.
 
 Posts that are not the topic's posts on this page are left out: a post soft-deleted (3.1+;
@@ -11,6 +11,8 @@ phpBBex) repeats above later pages — one post more than the page holds.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
@@ -22,18 +24,24 @@ from adapters.phpbb.body import body_of
 from adapters.phpbb.page import (
     _HINT_URL,
     _POST_ID,
+    _TOPIC_ID,
+    PAGINATION_BOXES,
+    Pages,
+    RawPost,
+    _ancestor,
     _iso_utc,
     _norm,
     _raise_for_page,
     _text_after,
     _user_in,
+    first_edit,
+    hidden_post_error,
+    pagination,
+    read_date,
+    user_id_of,
 )
-from adapters.phpbb.pages import PAGINATION_BOXES, Pages, pagination
-from adapters.phpbb.postparts import RawPost, edit_notice, hidden_post_error, read_date
-from adapters.phpbb.subsilver import subsilver_anchors, subsilver_post
-from adapters.phpbb.titles import topic_title_and_id
-from referee.errors import MalformedPage
-from referee.kernel import Post, TopicPage
+from referee.core.errors import MalformedPage
+from referee.core.kernel import Post, TopicPage
 
 # ---------------------------------------------------------------------------------------
 # Finding the posts
@@ -44,27 +52,25 @@ def _prosilver_posts(
     tree: LexborHTMLParser, nodes: list[Node] | None = None
 ) -> list[tuple[int, Node]]:
     # Gotcha 1: other div.post blocks (PM history, posting review) have no p<digits> id.
-    found: list[tuple[int, Node]] = []
-    for node in tree.css("div.post") if nodes is None else nodes:
-        if node.tag != "div" or "post" not in (node.attributes.get("class") or "").split():
-            continue
-        match = _POST_ID.match(node.attributes.get("id") or "")
-        if match:
-            found.append((int(match.group(1)), node))
-    return found
+    return _numbered((n for n in (tree.css("div.post") if nodes is None else nodes)
+                      if n.tag == "div" and "post" in (n.attributes.get("class") or "").split()),
+                     "id")
+
+
+def _numbered(nodes: Iterable[Node], attr: str) -> list[tuple[int, Node]]:
+    """The nodes whose ``attr`` is a post's anchor (``p123``), with the post's number."""
+    found = ((_POST_ID.match(n.attributes.get(attr) or ""), n) for n in nodes)
+    return [(int(match.group(1)), n) for match, n in found if match]
 
 
 def _id_posts(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
     """Styles that keep phpBB's ``id="p123"`` (the anchor every «#p123» link needs) but
     not the ``div.post`` class: any element so named that holds a post's text."""
     found: list[tuple[int, Node]] = []
-    for node in tree.css('[id^="p"]'):
-        match = _POST_ID.match(node.attributes.get("id") or "")
-        if match is None or node.css_first("div.content, .postbody") is None:
-            continue
-        if any(_inside(node, outer) for _, outer in found):
-            continue
-        found.append((int(match.group(1)), node))
+    for pid, node in _numbered(tree.css('[id^="p"]'), "id"):
+        if node.css_first("div.content, .postbody") is not None and not any(
+                _inside(node, outer) for _, outer in found):
+            found.append((pid, node))
     return found
 
 
@@ -272,12 +278,7 @@ def _prosilver_post(
             f"Сообщение p{pid} на странице {url}: нет строки с датой (p.author).", _HINT_URL
         )
     posted_at = _author_line_time(author_p, node, content, name, pid, url, tz, now)
-    edit = None
-    for notice in parts.notices:
-        edit = edit_notice(notice, tz, now)
-        if edit is not None:
-            break
-    return RawPost(pid, name, uid, posted_at, content, edit)
+    return RawPost(pid, name, uid, posted_at, content, first_edit(parts.notices, tz, now))
 
 
 def _author(node: Node, author_p: Node | None) -> tuple[str, int | None]:
@@ -327,3 +328,120 @@ def _author_line_time(author_p: Node, node: Node, content: Node, name: str, pid:
                 if parsed is not None:
                     return parsed
         raise
+
+
+# ---------------------------------------------------------------------------------------
+# subsilver2 (phpBB 3.0 and its ports): one table.tablebg a post
+# ---------------------------------------------------------------------------------------
+
+
+def subsilver_anchors(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
+    return _numbered(tree.css('a[name^="p"]'), "name")
+
+
+def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime) -> RawPost:
+    """subsilver2's ``viewtopic_body.html``: the first row holds ``<a name="p123">`` and
+    ``<b class="postauthor">`` (the bare name, coloured by a style attribute) in its first
+    cell and the date after the last bold label («<b>Добавлено:</b> 22 ноя 2026, 14:26»,
+    «Posted:») in a ``td.gensmall``; the next row holds the text in the first
+    ``div.postbody`` (the signature is a second one after «_________________») and the
+    edit notice in ``span.gensmall``; the row after it links the profile (``u=``). A foe's
+    post is one ``td`` with the anchor and phpBB's notice, nothing else."""
+    cell = anchor.parent
+    author_b = cell.css_first("b.postauthor") if cell is not None else None
+    if cell is None or author_b is None:
+        raise hidden_post_error(pid, url)
+    name = _norm(author_b.text())
+    head_row = _ancestor(anchor, "tr")
+    date_cell = head_row.css_first("td.gensmall") if head_row is not None else None
+    blocks = date_cell.css("div") if date_cell is not None else []
+    if not name or not blocks:
+        raise MalformedPage(
+            f"Сообщение p{pid} на странице {url}: не найдены автор и дата (b.postauthor, "
+            f"«Добавлено:»).",
+            _HINT_URL,
+        )
+    # «<b>Добавлено:</b> 22 ноя 2026, 14:26&nbsp;» / «<b>Posted:</b> …»: the date follows
+    # the last bold label in the right-floated block.
+    date_block = blocks[-1]
+    labels = date_block.css("b")
+    text = _text_after(date_block, _norm(labels[-1].text())) if labels else _norm(
+        date_block.text())
+    posted_at = read_date([text], f"Сообщение p{pid} на странице {url}", tz, now)
+    body_row = _next_row(head_row)
+    content = body_row.css_first("div.postbody") if body_row is not None else None
+    if body_row is None or content is None:
+        raise MalformedPage(
+            f"Сообщение p{pid} на странице {url}: нет текста сообщения (div.postbody).",
+            _HINT_URL,
+        )
+    edit = first_edit(body_row.css("span.gensmall"), tz, now)
+    uid = None
+    profile_row = _next_row(body_row)
+    if profile_row is not None:
+        link = profile_row.css_first('a[href*="mode=viewprofile"]')
+        if link is not None:
+            uid = user_id_of(link.attributes.get("href") or "")
+    return RawPost(pid, name, uid, posted_at, content, edit)
+
+
+def _next_row(row: Node | None) -> Node | None:
+    current = row.next if row is not None else None
+    while current is not None and current.tag != "tr":
+        current = current.next
+    return current
+
+
+# ---------------------------------------------------------------------------------------
+# The title and the topic id
+# ---------------------------------------------------------------------------------------
+
+_PAGE_PART = re.compile(r"^(?:Страница|Page)\s+\d+$", re.IGNORECASE)
+_VIEW_TOPIC = re.compile(r"^(?:Просмотр темы|View topic)\s+-\s+", re.IGNORECASE)
+
+
+def topic_title_and_id(tree: LexborHTMLParser, url: str) -> tuple[str, int | None]:
+    """The title: 3.1–3.3 ``h2.topic-title a``; 3.0 prosilver ``h2 > a`` (no class);
+    subsilver2 ``#pageheader h2 a.titles``; a style that prints none of them (prosilver_se
+    moves it into its header events) still has the ``<title>``: 3.1+ «{title} - Страница N
+    - {board}» (``PAGE_TITLE_NUMBER``), 3.0 «{board} • Просмотр темы - {title}». The id:
+    the title link's ``t=``, the canonical link (3.1+), the page's own address, or the
+    search box's hidden ``t``."""
+    link = tree.css_first("h2.topic-title a") or tree.css_first("#pageheader h2 a")
+    if link is None:
+        for candidate in tree.css("h2 a"):
+            if "viewtopic" in (candidate.attributes.get("href") or ""):
+                link = candidate
+                break
+    title = _norm(link.text()) if link is not None else ""
+    if not title:
+        heading = tree.css_first("h2.topic-title")
+        title = _norm(heading.text()) if heading is not None else ""
+    if not title:
+        title = _head_title(tree)
+    sources = [link.attributes.get("href") or "" if link is not None else ""]
+    canonical = tree.css_first('link[rel="canonical"]')
+    if canonical is not None:
+        sources.append(canonical.attributes.get("href") or "")
+    sources.append(url)
+    for source in sources:
+        match = _TOPIC_ID.search(source)
+        if match:
+            return title, int(match.group(1))
+    hidden = tree.css_first('input[name="t"]')
+    if hidden is not None and (hidden.attributes.get("value") or "").isdigit():
+        return title, int(hidden.attributes["value"] or 0)
+    return title, None
+
+
+def _head_title(tree: LexborHTMLParser) -> str:
+    node = tree.css_first("head title") or tree.css_first("title")
+    text = _norm(node.text()) if node is not None else ""
+    if not text:
+        return ""
+    if " • " in text:  # 3.0: «{board} • Просмотр темы - {title}»
+        return _VIEW_TOPIC.sub("", text.split(" • ", 1)[1]).strip()
+    parts = [p for p in text.split(" - ") if not _PAGE_PART.match(p.strip())]
+    if len(parts) > 1:
+        parts = parts[:-1]  # the board's name closes every 3.1+ title
+    return " - ".join(parts).strip()

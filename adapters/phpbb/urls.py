@@ -6,7 +6,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
 from adapters.base import strip_sid
-from referee.errors import ConfigError
+from referee.core.errors import ConfigError
 
 _BOARD_PAGES = ("", "index.php", "ucp.php", "viewforum.php")
 _OTHER_ENGINES_TOPIC = frozenset({"topic", "id", "threads", "tid"})

@@ -1,10 +1,6 @@
-"""SMF 2.1 and 2.0 (Simple Machines Forum; themes Curve2 and Curve, Russian and English packs).
-
-Page parsers in :mod:`.topic` (topics) and :mod:`.pms` (personal messages), forms in
-:mod:`.forms`, the live board in :mod:`.client`, replies and PMs in :mod:`.posting`, saved
-pages in :mod:`.snapshot`; every markup fact they rely on and where it was verified:
-``adapters/smf/README.md``. The registry entry below opens each lazily, so finding the
-engines costs no parser import.
+"""SMF 2.1 and 2.0 (Simple Machines Forum): the registry entry, which opens the engine's
+modules lazily (finding the engines costs no parser import). The modules, and every markup
+fact they rely on with where it was verified: README.md beside this file.
 """
 
 from __future__ import annotations

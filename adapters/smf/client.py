@@ -1,23 +1,9 @@
-"""SMF 2.1 over HTTP: topic pages, login, the PM folders (implements
-:class:`referee.kernel.Forum`).
-
-How the board is read (facts and their sources: adapters/smf/README.md):
-
-- Topic page N is ``index.php?topic=T.S`` with S = (N-1)·per_page; the page size is read
-  from the page index links, and every later page is the page's own «next» link, so no
-  offset is ever guessed. SMF moves a ``start`` past the end to the last page, and the
-  page index says which page it is.
-- Pages a guest may not see are HTTP 200 with a login form: one login, one more try.
-- Login posts the form's two randomly named tokens; success is a redirect through
-  ``action=login2;sa=check`` to a page that says ``smf_member_id`` ≠ 0. SMF refuses a
-  second login from one address within about 2 s, so logins are kept 2.5 s apart and a
-  refusal «подождать» is waited out once.
-- PM folders are read in SMF's date order (``sort=date``, oldest first): the folder's last
-  page holds the newest PMs and is the kernel's page 1. In the default display mode
-  («все сразу») a folder page shows every one of its messages in full, so reading the
-  PMs costs no request beyond the folder pages; in mode «по одному» each PM is opened
-  with its own link; the «диалоги» mode lists only the newest PM of a conversation and is
-  refused with a hint.
+"""SMF over HTTP (implements :class:`referee.core.kernel.Forum`): the skeleton's hooks for SMF's
+addresses (pages by their first post's offset), its login (the form's two random tokens,
+logins 2.5 s apart, the redirect through ``sa=check`` as the proof) and its PM folders (read
+in date order, so SMF's last page is the kernel's page 1; the display mode decides what a
+folder page shows). Facts and their sources: README.md («Addresses and pages», «Login»,
+«Personal messages»).
 """
 
 from __future__ import annotations
@@ -30,21 +16,20 @@ from typing import TypeVar
 import httpx
 
 from adapters.base import ForumSettings, HttpClient, Secret
-from adapters.board import MAX_PAGES, BoardClient
+from adapters.board import BoardClient, walk_pages
 from adapters.smf import forms, pms, topic
 from adapters.smf.page import SmfPage, decode_page, looks_like_smf, reads_as_smf
-from adapters.smf.urls import parse_topic_url, strip_session, topic_page_address
-from referee.errors import (
+from adapters.smf.urls import parse_topic_url, query_params, strip_session, topic_page_address
+from referee.core.errors import (
     ConfigError,
     ForumError,
     LoginFailed,
     LoginRequired,
-    MalformedPage,
     NetworkError,
     PmRemoved,
     TopicNotFound,
 )
-from referee.kernel import (
+from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
     PmFolderPage,
@@ -92,12 +77,12 @@ class SmfForum(BoardClient):
 
     # -- fetching
 
-    def topic_page_url(self, page: int, per_page: int | None = None) -> str:
+    def topic_page_url(self, page: int) -> str:
         if self.topic_id is None:
             raise ConfigError("в [forum] url нет номера темы (topic=…)",
                               'укажите адрес темы, например "https://forum.example.com/'
                               'index.php?topic=123.0"')
-        per = per_page or self.per_page or DEFAULT_PER_PAGE
+        per = self.per_page or DEFAULT_PER_PAGE
         return topic_page_address(self.script, self.topic_id, (max(1, page) - 1) * per)
 
     def reads_right(self, html: str) -> bool:
@@ -121,7 +106,18 @@ class SmfForum(BoardClient):
         return LoginRequired(asked.message, "проверьте [forum] url; если тема или ЛС видны "
                              "только участникам, укажите [forum] username ведущего")
 
-    def fetch_topic_page(self, url: str, page: int) -> TopicPage:
+    def fetch_topic_page(self, page: int) -> TopicPage:
+        """Page ``page`` as the board numbers it; asked for by its first post's offset, so
+        a later page asked for before the page size is known costs page 1 first (which
+        ends the walk when it is the only page)."""
+        if page > 1 and self.per_page is None:
+            first = self._topic_page(1)
+            if first.page >= first.total_pages:
+                return first
+        return self._topic_page(page)
+
+    def _topic_page(self, page: int) -> TopicPage:
+        url = self.topic_page_url(page)
         tp = self.read(url, lambda html: topic.parse_topic_page(
             html, url=url, tz=self.tz, now=self.now()), what=f"тему {self.topic_id}, страницу "
             f"{page}")
@@ -129,37 +125,14 @@ class SmfForum(BoardClient):
             self.per_page = tp.per_page
         return tp
 
-    def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE) -> Iterator[TopicPage]:
-        """Pages ``cursor.page`` … last; each next page is the page's own «next» link."""
+    def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE, *,
+                          max_pages: int | None = None) -> Iterator[TopicPage]:
+        """Pages ``cursor.page`` … last (:func:`walk_pages`, by offsets: a changed page size
+        is asked for again with the size the page shows)."""
         if cursor.per_page:
             self.per_page = self.per_page or cursor.per_page
-        want = max(1, cursor.page)
-        if want > 1 and self.per_page is None:
-            first = self.fetch_topic_page(self.topic_page_url(1), 1)
-            if first.page >= first.total_pages:
-                yield first
-                return
-        url = self.topic_page_url(want)
-        seen = 0
-        resized = False
-        for _ in range(MAX_PAGES):
-            tp = self.fetch_topic_page(url, want)
-            if tp.page != want and not resized and tp.per_page and tp.page < tp.total_pages:
-                # The page size changed since the cursor was saved: ask again with the size
-                # this page shows rather than skip or repeat pages.
-                resized = True
-                url = self.topic_page_url(want, tp.per_page)
-                continue
-            if tp.page <= seen:
-                raise MalformedPage(f"форум показал страницу {tp.page}, когда просили {want}",
-                                    "возможно, изменился размер страницы; повторите sync")
-            yield tp
-            seen = tp.page
-            if tp.page >= tp.total_pages:
-                return
-            want = tp.page + 1
-            url = tp.next_url or self.topic_page_url(want)
-        raise MalformedPage("у темы не нашлось последней страницы")  # pragma: no cover
+        return walk_pages(self.fetch_topic_page, cursor.page, max_pages=max_pages,
+                          resizes=True)
 
     # -- login
 
@@ -192,16 +165,32 @@ class SmfForum(BoardClient):
             del data
 
     def answer_html(self, r: httpx.Response) -> str:
-        """The page the login answer ends on: SMF redirects through ``login2;sa=check``
-        to the index."""
+        """The page the login answer ends on. SMF redirects an accepted login through
+        ``login2;sa=check;member=N`` to the index; when that redirect is the proof already
+        (:meth:`_checked`) neither is followed (issue 30: the page that asked for the login
+        is read next anyway), else the redirects are followed to the page they end on."""
         self._landing_url = str(r.url)
         if r.is_redirect:
             self._landing_url = strip_session(str(r.url.join(r.headers.get("Location", ""))))
-            return self.fetch(self._landing_url)[1]
+            return "" if self._checked(r) else self.fetch(self._landing_url)[1]
         return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
 
+    def _checked(self, r: httpx.Response) -> bool:
+        """Whether a login answer proves the login: SMF sends to ``sa=check;member=N`` only
+        a member whose password it accepted (``DoLogin``), and ``sa=check`` only checks
+        that the cookies it set come back — which they do when the jar holds every one."""
+        query = query_params(self._landing_url.partition("?")[2])
+        if (query.get("action"), query.get("sa")) != ("login2", "check") or \
+                not query.get("member", "").isdigit() or not int(query["member"]):
+            return False
+        cookies = [header.split(";", 1)[0].partition("=")
+                   for header in r.headers.get_list("set-cookie")]
+        return bool(cookies) and all(
+            self.http.cookie_value(name.strip()) == value.strip() for name, _, value in cookies)
+
     def login_succeeded(self, r: httpx.Response, html: str) -> bool:
-        return SmfPage(html, self._landing_url).logged_in
+        return (r.is_redirect and self._checked(r)) or \
+            SmfPage(html, self._landing_url).logged_in
 
     def login_again(self, r: httpx.Response, html: str) -> str | None:
         kind, _ = forms.login_error(html)

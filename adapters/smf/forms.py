@@ -1,25 +1,6 @@
-"""SMF 2.1 forms and what SMF answers to them. Pure: HTML in, values out.
-
-Facts (verified on fixtures/smf21-ru unless marked; sources in adapters/smf/README.md):
-
-- Login ``form#frmLogin`` → ``index.php?action=login2``: ``user``, ``passwrd``,
-  ``cookielength`` (a select, «Постоянно» = 3153600 selected) and two hidden fields whose
-  names are random per session — the session token ``{smf_session_var}={smf_session_id}``
-  and the login token (``login_page.html``: ``dd4892be132``, ``a2c0de2``). The same form is
-  inline on «only members» pages (``closed_topic_guest.html``).
-- A refused login is the form again (HTTP 200) with ``div.errorbox`` «Неверный пароль»
-  (``login_failed.html``); a second login within ~2 s from one address: «Вам придется
-  подождать около 2 секунд перед повторной авторизацией.» (README of the fixtures).
-- Reply ``form#postmodify`` (``action=post;topic=T.0``) → ``index.php?action=post2;start=0;
-  board=B``; PM ``form#postmodify`` (``action=pm;sa=send``) → ``index.php?action=pm;sa=send2``
-  (``reply_form_host.html``, ``pm_compose_host.html``). Hidden fields: the session token,
-  ``seqnum`` (one submit per form), ``last_msg`` (the topic's last post when the form was
-  made), ``topic``; ``goback`` is a checked box.
-- An answer with errors is the form again, HTTP 200, with ``#errors #error_list`` filled:
-  ``div.errorbox`` for a refusal («Ваша сессия истекла во время написания сообщения…»,
-  ``reply_bad_token_host.html``, ``pm_bad_token_host.html``), ``div.noticebox`` for the
-  warning «…в теме появился новый ответ…» (``new_replies_warning_host.html``, the form
-  comes back with a fresh ``last_msg``). An empty form has the box hidden and empty.
+"""SMF's login, reply and PM forms and what SMF answers to them (a refusal is the form
+again, HTTP 200, with its error or notice box). Pure: HTML in, values out. Facts and their
+sources: README.md («Login», «Replies and PMs»).
 """
 
 from __future__ import annotations
@@ -32,9 +13,10 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import poster
-from adapters.smf.page import SmfPage, squash
+from adapters.html import squash
+from adapters.smf.page import SmfPage
 from adapters.smf.urls import strip_session
-from referee.errors import MalformedPage
+from referee.core.errors import MalformedPage
 
 __all__ = [
     "AnswerKind",

@@ -1,27 +1,7 @@
-"""What every SMF 2.1 page shares: its text, the reader it was made for, the board's clock,
-and the error and login boxes SMF answers with HTTP 200.
-
-Facts (each verified on the real pages of fixtures/smf21-ru unless marked):
-
-- ``<meta charset="UTF-8">`` and ``Content-Type: text/html; charset=UTF-8``; older boards
-  may be windows-1251 (SMF 2.0 default for Russian: source, not in the saved pages). Pages
-  are decoded by :mod:`adapters.charset`, which takes the declared encoding only when the
-  page then reads right (:func:`reads_as_smf`).
-- Every page but the print view has the header's ``form#search_form``, and with it the
-  language pack's «Поиск» (its button, the menu) and «Помощь» (the footer); the English
-  pack's «Search»/«Help» are from SMF's language files, not in the saved pages.
-- ``var smf_member_id = N;`` in the head: 0 for a guest, the member's id when logged in
-  (``topic_p1_guest.html`` / ``topic_p1_host.html``); ``var smf_session_var`` and
-  ``smf_session_id`` name and value the session token every form carries.
-- The header ``div.user`` holds ``<time datetime="2026-12-01T18:41:48Z">01 декабря 2026,
-  21:41</time>``: the board's clock, in UTC and as text in the reader's zone. Post times
-  are text only, so this is the one place where the zone the page was printed in shows.
-- A page the reader may not see is HTTP 200 with ``form#frmLogin`` in the content and
-  «Только зарегистрированные пользователи имеют доступ…» or «Тема или раздел, которую вы
-  ищете, отсутствует или недоступна…» (``closed_topic_guest.html``,
-  ``pm_inbox_guest.html``, ``reply_form_guest.html``).
-- Fatal errors for logged-in readers are ``div#fatal_error`` (SMF 2.1
-  ``Errors.template.php``; not in the saved pages).
+"""What every SMF page shares: the check that it reads right, its reader
+(``smf_member_id``), the session token, the header's clock (the board's «now», and the zone
+it prints times in) and the login and error boxes SMF answers with HTTP 200. Facts and their
+sources: README.md («Addresses and pages», «Time zones»).
 """
 
 from __future__ import annotations
@@ -34,8 +14,9 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from referee.dates import parse_forum_date
-from referee.errors import (
+from adapters.html import squash
+from referee.core.dates import parse_forum_date
+from referee.core.errors import (
     AccessDenied,
     ConfigError,
     DateParseError,
@@ -52,7 +33,6 @@ _SESSION_ID = re.compile(r"var smf_session_id\s*=\s*[\"']([^\"']+)[\"']")
 _MARKUP = re.compile(r"var smf_scripturl\s*=|<body[^>]+id=\"smf\"|Simple Machines Forum",
                      re.IGNORECASE)
 _SID = re.compile(r"(?<=[?&;])PHPSESSID=[^&;#]*[&;]?", re.IGNORECASE)
-_UI_WORDS = ("Поиск", "Помощь", ">Search<", ">Help<")
 _NOT_FOUND = ("отсутствует или недоступна", "does not exist", "не существует",
               "off-limits", "not available")
 
@@ -62,26 +42,16 @@ def looks_like_smf(html: str) -> bool:
     return bool(_MARKUP.search(html))
 
 
-def reads_as_smf(text: str) -> bool:
-    """Whether decoded page text reads as SMF in the board's language: a page with the
-    header's search form (``form#search_form``) shows its language pack's «Поиск» and
-    «Помощь» (or «Search» and «Help»), and under a wrong encoding the Russian words are the
-    first to go. A page without it, or one that declares a language not written in
-    Cyrillic, is not judged by its words."""
-    if 'id="search_form"' not in text or charset.in_other_language(text):
-        return True
-    return any(word in text for word in _UI_WORDS)
+reads_as_smf = charset.reads_in_language(('id="search_form"',),
+                                         ("Поиск", "Помощь", ">Search<", ">Help<"))
+"""Whether decoded page text reads as SMF in the board's language: the header's search form
+(``form#search_form``) comes with the pack's «Поиск» and «Помощь» (or «Search», «Help»)."""
 
 
 def decode_page(content: bytes, content_type: str | None = None) -> str:
     """Page bytes → text for what is never stored (:func:`adapters.charset.decode_lenient`);
     pages that are parsed come through :meth:`adapters.base.HttpClient.get_text`."""
     return charset.decode_lenient(content, content_type, reads_right=reads_as_smf)
-
-
-def squash(text: str) -> str:
-    """Whitespace (and no-break spaces) folded to single spaces."""
-    return " ".join(text.replace("\u00a0", " ").split())
 
 
 class SmfPage:
@@ -207,9 +177,3 @@ def _hours(delta: timedelta) -> str:
     h, m = divmod(abs(minutes), 60)
     return f"{sign}{h}" + (f":{m:02d}" if m else "")
 
-
-def int_or_none(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None

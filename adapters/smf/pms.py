@@ -1,38 +1,11 @@
-"""SMF 2.1 (and 2.0) personal-message pages → kernel values. Pure: HTML in, values out.
-
-Facts (2.1 verified on fixtures/smf21-ru ``pm_inbox*_host.html``, ``pm_sentbox*_host.html``,
-``pm_view_*_host.html``; 2.0 from its ``PersonalMessage.template.php``, listed after these;
-sources in adapters/smf/README.md):
-
-- a folder page is ``form#pmFolder`` with a list ``table.table_grid`` whose rows
-  ``tbody tr`` hold ``td.pm_time``, ``td.pm_subject`` (the subject link; «Новинка» is
-  ``span.new_posts``), ``td.pm_from_to`` (the sender; the recipients in the sent folder)
-  and the checkbox ``input[name="pms[]"]`` whose value is the PM id; an unread row has
-  the class ``unread_pm``;
-- the member's display mode decides what else the page shows: 0 «все сразу» (the default)
-  every message of the page as ``div.windowbg#msg{ID}``; 1 «по одному» only the current
-  one, the other rows linking to ``action=pm;pmid=ID;kstart;f=…;start=S;sort=date;``;
-  2 «диалоги» one row per conversation (its newest PM) and the conversation under a
-  «Диалог» bar with «Удалить диалог» (``pm_actions[ID]=delete;conversation``);
-- a message: ``div.poster h4 a`` the sender (``u=N``), ``h5`` the subject, the first
-  ``div.postinfo span.smalltext`` «Получатель: <a>Ведущий</a> : 25 ноября 2026, 12:00»
-  (recipient links, then the time after the last ``<strong>``), the body
-  ``div.inner#msg_{ID}``;
-- the folder's pages: ``div.pagelinks`` as in topics, links ``action=pm;f=inbox;sort=date;
-  start=S``; the sort is oldest first, and ``action=pm`` without ``start`` opens the last
-  page (the newest PMs).
-
-SMF 2.0 (template, not on a saved page): the folder form has only ``name="pmFolder"``; the
-rows' cells have no classes (icon, date, subject, sender or recipients, checkbox), an unread
-row's subject ends with the ``new.gif`` image; a message is an id-less ``div.windowbg``
-holding ``div.poster`` and ``div.inner#msg_{ID}``, its line «« <strong> Кому:</strong>
-<a>Ведущий</a> <strong> :</strong> 12 Марта 2024, 21:42:05 »» in ``div.keyinfo
-span.smalltext``; the current page is ``[<strong>N</strong>]``.
+"""SMF 2.1 (and 2.0) personal-message pages → kernel values: a folder page's rows, every
+message it shows in full, its page index and the member's display mode. Pure: HTML in,
+values out. Facts and their sources (2.1 real pages, 2.0 its templates): README.md
+(«Personal messages»).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from datetime import datetime
 from urllib.parse import urljoin
@@ -40,18 +13,18 @@ from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.smf.page import SmfPage, int_or_none, squash
-from adapters.smf.topic import current_number, normalise_body, post_blocks
+from adapters.html import int_or_none, squash
+from adapters.smf.page import SmfPage
+from adapters.smf.topic import normalise_body, page_links, per_page_of, post_blocks, poster_of
 from adapters.smf.urls import query_params, strip_session
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError, MalformedPage
-from referee.kernel import PmListEntry, PrivateMessage
-from referee.markup import plain_text
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError, MalformedPage
+from referee.core.kernel import PmListEntry, PrivateMessage
+from referee.core.markup import plain_text
 
 __all__ = ["SmfFolder", "parse_folder", "parse_pm_view"]
 
 MODE_ALL, MODE_ONE, MODE_CONVERSATION = 0, 1, 2
-_USER_ID = re.compile(r"[?;&]u=(\d+)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,10 +142,7 @@ def _messages(page: SmfPage, folder: str, tz: ZoneInfo, now: datetime) -> list[P
 
 
 def _message(node: Node, pm_id: int, folder: str, tz: ZoneInfo, now: datetime) -> PrivateMessage:
-    head = node.css_first("div.poster h4")
-    link = head.css_first("a") if head is not None else None
-    sender = squash((link or head).text()) if (link or head) is not None else ""
-    uid = _USER_ID.search(link.attributes.get("href") or "") if link is not None else None
+    sender, sender_id = poster_of(node, pm_id)
     subject = node.css_first("h5")
     info = (node.css_first("div.postinfo span.smalltext")
             or node.css_first("div.keyinfo span.smalltext"))
@@ -189,7 +159,7 @@ def _message(node: Node, pm_id: int, folder: str, tz: ZoneInfo, now: datetime) -
         raise DateParseError(f"время личного сообщения {pm_id}: {e.message}", e.hint) from None
     html = normalise_body(body)
     return PrivateMessage(
-        pm_id=pm_id, sender=sender, sender_id=int(uid.group(1)) if uid else None,
+        pm_id=pm_id, sender=sender, sender_id=sender_id,
         recipients=tuple(squash(a.text()) for a in info.css("a")), sent_at=sent_at,
         subject=squash(subject.text()) if subject is not None else "", body_html=html,
         body_text=plain_text(html), folder=folder,
@@ -218,27 +188,18 @@ def _page_index(page: SmfPage, url: str) -> tuple[int, int, dict[int, int]]:
          if d.css_first("a.navPages, strong") is not None), None)
     if box is None:
         return 1, 1, {}
-    number = current_number(box)
-    starts: dict[int, int] = {}
-    for link in box.css("a.nav_page, a.navPages"):
-        label = squash(link.text())
-        start = query_params(urljoin(url, link.attributes.get("href") or "").partition("?")[2]
-                             ).get("start")
-        if label.isdigit() and start is not None and start.isdigit():
-            starts[int(label)] = int(start)
+    number, links, _ = page_links(box, url)
+    starts = {n: start for n, (_, start) in links.items()}
     number = number or 1
     return number, max([number, *starts]), starts
 
 
 def _per_page(starts: dict[int, int], form: Node, number: int) -> int | None:
-    for n, start in sorted(starts.items()):
-        if n > 1 and start:
-            return start // (n - 1)
-    # The folder form posts back to its own page: ``…;f=inbox;start=25``.
+    # Else the folder form, which posts back to its own page: ``…;f=inbox;start=25``.
     here = query_params((form.attributes.get("action") or "").partition("?")[2]).get("start")
     if number > 1 and here and here.isdigit() and int(here):
-        return int(here) // (number - 1)
-    return None
+        return per_page_of(starts) or int(here) // (number - 1)
+    return per_page_of(starts)
 
 
 def _mode(page: SmfPage, entries: tuple[PmListEntry, ...],

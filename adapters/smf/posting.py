@@ -1,27 +1,8 @@
-"""Posting as the host on SMF 2.1: a reply in the game topic through SMF's reply form
-(``action=post;topic=T.0`` → ``action=post2``) and a personal message through its PM form
-(``action=pm;sa=send`` → ``action=pm;sa=send2``), with the form's own tokens.
-
-What SMF does with such a POST (verified on fixtures/smf21-ru unless marked):
-
-- stored: a redirect — a reply to ``index.php?topic=T.new#new`` (``goback`` is checked by
-  default; the topic page then carries ``<a id="new">`` inside the new post,
-  ``reply_result_host.html``), a PM to ``action=pm;f=inbox;l=-1;done=sent``
-  («Ваше сообщение успешно отправлено.», ``pm_send_result_host.html``);
-- not stored: HTTP 200 with the form again and the reason in ``#errors #error_list``:
-  «Ваша сессия истекла…» (the token was refused: a fresh form is fetched and posted
-  once), «…в теме появился новый ответ…» (a notice: the returned form, with the new
-  ``last_msg``, is posted once more — the text is what the host confirmed, unchanged);
-- flood control (SMF ``spamProtection``: ``spamWaitTime``, 5 s by default, 2 s for a
-  moderator, between posts and between PMs from one address; source, not in the saved
-  pages) answers an error naming the seconds. SMF logs whole seconds (``time()``) and lets
-  the next send through only once that many whole seconds have passed, so the distance it
-  demands is the named seconds plus one. No send waits before the board has said so (a
-  moderator's board may never): the first refusal is waited out, and its distance is kept
-  between the sends after it (issue 27: a fixed 5.5 s before every send made ``deal
-  --send`` take 5.5 s a PM whatever the board demanded);
-- a draft is saved by SMF when a post is refused (the infobox «Текст был сохранен как
-  черновик»); posting from the returned form (its ``id_draft``) removes it.
+"""Posting as the host on SMF 2.1: a reply in the game topic (``action=post`` →
+``action=post2``) and a personal message (``action=pm;sa=send`` → ``sa=send2``) through
+SMF's own forms with their tokens (the hooks of :class:`adapters.poster.FormPoster`). What
+SMF answers — a redirect when stored, the form again with the reason when not, flood
+control naming the seconds — and where each was verified: README.md («Replies and PMs»).
 
 Nothing here prints or logs the form data: only SMF's own messages reach the host.
 """
@@ -39,7 +20,7 @@ from adapters.smf import forms
 from adapters.smf.client import SmfForum
 from adapters.smf.page import SmfPage, decode_page
 from adapters.smf.urls import strip_session, topic_start
-from referee.errors import LoginRequired, NetworkError, PostingError
+from referee.core.errors import LoginRequired, NetworkError, PostingError
 
 log = logging.getLogger("referee.smf.posting")
 
@@ -74,11 +55,7 @@ class SmfPoster(FormPoster[forms.PostingForm]):
         url = f"{self.forum.script}?action=post;topic={topic}.0"
 
         def fill(form: forms.PostingForm) -> dict[str, str]:
-            if form.value("topic") != str(topic):
-                raise PostingError(
-                    f"форма ответа SMF ведёт в тему {form.value('topic') or '?'}, а не в "
-                    f"тему игры {topic}; ничего не отправлено",
-                    "проверьте [forum] url и откройте форму ответа в браузере")
+            self.check_topic(form.value("topic"), topic)
             data = dict(form.fields)
             data["subject"] = subject if subject is not None else data.get("subject", "")
             data["goback"] = "1"  # the redirect then leads to the new post

@@ -1,14 +1,6 @@
-"""SMF's half of a snapshot folder (``[forum] snapshot``; the shared half, what browsers do
-to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
-
-A saved page is told by its markup (README.md beside this file has each fact and where it
-is verified): ``div#forumposts`` is a topic page, read by :mod:`.topic`; the folder form
-(``form#pmFolder``, 2.0 ``form[name=pmFolder]``) a PM folder page, read by :mod:`.pms`
-with every message it shows in full (display mode «все сразу», or the one opened in mode
-«по одному»). The folder is the one the form posts back to (``…;f=sent;start=0``), else
-the ``f=`` of the «saved from url» address. Pages in the «диалоги» mode are skipped with
-the reason the live board gives. The header's clock (``div.user time[datetime]``) dates a
-saved version of a page exactly, and anchors «Сегодня»/«Вчера».
+"""SMF's half of a snapshot folder (``[forum] snapshot``; the shared half:
+:mod:`adapters.snapshot`): what a saved page is, read with the live board's parsers.
+Facts and their sources: README.md («Saved pages»).
 """
 
 from __future__ import annotations
@@ -18,10 +10,10 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters import snapshot
 from adapters.smf import pms, topic
 from adapters.smf.page import SmfPage, looks_like_smf, reads_as_smf
-from adapters.smf.urls import parse_topic_url, query_params
+from adapters.smf.urls import query_params
 from adapters.snapshot import Reading, SavedPage
-from referee.errors import ForumError
-from referee.kernel import PmFolderPage
+from referee.core.errors import ForumError
+from referee.core.kernel import PmFolderPage
 
 _FOLDERS = {"inbox": "inbox", "sent": "sentbox"}
 
@@ -53,9 +45,6 @@ class SmfPages(snapshot.SavedPages):
 
     def reads_right(self, text: str) -> bool:
         return reads_as_smf(text)
-
-    def topic_of(self, url: str) -> int | None:
-        return parse_topic_url(url)[1]
 
     def read(self, page: SavedPage) -> Reading:
         smf = SmfPage(page.text, page.url)

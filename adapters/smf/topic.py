@@ -1,30 +1,7 @@
-"""SMF 2.0 and 2.1 topic pages → :class:`referee.kernel.TopicPage`. Pure: HTML in, values out.
-
-Markup read here, listed with its source in adapters/smf/README.md (2.1 Curve2 verified on
-fixtures/smf21-ru ``topic_p{1,2,3}_{guest,host}``; 2.0 Curve from SMF 2.0's
-``Display.template.php``/``Subs.php`` and its Russian pack, not on a saved page):
-
-- a post's text is ``div.inner#msg_{ID}`` in both; the post is the nearest block around it
-  that holds ``div.poster`` (2.1 ``div.windowbg#msg{ID}``; 2.0 an id-less
-  ``div.windowbg``/``windowbg2``/``approvebg`` after an ``<a id="msg{ID}">`` anchor);
-- the author is ``div.poster h4 a`` (``action=profile;u=N``); a guest's or deleted member's
-  name has no link;
-- the time: 2.1 ``div.postinfo a.smalltext`` «26 ноября 2026, 23:02»; 2.0 ``div.keyinfo
-  div.smalltext`` «« <strong>Ответ #3 :</strong> 12 Марта 2024, 21:42:05 »» (Russian
-  ``$txt['on']`` is empty; the first post has no «Ответ #N»); the reply number is 2.1's
-  ``span.page_number`` «#N» or 2.0's «Ответ #N»;
-- quotes: 2.1 ``blockquote.bbc_standard_quote`` with its ``<cite>`` (already the body
-  contract); 2.0 ``div.quoteheader`` «Цитата: X от …» *before* the blockquote and
-  ``div.quotefooter`` after it — the header is moved into the blockquote as its ``<cite>``;
-  ``[code]`` is ``div.codeheader`` + ``code.bbc_code`` (2.0 may wrap it in ``<pre>``),
-  rewritten to the project's ``div.codebox``;
-- an edit: 2.1 ``span#modified_{ID}`` «Последнее редактирование: <time> от <nick>» (and
-  «&nbsp;Причина: …»); 2.0 ``div#modified_{ID}`` «« <em>Последнее редактирование: <time> от
-  <nick></em> »»; SMF shows no edit count;
-- pages: ``div.pagelinks``; 2.1 ``span.current_page`` and ``a.nav_page`` to ``topic=T.S``,
-  the next arrow ``a.nav_page > span.next_page``; 2.0 ``[<strong>N</strong>]`` (or a bare
-  ``<strong>N</strong>``) and ``a.navPages``; ``expandPages(this, url, first, last,
-  per_page)`` («...») hides a run of pages in both.
+"""SMF 2.0 and 2.1 topic pages → :class:`referee.core.kernel.TopicPage`: the posts (authors, times,
+reply numbers, edit notices), their bodies made engine-neutral (2.0's quote headers and
+both versions' code boxes) and the page index. Pure: HTML in, values out. Facts and their
+sources (2.1 Curve2 real pages, 2.0 Curve its templates): README.md («Topic pages»).
 """
 
 from __future__ import annotations
@@ -36,18 +13,18 @@ from datetime import datetime
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
-from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.smf.page import SmfPage, int_or_none, squash
+from adapters.html import fragment, int_or_none, next_element, squash
+from adapters.smf.page import SmfPage
 from adapters.smf.urls import query_params, strip_session, topic_start
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError, MalformedPage
-from referee.kernel import EditNotice, Post, TopicPage
-from referee.markup import plain_text
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError, MalformedPage
+from referee.core.kernel import EditNotice, Post, TopicPage
+from referee.core.markup import plain_text
 
-__all__ = ["current_number", "normalise_body", "parse_topic_page", "post_blocks",
-           "read_edit_notice"]
+__all__ = ["normalise_body", "page_links", "parse_topic_page", "per_page_of", "post_blocks",
+           "poster_of", "read_edit_notice"]
 
 _TEXT_ID = re.compile(r"^msg_(\d+)$")
 _USER_ID = re.compile(r"[?;&]u=(\d+)")
@@ -137,7 +114,7 @@ def _topic(page: SmfPage, url: str) -> tuple[int | None, str]:
 def _post(node: Node, pid: int, *, page_no: int, place: int, topic_id: int | None,
           tz: ZoneInfo, now: datetime) -> tuple[Post, int | None]:
     """The post and its reply number (``#N``)."""
-    author, author_id = _author(node, pid)
+    author, author_id = poster_of(node, pid)
     stamp = _stamp(node)
     if stamp is None:
         raise MalformedPage(
@@ -178,7 +155,9 @@ def _reply_number(node: Node, stamp: Node) -> int | None:
     return None
 
 
-def _author(node: Node, pid: int) -> tuple[str, int | None]:
+def poster_of(node: Node, pid: int) -> tuple[str, int | None]:
+    """The author of a post or PM block: name and member id (None: a guest or a deleted
+    member, whose name has no profile link)."""
     head = node.css_first("div.poster h4") or node.css_first("div.poster h3")
     if head is None or not squash(head.text()):
         raise MalformedPage(f"у сообщения {pid} на странице нет автора (div.poster h4)", _HINT)
@@ -243,10 +222,8 @@ def normalise_body(body: Node) -> str:
     for header in body.css("div.codeheader"):
         header.decompose()
     for code in body.css("code.bbc_code"):
-        box = LexborHTMLParser(f'<div class="codebox"><code>{code.inner_html or ""}</code>'
-                               "</div>").css_first("div.codebox")
-        if box is None:  # pragma: no cover - the fragment always parses
-            continue
+        box = fragment(f'<div class="codebox"><code>{code.inner_html or ""}</code></div>',
+                       "div.codebox")
         holder = code.parent
         # SMF 2.0 wraps the code in <pre style="margin: 0; padding: 0;"> for some browsers.
         if holder is not None and holder.tag == "pre" and not squash(
@@ -260,32 +237,24 @@ def normalise_body(body: Node) -> str:
     return _SESSION.sub("", (body.inner_html or "").strip())
 
 
-def _next_element(node: Node) -> Node | None:
-    sibling = node.next
-    while sibling is not None and (sibling.tag or "").startswith("-"):
-        sibling = sibling.next
-    return sibling
-
-
 def _quote_headers_inside(body: Node) -> None:
     """SMF 2.0 (and 1.1) print a quote as ``div.quoteheader`` «Цитата: X от …», then the
     quoted text (``blockquote``; 1.1 ``div.quote``), then ``div.quotefooter``: the header is
     made the blockquote's ``<cite>`` so that it counts as quoted text."""
     # Innermost first: an outer quote is rebuilt from its (already fixed) inner HTML.
     for header in reversed(body.css("div.quoteheader")):
-        quote = _next_element(header)
+        quote = next_element(header)
         if quote is None or not (quote.tag == "blockquote" or (
                 quote.tag == "div" and "quote" in (quote.attributes.get("class") or "").split())):
             continue
         words = html.escape(squash(header.text()), quote=False)
-        fresh = LexborHTMLParser(f"<blockquote><cite>{words}</cite>{quote.inner_html or ''}"
-                                 "</blockquote>").css_first("blockquote")
-        footer = _next_element(quote)
+        fresh = fragment(f"<blockquote><cite>{words}</cite>{quote.inner_html or ''}"
+                         "</blockquote>", "blockquote")
+        footer = next_element(quote)
         if footer is not None and "quotefooter" in (footer.attributes.get("class") or ""):
             footer.decompose()
-        if fresh is not None:
-            quote.replace_with(fresh)
-            header.decompose()
+        quote.replace_with(fresh)
+        header.decompose()
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,20 +269,9 @@ def _pagination(page: SmfPage, url: str) -> _Links:
     box = page.content().css_first("div.pagelinks")
     if box is None:
         return _Links(1, 1, None, None)
-    number = current_number(box)
-    starts: dict[int, str] = {}
-    offsets: dict[int, int] = {}
-    next_url = None
-    for link in box.css("a.nav_page, a.navPages"):
-        href = strip_session(urljoin(url, link.attributes.get("href") or ""))
-        _, start = topic_start(href)
-        label = squash(link.text())
-        if link.css_first("span.next_page") is not None:
-            next_url = href
-        elif label.isdigit() and start is not None and start.isdigit():
-            starts[int(label)] = href
-            offsets[int(label)] = int(start)
-    per_page = _per_page(offsets, box.html or "")
+    number, links, next_url = page_links(box, url)
+    starts = {n: href for n, (href, _) in links.items()}
+    per_page = per_page_of({n: start for n, (_, start) in links.items()}, box.html or "")
     here = _current_start(page, url)
     if number is None:
         number = here // per_page + 1 if per_page and here is not None else 1
@@ -326,6 +284,24 @@ def _pagination(page: SmfPage, url: str) -> _Links:
     if next_url is None:  # SMF 2.0's compact index has no arrow: the next page's number
         next_url = starts.get(number + 1)
     return _Links(number, total, per_page, next_url if number < total else None)
+
+
+def page_links(box: Node, url: str) -> tuple[int | None, dict[int, tuple[str, int]],
+                                             str | None]:
+    """A page index (topics and PM folders alike): the current page's number (None when
+    it shows none), each numbered link's address and first item's offset (``topic=T.S``,
+    ``start=S``), and the «next» arrow's address."""
+    links: dict[int, tuple[str, int]] = {}
+    next_url = None
+    for link in box.css("a.nav_page, a.navPages"):
+        href = strip_session(urljoin(url, link.attributes.get("href") or ""))
+        start = topic_start(href)[1] or query_params(href.partition("?")[2]).get("start")
+        label = squash(link.text())
+        if link.css_first("span.next_page") is not None:
+            next_url = href
+        elif label.isdigit() and start is not None and start.isdigit():
+            links[int(label)] = (href, int(start))
+    return current_number(box), links, next_url
 
 
 def current_number(box: Node) -> int | None:
@@ -355,7 +331,8 @@ def _current_start(page: SmfPage, url: str) -> int | None:
     return None
 
 
-def _per_page(starts: dict[int, int], box_html: str) -> int | None:
+def per_page_of(starts: dict[int, int], box_html: str = "") -> int | None:
+    """Items a page, from the offsets of the numbered pages (or the «...» link's)."""
     for number, start in sorted(starts.items()):
         if number > 1 and start:
             return start // (number - 1)
@@ -375,7 +352,3 @@ def _check_order(posts: list[tuple[Post, int | None]], url: str) -> None:
             "первыми» (Профиль → Изменить профиль → Настройки внешнего вида)",
         )
 
-
-def smf_query(url: str) -> dict[str, str]:
-    """The query of ``url`` in SMF's syntax (re-exported for the client)."""
-    return query_params(url.split("?", 1)[1] if "?" in url else "")

@@ -1,11 +1,7 @@
-"""SMF addresses: the script URL, topic addresses and SMF's own query syntax.
-
-SMF separates parameters by ``;`` as often as by ``&`` (``index.php?action=pm;f=inbox;
-start=25``), writes a topic page as ``topic=T.S`` (S: the first post's offset), and may use
-"queryless" addresses ``index.php/topic,T.S.html``. On the first answer to a cookieless
-session it puts ``PHPSESSID=…&`` into every link (real pages: README of
-fixtures/smf21-ru, ``login_page_fresh.html``); the session travels in the cookie, so the id
-is taken out of every address referee keeps or sends.
+"""SMF addresses: the script URL, topic addresses (``topic=T.S``, queryless
+``index.php/topic,T.S.html``) and SMF's own query syntax (``;`` as well as ``&``), with the
+session id (``PHPSESSID``, a secret) taken out of every address referee keeps or sends.
+Facts: README.md («Addresses and pages»).
 
 No HTML parsing here: the registry imports this module to recognise SMF addresses.
 """
@@ -15,7 +11,7 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
-from referee.errors import ConfigError
+from referee.core.errors import ConfigError
 
 __all__ = [
     "post_url",

@@ -1,22 +1,8 @@
 """A vBulletin post's content → the body every engine hands the core (``adapters/README.md``,
-«The body»): quotes as ``<blockquote>`` with the quoted author in a ``<cite>``, code boxes as
-``<div class="codebox"><code>…</code></div>``, everything else (colours, spoilers, smilies)
-as vBulletin rendered it.
-
-vBulletin's quote and code boxes (README.md, «Post body»):
-
-- vB 4 and vB 5 (verified: vBulletin4.html, vBulletin5.html): ``div.bbcode_container >
-  div.bbcode_quote > div.quote_container``, the author in ``div.bbcode_postedby``
-  («Originally Posted by <strong>NAME</strong>», Russian «Сообщение от»), the quoted text in
-  ``div.message``; a quote without an author has its text right in ``div.quote_container``.
-  Code: ``div.bbcode_container`` with ``div.bbcode_description`` («Code:», «Код:») and
-  ``pre.bbcode_code`` (vB 4 templates ``bbcode_code``; not on the saved pages).
-- vB 3 (verified: vBulletin3.html; Russian words from forumscraper's mafia-game.ru
-  extraction): a ``div`` whose first child is ``div.smallfont`` «Quote:» / «Цитата:», then a
-  ``table`` whose ``td.alt2`` holds «Originally Posted by <strong>NAME</strong>» / «Сообщение
-  от» and the text in ``div[style=font-style:italic]`` — or the text alone. Code: the same
-  title «Code:» / «Код:» and ``pre.alt2`` (vB 3 template ``bbcode_code``; not on the pages).
-"""
+«The body»): vB 4/5 ``div.bbcode_container`` quotes and code boxes, vB 3's «Quote:» /
+«Цитата:» tables and ``pre.alt2``, rewritten to ``<blockquote>`` with a ``<cite>`` and
+``div.codebox``; everything else as vBulletin rendered it. The markup and its sources:
+README.md, «Post body»."""
 
 from __future__ import annotations
 

@@ -1,21 +1,9 @@
 """vBulletin 3.8 / 4.x over HTTP: thread pages, login, PM folders and PMs (issue 20), the
-hooks of :class:`adapters.board.BoardClient`.
-
-What this relies on (README.md has the source of each):
-
-- A thread page is asked for in the form of the host's link (:mod:`.urls`); when the board
-  redirects to its canonical form, that form is used from then on (no redirect per page).
-- A page past the end is clamped by vBulletin to the last page, so the page number the page
-  reports is the truth.
-- A page that needs a login says so in its message box and shows the login form; every
-  guest page of vB 4 has the navbar login form, so the form alone proves nothing.
-- Login (``login.php?do=login``) posts the navbar form's fields with the password only as
-  its two md5 hashes (``vbulletin_md5.js``); success is judged by the ``…userid`` cookie
-  vBulletin sets (``bbuserid`` with the default prefix).
-- Forms are sent in the page's encoding (``windows-1251`` boards): the login name must
-  match the board's bytes.
-- Opening a PM marks it read for the host: every PM is opened once.
-"""
+hooks of :class:`adapters.board.BoardClient`: the thread asked for in the form of the host's
+link (a canonical redirect is adopted), a clamped page's own number believed, a login asked
+for by the page's message box (not by the navbar form), the md5 login judged by the
+``…userid`` cookie, forms sent in the page's encoding. Facts and sources: README.md,
+«Login and posting»."""
 
 from __future__ import annotations
 
@@ -28,32 +16,33 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.board import BoardClient, cookies_set
+from adapters.poster import FORM_TYPE, form_body
 from adapters.vbulletin import forms, pms, topic
 from adapters.vbulletin.dates import Order
 from adapters.vbulletin.urls import ThreadAddress, parse_thread_url
-from referee.errors import (
+from referee.core.errors import (
     ConfigError,
     ForumError,
     LoginFailed,
     LoginRequired,
     MalformedPage,
-    TopicNotFound,
 )
-from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
 
 T = TypeVar("T")
 
-PM_FOLDER_IDS = {"inbox": 0, "sentbox": -1}
-"""vBulletin's folders: 0 the inbox, -1 «Sent Items»; it has no outbox (an unread sent PM
-stays in «Sent Items» and in message tracking)."""
 _NO_USER = (None, "", "0", "deleted")
 
 
 class VbulletinForum(BoardClient):
-    """A live vBulletin 3.8/4.x board (implements :class:`referee.kernel.Forum`)."""
+    """A live vBulletin 3.8/4.x board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "vbulletin"
     url_example = "https://forum.example.com/showthread.php?t=123"
+    pm_folders = {"inbox": 0, "sentbox": -1}
+    """vBulletin's folders: 0 the inbox, -1 «Sent Items»; it has no outbox (an unread sent
+    PM stays in «Sent Items» and in message tracking)."""
+    pm_folders_hint = "папки: inbox (входящие) и sentbox (отправленные)"
 
     def __init__(self, forum: ForumSettings, *, http: HttpClient | None = None,
                  password: Callable[[str], Secret] | None = None,
@@ -72,21 +61,11 @@ class VbulletinForum(BoardClient):
         return self.address.page_url(page)
 
     def pm_folder_url(self, folder: str, page: int = 1) -> str:
-        url = f"{self.root}private.php?folderid={self._folder_id(folder)}&sort=date&order=desc"
+        url = f"{self.root}private.php?folderid={self.folder_id(folder)}&sort=date&order=desc"
         return url + (f"&page={page}" if page > 1 else "")
 
     def pm_url(self, pm_id: int) -> str:
         return f"{self.root}private.php?do=showpm&pmid={pm_id}"
-
-    @staticmethod
-    def _folder_id(folder: str) -> int:
-        if folder in PM_FOLDER_IDS:
-            return PM_FOLDER_IDS[folder]
-        try:
-            return int(folder)
-        except ValueError:
-            raise ForumError(f"у vBulletin нет папки личных сообщений {folder!r}",
-                             "папки: inbox (входящие) и sentbox (отправленные)") from None
 
     # -- fetching (hooks)
 
@@ -98,17 +77,12 @@ class VbulletinForum(BoardClient):
         # vBulletin's own error pages (403/404 included) are read by the parser, which
         # names the reason; a status without a vBulletin page is reported here.
         if r.status_code >= 400 and b"<html" not in r.content[:4096].lower():
-            if r.status_code == 404:
-                raise TopicNotFound(f"{what}: форум ответил HTTP 404",
-                                    "проверьте [forum] url: откройте его в браузере")
-            raise ForumError(f"форум ответил HTTP {r.status_code} на запрос «{what}»",
-                             "откройте страницу в браузере и посмотрите, что пишет форум")
+            raise self.status_error(r.status_code, what)
         try:
             return read(html)
         except MalformedPage:
             if r.status_code == 404:  # a web server's own «Not Found», not vBulletin's
-                raise TopicNotFound(f"{what}: форум ответил HTTP 404",
-                                    "проверьте [forum] url: откройте его в браузере") from None
+                raise self.status_error(404, what) from None
             raise
 
     def relogin(self, r: httpx.Response, html: str) -> None:
@@ -140,17 +114,15 @@ class VbulletinForum(BoardClient):
 
     # -- login (hooks)
 
-    def _session_user(self, r: httpx.Response | None = None) -> str | None:
-        """The ``…userid`` cookie (``bbuserid``; the prefix differs per board)."""
-        if r is not None and (users := cookies_set(r, _userid)):
+    def _session_user(self, r: httpx.Response) -> str | None:
+        """The ``…userid`` cookie (``bbuserid``; the prefix differs per board): as ``r``
+        sets it, else as the session holds it."""
+        if users := cookies_set(r, _userid):
             return users[0]
         for name in self.http.cookie_names():
             if _userid(name):
                 return self.http.cookie_value(name)
         return None
-
-    def logged_in(self) -> bool:
-        return self._session_user() not in _NO_USER
 
     def login_form(self, form_html: str | None, form_url: str | None) -> forms.Form:
         """The navbar form vBulletin shows, or its documented fields."""
@@ -169,8 +141,8 @@ class VbulletinForum(BoardClient):
                      "vb_login_md5password": md5, "vb_login_md5password_utf": md5_utf,
                      "cookieuser": "1"})
         r = self.post_form(form.action, username=username,
-                           content=forms.form_body(data, self.charset),
-                           headers={**forms.FORM_TYPE, "Referer": self._login_referer})
+                           content=form_body(data, self.charset),
+                           headers={**FORM_TYPE, "Referer": self._login_referer})
         del data, md5, md5_utf
         return r
 

@@ -1,19 +1,8 @@
-"""vBulletin's dates: the board's zone from the page footer, and numeric dates read in the
-order the board writes them.
-
-vBulletin prints every time in the viewer's zone with one fixed offset — the one the footer
-names, «All times are GMT +3. The time now is …» / «Часовой пояс GMT +3, время: …»
-(verified: vBulletin3.html «GMT -5», vBulletin4.html «GMT», vBulletin5.html «GMT-5»). The
-offset, not a named zone, is the truth for every date of that page, old ones included: vB
-adds the viewer's current offset to each timestamp. Without a footer the host's
-``[forum] timezone`` is used.
-
-Numeric dates are the board's ``dateformat``: vB's English default is ``m-d-Y``
-(``06-15-2016``, verified on the vB 4 and vB 5 pages), Russian boards write ``d.m.Y``
-(``26.11.2026``, forumscraper's mafia-game.ru extraction), some ``Y-m-d`` (``2016-02-01``,
-the vB 3 page). A page whose dates show a day above 12 settles the order; otherwise a
-dot means day first and a dash or slash month first.
-"""
+"""vBulletin's dates: the board's fixed offset from the page footer («All times are GMT +3»,
+«Часовой пояс GMT +3»; else the host's ``[forum] timezone``), and numeric dates read in the
+order the board's ``dateformat`` writes them (``m-d-Y``, ``d.m.Y``, ``Y-m-d``: a day above
+12 settles it, else a dot means day first). Facts and sources: README.md, «Dates and the
+board's zone»."""
 
 from __future__ import annotations
 
@@ -21,7 +10,7 @@ import re
 from datetime import datetime, timedelta, timezone, tzinfo
 from typing import Literal
 
-from referee.dates import parse_forum_date
+from referee.core.dates import parse_forum_date
 
 Order = Literal["dmy", "mdy"]
 
@@ -97,7 +86,7 @@ _AT = re.compile(r"\s+(?:at|в)\s+(?=\d)", re.IGNORECASE)
 def vb_date(text: str, *, tz: tzinfo, now: datetime, order: Order | None) -> datetime:
     """A date as vBulletin prints it («26.11.2026, 18:00», «Сегодня, 12:34»,
     «06-15-2016, 03:03 PM», «2016-02-01 at 03:31») → aware UTC. Raises
-    :class:`~referee.errors.DateParseError`."""
+    :class:`~referee.core.errors.DateParseError`."""
     clean = " ".join(text.replace("\u00a0", " ").split())
     clean = _AT.sub(" ", normalise_numeric(clean, order)).strip(" .,")
     return parse_forum_date(clean, tz=tz, now=now)

@@ -1,14 +1,6 @@
-"""vBulletin's forms and what the board answers to them: login, a reply, a PM. Pure.
-
-Sources (README.md, «Login and posting»): the navbar login form is verified on
-vBulletin4.html (``login.php?do=login``, ``vb_login_username``, ``vb_login_password``,
-hidden ``s``, ``securitytoken=guest``, ``do=login``, ``vb_login_md5password``,
-``vb_login_md5password_utf``, ``cookieuser``); the md5 fields are what vBulletin's
-``vbulletin_md5.js`` ``md5hash()`` fills in (a copy of it is in the code corpus); the reply
-and PM forms (``newreply.php?do=postreply``, ``private.php?do=insertpm``) and the answers
-are vBulletin's documented forms as public vB clients post them — **unverified** on a live
-board.
-"""
+"""vBulletin's forms and what the board answers to them: login (the navbar form, the
+password as ``vbulletin_md5.js`` hashes it), a reply, a PM. Pure. Sources and what is
+**unverified**: README.md, «Login and posting»."""
 
 from __future__ import annotations
 
@@ -21,7 +13,7 @@ from urllib.parse import urljoin
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters import poster
+from adapters.poster import Answer
 from adapters.vbulletin.topic import is_logged_in, message_text
 
 _POST_ID = re.compile(r"[?&;]p=(\d+)|#post(\d+)")
@@ -51,9 +43,6 @@ def md5_fields(password: str) -> tuple[str, str]:
 
 
 # --------------------------------------------------------------------------- forms
-
-FORM_TYPE = poster.FORM_TYPE
-form_body = poster.form_body
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +127,6 @@ def post_id_in(url: str) -> int | None:
     return int(match.group(1) or match.group(2)) if match else None
 
 
-Answer = poster.Answer
 
 
 def classify_answer(html: str, *, pm: bool) -> Answer:
@@ -179,9 +167,7 @@ def classify_answer(html: str, *, pm: bool) -> Answer:
 __all__ = [
     "Answer",
     "Form",
-    "FORM_TYPE",
     "classify_answer",
-    "form_body",
     "login_form",
     "login_outcome",
     "md5_fields",

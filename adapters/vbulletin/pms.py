@@ -1,13 +1,6 @@
-"""vBulletin private messages (``private.php``) → referee value types. Pure.
-
-No saved PM page of a real board is in the fixtures: the shapes here are vBulletin 4's
-templates as a MafiaUniverse (vB 4) PM monitor's tests show them — ``ol.pmlist >
-li.blockrow.pmbit#pm_N`` with ``a.title[href*="do=showpm&pmid=N"]``, ``span.unread`` around
-an unread title, the sender in ``ol.commalist a.username``; the message page ``div#showpm``
-with the postbit (``.username``, ``h2.title``, ``div#post_message_ blockquote.postcontent``)
-— and, for vB 3, any row that links ``private.php?do=showpm&pmid=N``. All of it is
-**unverified** on a live board (README.md says so).
-"""
+"""vBulletin private messages (``private.php``) → referee value types. Pure. vB 4's
+``ol.pmlist`` folder rows and ``div#showpm`` message page, vB 3's rows linking
+``do=showpm&pmid=N``: all **unverified** on a live board (README.md, «Login and posting»)."""
 
 from __future__ import annotations
 
@@ -20,18 +13,14 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.vbulletin.body import render_body
 from adapters.vbulletin.dates import date_order, footer_zone, vb_date
-from adapters.vbulletin.topic import pagination, raise_for_page, user_id
-from referee.errors import DateParseError, MalformedPage, PmRemoved
-from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage
-from referee.markup import plain_text
+from adapters.vbulletin.topic import _norm, pagination, raise_for_page, user_id
+from referee.core.errors import DateParseError, MalformedPage, PmRemoved
+from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
+from referee.core.markup import plain_text
 
 _PM_ID = re.compile(r"[?&;]pmid=(\d+)")
 _REMOVED = ("invalid message", "неверно указано сообщение", "сообщение не найдено",
             "message does not exist")
-
-
-def _norm(text: str | None) -> str:
-    return " ".join((text or "").split())
 
 
 def _container(link: Node) -> Node:

@@ -1,21 +1,7 @@
 """Posting as the host on vBulletin 3.8/4.x: a reply through ``newreply.php`` and a PM
 through ``private.php?do=newpm`` / ``do=insertpm``, each with the form's ``securitytoken``;
-the hooks of :class:`adapters.poster.FormPoster`.
-
-As far as vBulletin's documented forms and public vB clients show (README.md; none of it is
-verified on a live board):
-
-- the reply form is ``newreply.php?do=newreply&noquote=1&t=N``; it posts to
-  ``newreply.php?do=postreply&t=N`` with ``securitytoken``, ``do``, ``t``, ``posthash``,
-  ``poststarttime``, ``loggedinuser``, ``message``, ``wysiwyg=0``, ``sbutton``;
-- the PM form is ``private.php?do=newpm``; it posts to ``private.php?do=insertpm&pmid=``
-  with ``recipients`` (names, ``;`` between), ``title``, ``message``, ``savecopy``;
-- a stored reply answers a redirect (HTTP 30x or vBulletin's redirect page) to
-  ``showthread.php?p=N#postN``; a sent PM back to ``private.php``;
-- a stale token answers «…security token was missing or invalid»: one fresh form is
-  fetched and posted; flood control («…wait 30 seconds between posts. Please try again in
-  12 seconds.») is waited out once.
-"""
+the hooks of :class:`adapters.poster.FormPoster`. The forms, the answers and what is
+**unverified**: README.md, «Login and posting»."""
 
 from __future__ import annotations
 
@@ -25,10 +11,10 @@ from collections.abc import Callable
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
-from adapters.poster import LOOK, Answer, FormPoster, GuestForm
+from adapters.poster import FORM_TYPE, LOOK, Answer, FormPoster, GuestForm, form_body
 from adapters.vbulletin import forms, topic
 from adapters.vbulletin.client import VbulletinForum
-from referee.errors import PostingError
+from referee.core.errors import PostingError
 
 FLOOD_WAIT = 31.0
 """vBulletin's default ``floodchecktime`` (30 s) plus a margin, when the board names none."""
@@ -61,10 +47,7 @@ class VbulletinPoster(FormPoster[forms.Form]):
 
         def build(form: forms.Form) -> dict[str, str]:
             target = _THREAD.search(form.action)
-            if (target.group(1) if target else form.fields.get("t")) != topic_id:
-                raise PostingError(
-                    f"форма ответа ведёт не в тему игры (t={topic_id}); ничего не отправлено",
-                    "проверьте [forum] url и откройте форму ответа в браузере")
+            self.check_topic(target.group(1) if target else form.fields.get("t"), topic_id)
             data = self._fields(form, message)
             if subject is not None:
                 data["title"] = subject
@@ -112,8 +95,8 @@ class VbulletinPoster(FormPoster[forms.Form]):
                 what: str, pm: bool) -> int | None:
         def send(form: forms.Form) -> Answer:
             r = self.post(form.action, what=what,
-                          content=forms.form_body(build(form), self.forum.charset),
-                          headers={**forms.FORM_TYPE, "Referer": form.action})
+                          content=form_body(build(form), self.forum.charset),
+                          headers={**FORM_TYPE, "Referer": form.action})
             if r.is_redirect:
                 return _redirected(r, pm=pm)
             if r.status_code >= 500:

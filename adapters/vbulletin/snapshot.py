@@ -1,19 +1,8 @@
-"""vBulletin's half of a snapshot folder (``[forum] snapshot``; the shared half, what
-browsers do to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
-
-A saved page with posts (vB 3 ``table#postN``, vB 4 ``li#post_N``, vB 5 ``li.b-post``) is a
-thread page, read by :mod:`.topic` (one numeric date order kept over the folder's pages,
-like the live board's pages); a page of ``private.php?do=showpm`` links is a PM folder
-listing, a page with the PM's postbit (``div#showpm``, or a ``div#post_message_`` without a
-post frame) an opened PM, both read by :mod:`.pms`.
-
-What a saved page does not say is taken from the «saved from url» address, else from the
-page's own links and forms (**unverified** on a real saved PM page: none is in the
-fixtures): the thread from the ``t``/``threadid`` inputs (the parser's own), then the thread
-most of the page's links name; a PM's id from ``pmid=`` in its reply and forward links
-(``private.php?do=newpm&pmid=N``) or the quick reply's ``input[name=pmid]``; a folder from
-the listing form's ``folderid=`` or the breadcrumb's ``private.php?folderid=``.
-"""
+"""vBulletin's half of a snapshot folder (the shared half: :mod:`adapters.snapshot`): a saved
+page with posts is a thread page, a page of ``do=showpm`` links a PM folder, a page with a
+PM's postbit an opened PM; what a saved page does not say (the thread, a PM's id, the
+folder) is taken from the «saved from url» address, else from the page's own links and
+forms. README.md, «Saved pages», has each rule and its source."""
 
 from __future__ import annotations
 
@@ -30,8 +19,8 @@ from adapters.snapshot import Reading, SavedPage
 from adapters.vbulletin import claims_page, pms, topic
 from adapters.vbulletin.dates import Order
 from adapters.vbulletin.urls import parse_thread_url
-from referee.errors import ConfigError, MalformedPage
-from referee.kernel import TopicPage
+from referee.core.errors import ConfigError, MalformedPage
+from referee.core.kernel import TopicPage
 
 _PM_ID = re.compile(r"[?&;]pmid=(\d+)")
 _FOLDER_ID = re.compile(r"[?&;]folderid=(-?\d+)")

@@ -1,13 +1,9 @@
 """vBulletin thread pages → referee value types. Pure: HTML text in, dataclasses out.
 
-Three layouts, each verified on a real saved page (README.md has every fact and its
-source): vB 4 ``li.postcontainer#post_P`` (vBulletin4.html), vB 3 ``table#postP`` with
-``div#post_message_P`` (vBulletin3.html), vB 5 ``li.b-post[data-node-id]`` with the exact
-time in ``data-node-publishdate`` (vBulletin5.html). Dates are read in the zone the footer
-names, else the host's ``[forum] timezone`` (:mod:`.dates`); bodies are normalised by
-:mod:`.body`. Page kinds are told by the DOM, never by the HTTP status: a guest sees the
-navbar login form on every vB 4 page, so a login form alone proves nothing.
-"""
+Three layouts: vB 4 ``li.postcontainer#post_P``, vB 3 ``table#postP`` with
+``div#post_message_P``, vB 5 ``li.b-post[data-node-id]`` (README.md, «Thread pages», has
+every fact and its source). Page kinds are told by the DOM, never by the HTTP status: a
+guest sees the navbar login form on every vB 4 page, so a login form alone proves nothing."""
 
 from __future__ import annotations
 
@@ -21,9 +17,9 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from adapters.vbulletin.body import render_body
+from adapters.vbulletin.body import _classes, render_body
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
-from referee.errors import (
+from referee.core.errors import (
     AccessDenied,
     DateParseError,
     ForumError,
@@ -31,8 +27,8 @@ from referee.errors import (
     MalformedPage,
     TopicNotFound,
 )
-from referee.kernel import EditNotice, Post, TopicPage
-from referee.markup import plain_text
+from referee.core.kernel import EditNotice, Post, TopicPage
+from referee.core.markup import plain_text
 
 _USER_ID = re.compile(r"(?:[?&;]u=|member\.php/|members?/)(\d+)")
 _DIGITS = re.compile(r"\d+")
@@ -53,10 +49,6 @@ _HINT_LOGIN = ("Проверьте [forum] username и пароль (REFEREE_PAS
 
 def _norm(text: str | None) -> str:
     return " ".join((text or "").split())
-
-
-def _classes(node: Node) -> set[str]:
-    return set((node.attributes.get("class") or "").split())
 
 
 # ---------------------------------------------------------------------------------------

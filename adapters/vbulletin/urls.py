@@ -1,33 +1,17 @@
-"""vBulletin thread addresses: which of vBulletin's URL forms a topic link has, the thread
-number in it, and the address of any page in the same form.
-
-The forms (README.md, «Addresses», has the source of each):
-
-- ``showthread.php?t=123&page=2`` — the basic form of vB 3.x and 4.x;
-- ``showthread.php?123-Title/page2`` — vB 4 «standard» friendly URLs;
-- ``showthread.php/123-Title/page2`` — vB 4 «advanced» friendly URLs (verified:
-  ``vBulletin4.html``);
-- ``threads/123-Title/page2`` — vB 4 friendly URLs with rewrite rules (``threads/123`` bare
-  is XenForo's shape too: the first page decides);
-- ``…/channel/123-title/page2`` — vB 5 (verified: ``vBulletin5.html``);
-- ``forum-title/123-thread-title.html``, page K ``…-K.html`` — vBSEO, the common add-on of
-  vB 3.8/4 (its default thread format ``%forum_title%/%thread_id%-%thread_title%.html``;
-  **unverified** on a live board). A trailing ``-N`` cannot be told from a title that ends
-  in a number («mafiya-63»), so the link is taken as the thread's first page.
-
-XenForo writes ``threads/title.123/``: a last segment that ends in ``.digits`` is never
-claimed here. A page is asked for in the form the host's link has, so a board that enforces
-its canonical URL form answers without a redirect.
-"""
+"""vBulletin thread addresses: which of vBulletin's URL forms a topic link has (vB 3/4
+``showthread.php``, vB 4 friendly URLs, ``threads/``, vB 5, vBSEO; never XenForo's
+``threads/title.N/``), the thread number in it, and any page's address in the same form,
+so a board that enforces its canonical form answers without a redirect. Every form and its
+source: README.md, «Addresses»."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import SplitResult, parse_qs, urlsplit, urlunsplit
 
-from referee.errors import ConfigError
+from referee.core.errors import ConfigError
 
 Form = Literal["query", "query_slug", "path", "threads", "vb5", "vbseo"]
 
@@ -77,9 +61,6 @@ class ThreadAddress:
         if self.form == "vbseo":
             return self.base + (f"-{page}" if more else "") + ".html"
         return self.base + (f"/page{page}" if more else "")
-
-    def with_root(self, root: str) -> ThreadAddress:
-        return replace(self, root=root)
 
 
 def parse_thread_url(url: str) -> ThreadAddress:

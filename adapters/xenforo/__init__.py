@@ -1,12 +1,6 @@
 """XenForo 2 (and the thread pages of XenForo 1): the engine most Russian forum Mafia is
-played on today (issue 18).
-
-Addresses in :mod:`.urls`, thread pages in :mod:`.topic` (post bodies made readable by
-the engine-neutral vote reader in :mod:`.body`), conversations in :mod:`.pms`,
-forms in :mod:`.forms`, the live board in :mod:`.client`, replies and new conversations in
-:mod:`.posting`, saved pages (``[forum] snapshot``) in :mod:`.snapshot`. What each relies
-on, and where it was verified, is in ``README.md`` beside this file. The registry entry
-below opens each lazily.
+played on today (issue 18). The registry entry opens the engine's modules lazily; what each
+does, and every fact it relies on with where it was verified: README.md beside this file.
 """
 
 from __future__ import annotations

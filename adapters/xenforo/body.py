@@ -1,20 +1,15 @@
-"""A XenForo post body → the HTML the engine-neutral readers expect (engine guide).
-
-The vote reader and :mod:`referee.markup` read phpBB's shape: quotes are ``<blockquote>``
-(with their author header inside), code boxes ``div.codebox > code``, spoiler content in
-place, no forum chrome. XenForo 2 already renders ``[QUOTE]`` as a ``<blockquote>``; its
-«Нажмите для раскрытия...» link, the spoiler buttons and the code box title are chrome and
-go. XenForo 1 renders a quote as ``div.bbCodeQuote > aside > div.attribution +
-blockquote.quoteContainer``: the attribution («Higure said: ↑») is moved into the
-blockquote, which replaces the whole box, so the quoted author never reads as the poster's
-own words. Colours stay exactly as XenForo wrote them (``style="color: rgb(…)"``).
+"""A XenForo post body → the HTML the engine-neutral readers expect (engine guide): XF1's
+quote boxes become their blockquote with the attribution inside, code boxes
+``div.codebox``, chrome (buttons, «click to expand», link previews) goes, colours stay as
+written. What and why: README.md («The body the vote reader gets»).
 """
 
 from __future__ import annotations
 
 from selectolax.lexbor import LexborNode as Node
 
-from referee.markup import plain_text_node
+from adapters.html import element_children
+from referee.core.markup import plain_text_node
 
 _CHROME = (
     "button",                       # spoiler buttons (XF2 .bbCodeSpoiler-button, XF1)
@@ -28,10 +23,6 @@ _CHROME = (
 )
 
 
-def _first_element(node: Node) -> Node | None:
-    return next((c for c in node.iter() if c.tag and not c.tag.startswith("-")), None)
-
-
 def _xf1_quotes(body: Node) -> None:
     # Innermost first: a quote inside a quote is rewritten before its container moves.
     for box in reversed(body.css("div.bbCodeQuote")):
@@ -40,9 +31,9 @@ def _xf1_quotes(body: Node) -> None:
             continue
         attribution = box.css_first("div.attribution")
         if attribution is not None:
-            first = _first_element(inner)
-            if first is not None:
-                first.insert_before(attribution)
+            first = element_children(inner)
+            if first:
+                first[0].insert_before(attribution)
             else:
                 inner.insert_child(attribution)
         if box.attributes.get("data-author") and "data-quote" not in inner.attributes:

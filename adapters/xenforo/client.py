@@ -1,17 +1,9 @@
-"""A live XenForo board over HTTP: thread pages, login, the host's conversations.
-
-Board facts this relies on (``adapters/xenforo/README.md`` says where each is verified):
-
-- A thread page is ``threads/{slug}.{id}/page-N``; a page past the end redirects to the last
-  page, and a stale slug redirects to the thread's current address (its ``<link
-  rel="canonical">``, which is then used so the next sync costs one request again).
-- A page the visitor may not see answers HTTP 403 with XenForo's error box, and for a guest
-  with the login form inside it.
-- Login: ``login/login`` (``login``, ``password``, ``remember``, ``_xfToken``); success sets
-  the ``{prefix}user`` cookie (``html[data-cookie-prefix]``, ``xf_`` by default).
-- Conversations: the list ``conversations/`` (``page-N``, newest reply first) says how many
-  messages each holds; a conversation's pages hold «Messages per page» messages (the same
-  setting as a thread's posts per page), oldest first. Opening one marks it read.
+"""A live XenForo board over HTTP (implements :class:`referee.core.kernel.Forum`): the skeleton's
+hooks for thread pages (a stale slug is followed to the canonical address, so the next sync
+costs one request again), the login (``login/login``; success is the ``{prefix}user``
+cookie or a redirect away from the login pages) and the host's conversations (a PM per
+message place, a conversation page read once per run). Facts and their sources: README.md
+(«Conversations as the host's private messages», «Thread pages», «Login and errors»).
 """
 
 from __future__ import annotations
@@ -37,16 +29,16 @@ from adapters.xenforo.page import (
 from adapters.xenforo.pms import (
     ConversationPage,
     ConversationRow,
+    conversation_pms,
     inbox_page,
     parse_conversation_list,
     parse_conversation_page,
-    pm_key,
     split_key,
 )
 from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
 from adapters.xenforo.urls import Board, ThreadAddress, parse_thread_url
-from referee.errors import ConfigError, LoginFailed, PmRemoved
-from referee.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
+from referee.core.errors import ConfigError, LoginFailed, PmRemoved
+from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
 
 T = TypeVar("T")
 
@@ -54,7 +46,7 @@ _TWO_STEP = re.compile(r'<form[^>]+action="[^"]*login/two-step', re.IGNORECASE)
 
 
 class XenforoForum(BoardClient):
-    """A live XenForo 1/2 board (implements :class:`referee.kernel.Forum`)."""
+    """A live XenForo 1/2 board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "xenforo"
     url_example = "https://forum.example/threads/mafija.123/"
@@ -229,26 +221,10 @@ class XenforoForum(BoardClient):
         title = row.title if row is not None else str(conversation_id)
         shown = self.read(url, lambda html: parse_conversation_page(
             html, url=url, tz=self.tz, now=self.now()), what=f"переписка «{title}»")
-        count = len(shown.messages)
-        if shown.page < shown.total_pages and count:
-            self.per_page = count
-        if shown.page == 1 or shown.page < shown.total_pages or self.per_page:
-            first = (shown.page - 1) * (self.per_page or count) + 1
-        else:
-            # The last page of a board whose page size is not known yet: its messages are
-            # the conversation's last ones (the list said how many there are).
-            total = row.messages if row is not None else count
-            first = max(1, total - count + 1)
-        people = shown.participants or (row.participants if row is not None else ())
-        me = (self.forum.username or "").casefold()
-        for offset, m in enumerate(shown.messages):
-            key = pm_key(conversation_id, first + offset)
-            self._messages[key] = PrivateMessage(
-                pm_id=key, sender=m.sender, sender_id=m.sender_id,
-                recipients=tuple(p for p in people if p.casefold() != m.sender.casefold()),
-                sent_at=m.sent_at, subject=shown.title or title, body_html=m.body_html,
-                body_text=m.body_text,
-                folder="sentbox" if me and m.sender.casefold() == me else "inbox")
+        if shown.page < shown.total_pages and shown.messages:
+            self.per_page = len(shown.messages)
+        self._messages.update((pm.pm_id, pm) for pm in conversation_pms(
+            conversation_id, shown, row, self.per_page, self.forum.username or ""))
         return shown
 
 

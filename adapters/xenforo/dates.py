@@ -1,19 +1,8 @@
-"""XenForo's dates: the zone a page's printed dates are in, and the date texts XenForo prints.
-
-Every XenForo 2 date element carries its instant (``time.u-dt`` ``data-time`` or
-``data-timestamp``, the ISO ``datetime``), and so do XenForo 1's recent ones
-(``abbr.DateTime[data-time]``). Text is read only where XenForo printed no machine time:
-XenForo 1 posts older than a week (``span.DateTime[title]`` «Oct 30, 2014 at 10:48 PM»,
-«16.06.17 в 14:51») and styles that drop the attributes. Such text is in the *viewer's*
-zone: the host's account zone on a logged-in page, the board's default zone on a guest's.
-The page itself tells that zone's offset: XF2 prints ``XF.config.time = {now, today}``, XF1
-``XenForo.serverTimeInfo = {now, today}``, where ``today`` is the viewer's midnight
-(``XF\\Language::getDayStartTimestamps``, ``XenForo_Locale::getDayStartTimestamps``).
-
-The texts are XenForo's relative forms (``XF\\Language::getRelativeDateTimeOutput``):
-«Только что», «N минут назад», «Сегодня в 21:42», «Вчера в 21:42», a weekday within the
-week «Понедельник в 18:00», then the date «20 ноя 2026». Everything but the weekday and
-«только что» is :func:`referee.dates.parse_forum_date`'s.
+"""XenForo's dates: the zone a page's printed dates are in (the viewer's midnight that the
+page's own script prints), and the relative date texts XenForo prints («Только что»,
+«Понедельник в 18:00»; the rest is :func:`referee.core.dates.parse_forum_date`'s). Text is read
+only where XenForo printed no machine time. Facts and their sources: README.md («Thread
+pages»: the viewer's midnight, XenForo's date texts).
 """
 
 from __future__ import annotations
@@ -23,8 +12,9 @@ from datetime import UTC, datetime, time, timedelta, timezone, tzinfo
 
 from selectolax.lexbor import LexborHTMLParser
 
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError
+from adapters.html import squash
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError
 
 _DAY_START = re.compile(
     r"\b(?:serverTimeInfo|time)\s*:\s*\{\s*now\s*:\s*(\d{9,11})\s*,\s*today\s*:\s*(\d{9,11})")
@@ -66,7 +56,7 @@ def viewer_zone(tree: LexborHTMLParser, configured: tzinfo) -> tzinfo:
 
 def read_date_text(text: str, zone: tzinfo, now: datetime) -> datetime | None:
     """The instant a XenForo date text means in ``zone`` (aware UTC), or None."""
-    clean = " ".join(text.replace("\u00a0", " ").split())
+    clean = squash(text)
     if not clean:
         return None
     try:

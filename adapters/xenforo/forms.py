@@ -1,19 +1,7 @@
 """XenForo forms and the answers to them: the login form, the reply and «start a
-conversation» forms, and what an answer to a POST says. Pure: HTML text in.
-
-Facts (``adapters/xenforo/README.md`` says where each is verified):
-
-- Every POST carries ``_xfToken`` (the form's hidden input, the same value as
-  ``html[data-csrf]``), bound to the session's ``xf_csrf`` cookie; a refused token answers
-  «Произошла ошибка безопасности…» / "Security error occurred".
-- Login posts ``login``, ``password``, ``remember=1``, ``_xfToken`` (and ``_xfRedirect``) to
-  ``login/login``; success is a redirect that sets the ``{prefix}user`` cookie.
-- A reply posts ``message`` (BBCode: XenForo's editor plugin takes ``message`` before
-  ``message_html``) and ``_xfToken`` to ``threads/…/add-reply``; success redirects to
-  ``posts/P/``. A new conversation posts ``recipients``, ``title``, ``message``,
-  ``_xfToken`` to ``conversations/add``; success redirects to the conversation.
-- Flood control: «Вы должны подождать не менее N секунд…» / "You must wait at least N
-  seconds before performing this action."
+conversation» forms (each POST carries the ``_xfToken``), and what an answer to a POST says
+(a refused token, flood control, a refusal). Pure: HTML text in. Facts and their sources:
+README.md («Login and errors», «Posting»).
 """
 
 from __future__ import annotations
@@ -26,13 +14,13 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import poster
+from adapters.html import squash
 from adapters.xenforo.page import (
     absolute,
     csrf_token,
     error_text,
     is_logged_in,
     login_form,
-    norm,
 )
 
 _CAPTCHA = ("[data-xf-init*='captcha']", ".g-recaptcha", ".h-captcha", ".cf-turnstile",
@@ -57,8 +45,9 @@ def has_captcha(node: Node) -> bool:
     return any(node.css_first(selector) is not None for selector in _CAPTCHA)
 
 
-def _fields(form: Node) -> dict[str, str]:
-    """Hidden inputs and checked boxes, as a browser posts them."""
+def _fields(form: Node, tree: LexborHTMLParser, *leave: str) -> dict[str, str]:
+    """Hidden inputs and checked boxes as a browser posts them (but ``leave``), with the
+    page's ``_xfToken`` when the form holds none."""
     data: dict[str, str] = {}
     for node in form.css("input"):
         name = node.attributes.get("name")
@@ -67,6 +56,9 @@ def _fields(form: Node) -> dict[str, str]:
             continue
         if kind == "hidden" or (kind == "checkbox" and "checked" in node.attributes):
             data[name] = node.attributes.get("value") or ("1" if kind == "checkbox" else "")
+    data = {k: v for k, v in data.items() if k not in leave}
+    if not data.get("_xfToken") and (token := csrf_token(tree)):
+        data["_xfToken"] = token
     return data
 
 
@@ -87,11 +79,7 @@ def parse_login_form(html: str, url: str) -> LoginForm | None:
     form = login_form(tree)
     if form is None:
         return None
-    hidden = {k: v for k, v in _fields(form).items() if k != "remember"}
-    if not hidden.get("_xfToken"):
-        token = csrf_token(tree)
-        if token:
-            hidden["_xfToken"] = token
+    hidden = _fields(form, tree, "remember")
     user = form.css_first("input[name='login'], input[type='text'], input[type='email']")
     password = form.css_first("input[type='password']")
     remember = form.css_first("input[name='remember']")
@@ -135,12 +123,7 @@ def parse_posting_form(html: str, action_part: str, url: str) -> PostingForm | N
         action = form.attributes.get("action") or ""
         if action_part not in action:
             continue
-        hidden = {k: v for k, v in _fields(form).items()
-                  if k not in ("message", "message_html")}
-        if not hidden.get("_xfToken"):
-            token = csrf_token(tree)
-            if token:
-                hidden["_xfToken"] = token
+        hidden = _fields(form, tree, "message", "message_html")
         return PostingForm(absolute(tree, url, action), hidden, has_captcha(form))
     return None
 
@@ -163,7 +146,7 @@ def classify_answer(html: str) -> Answer:
     if said:
         return Answer("refused", text=said)
     title = tree.css_first("title")
-    return Answer("unknown", text=norm(title.text()) if title is not None else "")
+    return Answer("unknown", text=squash(title.text()) if title is not None else "")
 
 
 __all__ = ["Answer", "LoginForm", "PostingForm", "classify_answer", "has_captcha",

@@ -16,8 +16,9 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
+from adapters.html import squash
 from adapters.xenforo.dates import read_date_text
-from referee.errors import (
+from referee.core.errors import (
     AccessDenied,
     ForumError,
     LoginRequired,
@@ -36,23 +37,11 @@ HINT_LOGIN = ("Проверьте логин ведущего ([forum] username)
               "этой учётной записи открыт раздел с игрой.")
 
 
-def norm(text: str) -> str:
-    return " ".join(text.split())
-
-
-_QUICK_SEARCH = ('data-xf-init="quick-search"', 'id="QuickSearch"')
-_UI_WORDS = ("Поиск", "Форумы", ">Search<", ">Forums<")
-
-
-def reads_as_xenforo(text: str) -> bool:
-    """Whether decoded page text reads as XenForo in the board's language: a page with the
-    header's quick search (XF2 ``data-xf-init="quick-search"``, XF1 ``#QuickSearch``) shows
-    its language pack's «Поиск»/«Форумы» or «Search»/«Forums», and under a wrong encoding
-    the Russian words are the first to go. A page without it, or one that declares a
-    language not written in Cyrillic, is not judged by its words."""
-    if not any(mark in text for mark in _QUICK_SEARCH) or charset.in_other_language(text):
-        return True
-    return any(word in text for word in _UI_WORDS)
+reads_as_xenforo = charset.reads_in_language(('data-xf-init="quick-search"', 'id="QuickSearch"'),
+                                             ("Поиск", "Форумы", ">Search<", ">Forums<"))
+"""Whether decoded page text reads as XenForo in the board's language: the header's quick
+search (XF2 ``data-xf-init="quick-search"``, XF1 ``#QuickSearch``) comes with the pack's
+«Поиск»/«Форумы» or «Search»/«Forums»."""
 
 
 def decode_page(content: bytes, content_type: str | None = None) -> str:
@@ -128,7 +117,7 @@ def error_text(tree: LexborHTMLParser) -> str:
                      ".errorPanel", "div.error"):
         node = tree.css_first(selector)
         if node is not None:
-            text = norm(node.text())
+            text = squash(node.text())
             if text:
                 return text[:300]
     return ""
@@ -190,7 +179,7 @@ def time_of(node: Node | None, tz: tzinfo, now: datetime) -> datetime | None:
         or attrs.get("data-date") or "",
         attrs.get("data-time-string") or attrs.get("data-timestring")
         or ("" if _DIGITS.match(clock) else clock)) if part)
-    for text in (attrs.get("title") or "", pair, norm(node.text())):
+    for text in (attrs.get("title") or "", pair, squash(node.text())):
         when = read_date_text(text, tz, now)
         if when is not None:
             return when
@@ -218,7 +207,7 @@ def user_of(link: Node | None, fallback: str = "") -> User:
     href (XF1); guests and deleted users print a bare ``span.username`` (no id)."""
     if link is None:
         return User(fallback, None)
-    name = norm(link.text()) or fallback
+    name = squash(link.text()) or fallback
     uid = (link.attributes.get("data-user-id") or "").strip()
     if _DIGITS.match(uid) and uid != "0":
         return User(name, int(uid))
@@ -233,6 +222,6 @@ def parse(html: str) -> LexborHTMLParser:
 __all__ = [
     "HINT_LOGIN", "HINT_URL", "Generation", "User", "absolute", "cookie_prefix", "csrf_token",
     "date_in", "decode_page",
-    "error_text", "generation", "is_logged_in", "login_form", "norm", "parse",
+    "error_text", "generation", "is_logged_in", "login_form", "parse",
     "raise_for_page", "reads_as_xenforo", "time_of", "user_of",
 ]

@@ -1,13 +1,8 @@
 """XenForo conversations («Переписка»: the host's private messages) → plain rows and
-messages. Pure: HTML text in.
-
-A conversation is a thread of messages between its participants. referee keeps one
-:class:`~referee.kernel.PrivateMessage` per *message*, keyed by the conversation and the
-message's place in it (:func:`pm_key`): the listing tells how many messages each
-conversation holds («Ответы: N» + 1), so a sync can tell which places it has not stored
-yet without opening anything, and opens only the conversation pages that hold them.
-XenForo 2 has no way to delete a conversation message (no delete action in
-``conversation_message_macros``), so a message keeps its place.
+messages, one :class:`~referee.core.kernel.PrivateMessage` per message keyed by its place in its
+conversation (:func:`pm_key`). Pure: HTML text in. Why a message per place, and the facts
+with their sources: README.md («Conversations as the host's private messages»,
+«Conversations»).
 """
 
 from __future__ import annotations
@@ -21,6 +16,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.html import squash
 from adapters.xenforo.body import normalise_body
 from adapters.xenforo.dates import viewer_zone
 from adapters.xenforo.page import (
@@ -28,14 +24,13 @@ from adapters.xenforo.page import (
     date_in,
     is_logged_in,
     login_form,
-    norm,
     raise_for_page,
     time_of,
     user_of,
 )
 from adapters.xenforo.topic import pages_of
-from referee.errors import MalformedPage
-from referee.kernel import PmFolderPage, PmListEntry
+from referee.core.errors import MalformedPage
+from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
 
 KEY_BASE = 100_000
 """``pm_id = conversation_id · KEY_BASE + place`` (the first message is place 1)."""
@@ -134,7 +129,7 @@ def _row(node: Node, tz: tzinfo, now: datetime) -> ConversationRow | None:
     main = node.css_first(".structItem-cell--main") or node
     people: list[str] = []
     for user in main.css(".structItem-parts .username, .posterDate .username"):
-        name = norm(user.text())
+        name = squash(user.text())
         if name and name not in people:
             people.append(name)
     replies = node.css_first(".structItem-cell--meta dd") or node.css_first("dl.major dd")
@@ -143,12 +138,12 @@ def _row(node: Node, tz: tzinfo, now: datetime) -> ConversationRow | None:
     last_sender = latest.css_first(".username") if latest is not None else None
     return ConversationRow(
         conversation_id=conversation_id,
-        title=norm(title_link.text()) if title_link is not None else "",
+        title=squash(title_link.text()) if title_link is not None else "",
         route=_route(href, conversation_id),
         participants=tuple(people),
         messages=(count or 0) + 1,
         last_at=time_of(date_in(latest), tz, now) if latest is not None else None,
-        last_sender=norm(last_sender.text()) if last_sender is not None else "",
+        last_sender=squash(last_sender.text()) if last_sender is not None else "",
         unread="is-unread" in (node.attributes.get("class") or "").split()
         or "unread" in (node.attributes.get("class") or "").split(),
     )
@@ -239,12 +234,36 @@ def _participants(tree: LexborHTMLParser) -> tuple[str, ...]:
     for selector in (".block ol.block-body .contentRow-main .username",
                      ".p-description .username"):
         for user in tree.css(selector):
-            name = norm(user.text())
+            name = squash(user.text())
             if name and name not in found:
                 found.append(name)
         if found:
             break
     return tuple(found)
+
+
+def conversation_pms(conversation_id: int, shown: ConversationPage,
+                     row: ConversationRow | None, per_page: int | None,
+                     host: str) -> list[PrivateMessage]:
+    """The messages of one conversation page as the kernel's PMs, keyed by their places
+    (:func:`pm_key`); the live board and saved pages alike. A page before the last tells
+    the board's page size; on the last page without ``per_page`` known, its messages are
+    the conversation's last ones (the list said how many there are)."""
+    count = len(shown.messages)
+    per = count if shown.page < shown.total_pages else per_page
+    if shown.page == 1 or per:
+        first = (shown.page - 1) * (per or 0) + 1
+    else:
+        first = max(1, (row.messages if row is not None else count) - count + 1)
+    people = shown.participants or (row.participants if row is not None else ())
+    title = shown.title or (row.title if row is not None else str(conversation_id))
+    me = host.casefold()
+    return [PrivateMessage(
+        pm_id=pm_key(conversation_id, first + offset), sender=m.sender, sender_id=m.sender_id,
+        recipients=tuple(p for p in people if p.casefold() != m.sender.casefold()),
+        sent_at=m.sent_at, subject=title, body_html=m.body_html, body_text=m.body_text,
+        folder="sentbox" if me and m.sender.casefold() == me else "inbox")
+        for offset, m in enumerate(shown.messages)]
 
 
 def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
@@ -264,7 +283,7 @@ def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
     title = tree.css_first("h1.p-title-value") or tree.css_first(".titleBar h1")
     return ConversationPage(
         conversation_id=conversation_id_in(source) or conversation_id_in(url),
-        title=norm(title.text()) if title is not None else "",
+        title=squash(title.text()) if title is not None else "",
         page=pages.page, total_pages=pages.total,
         participants=_participants(tree), messages=messages,
     )
@@ -272,6 +291,6 @@ def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
 
 __all__ = [
     "KEY_BASE", "ConversationList", "ConversationMessage", "ConversationPage",
-    "ConversationRow", "conversation_id_in", "parse_conversation_list",
+    "ConversationRow", "conversation_id_in", "conversation_pms", "parse_conversation_list",
     "inbox_page", "parse_conversation_page", "pm_key", "split_key",
 ]

@@ -1,17 +1,8 @@
 """Posting as the host on XenForo: a reply in the game thread (``threads/…/add-reply``) and a
-new conversation for a private result (``conversations/add``); the hooks of
-:class:`adapters.poster.FormPoster`.
-
-XenForo facts this follows (``adapters/xenforo/README.md`` says where each is verified):
-
-- The forms are read fresh before each send (``threads/…/reply``, ``conversations/add``)
-  for their ``_xfToken``; the text goes as ``message`` in BBCode, which XenForo's editor
-  plugin takes as is.
-- A stored reply answers a redirect to ``posts/P/`` (``…?pending_approval=1`` when it awaits
-  a moderator); a started conversation a redirect to ``conversations/{slug}.{id}/``.
-- A refused token answers «Произошла ошибка безопасности…»: one fresh form, then an error.
-- Flood control answers «Вы должны подождать не менее N секунд…»: we wait N seconds (capped)
-  and send once more.
+new conversation for a private result (``conversations/add``), each through a form read
+fresh for its ``_xfToken`` (the hooks of :class:`adapters.poster.FormPoster`). What XenForo
+answers — a redirect when stored, a security error, flood control naming the seconds — and
+where each was verified: README.md («Posting»).
 """
 
 from __future__ import annotations
@@ -27,7 +18,7 @@ from adapters.xenforo.client import XenforoForum
 from adapters.xenforo.page import error_text, is_logged_in, login_form, parse
 from adapters.xenforo.pms import conversation_id_in, pm_key
 from adapters.xenforo.urls import parse_thread_url, route_of
-from referee.errors import ConfigError, LoginRequired, PostingError
+from referee.core.errors import ConfigError, LoginRequired, PostingError
 
 FLOOD_WAIT = 31.0
 """XenForo's default flood check (30 s) plus a margin, when the answer names no figure."""
@@ -40,7 +31,7 @@ _LOOK = ("посмотрите в теме (или в переписках) в �
 
 class XenforoPoster(FormPoster[forms.PostingForm]):
     """Sends replies and new conversations as the logged-in host over a
-    :class:`XenforoForum` session (implements :class:`referee.kernel.Poster`)."""
+    :class:`XenforoForum` session (implements :class:`referee.core.kernel.Poster`)."""
 
     flood_default = FLOOD_WAIT
     max_flood_wait = MAX_FLOOD_WAIT
@@ -56,10 +47,8 @@ class XenforoPoster(FormPoster[forms.PostingForm]):
                 _, target = parse_thread_url(form.action)
             except ConfigError:
                 target = None
-            if target is None or target.thread_id != thread.thread_id:
-                raise PostingError(
-                    f"форма ответа ведёт не в тему игры ({route_of(form.action) or '?'}); "
-                    "ничего не отправлено", "проверьте [forum] url и форму ответа в браузере")
+            self.check_topic(str(target.thread_id) if target else route_of(form.action),
+                             thread.thread_id)
             return {**form.hidden, "message": message}
 
         return self._submit(thread.reply_url(), "add-reply", build,

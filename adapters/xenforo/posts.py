@@ -19,9 +19,10 @@ from datetime import datetime, tzinfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.xenforo.page import HINT_URL, User, date_in, norm, time_of, user_of
-from referee.errors import MalformedPage
-from referee.kernel import EditNotice
+from adapters.html import classes, squash
+from adapters.xenforo.page import HINT_URL, User, date_in, time_of, user_of
+from referee.core.errors import MalformedPage
+from referee.core.kernel import EditNotice
 
 _POST_ID = re.compile(r"^(?:js-)?post-(\d+)$")
 _NUMBER = re.compile(r"#\s*(\d[\d\s.,\u00a0\u202f]*)")
@@ -78,16 +79,12 @@ def looks_like_posts(tree: LexborHTMLParser) -> bool:
     """Whether the page shows XenForo posts (a deleted post's placeholder is none)."""
     for node in tree.css("article.message--post, article.message--article, .message.js-post, "
                          "li.message"):
-        if not _classes(node) & {"message--deleted", "deleted", "placeholder"}:
+        if not classes(node) & {"message--deleted", "deleted", "placeholder"}:
             return True
     return False
 
 
 # --------------------------------------------------------------------------- which posts
-
-def _classes(node: Node) -> set[str]:
-    return set((node.attributes.get("class") or "").split())
-
 
 def _ancestors(node: Node, stop: Node | None = None) -> Iterator[Node]:
     parent = node.parent
@@ -107,14 +104,14 @@ def _post_id(node: Node) -> int | None:
 def _xf2_posts(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
     found: list[tuple[int, Node]] = []
     for node in tree.css('[data-content^="post-"], [id^="js-post-"]'):
-        classes = _classes(node)
+        marks = classes(node)
         pid = _post_id(node)
         # A soft-deleted post shown to a moderator is a placeholder without its text
         # (post_macros::post_deleted); a post quoted or embedded in another's text is not
         # a post of this page.
-        if pid is None or not classes & {"message", "js-post"} or "message--deleted" in classes:
+        if pid is None or not marks & {"message", "js-post"} or "message--deleted" in marks:
             continue
-        if any("bbWrapper" in _classes(a) for a in _ancestors(node)):
+        if any("bbWrapper" in classes(a) for a in _ancestors(node)):
             continue
         found.append((pid, node))
     return found
@@ -125,13 +122,13 @@ def _xf1_posts(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
     for node in tree.css("li.message"):
         pid = _post_id(node)
         # A deleted post shown to a moderator is a placeholder without its text.
-        if pid is not None and not _classes(node) & {"deleted", "placeholder"}:
+        if pid is not None and not classes(node) & {"deleted", "placeholder"}:
             found.append((pid, node))
     return found
 
 
 def _in_list(node: Node) -> bool:
-    return any("js-replyNewMessageContainer" in _classes(a) or a.attributes.get("id") ==
+    return any("js-replyNewMessageContainer" in classes(a) or a.attributes.get("id") ==
                "messageList" for a in _ancestors(node))
 
 
@@ -139,7 +136,7 @@ def _in_list(node: Node) -> bool:
 
 def _meta(node: Node, root: Node) -> bool:
     """Whether ``node`` is in the post's own furniture, not its text or notices."""
-    return not any(_classes(a) & _NOT_META for a in _ancestors(node, root))
+    return not any(classes(a) & _NOT_META for a in _ancestors(node, root))
 
 
 def _first(node: Node, selectors: tuple[str, ...]) -> Node | None:
@@ -173,7 +170,7 @@ def _posted_at(node: Node, header: Node | None, pid: int, url: str, zone: tzinfo
         found.sort(key=lambda t: not _links_here(t, node, pid))
         when = next((w for w in (time_of(t, zone, now) for t in found) if w is not None), None)
     if when is None:
-        shown = norm(header.text())[:60] if header is not None else ""
+        shown = squash(header.text())[:60] if header is not None else ""
         raise _missing(pid, url, "не найдено время сообщения (time.u-dt)"
                        + (f": «{shown}»" if shown else ""))
     return when
@@ -184,7 +181,7 @@ def _number(node: Node, box: Node | None) -> int | None:
     furniture (XF 2.0 and UI.X repeat it in the user cell)."""
     for scope in ((box,) if box is not None else ()) + (node,):
         for item in scope.css("a, li, span"):
-            match = _NUMBER.fullmatch(norm(item.text()))
+            match = _NUMBER.fullmatch(squash(item.text()))
             if match and _meta(item, node):
                 digits = re.sub(r"\D", "", match.group(1))
                 if digits and len(digits) <= 9:
@@ -198,13 +195,13 @@ def _edit_notice(box: Node | None, author: str, zone: tzinfo, now: datetime) -> 
     XenForo prints no edit count: one notice is one known edit."""
     if box is None:
         return None
-    text = norm(box.text()).lower()
+    text = squash(box.text()).lower()
     editor = "модератор" if any(m in text for m in _MODERATOR) else author
     return EditNotice(editor=editor, edited_at=time_of(date_in(box), zone, now), count=1)
 
 
 def _xf2_user(node: Node) -> User:
-    named = norm(node.attributes.get("data-author") or "")
+    named = squash(node.attributes.get("data-author") or "")
     link = _first(node, _XF2_AUTHOR)
     # data-author is the plain username XenForo's own quote script reads; the link's text
     # may carry a style's or an add-on's decorations. Guests and deleted members print a
@@ -233,7 +230,7 @@ def _xf2_post(node: Node, pid: int, url: str, zone: tzinfo, now: datetime,
 
 def _xf1_post(node: Node, pid: int, url: str, zone: tzinfo, now: datetime,
               listed: bool) -> RawPost:
-    named = norm(node.attributes.get("data-author") or "")
+    named = squash(node.attributes.get("data-author") or "")
     shown = user_of(node.css_first(_XF1_AUTHOR), named)
     if shown.user_id is None:
         avatar = node.css_first(".messageUserInfo a.avatar, .avatarHolder a")

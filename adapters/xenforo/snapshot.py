@@ -1,24 +1,13 @@
-"""XenForo's half of a snapshot folder (``[forum] snapshot``; the shared half, what browsers
-do to saved pages and how versions are ordered: :mod:`adapters.snapshot`).
-
-A saved page is told by its markup first (``article.message--post``: a thread page;
-``article.message--conversationMessage``: a conversation; ``div.structItem--conversation``:
-the conversation list; XF1's ``li.message`` by the page's template, XF2
-``html[data-template]`` / XF1 ``div#content[class]``), and read by the live board's parsers
-(:mod:`.topic`, :mod:`.pms`). The thread or conversation a page shows is its
-canonical address, the «saved from url» address, or — a page saved by Firefox from a board
-that prints no canonical link — the thread its own post links point to.
-
-Conversation messages are keyed as the live board keys them (conversation · 100 000 +
-place, :func:`.conversations.pm_key`), so a game read from saved pages can go on live. A
-message's place needs the board's page size, which a full page of any conversation or thread
-tells; the last page of a conversation otherwise counts back from the list's «Ответы».
+"""XenForo's half of a snapshot folder (``[forum] snapshot``; the shared half:
+:mod:`adapters.snapshot`): what a saved page is (told by its markup, then its template),
+which thread or conversation it shows, read with the live board's parsers; conversation
+messages are keyed as the live board keys them, so a game read from saved pages can go on
+live. Facts and their sources: README.md («Saved pages»).
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
 from zoneinfo import ZoneInfo
@@ -27,21 +16,20 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters import snapshot
 from adapters.base import ForumSettings
-from adapters.snapshot import Reading, SavedPage
+from adapters.snapshot import Reading, SavedPage, most_linked
 from adapters.xenforo.page import error_text, generation, login_form, reads_as_xenforo
 from adapters.xenforo.pms import (
     ConversationPage,
     ConversationRow,
     conversation_id_in,
+    conversation_pms,
     inbox_page,
     parse_conversation_list,
     parse_conversation_page,
-    pm_key,
 )
-from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
-from adapters.xenforo.urls import parse_thread_url
-from referee.errors import MalformedPage
-from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
+from adapters.xenforo.topic import read_thread_page
+from referee.core.errors import MalformedPage
+from referee.core.kernel import PmFolderPage, PrivateMessage, TopicPage
 
 _THREAD_LINK = re.compile(r"threads/(?:[^/?#]*\.)?(\d+)(?=/|$|[?#])")
 _TEMPLATES = {
@@ -63,20 +51,9 @@ def template_of(tree: LexborHTMLParser) -> str:
     return ((content.attributes.get("class") or "").split() or [""])[0] if content else ""
 
 
-def _most_linked(tree: LexborHTMLParser, find: re.Pattern[str] | None) -> int | None:
-    """The thread (``find``) or conversation (None) most of the page's links and forms
-    point to: a post's links all name its own."""
-    seen: Counter[int] = Counter()
-    for node in tree.css("a[href], form[action]"):
-        target = node.attributes.get("href") or node.attributes.get("action") or ""
-        if find is None:
-            found = conversation_id_in(target)
-        else:
-            match = find.search(target)
-            found = int(match.group(1)) if match else None
-        if found is not None:
-            seen[found] += 1
-    return seen.most_common(1)[0][0] if seen else None
+def _thread_in(address: str) -> int | None:
+    match = _THREAD_LINK.search(address)
+    return int(match.group(1)) if match else None
 
 
 def _kind(tree: LexborHTMLParser) -> str:
@@ -109,10 +86,6 @@ class XenforoPages(snapshot.SavedPages):
     def reads_right(self, text: str) -> bool:
         return reads_as_xenforo(text)
 
-    def topic_of(self, url: str) -> int | None:
-        thread = parse_thread_url(url)[1]
-        return thread.thread_id if thread is not None else None
-
     def read(self, page: SavedPage) -> Reading:
         tree = LexborHTMLParser(page.text)
         if generation(tree) is None:
@@ -125,7 +98,7 @@ class XenforoPages(snapshot.SavedPages):
         if kind == "conversation":
             shown = parse_conversation_page(page.text, url=page.url, tz=self.tz,
                                             now=page.saved_at)
-            cid = shown.conversation_id or _most_linked(tree, None)
+            cid = shown.conversation_id or most_linked(tree, conversation_id_in)
             if cid is None:
                 raise MalformedPage("на сохранённой странице переписки не видно, какая это "
                                     "переписка", "сохраните её ещё раз из Chrome или Edge")
@@ -144,7 +117,7 @@ class XenforoPages(snapshot.SavedPages):
         tp = read_thread_page(page.text, url=page.url, tz=self.tz, now=page.saved_at).page
         if tp.page < tp.total_pages and tp.posts:
             self._per_page = len(tp.posts)  # one setting for threads and conversations
-        if tp.topic_id is None and (tid := _most_linked(tree, _THREAD_LINK)) is not None:
+        if tp.topic_id is None and (tid := most_linked(tree, _thread_in)) is not None:
             tp = replace(tp, topic_id=tid,
                          posts=tuple(replace(p, topic_id=tid) for p in tp.posts))
         return tp
@@ -161,27 +134,9 @@ class XenforoPages(snapshot.SavedPages):
         return folder == "inbox"
 
     def late_pms(self) -> Iterator[PrivateMessage]:
-        me = (self.settings.username or "").casefold()
         for cid, shown in self._shown:
-            row = self._rows.get(cid)
-            count = len(shown.messages)
-            per = count if shown.page < shown.total_pages else self._per_page
-            if shown.page == 1 or per:
-                first = (shown.page - 1) * (per or DEFAULT_PER_PAGE) + 1
-            else:
-                # A last page and no page size known: its messages are the conversation's
-                # last ones, and the list said how many there are.
-                first = max(1, (row.messages if row is not None else count) - count + 1)
-            people = shown.participants or (row.participants if row is not None else ())
-            title = shown.title or (row.title if row is not None else str(cid))
-            for offset, m in enumerate(shown.messages):
-                key = pm_key(cid, first + offset)
-                yield PrivateMessage(
-                    pm_id=key, sender=m.sender, sender_id=m.sender_id,
-                    recipients=tuple(p for p in people if p.casefold() != m.sender.casefold()),
-                    sent_at=m.sent_at, subject=title, body_html=m.body_html,
-                    body_text=m.body_text,
-                    folder="sentbox" if me and m.sender.casefold() == me else "inbox")
+            yield from conversation_pms(cid, shown, self._rows.get(cid), self._per_page,
+                                        self.settings.username or "")
 
 
 __all__ = ["XenforoPages", "template_of"]

@@ -1,4 +1,4 @@
-"""XenForo thread pages → :class:`referee.kernel.TopicPage`. Pure: HTML text in.
+"""XenForo thread pages → :class:`referee.core.kernel.TopicPage`. Pure: HTML text in.
 
 The posts themselves are read by :mod:`.posts`; this module places the page in the thread
 (pagination, the board's page size, the first post pinned above later pages) and names it.
@@ -13,6 +13,7 @@ from datetime import datetime, tzinfo
 
 from selectolax.lexbor import LexborHTMLParser
 
+from adapters.html import squash
 from adapters.xenforo.body import normalise_body
 from adapters.xenforo.dates import viewer_zone
 from adapters.xenforo.page import (
@@ -20,13 +21,12 @@ from adapters.xenforo.page import (
     csrf_token,
     generation,
     is_logged_in,
-    norm,
     raise_for_page,
 )
 from adapters.xenforo.posts import RawPost, looks_like_posts, read_posts
 from adapters.xenforo.urls import parse_thread_url, route_of
-from referee.errors import ConfigError, MalformedPage
-from referee.kernel import Post, TopicPage
+from referee.core.errors import ConfigError, MalformedPage
+from referee.core.kernel import Post, TopicPage
 
 DEFAULT_PER_PAGE = 20
 """XenForo's «Messages per page» default (XF1 and XF2); the pages themselves tell the
@@ -85,13 +85,13 @@ def pages_of(tree: LexborHTMLParser, url: str) -> Pages:
     for box in tree.css(".pageNav"):
         here = box.css_first(".pageNav-page--current")
         if here is not None:
-            current = current or _count(norm(here.text()), 0) or None
+            current = current or _count(squash(here.text()), 0) or None
         for item in box.css(".pageNav-page"):
             # The last page is always listed; «…» stands for the pages skipped.
-            total = max(total, _count(norm(item.text()), 0))
+            total = max(total, _count(squash(item.text()), 0))
     if current is None:
         simple = tree.css_first(".pageNavSimple-el--current")
-        match = _PAGE_OF.search(norm(simple.text())) if simple is not None else None
+        match = _PAGE_OF.search(squash(simple.text())) if simple is not None else None
         if match and _count(match.group(1), 0):
             current = _count(match.group(1), 1)
             total = max(total, _count(match.group(2), 1))
@@ -140,12 +140,12 @@ def _title(tree: LexborHTMLParser) -> str:
     if node is not None:
         for label in node.css(".label, .label-append, .prefix"):
             label.decompose()
-        return norm(node.text())
+        return squash(node.text())
     title = tree.css_first("title")
     if title is None:
         return ""
     # «Мафия №119 - Страница 2 | Мафия-клуб» (XF2 title_page_x), «… | Page 54 | …» (XF1).
-    text = norm(title.text()).rsplit("|", 1)[0].strip()
+    text = squash(title.text()).rsplit("|", 1)[0].strip()
     return _PAGE_IN_TITLE.sub("", text).strip()
 
 

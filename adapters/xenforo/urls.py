@@ -1,11 +1,7 @@
-"""XenForo addresses: where the board lives and which thread is the game.
-
-XenForo builds every address from one prefix and a route (``threads/…``, ``login/login``,
-``conversations/…``): with friendly URLs the prefix is the board folder
-(``https://ne-kurim.ru/forum/``), without them it is ``…/index.php?`` and the route is the
-query (``index.php?threads/mafija-119.69072/page-2``). A thread's route is
-``threads/{slug}.{id}/`` (the slug is optional: ``threads/69072/``), a page of it
-``…/page-N``, a post ``…/post-P`` or ``posts/P/``. XenForo 1 and 2 share all of this.
+"""XenForo addresses: where the board lives and which thread is the game. Every address is
+one prefix (the board folder with friendly URLs, ``…/index.php?`` without them) and a route
+(``threads/{slug}.{id}/page-N``, ``posts/P/``, ``login/login``, ``conversations/…``), in
+XenForo 1 and 2 alike.
 """
 
 from __future__ import annotations
@@ -15,7 +11,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 from adapters.base import strip_sid
-from referee.errors import ConfigError
+from referee.core.errors import ConfigError
 
 _THREAD = re.compile(r"(?:^|/)threads/(?:(?P<slug>[^/?#]*?)\.)?(?P<id>\d+)(?=/|$)")
 _ANY_ROUTE = re.compile(r"(?:^|/)(?P<route>threads|forums|conversations|direct-messages|members"

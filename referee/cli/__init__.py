@@ -1,7 +1,7 @@
 """``referee`` command line: thin wrappers over :class:`referee.game.Game` and friends.
 
 Every command is a few lines: open the game, call one library function, print what it
-returns. Errors of the project (:class:`referee.errors.RefereeError`) are printed as one
+returns. Errors of the project (:class:`referee.core.errors.RefereeError`) are printed as one
 clear message with what to do, never as a traceback, and never with a secret in them.
 The interface is Russian: each help is a one-line purpose and an example, and typer's own
 words are Russian too (:mod:`referee.render.typer_ru`); the terminal side — colour, the
@@ -21,7 +21,8 @@ from typing import Annotated
 
 import typer
 
-from referee.errors import RefereeError, RequestRefused
+from referee.cli import params
+from referee.core.errors import RefereeError, RequestRefused
 from referee.render.console import (
     confirm,
     echo_err,
@@ -34,6 +35,8 @@ from referee.render.console import (
 )
 from referee.render.typer_ru import RussianGroup
 
+params.install()  # the options' values read without pydantic (start-up, issue 30)
+
 EXIT_CODES = (
     "\b\nКоды выхода:\n"
     "  0 — сделано;\n"
@@ -45,7 +48,7 @@ EXIT_CODES = (
     "  5 — данные игры не позволяют команду (ник, день, ночь);\n"
     "  130 — прервано (Ctrl-C); всё сохранённое остаётся в базе."
 )
-"""The exit codes (:mod:`referee.errors`), in ``referee -h`` and in the README."""
+"""The exit codes (:mod:`referee.core.errors`), in ``referee -h`` and in the README."""
 
 app = typer.Typer(
     name="referee",
@@ -224,7 +227,7 @@ def _game(*, sync: bool = False):  # noqa: ANN202 - a referee.game.Game (lazy: f
 
 
 def _parse_when(value: str, game, option: str) -> datetime:  # noqa: ANN001
-    from referee.config_schema import local_time
+    from referee.config.schema import local_time
 
     return local_time(value, game.config.tz, option)
 
@@ -243,9 +246,11 @@ def _password(username: str):  # noqa: ANN202 - an adapters.base.Secret
     return get_password(username, prompt=prompt if sys.stdin.isatty() else None)
 
 
-def _sync(game, *, sent: bool = False, full: bool = False, quiet: bool = False) -> None:  # noqa: ANN001
+def _sync(game, *, sent: bool = False, full: bool = False, quiet: bool = False,  # noqa: ANN001
+          scheduled: bool = False) -> None:
     with progress_bar(enabled=not quiet) as progress:
-        lines = game.sync(sent=sent, full=full, progress=progress, password=_password)
+        lines = game.sync(sent=sent, full=full, progress=progress, password=_password,
+                          scheduled=scheduled)
     for line in lines:
         if not quiet:
             echo_err(line)
@@ -291,8 +296,8 @@ _confirm = confirm
 
 
 def _publish(game, messages, yes: bool, dry_run: bool) -> None:  # noqa: ANN001
-    """Show, ask, send once, record (referee.publish); the listing goes to stderr."""
-    from referee.publish import run
+    """Show, ask, send once, record (referee.host.publish); the listing goes to stderr."""
+    from referee.host.publish import run
 
     run(game.config, game.store, messages, echo=_echo_err, confirm=_confirm, yes=yes,
         dry_run=dry_run)
@@ -306,10 +311,18 @@ ReasonOpt = Annotated[str, typer.Option(help="Причина (видна в по
 @app.command()
 def sync(
     sent: Annotated[bool, typer.Option("--sent", help="Читать и папку отправленных.")] = False,
-    full: Annotated[bool, typer.Option(help="Перечитать все страницы (найдёт старые правки).")
+    full: Annotated[bool, typer.Option(
+        help="Перечитать все страницы темы и прочитать ЛС сейчас (найдёт старые правки).")
                     ] = False,
 ) -> None:
     """Прочитать новые страницы темы и новые ЛС ведущего в базу.
+
+    Бережно к форуму, как круг наблюдения: последняя страница темы и новые — всегда; ранние
+    страницы открытого дня — по расписанию (по умолчанию раз в 4 часа, ещё раз за час до
+    дедлайна и всегда сразу после него); папка ЛС — днём раз в час, ночью и после каждого
+    дедлайна — сразу (настройки — в [forum], см. README). Строка синхронизации говорит, что
+    отложено и до какого времени; --full читает всё сейчас. Команды с подсчётом без
+    --offline читают перед ним всё нужное сами.
 
     Новые ЛС читаются из выгрузки папки форума, страница за страницей, и там остаются
     непрочитанными; только на форуме без выгрузки они открываются, каждое один раз, и
@@ -319,7 +332,7 @@ def sync(
     \b
     Пример: referee sync --sent
     """
-    _sync(_game(), sent=sent, full=full)
+    _sync(_game(), sent=sent, full=full, scheduled=True)
 
 
 # The commands, in the order --help lists them.

@@ -30,7 +30,7 @@ from referee.cli import (
     app,
     vote_app,
 )
-from referee.errors import GameError, RequestRefused
+from referee.core.errors import GameError, RequestRefused
 
 RosterOkOpt = Annotated[bool, typer.Option(
     "--roster-ok", help="Состав проверен: записать и опубликовать, хотя в теме пишет "
@@ -44,7 +44,7 @@ def _sync_or_stored(game, *, quiet: bool,  # noqa: ANN001 - a referee.game.Game
     is told to wait or to use --offline knowingly."""
     from dataclasses import replace
 
-    from referee.errors import NetworkError
+    from referee.core.errors import NetworkError
     from referee.game.safety import stale_reads, topic_gaps
     from referee.render.console import echo_err
 
@@ -93,7 +93,7 @@ def _refuse_held(held: tuple[str, ...], what: str) -> None:
                     + " (подробности — в части для ведущего выше)", "; ".join(hints))
 
 if TYPE_CHECKING:
-    from referee.decisions import VoteAction
+    from referee.rules.decisions import VoteAction
 
 # ---------------------------------------------------------------------------------- votes
 
@@ -142,12 +142,13 @@ def tally(
     if as_of:
         point = int(as_of) if as_of.isdigit() else _parse_when(as_of, game, "--as-of")
     result = game.tally_day(n, as_of=point, record=not dry_run)
-    from referee.publish import tally_post
     from referee.render.day import day_paste, render_day
 
     ctx = _context(game)
     _emit_output(render_day(result, ctx, fmt.value), fmt, sending=post)
     if post:
+        from referee.host.outgoing import tally_post
+
         _refuse_held(result.held, "подсчёт")
         _publish(game, [tally_post(game.config, n, day_paste(result, ctx))], yes, dry_run)
 
@@ -288,7 +289,7 @@ def check_activity(
     game.roster_ok = roster_ok
     if not offline:
         def turn_window_of() -> tuple[datetime, datetime, str]:
-            from referee.day.activity import turn_window
+            from referee.rules.day.activity import turn_window
 
             n = turn if turn is not None else game.activity_turn()
             w = turn_window(n, game.schedule)
@@ -305,7 +306,7 @@ def check_activity(
         _emit(_host_notes(result.notes))
     if post:
         _refuse_held(result.held, "список выбывших")
-        from referee.publish import activity_post, public_part
+        from referee.host.outgoing import activity_post, public_part
         from referee.render.activity import HOST_ONLY_HEADER
 
         public = public_part(render_activity(result.report, "bbcode", ctx.roles,

@@ -28,7 +28,7 @@ from referee.cli import (
     app,
     out,
 )
-from referee.errors import RequestRefused
+from referee.core.errors import RequestRefused
 
 # ---------------------------------------------------------------------------------- night
 
@@ -94,7 +94,7 @@ def resolve_night(
         from referee.cli.day import _refuse_held
 
         _refuse_held(result.held, "итог ночи")
-        from referee.publish import night_messages
+        from referee.host.outgoing import night_messages
         from referee.render.morning import morning_report, private_results
 
         outcome = result.outcome
@@ -107,9 +107,9 @@ def resolve_night(
         _publish(game, messages, yes, dry_run)
 
 
-# The action as the host types it, in Russian or as an id (referee.roles is the vocabulary).
+# The action as the host types it, in Russian or as an id (referee.core.roles is the vocabulary).
 def _action(word: str) -> str:
-    from referee.roles import action_id, action_words
+    from referee.core.roles import action_id, action_words
 
     found = action_id(word)
     if found is None:

@@ -28,7 +28,7 @@ from referee.cli import (
     err,
     opts,
 )
-from referee.errors import GameError
+from referee.core.errors import GameError
 
 
 @app.command("mark-sent")
@@ -44,7 +44,7 @@ def mark_sent(
     \b
     Пример: referee mark-sent 3f2a…c9 --forum-id 146
     """
-    from referee.publish import mark_sent_by_host
+    from referee.host.publish import mark_sent_by_host
 
     record = mark_sent_by_host(_game().store, key, forum_id)
     what = "сообщение в тему" if record.kind == "post" else "ЛС"
@@ -63,9 +63,9 @@ def replay(
     \b
     Пример: referee replay игра.json --format text
     """
-    from referee.config import NightRules
-    from referee.replay import replay as run_replay
-    from referee.replay import replay_text
+    from referee.config.game import NightRules
+    from referee.host.replay import replay as run_replay
+    from referee.host.replay import replay_text
 
     try:
         data = json.loads(game_file.read_text(encoding="utf-8"))
@@ -76,7 +76,7 @@ def replay(
                         "нужен файл игры JSON в UTF-8") from e
     rules = NightRules()
     if opts.config.exists():
-        from referee.config import load_config
+        from referee.config.game import load_config
 
         rules = load_config(opts.config).night
     if fmt == ReplayFmt.json:
@@ -104,9 +104,9 @@ def deal(
     \b
     Пример: referee deal --seed 7 --send
     """
-    from referee.config import load_config
+    from referee.config.game import load_config
     from referee.game.dealing import deal_game
-    from referee.publish import send_deal
+    from referee.host.publish import send_deal
     from referee.render.deal import role_pm_texts
     from referee.render.decision import deal_recorded
     from referee.render.host import deal_listing
@@ -134,9 +134,9 @@ def status(fmt: Annotated[Fmt, typer.Option(
     \b
     Пример: referee status
     """
+    from referee.host.status import game_status
     from referee.render.morning import private_results
     from referee.render.status import render_status
-    from referee.status import game_status
 
     _emit(render_status(game_status(_game(sync=not offline), private_results), fmt.value),
          fmt.value)
@@ -155,7 +155,7 @@ def history(
     \b
     Пример: referee history --day 1 --plot день1.png
     """
-    from referee import history as h
+    from referee.host import history as h
     from referee.render import history as show
     from referee.render.plot import plot_day
 
@@ -183,7 +183,7 @@ def export(
     \b
     Пример: referee export игра.json
     """
-    from referee.export import export_game
+    from referee.host.export import export_game
     from referee.render.export import CSV_ENCODING, replay_json, votes_csv
 
     game = _game(sync=not offline)

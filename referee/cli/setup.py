@@ -25,7 +25,7 @@ def check(
     \b
     Пример: referee --config игра/referee.toml check --offline
     """
-    from referee.checkup import checkup_now, run_checkup
+    from referee.host.checkup import checkup_now, run_checkup
     from referee.render.checkup import render_checkup
 
     result = run_checkup(opts.config, opts.db, now=checkup_now(opts.config, opts.now),
@@ -60,7 +60,7 @@ def init(
     \b
     Пример: referee init "https://forum.example/viewtopic.php?t=123" --timezone Europe/Moscow
     """
-    from referee.init_game import make_new_game, write_new
+    from referee.host.init_game import make_new_game, write_new
     from referee.render.config_file import new_config_text
     from referee.render.decision import config_written
 
@@ -79,8 +79,8 @@ def _interactive() -> bool:
 def _ask_timezone() -> str:
     """Ask until the answer is a time zone: a typo is told and asked again, never the end
     of ``init`` (the host has typed the address and the start already)."""
-    from referee.errors import RequestRefused
-    from referee.init_game import check_timezone
+    from referee.core.errors import RequestRefused
+    from referee.host.init_game import check_timezone
 
     while True:
         typed = typer.prompt("Часовой пояс форума (например Europe/Moscow или МСК)", err=True)

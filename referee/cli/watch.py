@@ -1,6 +1,6 @@
 """``referee watch``: the host's assistant that keeps the count while the day runs (issue 21).
 
-The loop is :mod:`referee.watch`, its words :mod:`referee.render.watch`; this page reads
+The loop is :mod:`referee.host.watch`, its words :mod:`referee.render.watch`; this page reads
 the options, asks the one question, and draws: plain lines when piped (for logs), on a
 terminal the lines scrolling above a status line that stays at the bottom.
 """
@@ -18,7 +18,7 @@ import typer
 from referee.cli import PostOpt, SendOpt, YesOpt, _confirm, _echo_err, _emit, app, opts, out
 
 if TYPE_CHECKING:
-    from referee.watch import Screen
+    from referee.host.watch import Screen
 
 
 @app.command()
@@ -52,8 +52,8 @@ def watch(
     """
     import getpass
 
-    import referee.watch as watching
-    from referee.config import _time, load_config
+    import referee.host.watch as watching
+    from referee.config.game import _time, load_config
     from referee.render.watch import WatchTexts
 
     tz = load_config(opts.config).tz
@@ -77,7 +77,7 @@ def watch(
 def _screen() -> Iterator[Screen]:
     """Plain lines when piped (for logs); on a terminal the status line stays at the
     bottom, redrawn while the watch waits."""
-    from referee.watch import Screen
+    from referee.host.watch import Screen
 
     if not out.is_terminal:
         yield Screen(say=_emit, status=lambda line: _emit("· " + line))
@@ -85,9 +85,10 @@ def _screen() -> Iterator[Screen]:
     from rich.live import Live
     from rich.text import Text
 
+    from referee.render.console import rich_console
     from referee.render.status_line import FittedLine
 
-    with Live(Text(""), console=out, auto_refresh=False, transient=True) as live, \
+    with Live(Text(""), console=rich_console(out), auto_refresh=False, transient=True) as live, \
             _redrawn_on_resize(live):
         def status(line: str) -> None:
             live.update(FittedLine(line), refresh=True)

@@ -3,11 +3,11 @@ the host's excuses."""
 
 from __future__ import annotations
 
-from referee import decisions
-from referee.decisions import Excuse as ExcuseDecision
 from referee.game.leaving import LeavingRoom
 from referee.game.results import ActivityResult
 from referee.game.safety import hold
+from referee.rules import decisions
+from referee.rules.decisions import Excuse as ExcuseDecision
 
 
 class ActivityRoom(LeavingRoom):

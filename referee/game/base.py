@@ -1,6 +1,6 @@
 """The game over its store: the config, the clock, the schedule (T1) with the host's
 changes, the roster and its slots, and the state of the game before each phase, worked
-out once per run (the phases folded by :mod:`referee.timeline`)."""
+out once per run (the phases folded by :mod:`referee.rules.timeline`)."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
-from referee import decisions
-from referee.config import Config, DaySchedule, load_config
-from referee.decisions import ScheduleChange
-from referee.errors import GameError
+from referee.config.game import Config, DaySchedule, load_config
+from referee.core.errors import GameError
+from referee.core.kernel import PrivateMessage
+from referee.core.nicks import Roster
 from referee.game.dealing import with_recorded_roster
 from referee.game.results import (
     Asked,
@@ -28,18 +28,18 @@ from referee.game.results import (
     _voters_of,
     utcnow,
 )
-from referee.intake import NightIntake
-from referee.kernel import PrivateMessage
-from referee.nicks import Roster
-from referee.night import GameState
-from referee.night import winner as game_winner
-from referee.night.win import GameResult
-from referee.slots import Slots
+from referee.rules import decisions
+from referee.rules.decisions import ScheduleChange
+from referee.rules.intake import NightIntake
+from referee.rules.night import GameState
+from referee.rules.night import winner as game_winner
+from referee.rules.night.win import GameResult
+from referee.rules.slots import Slots
+from referee.rules.timeline import DayPlay, NightPlay, play_day, play_night
 from referee.store import RecordedResult, Store
-from referee.timeline import DayPlay, NightPlay, play_day, play_night
 
 if TYPE_CHECKING:  # the HTTP client loads when a command syncs, not with the game (issue 30)
-    from referee.sync import ProgressCallback, Secret, SyncReport
+    from referee.store.sync import ProgressCallback, Secret, SyncReport
 
 
 @dataclass
@@ -134,14 +134,15 @@ class GameBase:
         topic, when set) and the host's new PMs; returns one summary line per source.
 
         PMs are read when a login is configured or the source is a snapshot folder: by
-        folder page where the engine can, else each opened once (see :mod:`referee.sync`).
+        folder page where the engine can, else each opened once (see :mod:`referee.store.sync`).
         ``password`` asks for the forum password when a login needs one (the command line's
-        asks with its progress bar stopped). ``scheduled`` (``referee watch``): the open
-        day's earlier pages are read again by need, not at every sync
+        asks with its progress bar stopped). ``scheduled`` (``referee watch``, ``referee
+        sync``): the open day's earlier pages are read again by need, not at every sync, and
+        the inbox on its own cadence unless ``sent``, ``full`` or ``pms`` ask for it
         (:mod:`referee.game.reread`).
         """
 
-        from referee.sync import open_adapter, sync_pms
+        from referee.store.sync import open_adapter
 
         lines: list[str] = []
         adapter = open_adapter(self.config, password=password, db_path=self.store.path)
@@ -154,7 +155,8 @@ class GameBase:
                 self.config.forum.snapshot is not None or bool(self.config.forum.username)
             )
             if read_pms:
-                lines.append(sync_pms(self.config, self.store, adapter, sent=sent).summary())
+                lines.append(self._sync_pms(adapter, sent=sent, by_need=(
+                    scheduled and pms is None and not sent and not full)))
         finally:
             adapter.close()
         if self.config.forum.vote_url and self.config.forum.snapshot is None:
@@ -173,6 +175,19 @@ class GameBase:
         lines += [f"! {d.text()}" for d in stored_roster_doubts(self.config, self.store)]
         return lines
 
+    def _sync_pms(self, adapter: Any, *, sent: bool, by_need: bool) -> str:
+        """The inbox read (:func:`referee.store.sync.sync_pms`); ``by_need``: only when its
+        cadence says so (:func:`referee.game.reread.pms_due`)."""
+        from referee.game import reread
+        from referee.store.sync import sync_pms
+
+        if by_need and not reread.pms_due(self):
+            return reread.pms_left(self)
+        at = self.now
+        line = sync_pms(self.config, self.store, adapter, sent=sent).summary()
+        reread.remember_pms(self.store, at)  # listed to the end: sync_pms raises otherwise
+        return line
+
     def _post_held_text(self, post_id: int) -> str:
         """What a post gone from its page held, by the day's count (tally's rule)."""
         from referee.game.daystate import post_held
@@ -181,11 +196,11 @@ class GameBase:
 
     def _sync_topic(self, config: Config, adapter: Any, progress: ProgressCallback | None,
                     full: bool, scheduled: bool) -> SyncReport:
-        """One topic read (:func:`referee.sync.sync_topic`) with the pages of the open day
+        """One topic read (:func:`referee.store.sync.sync_topic`) with the pages of the open day
         read again as :mod:`referee.game.reread` says; when the last page shows a post count the
         store does not hold, the pages left are read too (a sign of a change above)."""
         from referee.game import reread
-        from referee.sync import sync_topic
+        from referee.store.sync import sync_topic
 
         at = self.now
         days = reread.plan(self, adapter.topic_id, scheduled=scheduled)

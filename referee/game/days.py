@@ -10,23 +10,23 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from referee import decisions
-from referee.config import DaySchedule
-from referee.day.count import tally
-from referee.day.result import CountedVote, Rejection, Tally
-from referee.decisions import Hanging, Removal, VoteAction, VoteDecision
-from referee.errors import RequestRefused
+from referee.config.game import DaySchedule
+from referee.core.errors import RequestRefused
+from referee.core.kernel import Post
+from referee.core.nicks import normalise
 from referee.game.refusals import Refusals
 from referee.game.reread import unread_hold
 from referee.game.results import DayResult, _voters_of
 from referee.game.safety import INCOMPLETE, Hold, hold, not_in_game_notes
-from referee.kernel import Post
-from referee.nicks import normalise
-from referee.night import GameState
-from referee.night.events import Removed
-from referee.night.win import GameResult
+from referee.rules import decisions
+from referee.rules.day.count import tally
+from referee.rules.day.result import CountedVote, Rejection, Tally
+from referee.rules.decisions import Hanging, Removal, VoteAction, VoteDecision
+from referee.rules.night import GameState
+from referee.rules.night.events import Removed
+from referee.rules.night.win import GameResult
+from referee.rules.timeline import DayPlay, play_day
 from referee.store import RecordedResult
-from referee.timeline import DayPlay, play_day
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from referee.day.result import Tally
-from referee.errors import GameError
-from referee.nicks import normalise
+from referee.core.errors import GameError
+from referee.core.nicks import normalise
+from referee.rules.day.result import Tally
 
 if TYPE_CHECKING:
     from referee.game import Game

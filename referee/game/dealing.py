@@ -1,7 +1,7 @@
 """The game's roster as ``referee deal`` recorded it, and the deal itself (docs/rules.md Setup).
 
 ``[players]`` may list nicks without roles; ``referee deal`` gives the roles and records
-them in the database (:class:`referee.decisions.Deal`), and from then on every command
+them in the database (:class:`referee.rules.decisions.Deal`), and from then on every command
 plays with the recorded roster. When ``[players]`` gives roles too and they differ from the
 deal, every command stops and lists the differences: two rosters would give two games.
 """
@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from referee import decisions
-from referee.config import Config, Player
-from referee.deal import deal as deal_roles
-from referee.decisions import Deal
-from referee.errors import RequestRefused
-from referee.roles import role_ru
+from referee.config.game import Config, Player
+from referee.core.errors import RequestRefused
+from referee.core.roles import role_ru
+from referee.rules import decisions
+from referee.rules.deal import deal as deal_roles
+from referee.rules.decisions import Deal
 from referee.store import Store
 
 DEAL_SEED_META = "publish.deal_seed"
-"""The seed whose role PMs went out: :data:`referee.publish.DEAL_SEED_META` (publish reads
+"""The seed whose role PMs went out: :data:`referee.host.publish.DEAL_SEED_META` (publish reads
 the game's types, so the game does not import it back)."""
 
 

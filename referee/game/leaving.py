@@ -18,8 +18,12 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from referee import decisions
-from referee.day.activity import (
+from referee.core.errors import GameError
+from referee.core.kernel import Post
+from referee.game.refusals import Refusals
+from referee.game.safety import hold
+from referee.rules import decisions
+from referee.rules.day.activity import (
     ActivityReport,
     Effect,
     Excuse,
@@ -27,15 +31,11 @@ from referee.day.activity import (
     check_activity,
     turn_window,
 )
-from referee.day.result import Tally
-from referee.decisions import Excuse as ExcuseDecision
-from referee.decisions import Removal
-from referee.errors import GameError
-from referee.game.refusals import Refusals
-from referee.game.safety import hold
-from referee.kernel import Post
-from referee.night import GameState
-from referee.night.day import remove_player
+from referee.rules.day.result import Tally
+from referee.rules.decisions import Excuse as ExcuseDecision
+from referee.rules.decisions import Removal
+from referee.rules.night import GameState
+from referee.rules.night.day import remove_player
 
 _ACTIVITY_RULE = re.compile(r"^A[12](, A[12])*$")
 """The reason an activity removal is recorded with (``A1``, ``A2``, ``A1, A2``)."""
@@ -138,7 +138,7 @@ class LeavingRoom(Refusals):
 
     def turn_report(self, turn: int, after: GameState, *,
                     today: Voters | None = None) -> ActivityReport:
-        """A1–A2 for turn ``turn`` as of now (:func:`referee.day.activity.check_activity`),
+        """A1–A2 for turn ``turn`` as of now (:func:`referee.rules.day.activity.check_activity`),
         ``after`` being the game as far as the turn has gone (its day's hanging, its night's
         deaths). Activity removals are no deaths of the turn: a player who leaves for them
         is judged, not passed over."""

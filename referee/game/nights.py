@@ -8,13 +8,15 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from referee import decisions
-from referee.decisions import NightEdit
-from referee.errors import RequestRefused
+from referee.core.errors import RequestRefused
+from referee.core.kernel import PrivateMessage
+from referee.core.roles import ACTIONS
 from referee.game.refusals import Refusals
 from referee.game.results import NightResult, _request_from, _request_to
 from referee.game.safety import INCOMPLETE, incomplete_note, pm_gaps
-from referee.intake import (
+from referee.rules import decisions
+from referee.rules.decisions import NightEdit
+from referee.rules.intake import (
     HostEdit,
     NightIntake,
     apply_host_edits,
@@ -22,9 +24,7 @@ from referee.intake import (
     night_span,
     read_night,
 )
-from referee.kernel import PrivateMessage
-from referee.night import GameState, NightOutcome, resolve_night
-from referee.roles import ACTIONS
+from referee.rules.night import GameState, NightOutcome, resolve_night
 
 
 class NightRoom(Refusals):
@@ -42,7 +42,7 @@ class NightRoom(Refusals):
 
     def night_intake(self, night: int) -> NightIntake:
         """Night ``night``'s requests from the PMs (N1), read once per run: only the PMs of
-        its own span are read (:func:`~referee.intake.night_span`), so a night costs its
+        its own span are read (:func:`~referee.rules.intake.night_span`), so a night costs its
         own mail, not the whole game's."""
         window = self.night_window(night)
         key = (window, self.version)
@@ -133,7 +133,7 @@ class NightRoom(Refusals):
         return result
 
     def import_requests(self, path: str | Path) -> list[HostEdit]:
-        """A host-written requests file (:mod:`referee.intake.requests_file`): every entry is
+        """A host-written requests file (:mod:`referee.rules.intake.requests_file`): every entry is
         recorded as the host's decision, exactly like ``action add``/``action drop``."""
         edits = load_requests_file(Path(path), self.roster())
         for n in sorted({e.night for e in edits}):

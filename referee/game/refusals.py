@@ -1,8 +1,8 @@
 """What a host's command may ask for, checked before anything is recorded: a day, night or
 turn of the schedule, a nick that is a player (never a near guess: the nearest nick is
 suggested instead), a player still in the game, an action the actor's role has (the night
-engine's own test, :data:`referee.roles.ACTION_OF_ROLE`). A refusal is a
-:class:`~referee.errors.RequestRefused` (exit code 2) and the database stays as it was.
+engine's own test, :data:`referee.core.roles.ACTION_OF_ROLE`). A refusal is a
+:class:`~referee.core.errors.RequestRefused` (exit code 2) and the database stays as it was.
 A phase after the end of the game (W2, N15.14) is refused by
 :meth:`~referee.game.base.GameBase.refuse_after_end`, which works the end out."""
 
@@ -11,12 +11,12 @@ from __future__ import annotations
 import difflib
 from datetime import datetime
 
-from referee.config import DaySchedule
-from referee.errors import GameError, RequestRefused
+from referee.config.game import DaySchedule
+from referee.core.errors import GameError, RequestRefused
+from referee.core.nicks import fold
+from referee.core.roles import ACTION_OF_ROLE, ACTIONS, action_ru, role_ru
 from referee.game.base import GameBase
-from referee.nicks import fold
-from referee.night import GameState
-from referee.roles import ACTION_OF_ROLE, ACTIONS, action_ru, role_ru
+from referee.rules.night import GameState
 
 _PHASES = {"день": ("дни", "дня"), "ночь": ("ночи", "ночи"), "ход": ("ходы", "хода")}
 

@@ -19,8 +19,18 @@ made with ``scheduled`` re-reads them:
   somewhere above) — :func:`count_changed`.
 
 What was read when is kept per topic and day in the store's ``meta`` (``reread:T:N``), so a
-restarted watch keeps the cadence. A sync without ``scheduled`` (every command the host
-runs by hand) re-reads those pages every time, as before.
+restarted watch keeps the cadence. ``referee sync`` by hand keeps the same schedule (``--full``
+reads every page); a sync without ``scheduled`` (every other command the host runs by hand,
+before it counts) re-reads those pages every time, as before.
+
+The host's inbox has a cadence of its own. Night requests are read for the night they
+count in, and one sent by day counts for the next night (docs/rules.md N1), so while a day
+is open a scheduled sync lists the inbox every ``[forum] pm_every_by_day`` minutes (60), by
+night every ``pm_every_by_night`` (0: every round) — and **always once after each start
+and deadline** (a day's, a night's): the first scheduled sync after a night's deadline, or
+after the end of a turn, has read every PM sent before it, before ``resolve-night`` or
+``check-activity`` records anything. When the inbox was last listed whole is kept in
+``meta`` (``pm_read``).
 """
 
 from __future__ import annotations
@@ -30,14 +40,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from referee.config import DaySchedule
+from referee.config.game import DaySchedule
 from referee.game.safety import INCOMPLETE
 from referee.store import Store
 
 if TYPE_CHECKING:  # the HTTP client loads when a command syncs, not with the game
-    from referee.sync import SyncReport
+    from referee.store.sync import SyncReport
 
 KEY = "reread:{topic}:{day}"
+PM_KEY = "pm_read"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +104,10 @@ def next_full(window: DaySchedule, m: Memory, every: timedelta,
 
 def is_due(window: DaySchedule, m: Memory, now: datetime, every: timedelta,
            before: timedelta) -> bool:
+    """Whether the day's earlier pages are read now; a read remembered later than now
+    (``--now`` set before it) says nothing of now: they are."""
     at = next_full(window, m, every, before)
-    return at is None or now >= at
+    return at is None or now >= at or (m.at is not None and m.at > now)
 
 
 def _cadence(game: Any) -> tuple[timedelta, timedelta]:
@@ -190,3 +203,65 @@ def unread_hold(game: Any, window: DaySchedule) -> str | None:
                     "голоса могли остаться невидны. Итог не записан и не публикуется; запустите "
                     "referee sync, затем команду снова")
     return None
+
+
+# --------------------------------------------------------------------------- the inbox
+
+def pms_read_at(store: Store) -> datetime | None:
+    """When a sync last listed the inbox to the end (None: never known)."""
+    raw = store.get_meta(PM_KEY)
+    try:
+        return datetime.fromisoformat(raw) if raw else None
+    except ValueError:
+        return None  # written by another version: read the inbox again
+
+
+def remember_pms(store: Store, at: datetime) -> None:
+    """The inbox was listed to the end by a sync that began at ``at``."""
+    store.set_meta(PM_KEY, at.isoformat())
+
+
+def _by_night(schedule: tuple[DaySchedule, ...], at: datetime) -> bool:
+    """Whether ``at`` falls in a night: from a day's deadline to its night deadline, else
+    to the next day's start (T1), else on (a night whose end is not set yet)."""
+    starts = {d.day: d.start for d in schedule}
+    for d in schedule:
+        end = d.night_deadline or starts.get(d.day + 1)
+        if d.deadline <= at and (end is None or at < end):
+            return True
+    return False
+
+
+def next_pm_read(game: Any) -> datetime | None:
+    """When a scheduled sync next lists the inbox; None: at the next one (never read)."""
+    last = pms_read_at(game.store)
+    if last is None:
+        return None
+    forum = game.config.forum
+    schedule = game.schedule
+    every = forum.pm_every_by_night if _by_night(schedule, last) else forum.pm_every_by_day
+    at = last + timedelta(minutes=every)
+    # Always once after each start and deadline: what was sent before it is then read.
+    moments = [t for d in schedule for t in (d.start, d.deadline, d.night_deadline)
+               if t is not None and t > last]
+    return min([at, *moments])
+
+
+def pms_due(game: Any) -> bool:
+    """Whether a scheduled sync lists the inbox now (also when it was last listed later
+    than now: ``--now`` set before it)."""
+    at = next_pm_read(game)
+    last = pms_read_at(game.store)
+    return at is None or game.now >= at or (last is not None and last > game.now)
+
+
+def pms_left(game: Any) -> str:
+    """The sync line of an inbox left for later (the host running ``referee sync`` sees
+    when it is read)."""
+    at = next_pm_read(game)
+    forum = game.config.forum
+    when = f" в {at.astimezone(game.config.tz):%d.%m %H:%M}" if at is not None else ""
+    return (f"ЛС: не читались в этот раз — по расписанию (днём раз в "
+            f"{forum.pm_every_by_day:g} мин, ночью раз в {forum.pm_every_by_night:g} мин, "
+            f"после каждого дедлайна — сразу), следующее чтение{when}; прочитать сейчас: "
+            "referee sync --sent")

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from referee.actions import Request
-from referee.config import DaySchedule
-from referee.day.activity import ActivityReport
-from referee.day.result import Tally
-from referee.errors import RequestRefused
-from referee.intake import NightIntake
-from referee.night import GameState, NightOutcome
-from referee.night.win import GameResult
+from referee.config.game import DaySchedule
+from referee.core.errors import RequestRefused
+from referee.rules.actions import Request
+from referee.rules.day.activity import ActivityReport
+from referee.rules.day.result import Tally
+from referee.rules.intake import NightIntake
+from referee.rules.night import GameState, NightOutcome
+from referee.rules.night.win import GameResult
 
 
 def utcnow() -> datetime:

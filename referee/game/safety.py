@@ -26,15 +26,15 @@ from typing import Any
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
-from referee.config import Config
-from referee.nicks import Roster, fold, normalise
+from referee.config.game import Config
+from referee.core.nicks import Roster, fold, normalise
 from referee.store import Store
 
 INCOMPLETE = "НЕПОЛНЫЕ ДАННЫЕ"
 """The label of a count over a window the store does not hold whole (issue 26)."""
 
 NOT_IN_GAME = "не участвует в игре"
-"""The V5 reason of a vote by an author outside the roster (:mod:`referee.day.count`)."""
+"""The V5 reason of a vote by an author outside the roster (:mod:`referee.rules.day.count`)."""
 
 LOOK_ALIKE_RATIO = 60.0
 """rapidfuzz ratio from which a listed nick is named as the probable player behind a vote

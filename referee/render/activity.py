@@ -1,4 +1,4 @@
-"""Showing an :class:`~referee.day.activity.ActivityReport` to the host and to the players.
+"""Showing an :class:`~referee.rules.day.activity.ActivityReport` to the host and to the players.
 
 Three formats:
 
@@ -8,7 +8,7 @@ Three formats:
   reminder for those who still have time), then the host-only part below the one divider
   (:mod:`.parts`) with the details table in a ``[code]`` block, at most 100 columns wide.
   Every nick and every text the host typed (excuse reasons, causes of death) goes through
-  :func:`referee.bbcode.escape`.
+  :func:`referee.core.bbcode.escape`.
 - ``text``: the same for a terminal, as a readable table.
 - ``json``: ``turn``, ``final``, ``rows``, ``removed`` (plus ``warnings`` and the window),
   times in ISO 8601 UTC.
@@ -22,10 +22,10 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, tzinfo
 from typing import Any, Literal
 
-from referee.bbcode import b, escape
-from referee.day.activity import ActivityFlag, ActivityReport, ActivityRow
+from referee.core.bbcode import b, escape
+from referee.core.roles import role_name_ru
 from referee.render.parts import HOST_ONLY
-from referee.roles import role_name_ru
+from referee.rules.day.activity import ActivityFlag, ActivityReport, ActivityRow
 
 Format = Literal["bbcode", "text", "json"]
 

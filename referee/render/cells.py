@@ -1,7 +1,7 @@
 """Small pieces the status and history texts share: times in the forum's zone, a
 monospace table, and user text made harmless for a terminal or a CSV.
 
-In BBCode user text goes through :func:`referee.bbcode.escape` (no tag can start in a
+In BBCode user text goes through :func:`referee.core.bbcode.escape` (no tag can start in a
 nick); in plain text control characters are dropped (a nick or a PM line cannot move the
 cursor or recolour the host's terminal); in a CSV a cell cannot start a formula.
 """
@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta, tzinfo
 
-from referee.bbcode import escape
+from referee.core.bbcode import escape
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")

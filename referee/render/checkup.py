@@ -9,8 +9,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, tzinfo
 from typing import Any
 
-from referee.checkup import Checkup
-from referee.roles import role_ru
+from referee.core.roles import role_ru
+from referee.host.checkup import Checkup
 
 _WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 _SIDES = (("town", "город"), ("clan", "кланы"), ("maniac", "маньяк"), ("none", "без роли"))

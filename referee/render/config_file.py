@@ -7,7 +7,7 @@ import json
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from referee.init_game import NewGame
+    from referee.host.init_game import NewGame
 
 
 def _q(text: str) -> str:

@@ -17,23 +17,45 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Protocol
-
-import click
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING, Any, Protocol
 
 from referee.render.parts import HOST_ONLY
 
-out = Console(soft_wrap=True, highlight=False)
-err = Console(stderr=True, soft_wrap=True, highlight=False)
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.text import Text
+
+
+class LazyConsole:
+    """A rich ``Console`` made when first used: rich is ~40 ms of a command's start, and a
+    command that writes BBCode or JSON to stdout (``tally --offline``) never draws with it
+    (issue 30 item 3)."""
+
+    def __init__(self, **options: Any) -> None:
+        self._options = options
+        self._made: Console | None = None
+
+    @property
+    def console(self) -> Console:
+        if self._made is None:
+            from rich.console import Console  # noqa: PLC0415
+
+            self._made = Console(**self._options)
+        return self._made
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.console, name)
+
+
+out: Any = LazyConsole(soft_wrap=True, highlight=False)
+err: Any = LazyConsole(stderr=True, soft_wrap=True, highlight=False)
 
 YES = frozenset({"д", "да", "y", "yes"})
 NO = frozenset({"н", "нет", "n", "no"})
 
 
 class Progress(Protocol):
-    """What a sync reports as it goes (:class:`referee.sync.SyncProgress`)."""
+    """What a sync reports as it goes (:class:`referee.store.sync.SyncProgress`)."""
 
     pages_read: int
     pages_to_read: int | None
@@ -66,6 +88,8 @@ def emit(text: str, fmt: str = "bbcode") -> None:
 def styled(text: str) -> Text:
     """A text output as rich draws it: the first line (the title) bold, the divider bold
     yellow, the host-only part below it dimmed a little; the words are unchanged."""
+    from rich.text import Text  # noqa: PLC0415
+
     result = Text()
     host = False
     for i, line in enumerate(text.rstrip("\n").split("\n")):
@@ -95,6 +119,8 @@ def yes_no(answer: str) -> bool | None:
 def confirm(question: str, ask: Callable[[str], str] | None = None) -> bool:
     """Ask on stderr until the answer is a yes or a no; no input at all (a pipe that ended,
     Ctrl-D, Ctrl-C) is a no."""
+    import click  # noqa: PLC0415 — only a question needs it
+
     read = ask or _prompt
     while True:
         try:
@@ -108,6 +134,8 @@ def confirm(question: str, ask: Callable[[str], str] | None = None) -> bool:
 
 
 def _prompt(question: str) -> str:
+    import click  # noqa: PLC0415
+
     with paused():
         return click.prompt(question, default="", show_default=False, err=True)
 
@@ -158,7 +186,7 @@ def progress_bar(*, enabled: bool) -> Iterator[Callable[[Progress], None] | None
     from rich.progress import Progress as Bar
 
     with Bar(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-             TextColumn("новых сообщений: {task.fields[posts]}"), console=err,
+             TextColumn("новых сообщений: {task.fields[posts]}"), console=rich_console(err),
              transient=True) as bar:
         task = bar.add_task("Читаю тему", total=None, posts=0)
 
@@ -167,3 +195,8 @@ def progress_bar(*, enabled: bool) -> Iterator[Callable[[Progress], None] | None
 
         with drawing(bar):
             yield show
+
+
+def rich_console(console: Any) -> Console:
+    """The rich Console itself (rich's live displays want it, not a stand-in)."""
+    return console.console if isinstance(console, LazyConsole) else console

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import tzinfo
 from zoneinfo import ZoneInfo
 
-from referee.config import Config, NightRules
+from referee.config.game import Config, NightRules
 
 
 @dataclass(frozen=True, slots=True)

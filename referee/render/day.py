@@ -12,10 +12,10 @@ import json
 import re
 from typing import TYPE_CHECKING
 
-from referee.bbcode import b, escape
+from referee.core.bbcode import b, escape
+from referee.core.roles import role_name_ru
 from referee.render.context import Context
 from referee.render.tally import HOST_ONLY_RULE, render_json, render_parts
-from referee.roles import role_name_ru
 
 if TYPE_CHECKING:
     from referee.game import DayResult

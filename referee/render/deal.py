@@ -1,5 +1,5 @@
 """The role PMs the host sends after the deal («раздача ролей»): the role, what it does, how
-to send the night request (the phrasing :mod:`referee.intake` reads), and the partners the
+to send the night request (the phrasing :mod:`referee.rules.intake` reads), and the partners the
 rules let the player know: a clan's members and its ВСБ (N5, N13), the commissar and the
 sergeant (N12)."""
 
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from referee.bbcode import b, escape
-from referee.config import NightRules, Player
-from referee.roles import CLAN_ROLES, EXAMPLE_OF_ROLE, ROLE_NAMES_RU, request_actions
+from referee.config.game import NightRules, Player
+from referee.core.bbcode import b, escape
+from referee.core.roles import CLAN_ROLES, EXAMPLE_OF_ROLE, ROLE_NAMES_RU, request_actions
 
 _ABOUT: dict[str, str] = {
     "citizen": (
@@ -78,7 +78,7 @@ def role_pm_texts(players: Sequence[Player]) -> list[tuple[str, str, str]]:
 
     The ВСБ is told «Мирный житель» and gets a citizen's text (N13); his clan learns who he
     is. Clan members see each other with their roles; the commissar and the sergeant see
-    each other (N12). Every nick is escaped (:func:`referee.bbcode.escape`)."""
+    each other (N12). Every nick is escaped (:func:`referee.core.bbcode.escape`)."""
     out: list[tuple[str, str, str]] = []
     clan_count = len({p.clan for p in players if p.role in CLAN_ROLES and p.clan})
     for p in players:

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.roles import action_ru
+from referee.core.roles import action_ru
 
 if TYPE_CHECKING:
     from pathlib import Path
 
     from referee.game.days import VoteEffect
-    from referee.init_game import NewGame
+    from referee.host.init_game import NewGame
 
 _HOST_PART = "часть «ТОЛЬКО ДЛЯ ВЕДУЩЕГО», «Решения ведущего»"
 

@@ -18,7 +18,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from referee.export import VoteEvent
+from referee.host.export import VoteEvent
 from referee.render.cells import csv_cell, iso
 from referee.render.context import Context
 from referee.render.tally import post_link

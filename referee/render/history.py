@@ -1,7 +1,7 @@
 """``referee history``: a day's vote, vote by vote, and the whole game's table — in BBCode to
 post (a ``[code]`` table, as the activity table is), plain text, or JSON.
 
-Every nick goes through :func:`referee.bbcode.escape` in BBCode, as in the tally.
+Every nick goes through :func:`referee.core.bbcode.escape` in BBCode, as in the tally.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ import json
 from datetime import tzinfo
 from typing import Any, Literal
 
-from referee.bbcode import b
-from referee.history import DayHistory, DayLine, GameHistory, PlayerLine, Step
+from referee.core.bbcode import b
+from referee.core.roles import role_ru
+from referee.host.history import DayHistory, DayLine, GameHistory, PlayerLine, Step
 from referee.render.cells import iso, plain, table, user, when
 from referee.render.context import Context
 from referee.render.tally import vote_links
-from referee.roles import role_ru
 
 Format = Literal["bbcode", "text", "json"]
 

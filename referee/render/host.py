@@ -9,14 +9,14 @@ from datetime import tzinfo
 
 from rich.table import Table
 
-from referee.bbcode import escape
-from referee.config import Player
-from referee.day.result import Tally
-from referee.kernel import PrivateMessage
-from referee.night.text import clan_ru
+from referee.config.game import Player
+from referee.core.bbcode import escape
+from referee.core.kernel import PrivateMessage
+from referee.core.roles import DEFAULT_CLAN, role_ru
 from referee.render.parts import HOST_ONLY
 from referee.render.tally import post_link
-from referee.roles import DEFAULT_CLAN, role_ru
+from referee.rules.day.result import Tally
+from referee.rules.night.text import clan_ru
 
 
 def votes_list(day: int, tally: Tally, tz: tzinfo, topic_url: str | None) -> str:

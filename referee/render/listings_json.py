@@ -9,11 +9,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from referee.checkup import Checkup
-from referee.day.result import Tally
-from referee.kernel import PrivateMessage
+from referee.core.kernel import PrivateMessage
+from referee.host.checkup import Checkup
 from referee.render.cells import iso
 from referee.render.tally import post_link
+from referee.rules.day.result import Tally
 
 
 def dumps(data: Any) -> str:

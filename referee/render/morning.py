@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from referee import bbcode
-from referee.config import NightRules
-from referee.night import GameState, NightOutcome, winner
-from referee.night.events import NINJA_MISS_LIMIT, NinjaMiss, Protected
-from referee.roles import role_ru
+from referee.config.game import NightRules
+from referee.core import bbcode
+from referee.core.roles import role_ru
+from referee.rules.night import GameState, NightOutcome, winner
+from referee.rules.night.kills import NINJA_MISS_LIMIT, NinjaMiss, Protected
 
 
 def role_title(state: GameState, nick: str) -> str:

@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from referee import bbcode
+from referee.core import bbcode
+from referee.core.roles import ACTION_NAMES_RU
 from referee.render.context import Context
 from referee.render.morning import morning_report, private_results
 from referee.render.tally import HOST_ONLY_RULE
-from referee.roles import ACTION_NAMES_RU
 
 if TYPE_CHECKING:
     from referee.game import NightResult

@@ -13,8 +13,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from referee.errors import GameError
-from referee.history import DayHistory
+from referee.core.errors import GameError
+from referee.host.history import DayHistory
 from referee.render.cells import plain, when
 from referee.render.context import Context
 

@@ -12,8 +12,11 @@ import re
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
 
-from referee.bbcode import ZWSP, b, escape
-from referee.decisions import (
+from referee.core.bbcode import ZWSP, b, escape
+from referee.core.roles import DEFAULT_CLAN, action_ru, role_ru
+from referee.host.status import Gone, Living, OpenItem, PhaseNow, Status
+from referee.render.cells import iso, left, plain, when
+from referee.rules.decisions import (
     Decision,
     Excuse,
     Hanging,
@@ -22,9 +25,6 @@ from referee.decisions import (
     ScheduleChange,
     VoteDecision,
 )
-from referee.render.cells import iso, left, plain, when
-from referee.roles import DEFAULT_CLAN, action_ru, role_ru
-from referee.status import Gone, Living, OpenItem, PhaseNow, Status
 
 Format = Literal["text", "bbcode", "json"]
 

@@ -5,7 +5,7 @@ not voted. Posts that looked like votes and did not count go to a separate HOST-
 each with its reason, rule and link: that part is never inside the text meant for pasting.
 
 Everything a player typed (nicks, the red text) is passed through
-:func:`referee.bbcode.escape` in BBCode, so a nick cannot inject tags.
+:func:`referee.core.bbcode.escape` in BBCode, so a nick cannot inject tags.
 """
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from typing import Any, Literal
 from urllib.parse import urljoin, urlsplit, urlunsplit
 from zoneinfo import ZoneInfo
 
-from referee.bbcode import b, escape, url
-from referee.day.result import Candidate, CountedVote, Rejection, Tally
-from referee.day.verdict import TIE_RULE_NAMES_RU
+from referee.core.bbcode import b, escape, url
+from referee.core.roles import role_name_ru
 from referee.render.parts import HOST_ONLY
-from referee.roles import role_name_ru
+from referee.rules.day.result import Candidate, CountedVote, Rejection, Tally
+from referee.rules.day.verdict import TIE_RULE_NAMES_RU
 
 Format = Literal["bbcode", "text", "json"]
 

@@ -14,16 +14,12 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta, tzinfo
 from typing import Any
 
-from referee import bbcode
-from referee.config import Config
+from referee.config.game import Config
+from referee.core import bbcode
+from referee.core.roles import ACTION_NAMES_RU
 from referee.game import ActivityResult, DayResult, NightResult
-from referee.publish import public_part
-from referee.render.activity import HOST_ONLY_HEADER, render_activity
-from referee.render.context import Context
-from referee.render.day import day_paste
-from referee.render.morning import morning_report, private_results
-from referee.roles import ACTION_NAMES_RU
-from referee.watch import (
+from referee.host.outgoing import public_part
+from referee.host.watch import (
     FirstLook,
     Job,
     JobDone,
@@ -40,6 +36,10 @@ from referee.watch import (
     VoteDropped,
     VoteRejected,
 )
+from referee.render.activity import HOST_ONLY_HEADER, render_activity
+from referee.render.context import Context
+from referee.render.day import day_paste
+from referee.render.morning import morning_report, private_results
 
 _TZ_LABELS = {"Europe/Moscow": "МСК"}
 _WHAT = {"tally": "подсчёт голосов дня", "resolve": "утренний отчёт после ночи",
@@ -82,7 +82,7 @@ def _tz_label(config: Config) -> str:
 # --------------------------------------------------------------------------- the texts
 
 class WatchTexts:
-    """:class:`referee.watch.loop.WatchTexts`: the words of the watch."""
+    """:class:`referee.host.watch.loop.WatchTexts`: the words of the watch."""
 
     # -- the deadline texts, as the commands post them
 

@@ -6,35 +6,54 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from types import ModuleType
-from typing import Self
+from typing import Any, Self
 
-from referee.errors import StoreError
+from referee.core.errors import StoreError
 from referee.store import guard
 from referee.store.rows import _INDEXES, _TABLES, SCHEMA_VERSION
 
+_COLUMN_TYPES = {int: "INTEGER", str: "TEXT", float: "FLOAT", bytes: "BLOB"}
+"""A column's Python type → its SQLite type, as sqlite-utils named them when it made the
+store's tables (a database made by either is the same)."""
 
-def _sqlite_utils() -> ModuleType:
-    """sqlite_utils without the numpy and pandas it imports when they are installed, to
-    map their number types to columns: the store keeps Python values only, and numpy alone
-    is ~56 ms of every command's start (issue 30 item 3). A numpy already loaded by
-    someone else is left alone; later imports of numpy or pandas work as usual."""
-    if "sqlite_utils" in sys.modules:
-        return sys.modules["sqlite_utils"]
-    held = [name for name in ("numpy", "pandas") if name not in sys.modules]
-    for name in held:
-        sys.modules[name] = None  # type: ignore[assignment] — makes the import fail
-    try:
-        import sqlite_utils  # noqa: PLC0415
-    finally:
-        for name in held:
-            if sys.modules.get(name, 0) is None:
-                del sys.modules[name]
-    return sqlite_utils
+
+class Rows:
+    """Rows by column name: all the store's readers used of sqlite-utils. The store is
+    plain ``sqlite3``: sqlite-utils (and the numpy it loads where installed) was ~45 ms
+    of every command's start for this and the table making below (issue 30 item 3)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def query(self, sql: str, params: Sequence[Any] | Mapping[str, Any] = ()
+              ) -> Iterator[dict[str, Any]]:
+        cursor = self.conn.execute(sql, params)
+        names = [d[0] for d in cursor.description]
+        for row in cursor:
+            yield dict(zip(names, row, strict=True))
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _create_table(conn: sqlite3.Connection, name: str, columns: dict[str, type],
+                  pk: str | tuple[str, ...]) -> None:
+    keys = (pk,) if isinstance(pk, str) else pk
+    lines = [f"   {_quoted(c)} {_COLUMN_TYPES[t]}"
+             + (" PRIMARY KEY" if len(keys) == 1 and c == keys[0] else "")
+             for c, t in columns.items()]
+    if len(keys) > 1:
+        lines.append(f"   PRIMARY KEY ({', '.join(_quoted(k) for k in keys)})")
+    conn.execute(f"CREATE TABLE {_quoted(name)} (\n" + ",\n".join(lines) + "\n)")
+
+
+def _table_columns(conn: sqlite3.Connection, name: str) -> set[str]:
+    """The table's columns; empty when there is no such table."""
+    return {row[1] for row in conn.execute(f"PRAGMA table_info({_quoted(name)})")}
 
 
 # --------------------------------------------------------------------------- the store
@@ -45,7 +64,7 @@ class StoreBase:
     def __init__(self, conn: sqlite3.Connection, path: Path | None) -> None:
         self.conn = conn
         self.path = path
-        self.db = _sqlite_utils().Database(conn)
+        self.db = Rows(conn)
         self._lock: Path | None = None
 
     # -- opening
@@ -115,16 +134,19 @@ class StoreBase:
             )
         with self._tx():
             for name, (columns, pk) in _TABLES.items():
-                table = self.db.table(name)
-                if not table.exists():
-                    table.create(columns, pk=pk)
+                have = _table_columns(self.conn, name)
+                if not have:
+                    _create_table(self.conn, name, columns, pk)
                     continue
-                have = set(table.columns_dict)
                 for col, typ in columns.items():
                     if col not in have:
-                        table.add_column(col, typ)
+                        self.conn.execute(f"ALTER TABLE {_quoted(name)} ADD COLUMN "
+                                          f"{_quoted(col)} {_COLUMN_TYPES[typ]}")
             for name, cols in _INDEXES:
-                self.db.table(name).create_index(cols, if_not_exists=True)
+                index = _quoted(f"idx_{name}_{'_'.join(cols)}")
+                self.conn.execute(
+                    f"CREATE INDEX IF NOT EXISTS {index}\n    ON {_quoted(name)} "
+                    f"({', '.join(_quoted(c) for c in cols)})")
             self.conn.execute(
                 "INSERT INTO meta(key, value) VALUES('schema_version', ?) "
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -132,7 +154,7 @@ class StoreBase:
             )
 
     def schema_version(self) -> int | None:
-        if not self.db.table("meta").exists():
+        if not _table_columns(self.conn, "meta"):
             return None
         row = self.conn.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         return int(row[0]) if row else None

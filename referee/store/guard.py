@@ -9,7 +9,7 @@ time, private files, and a file-system failure told in words with what to do.
 - **Private files.** The database holds the host's private messages: it and its WAL/SHM
   files are 0600 on every open, whoever widened them.
 - **No traceback.** A read-only folder, a missing permission or a full disk becomes a
-  :class:`~referee.errors.StoreError` naming the file and what to do; a transaction that
+  :class:`~referee.core.errors.StoreError` naming the file and what to do; a transaction that
   fails is rolled back, so the database stays as it was before it.
 """
 
@@ -27,7 +27,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
-from referee.errors import StoreError
+from referee.core.errors import StoreError
 
 try:  # POSIX
     import fcntl

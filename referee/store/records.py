@@ -8,8 +8,8 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
-from referee.errors import StoreError
-from referee.kernel import PrivateMessage
+from referee.core.errors import StoreError
+from referee.core.kernel import PrivateMessage
 from referee.store.base import StoreBase
 from referee.store.rows import (
     _OVERRIDE_KIND,

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from referee.errors import StoreError
-from referee.kernel import EditNotice, Post, TopicPage
+from referee.core.errors import StoreError
+from referee.core.kernel import EditNotice, Post, TopicPage
 
 SCHEMA_VERSION = 1
 

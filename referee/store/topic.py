@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from referee.kernel import EditNotice, Post, TopicPage
+from referee.core.kernel import EditNotice, Post, TopicPage
 from referee.store.base import StoreBase
 from referee.store.rows import (
     PageSave,

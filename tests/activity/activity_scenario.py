@@ -7,24 +7,21 @@ Moscow), and stored as UTC like everything else (docs/rules.md T2).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
 
-from referee.config import ActivityRules, DaySchedule
-from referee.day.activity import ActivityReport, ActivityRow, Excuse, TurnDeath, check_activity
-from referee.kernel import Post
-from referee.markup import QUOTE_MARK
+from support.moscow import msk_short as msk
 
-MSK = ZoneInfo("Europe/Moscow")
+from referee.config.game import ActivityRules, DaySchedule
+from referee.core.kernel import Post
+from referee.core.markup import QUOTE_MARK
+from referee.rules.day.activity import (
+    ActivityReport,
+    ActivityRow,
+    Excuse,
+    TurnDeath,
+    check_activity,
+)
+
 HOST = "Ведущий"
-
-
-def msk(when: str, year: int = 2026) -> datetime:
-    """«20.11 18:00» or «20.11 18:00:05», Moscow → aware UTC."""
-    fmt = "%d.%m.%Y %H:%M:%S" if when.count(":") == 2 else "%d.%m.%Y %H:%M"
-    day, time = when.split(" ")
-    local = datetime.strptime(f"{day}.{year} {time}", fmt).replace(tzinfo=MSK)
-    return local.astimezone(UTC)
 
 
 def day(n: int, start: str, deadline: str, night_deadline: str | None = None) -> DaySchedule:

@@ -16,13 +16,14 @@ import json
 from datetime import datetime
 from pathlib import Path
 
-from activity_scenario import HOST, day, flags, msk, row
+from activity_scenario import HOST, day, flags, row
 from selectolax.lexbor import LexborHTMLParser
+from support.moscow import msk_short as msk
 
-from referee.config import ActivityRules
-from referee.day.activity import ActivityReport, TurnDeath, check_activity
-from referee.kernel import Post
-from referee.markup import plain_text
+from referee.config.game import ActivityRules
+from referee.core.kernel import Post
+from referee.core.markup import plain_text
+from referee.rules.day.activity import ActivityReport, TurnDeath, check_activity
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"
 

@@ -7,12 +7,14 @@ import json
 from datetime import UTC
 
 import pytest
-from activity_scenario import MSK, msk, posts, run
+from activity_scenario import posts, run
+from support.moscow import MSK
+from support.moscow import msk_short as msk
 
-from referee.bbcode import escape
-from referee.day.activity import ActivityReport, Excuse, TurnDeath
+from referee.core.bbcode import escape
+from referee.core.roles import ROLE_IDS, ROLE_NAMES_RU, role_name_ru
 from referee.render.activity import HOST_ONLY_HEADER, render_activity
-from referee.roles import ROLE_IDS, ROLE_NAMES_RU, role_name_ru
+from referee.rules.day.activity import ActivityReport, Excuse, TurnDeath
 
 EVIL_NICK = "[/b][url=http://evil.example]Злой[/url]"
 

@@ -9,11 +9,18 @@ Moscow time. Default settings: 2 missed votes in total remove a player.
 from __future__ import annotations
 
 import pytest
-from activity_scenario import HOST, SCHEDULE, day, flags, msk, post, posts, row, run
+from activity_scenario import HOST, SCHEDULE, day, flags, post, posts, row, run
+from support.moscow import msk_short as msk
 
-from referee.config import ActivityRules
-from referee.day.activity import ActivityReport, Excuse, TurnDeath, check_activity, turn_window
-from referee.errors import GameError
+from referee.config.game import ActivityRules
+from referee.core.errors import GameError
+from referee.rules.day.activity import (
+    ActivityReport,
+    Excuse,
+    TurnDeath,
+    check_activity,
+    turn_window,
+)
 
 EVERYONE = ("Лиса", "Шерлок", "Kotik", "Гроза")
 TURN_1_OVER = "22.11 10:05"

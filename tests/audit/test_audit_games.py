@@ -20,9 +20,9 @@ from typer.testing import CliRunner
 
 from referee import cli
 from referee.cli import app
-from referee.config import NightRules
-from referee.errors import GameError
-from referee.replay import replay
+from referee.config.game import NightRules
+from referee.core.errors import GameError
+from referee.host.replay import replay
 
 GAMES = Path(__file__).parent / "games"
 GAME_FILES = sorted(GAMES.glob("*.json"))

@@ -18,9 +18,9 @@ import html
 from datetime import UTC, datetime
 from pathlib import Path
 
-from referee.config import DaySchedule
-from referee.kernel import Post
-from referee.nicks import Roster
+from referee.config.game import DaySchedule
+from referee.core.kernel import Post
+from referee.core.nicks import Roster
 
 DATA = Path(__file__).resolve().parent / "data"
 

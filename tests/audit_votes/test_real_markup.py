@@ -36,13 +36,14 @@ from audit_markup import (
 from hypothesis import HealthCheck, given, note, settings
 from hypothesis import strategies as st
 
-from adapters.phpbb.parse import decode_page, parse_topic_page
-from referee.bbcode import escape
-from referee.day.count import tally
-from referee.day.reading import VoteReading, _separated, find_vote
-from referee.decisions import VoteDecision
-from referee.nicks import Roster, normalise
+from adapters.phpbb.page import decode_page
+from adapters.phpbb.topic import parse_topic_page
+from referee.core.bbcode import escape
+from referee.core.nicks import Roster, normalise
 from referee.render.tally import render_json, render_parts
+from referee.rules.day.count import tally
+from referee.rules.day.reading import VoteReading, _separated, find_vote
+from referee.rules.decisions import VoteDecision
 
 NOT_A_VOTE = "не голос"
 

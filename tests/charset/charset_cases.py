@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from referee.day.reading import find_vote
-from referee.kernel import TopicPage
-from referee.nicks import Roster
+from referee.core.kernel import TopicPage
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 from referee.store import Store
 from referee.store.rows import StoredPost
 

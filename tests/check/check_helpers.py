@@ -11,7 +11,7 @@ from click.testing import Result
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.errors import RefereeError
+from referee.core.errors import RefereeError
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "fixtures/demo/referee.toml"

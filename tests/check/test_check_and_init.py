@@ -11,7 +11,7 @@ import pytest
 import respx
 from check_helpers import DEMO, DEMO_TEXT, ROOT, cli, exit_code, refused, write_config
 
-from referee.config import load_config
+from referee.config.game import load_config
 
 PAGES = ROOT / "fixtures/demo/pages"
 TOPIC = "http://forum.test/viewtopic.php?t=3"

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from check_helpers import DEMO, cli, dump, refused, synced_demo
 
-from referee.config import load_config
-from referee.config_schema import ConfigProblems
-from referee.errors import ConfigError
+from referee.config.game import load_config
+from referee.config.schema import ConfigProblems
+from referee.core.errors import ConfigError
 
 BASE = """\
 [game]

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from check_helpers import DEMO_TEXT, cli, dump, exit_code, refused, write_config
 
-from referee import decisions
-from referee.decisions import Deal
 from referee.game.dealing import DEAL_SEED_META
-from referee.publish import DEAL_SEED_META as PUBLISH_DEAL_SEED_META
+from referee.host.publish import DEAL_SEED_META as PUBLISH_DEAL_SEED_META
+from referee.rules import decisions
+from referee.rules.decisions import Deal
 from referee.store import Store
 
 
@@ -64,7 +64,7 @@ def test_the_deal_is_recorded_and_every_command_plays_with_it(game: tuple[Path, 
     check = cli(config, db, "check", "--offline").stdout
     assert "роли из записанной раздачи (--seed 7)" in check
     assert "роли не розданы" not in check
-    from referee.roles import role_ru
+    from referee.core.roles import role_ru
 
     assert f"Mr. Smith — {role_ru(role_of['Mr. Smith'])}" in check
     # The same seed again changes nothing; another seed is refused without --force.

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from check_helpers import DEMO_TEXT, ROOT
 
-from referee.checkup import run_checkup
-from referee.config import load_config
+from referee.config.game import load_config
+from referee.host.checkup import run_checkup
 
 LISA = '"Лиса" = { role = "mafia", clan = "Лисья нора" }'
 

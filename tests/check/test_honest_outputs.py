@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from check_helpers import DEMO, DEMO_TEXT, ROOT, cli, dump, synced_demo
 
-from referee.errors import GameError
+from referee.core.errors import GameError
 from referee.render.tally import HOST_ONLY_RULE
 
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.config import load_config
-from referee.errors import ConfigError
+from referee.config.game import load_config
+from referee.core.errors import ConfigError
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,7 +5,7 @@ registry's list, or a config could name an engine the registry does not know."""
 from __future__ import annotations
 
 from adapters.registry import engine_names as registry_names
-from referee.config_forum import engine_names
+from referee.config.forum import engine_names
 
 
 def test_the_config_knows_the_registrys_engines() -> None:

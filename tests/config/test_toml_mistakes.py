@@ -1,5 +1,6 @@
 """Issue 29 item 6: the host's TOML mistakes told in Russian, each with its line and fix
-(one translator, :mod:`referee.toml_errors`), and an empty file's missing parts all at once."""
+(one translator, :mod:`referee.config.toml_errors`), and an empty file's missing parts all at
+once."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.config import load_config
-from referee.errors import ConfigError
+from referee.config.game import load_config
+from referee.core.errors import ConfigError
 
 GOOD = """\
 [game]

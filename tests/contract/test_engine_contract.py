@@ -21,7 +21,7 @@ from adapters.base import ForumSettings
 from adapters.board import BoardClient
 from adapters.poster import FormPoster
 from adapters.registry import engine_for, engines
-from referee.errors import ConfigError, LoginRequired
+from referee.core.errors import ConfigError, LoginRequired
 
 ENGINES = sorted(engines())
 ROOT = Path(adapters.__file__).parent
@@ -55,7 +55,7 @@ def test_the_engine_keeps_the_common_file_names(name: str) -> None:
 
 @pytest.mark.parametrize("name", ENGINES)
 def test_the_engine_writes_no_skeleton_of_its_own(name: str) -> None:
-    # One PostingError (referee.errors), one MAX_PAGES (adapters.board), no guest-form class.
+    # One PostingError (referee.core.errors), one MAX_PAGES (adapters.board), no guest-form class.
     own = {f.name: f.read_text(encoding="utf-8") for f in (ROOT / name).glob("*.py")}
     copies = [(file, word) for file, text in own.items()
               for word in ("class PostingError", "MAX_PAGES =", "class _GuestForm",

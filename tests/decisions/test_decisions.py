@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import decisions
-from referee.decisions import (
+from referee.rules import decisions
+from referee.rules.decisions import (
     Excuse,
     Hanging,
     NightEdit,

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "tests" / "night"))
 from dbgame import build, day_start  # noqa: E402
 
 from referee.cli import app  # noqa: E402
-from referee.errors import RefereeError  # noqa: E402
+from referee.core.errors import RefereeError  # noqa: E402
 
 EVENING = day_start(3) + timedelta(hours=11)
 """Day 3's deadline has passed (the evening after it): nothing the host asks is ahead."""

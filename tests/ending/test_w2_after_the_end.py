@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from ending_games import ENDING, EVENING, HANGED, PARITY, build, dump, game, played
 
-from referee.errors import RequestRefused
+from referee.core.errors import RequestRefused
 from referee.game import Game, GameOver
-from referee.night import DRAW as NOBODY
-from referee.night import TOWN_WINS, clan_wins
+from referee.rules.night import DRAW as NOBODY
+from referee.rules.night import TOWN_WINS, clan_wins
 
 TOWN_AFTER_DAY_1 = "Игра окончена после дня 1: победа — мирные жители."
 TOWN_AFTER_NIGHT_1 = "Игра окончена после ночи 1: победа — мирные жители."

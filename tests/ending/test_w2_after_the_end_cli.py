@@ -21,7 +21,7 @@ from ending_games import (
     refusal,
 )
 
-import referee.publish as publishing
+import referee.host.publish as publishing
 
 OVER = "Игра окончена после ночи 1: победа — мирные жители."
 
@@ -64,7 +64,7 @@ target = "Bob"
 
 @pytest.fixture
 def posted(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    """What the commands handed to the forum (``referee.publish.run``): nothing is sent."""
+    """What the commands handed to the forum (``referee.host.publish.run``): nothing is sent."""
     calls: list[Any] = []
 
     def run(config: object, store: object, messages: list[Any], **kw: object) -> None:
@@ -106,7 +106,7 @@ def test_w2_the_night_that_ended_the_game_still_answers_the_same(
     before = dump(db)
     res = referee(config, db, "resolve-night", "--night", "1", "--post", "--yes")
     assert res.exit_code == 0, res.output
-    # The morning report once more (sending it twice is for referee.publish to refuse).
+    # The morning report once more (sending it twice is for referee.host.publish to refuse).
     [[(phase, body)]] = posted
     assert phase == "night:1:report" and body.rstrip().endswith(
         "Игра окончена: победа — мирные жители.[/b]")

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from board_server import Board
 from fault_helpers import Runner, forum_config
+from support.phpbb.board import Board
 
 
 @pytest.fixture

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from board_server import HOST, PASSWORD, PLAYERS, ROOT, Board
+from support.phpbb.board import HOST, PASSWORD, PLAYERS, ROOT, Board
 
 from adapters.base import Secret
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config, ForumConfig
+from referee.config.game import Config, ForumConfig
 from referee.store import Store
-from referee.sync import PmSyncReport, SyncReport, sync_pms, sync_topic
+from referee.store.sync import PmSyncReport, SyncReport, sync_pms, sync_topic
 
 
 @dataclass

@@ -9,19 +9,19 @@ answer within the cap reads as before, compressed or not.
 from __future__ import annotations
 
 import gzip
-import threading
 import tracemalloc
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from support.server import QuietHandler
+from support.server import serving as board_server
 
 from adapters.http_client import HttpClient
-from referee.config import load_config
-from referee.errors import ConfigError, NetworkError
+from referee.config.game import load_config
+from referee.core.errors import ConfigError, NetworkError
 
 MIB = 1 << 20
 PAGE = "<html><body>Мой голос — Лиса, потому что она молчит</body></html>".encode()
@@ -45,7 +45,7 @@ ANSWERS: dict[str, tuple[str | None, bytes]] = {
 
 @contextmanager
 def serving() -> Iterator[str]:
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         protocol_version = "HTTP/1.1"
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
@@ -61,24 +61,14 @@ def serving() -> Iterator[str]:
             except ConnectionError:
                 pass  # the client stopped reading at its cap
 
-        def log_message(self, *args: object) -> None:
-            pass
-
         def handle(self) -> None:
             try:
                 super().handle()
             except ConnectionError:
                 pass  # the client stopped reading at its cap
 
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with board_server(Handler) as origin:
+        yield origin
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from board_server import Board, make_posts
 from fault_helpers import (
     Runner,
     assert_db_is_the_truth,
@@ -21,8 +20,9 @@ from fault_helpers import (
     opened_pms,
     stored_posts,
 )
+from support.phpbb.board import Board, make_posts
 
-from referee.sync import MAX_STEPS_BACK
+from referee.store.sync import MAX_STEPS_BACK
 
 
 def test_posts_written_during_a_sync_are_read_to_the_new_last_page(

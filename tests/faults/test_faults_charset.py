@@ -10,9 +10,7 @@ and the host is told to check it; a page mostly undecodable is never stored.
 
 from __future__ import annotations
 
-import board_server
 import pytest
-from board_server import BAD_BYTES, Board, make_pms, make_posts
 from fault_helpers import (
     Runner,
     assert_db_is_the_truth,
@@ -21,9 +19,11 @@ from fault_helpers import (
     stored_posts,
     true_posts,
 )
+from support.phpbb import board as board_server
+from support.phpbb.board import BAD_BYTES, Board, make_pms, make_posts
 
 from adapters.charset import Undecodable, decide
-from adapters.phpbb.parse import reads_as_phpbb
+from adapters.phpbb.page import reads_as_phpbb
 
 TRIES = 3
 

@@ -16,10 +16,10 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from board_server import Board, status
 from fault_helpers import Runner, referee, write_config
+from support.phpbb.board import Board, status
 
-from referee.errors import NetworkError
+from referee.core.errors import NetworkError
 
 AFTER_DAY = "2026-11-21 23:00"
 TRIES = 3

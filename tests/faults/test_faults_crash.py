@@ -19,8 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from board_server import HOST, PASSWORD, ROOT, Board, make_pms, make_posts
 from fault_helpers import assert_db_is_the_truth, integrity
+from support.phpbb.board import HOST, PASSWORD, ROOT, Board, make_pms, make_posts
 
 SEED = 8
 MAX_KILLS = 8
@@ -29,7 +29,7 @@ BUDGET_S = 20.0
 SYNC = """
 import sys
 from pathlib import Path
-from referee.config import Config, ForumConfig
+from referee.config.game import Config, ForumConfig
 from referee.game import Game
 from referee.store import Store
 url, db, user = sys.argv[1], Path(sys.argv[2]), sys.argv[3]

@@ -11,8 +11,8 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
-from board_server import Board
 from fault_helpers import Runner, referee, write_config
+from support.phpbb.board import Board
 
 from referee.store import guard
 

@@ -8,7 +8,15 @@ words of its message (what happened); every error also carries a hint (what to d
 from __future__ import annotations
 
 import pytest
-from board_server import (
+from fault_helpers import (
+    Runner,
+    assert_db_is_the_truth,
+    integrity,
+    opened_pms,
+    stored_posts,
+    true_posts,
+)
+from support.phpbb.board import (
     BAD_GZIP,
     DROP,
     LOGIN_FORM,
@@ -18,16 +26,8 @@ from board_server import (
     stall,
     status,
 )
-from fault_helpers import (
-    Runner,
-    assert_db_is_the_truth,
-    integrity,
-    opened_pms,
-    stored_posts,
-    true_posts,
-)
 
-from referee.errors import ForumError, LoginRequired, NetworkError
+from referee.core.errors import ForumError, LoginRequired, NetworkError
 
 TRIES = 3
 """``retries = 2`` in the host's [forum]: three tries of each request."""

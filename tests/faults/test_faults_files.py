@@ -29,7 +29,6 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
-from board_server import ROOT, Board, make_pms, make_posts
 from fault_helpers import (
     Runner,
     assert_db_is_the_truth,
@@ -40,10 +39,11 @@ from fault_helpers import (
     true_posts,
     write_config,
 )
+from support.phpbb.board import ROOT, Board, make_pms, make_posts
 
 import adapters.cookies as cookies
 from adapters.base import HttpClient
-from referee.errors import StoreError
+from referee.core.errors import StoreError
 from referee.store import Store
 
 STORE_ERROR = 4

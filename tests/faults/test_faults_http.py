@@ -8,7 +8,8 @@ its own text, and that SQLite finds consistent.
 from __future__ import annotations
 
 import pytest
-from board_server import (
+from fault_helpers import Runner, assert_db_is_the_truth, opened_pms
+from support.phpbb.board import (
     BAD_GZIP,
     DROP,
     DROP_UNFRAMED,
@@ -19,7 +20,6 @@ from board_server import (
     stall,
     status,
 )
-from fault_helpers import Runner, assert_db_is_the_truth, opened_pms
 
 
 @pytest.mark.parametrize(

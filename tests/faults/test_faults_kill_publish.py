@@ -1,6 +1,6 @@
 """Issue 26 — exactly once to the forum, proven by killing ``tally --post`` at random.
 
-A served phpBB board on 127.0.0.1 (:mod:`board_server`) holds the topic; the host's replies
+A served phpBB board on 127.0.0.1 (:mod:`support.phpbb.board`) holds the topic; the host's replies
 land on it. Each trial publishes the day's count (sometimes with a second post) and is
 killed at a seeded random point — before the intent is stored, after it and before the
 forum is asked, after the forum took the post but before its answer came back, after the
@@ -20,11 +20,12 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from board_server import DAY1, HOST, Board, BoardPost, make_posts
 from fault_helpers import Runner
+from support.phpbb.board import DAY1, HOST, Board, BoardPost, make_posts
 
-import referee.publish as publish_module
-from referee.publish import Outgoing, live_look, publish
+import referee.host.publish as publish_module
+from referee.host.outgoing import Outgoing
+from referee.host.publish import live_look, publish
 from referee.store import Store
 
 TRIALS = 40
@@ -154,7 +155,7 @@ def message(run: Runner, trial: int, rnd: random.Random, *, second: bool = False
     body = (f"[b]Итоги дня {trial + 1}[/b]\nЛиса — {votes}: Ёжик, Kotik\n"
             f"На виселицу отправляется Лиса.\n" if not second else
             f"[b]Проверка активности, ход {trial + 1}[/b]\nПропал без вести: Снежок ({votes})\n")
-    from referee.publish import game_ref, topic_ref
+    from referee.host.outgoing import game_ref, topic_ref
 
     config = run.config()
     return Outgoing("post", game_ref(config), f"day:{trial + 1}:{'act' if second else 'tally'}",

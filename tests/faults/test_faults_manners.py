@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from board_server import FOREIGN_REDIRECT, FORM_SID, ROOT, Board, stall
 from fault_helpers import CLI, Runner, assert_db_is_the_truth, write_config
+from support.phpbb.board import FOREIGN_REDIRECT, FORM_SID, ROOT, Board, stall
 
 from adapters.base import HttpClient
 from adapters.phpbb.urls import sid_in_body
-from referee.errors import NetworkError
+from referee.core.errors import NetworkError
 
 SID = "0" * 32
 
@@ -93,7 +93,7 @@ def test_a_stalling_forum_is_waited_for_visibly_with_attempt_and_timeout(
         forum = run.open()
         forum.http.notice_after = 0.3
         from referee.store import Store
-        from referee.sync import sync_topic
+        from referee.store.sync import sync_topic
 
         with Store.open(run.db) as store, forum:
             sync_topic(run.config(), store, forum)

@@ -8,16 +8,16 @@ port is another site for cookies (a second web application on the same machine).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
+from support.server import QuietHandler
+from support.server import serving as board_server
 
 from adapters.cookies import same_origin
 from adapters.http_client import HttpClient
-from referee.errors import ForumError
+from referee.core.errors import ForumError
 
 
 @contextmanager
@@ -26,7 +26,7 @@ def serving(answer: dict[str, tuple[int, list[tuple[str, str]]]],
     """A server on 127.0.0.1: ``answer[path]`` is (status, headers); every request's
     (path, Cookie header) goes into ``seen``."""
 
-    class Handler(BaseHTTPRequestHandler):
+    class Handler(QuietHandler):
         protocol_version = "HTTP/1.1"
 
         def do_GET(self) -> None:  # noqa: N802 - http.server's name
@@ -41,17 +41,8 @@ def serving(answer: dict[str, tuple[int, list[tuple[str, str]]]],
             self.end_headers()
             self.wfile.write(body)
 
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with board_server(Handler) as origin:
+        yield origin
 
 
 @pytest.fixture

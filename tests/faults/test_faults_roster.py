@@ -16,13 +16,13 @@ from contextlib import closing
 from pathlib import Path
 
 import pytest
-from board_server import Board
 from fault_helpers import Runner, referee, write_config
+from support.phpbb.board import Board
 
-from referee.config import Config, Player, load_config
-from referee.config_forum import ForumConfig
+from referee.config.forum import ForumConfig
+from referee.config.game import Config, Player, load_config
+from referee.core.kernel import Post
 from referee.game.safety import probable_player, roster_doubts, stored_roster_doubts
-from referee.kernel import Post
 from referee.store import Store
 
 AFTER_DAY = "2026-11-21 23:00"

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.config import Config, DaySchedule, ForumConfig, Player
+from referee.config.game import Config, DaySchedule, ForumConfig, Player
+from referee.core.kernel import Post, PrivateMessage, TopicPage
 from referee.game import Game
 from referee.game import nights as night_room
-from referee.kernel import Post, PrivateMessage, TopicPage
 from referee.store import Store
 
 DAYS = 6

@@ -9,24 +9,18 @@ are both tested.
 from __future__ import annotations
 
 import json
-from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
+from support.moscow import msk
 from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.game import Game
-from referee.sync import open_adapter, sync_pms, sync_topic
+from referee.store.sync import open_adapter, sync_pms, sync_topic
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "fixtures/demo/referee.toml"
-MSK = ZoneInfo("Europe/Moscow")
-
-
-def msk(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MSK)
 
 
 @pytest.fixture

@@ -22,14 +22,14 @@ from pathlib import Path
 
 import pytest
 
-from referee.config import Config, DaySchedule, ForumConfig, Player
+from referee.config.game import Config, DaySchedule, ForumConfig, Player
+from referee.core.kernel import Post, PrivateMessage, TopicPage
 from referee.game import Game
 from referee.game import days as day_room
 from referee.game import nights as night_room
-from referee.history import game_history
-from referee.kernel import Post, PrivateMessage, TopicPage
+from referee.host.history import game_history
+from referee.host.status import game_status
 from referee.render.morning import private_results
-from referee.status import game_status
 from referee.store import Store
 
 START = datetime(2026, 11, 1, 7, 0, tzinfo=UTC)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from referee.core.kernel import Post, TopicPage
+from referee.core.markup import plain_text
 from referee.game import Game
-from referee.kernel import Post, TopicPage
-from referee.markup import plain_text
-from referee.night import TOWN_WINS
+from referee.rules.night import TOWN_WINS
 
 CONFIG = """
 [game]

@@ -3,16 +3,15 @@ and the host's commands at the times a host runs them."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
-from zoneinfo import ZoneInfo
+
+from support.moscow import msk
 
 from referee.game import Game
-from referee.sync import open_adapter, sync_pms, sync_topic
+from referee.store.sync import open_adapter, sync_pms, sync_topic
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "fixtures/demo/referee.toml"
-MSK = ZoneInfo("Europe/Moscow")
 
 HOST_STEPS: tuple[tuple[str, str, int], ...] = (
     # (forum time, the host's command, its day/night/turn)
@@ -23,10 +22,6 @@ HOST_STEPS: tuple[tuple[str, str, int], ...] = (
     ("2026-11-24 10:05", "resolve_night", 2),
     ("2026-11-24 12:00", "check_activity", 2),
 )
-
-
-def msk(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MSK)
 
 
 def demo(db: Path, when: str = "2026-11-29 12:00") -> Game:

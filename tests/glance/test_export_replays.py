@@ -19,11 +19,11 @@ from glance_bench import BenchGame
 from glance_demo import DEMO, at, demo, play_as_host
 from typer.testing import CliRunner
 
-from referee.chronicle import winner_token
 from referee.cli import app
-from referee.export import export_game
 from referee.game import Game
-from referee.replay import replay
+from referee.host.chronicle import winner_token
+from referee.host.export import export_game
+from referee.host.replay import replay
 
 Setup = Callable[[Game], Any]
 
@@ -161,7 +161,7 @@ def test_the_vote_csv_has_every_vote_event_and_no_formula(tmp_path: Path) -> Non
     import io
     from datetime import UTC, datetime
 
-    from referee.export import VoteEvent
+    from referee.host.export import VoteEvent
     from referee.render.context import Context
     from referee.render.export import CSV_HEADERS, votes_csv
 

@@ -14,20 +14,21 @@ from pathlib import Path
 
 import pytest
 from glance_bench import BenchGame
-from glance_demo import DEMO, MSK, at, demo, play_as_host
+from glance_demo import DEMO, at, demo, play_as_host
+from support.moscow import MSK
 from typer.testing import CliRunner
 
-from referee.bbcode import ZWSP
 from referee.cli import app
-from referee.config import DaySchedule, VoteRules
-from referee.day.count import ReadVote, tally_read
-from referee.day.result import Tally
-from referee.errors import GameError
-from referee.history import day_history, game_history, history_of_day
-from referee.nicks import Roster
+from referee.config.game import DaySchedule, VoteRules
+from referee.core.bbcode import ZWSP
+from referee.core.errors import GameError
+from referee.core.nicks import Roster
+from referee.host.history import day_history, game_history, history_of_day
 from referee.render.context import Context
 from referee.render.history import ROLES_WARNING, render_day_history, render_game_history
 from referee.render.plot import label, plot_day, series
+from referee.rules.day.count import ReadVote, tally_read
+from referee.rules.day.result import Tally
 
 START = datetime(2026, 11, 20, 15, tzinfo=UTC)
 MOSCOW = Context(tz=MSK, tz_name="Europe/Moscow")

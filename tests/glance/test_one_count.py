@@ -23,19 +23,19 @@ from glance_demo import at, demo, play_as_host
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.chronicle import chronicle
-from referee.config import DaySchedule, NightRules, Player, VoteRules
-from referee.day.count import ReadVote, tally, tally_read
-from referee.day.result import Tally
-from referee.day.verdict import TIE_RULES
-from referee.export import export_game
+from referee.config.game import DaySchedule, NightRules, Player, VoteRules
+from referee.core.kernel import Post
+from referee.core.nicks import Roster
 from referee.game import Game
-from referee.history import day_history, history_of_day
-from referee.kernel import Post
-from referee.nicks import Roster
-from referee.night import GameState
-from referee.replay import replay, tally_votes
-from referee.timeline import DayPlay, play_day
+from referee.host.chronicle import chronicle
+from referee.host.export import export_game
+from referee.host.history import day_history, history_of_day
+from referee.host.replay import replay, tally_votes
+from referee.rules.day.count import ReadVote, tally, tally_read
+from referee.rules.day.result import Tally
+from referee.rules.day.verdict import TIE_RULES
+from referee.rules.night import GameState
+from referee.rules.timeline import DayPlay, play_day
 
 NICKS = ("Лиса", "Ёжик", "Kotik", "Барон", "Сова", "Zorro")
 START = datetime(2026, 11, 20, 9, tzinfo=UTC)

@@ -19,42 +19,36 @@ from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from glance_demo import DEMO, demo, msk
+from glance_demo import DEMO, demo
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.clock import FakeClock
+from support.moscow import msk
 
-from referee.chronicle import chronicle
-from referee.config import load_config
-from referee.errors import GameError
+from referee.config.game import load_config
+from referee.core.errors import GameError
 from referee.game import Game
 from referee.game.daystate import day_state
-from referee.history import game_history, history_of_day
-from referee.night import GameState
+from referee.host.chronicle import chronicle
+from referee.host.history import game_history, history_of_day
+from referee.host.status import game_status
+from referee.host.watch.look import phase_at, take_look
+from referee.host.watch.loop import _OpenGame
 from referee.render.context import Context
 from referee.render.day import day_paste
 from referee.render.morning import morning_report
-from referee.status import game_status
+from referee.rules.night import GameState
 from referee.store import Store
-from referee.watch.look import phase_at, take_look
-from referee.watch.loop import _OpenGame
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "night"))
 from dbgame import build, day_start  # noqa: E402
 from test_night_properties import PLAYERS, night_requests  # noqa: E402
 
 
-class _Clock:
-    def __init__(self, t: datetime) -> None:
-        self.t = t
-
-    def now(self) -> datetime:
-        return self.t
-
-
 @contextmanager
 def _watch_game(config: Path, db: Path, when: datetime) -> Iterator[Game]:
     """The game as ``referee watch`` builds it for one round."""
-    opened = _OpenGame(load_config(config), db, _Clock(when))  # type: ignore[arg-type]
+    opened = _OpenGame(load_config(config), db, FakeClock(when))  # type: ignore[arg-type]
     game = opened.__enter__()
     try:
         yield game
@@ -240,8 +234,8 @@ def test_random_games_in_every_view_at_every_moment(tmp_path_factory, game) -> N
 def test_the_export_carries_who_left_with_the_morning(tmp_path: Path) -> None:
     """``referee export``'s replay names the silent turn's leavers after their night (A3),
     and ``referee replay`` of it ends where the live game is."""
-    from referee.export import export_game
-    from referee.replay import replay
+    from referee.host.export import export_game
+    from referee.host.replay import replay
 
     demo(tmp_path / "game.db").close()
     game = _command(DEMO, tmp_path / "game.db", msk("2026-11-24 12:00"))

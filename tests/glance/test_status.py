@@ -13,10 +13,10 @@ from glance_demo import DEMO, at, demo, play_as_host
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.publish import night_messages
+from referee.host.outgoing import night_messages
+from referee.host.status import Gone, Living, OpenItem, PhaseNow, Status, game_status
 from referee.render.morning import private_results
 from referee.render.status import render_status, status_json
-from referee.status import Gone, Living, OpenItem, PhaseNow, Status, game_status
 
 SMITH = "Mr. Smith (Мафия, клан «Лисья нора») — повешен(а) в день 1 (21.11 22:00)"
 NIGHT1 = [

@@ -9,10 +9,10 @@ from pathlib import Path
 from glance_demo import DEMO
 from typer.testing import CliRunner
 
-from referee.bbcode import ZWSP
 from referee.cli import app
+from referee.core.bbcode import ZWSP
+from referee.host.status import Living, PhaseNow, Status
 from referee.render.status import render_status
-from referee.status import Living, PhaseNow, Status
 
 
 def test_the_cli_renders_the_status_as_bbcode(tmp_path: Path) -> None:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from referee.actions import Request
-from referee.intake import IntakeResult, read_requests
-from referee.kernel import PrivateMessage
-from referee.nicks import Roster
+from referee.core.kernel import PrivateMessage
+from referee.core.nicks import Roster
+from referee.rules.actions import Request
+from referee.rules.intake import IntakeResult, read_requests
 
 PLAYERS = (
     "Шерлок", "Мисс Марпл", "Kotik", "Тень_Ночи", "Лиса", "Ёжик", "Полковник", "Nika-77",

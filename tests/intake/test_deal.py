@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.deal import RULES_SETUP, deal, default_setup, setup_roles
-from referee.errors import ConfigError, GameError
-from referee.intake import read_requests
-from referee.kernel import PrivateMessage
-from referee.nicks import Roster
+from referee.core.errors import ConfigError, GameError
+from referee.core.kernel import PrivateMessage
+from referee.core.nicks import Roster
+from referee.core.roles import EXAMPLE_OF_ROLE
 from referee.render.deal import role_pm_texts
-from referee.roles import EXAMPLE_OF_ROLE
+from referee.rules.deal import RULES_SETUP, deal, default_setup, setup_roles
+from referee.rules.intake import read_requests
 
 NICKS_30 = [f"Игрок{i:02d}" for i in range(1, 31)]
 SENT = datetime(2026, 11, 21, 20, 0, tzinfo=UTC)

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from intake_helpers import describe, pm
 
-from referee.config import Config, DaySchedule, ForumConfig, Player
-from referee.intake import NightIntake, read_night
+from referee.config.game import Config, DaySchedule, ForumConfig, Player
+from referee.rules.intake import NightIntake, read_night
 
 D1 = datetime(2026, 11, 20, 15, 0, tzinfo=UTC)
 N1_START = datetime(2026, 11, 21, 19, 0, tzinfo=UTC)

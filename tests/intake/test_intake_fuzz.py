@@ -7,10 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from intake_helpers import PLAYERS, ROSTER, pm
 
-from referee.errors import RefereeError
-from referee.intake import read_requests
-from referee.markup import QUOTE_MARK
-from referee.roles import ROLE_IDS
+from referee.core.errors import RefereeError
+from referee.core.markup import QUOTE_MARK
+from referee.core.roles import ROLE_IDS
+from referee.rules.intake import read_requests
 
 WORDS = [
     "Проверяю", "Лечу", "Стреляем", "в", "исполнитель", "стреляет", "Убиваю", "Бью",

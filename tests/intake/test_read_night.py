@@ -8,8 +8,8 @@ from pathlib import Path
 
 from intake_helpers import describe, pm
 
-from referee.config import Config, DaySchedule, ForumConfig, NightRules, Player, Replacement
-from referee.intake import NightIntake, read_night
+from referee.config.game import Config, DaySchedule, ForumConfig, NightRules, Player, Replacement
+from referee.rules.intake import NightIntake, read_night
 
 D1 = datetime(2026, 11, 20, 15, 0, tzinfo=UTC)
 NIGHT_START = datetime(2026, 11, 21, 19, 0, tzinfo=UTC)

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from intake_helpers import ROSTER, pm, read, show
 
-from referee.intake import read_requests
-from referee.markup import QUOTE_MARK
-from referee.nicks import Roster
+from referee.core.markup import QUOTE_MARK
+from referee.core.nicks import Roster
+from referee.rules.intake import read_requests
 
 
 def test_near_match_is_counted_and_flagged_V2() -> None:

@@ -15,15 +15,15 @@ from zoneinfo import ZoneInfo
 import pytest
 from intake_helpers import describe
 
-from referee.config import (
+from referee.config.game import (
     Config,
     DaySchedule,
     ForumConfig,
     Player,
 )
-from referee.intake import NightIntake, night_roster, read_night, read_requests
-from referee.kernel import PmListEntry, PrivateMessage
-from referee.roles import normalise_role
+from referee.core.kernel import PmListEntry, PrivateMessage
+from referee.core.roles import normalise_role
+from referee.rules.intake import NightIntake, night_roster, read_night, read_requests
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"
 MANIFEST = json.loads((FIXTURE / "manifest.json").read_text(encoding="utf-8"))
@@ -66,7 +66,7 @@ def manifest_pms() -> list[PrivateMessage]:
 
 def parsed_pms() -> list[PrivateMessage]:
     """The same PMs from the saved pages, through the phpBB adapter's own parser."""
-    parse = pytest.importorskip("adapters.phpbb.parse").parse_pm
+    parse = pytest.importorskip("adapters.phpbb.pms").parse_pm
     out = []
     for p in MANIFEST["private_messages"]:
         html = (FIXTURE / p["file"]).read_text(encoding="utf-8")
@@ -77,7 +77,7 @@ def parsed_pms() -> list[PrivateMessage]:
 def exported_pms() -> list[PrivateMessage]:
     """The same PMs as phpBB's folder export gives them (the BBCode as typed, the second
     they were sent), through the adapter's export reader: what a sync stores."""
-    parse = pytest.importorskip("adapters.phpbb.parse")
+    parse = pytest.importorskip("adapters.phpbb.pm_export")
     sys.path.insert(0, str(FIXTURE.parents[1] / "benchmarks"))
     from phpbb_export import ExportRow, export_xml
 

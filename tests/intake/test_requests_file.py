@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from intake_helpers import ROSTER, describe
 
-from referee.actions import Request
-from referee.errors import ConfigError, GameError
-from referee.intake.requests_file import (
+from referee.core.errors import ConfigError, GameError
+from referee.rules.actions import Request
+from referee.rules.intake.requests_file import (
     HostEdit,
     apply_host_edits,
     file_requests,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from vocabulary_docs import HEAD, render
 
-from referee.intake.vocabulary import ACTION_FAMILIES, find_words, tables
+from referee.rules.intake.vocabulary import ACTION_FAMILIES, find_words, tables
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "rules.md"
 

@@ -1,9 +1,9 @@
 """The «Словарь заявок» section of docs/rules.md, as it must read from the vocabulary's data
-(``referee/intake/vocabulary.toml``): one table per role's action, then the other words."""
+(``referee/rules/intake/vocabulary.toml``): one table per role's action, then the other words."""
 
 from __future__ import annotations
 
-from referee.intake.vocabulary import (
+from referee.rules.intake.vocabulary import (
     ACTION_FAMILIES,
     WORD_FAMILIES,
     roles_of_table,
@@ -44,7 +44,7 @@ def render() -> str:
         "отправителя выбирает действие: «убиваю» у мафии — выстрел клана, у маньяка и",
         "ниндзя — убийство. Сомнение, условие («если»), «бы», вопрос, два игрока на ход на",
         "одного или слово чужой роли — не угадываются: ведущему показывается письмо и",
-        "причина. Данные — `referee/intake/vocabulary.toml`; тест следит, чтобы эта",
+        "причина. Данные — `referee/rules/intake/vocabulary.toml`; тест следит, чтобы эта",
         "страница с ними совпадала.",
         "",
     ]

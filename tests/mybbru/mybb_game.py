@@ -21,11 +21,10 @@ so the topic runs past 100 posts (two ``post.get`` pages and a third). What a ho
 from __future__ import annotations
 
 from datetime import datetime
-from zoneinfo import ZoneInfo
 
-from mybb_board import BoardPm, BoardPost
+from support.moscow import MSK, msk
+from support.mybbru.board import BoardPm, BoardPost
 
-MSK = ZoneInfo("Europe/Moscow")
 HOST = ("Ведущий_Макс", 2)
 PASSWORD = "пароль-Макса"
 PLAYERS = {"Шерлок": 11, "Лиса": 12, "Kotik": 13, "Тень_Ночи": 14, "Гроза": 15, "Ёжик": 16,
@@ -76,10 +75,6 @@ deadline = "2026-11-25 22:00"
 """
 
 RED = '<span style="color: red">{}</span>'
-
-
-def msk(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MSK)
 
 
 def vote(nick: str, reason: str, *, colour: str = "red", dash: str = "–") -> str:

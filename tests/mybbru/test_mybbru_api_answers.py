@@ -13,9 +13,9 @@ from datetime import UTC, datetime
 import pytest
 
 from adapters.mybbru import api
-from referee.day.reading import find_vote
-from referee.errors import ForumError, MalformedPage
-from referee.nicks import Roster
+from referee.core.errors import ForumError, MalformedPage
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 POSTED = int(datetime(2026, 11, 20, 20, 40, tzinfo=UTC).timestamp())  # 23:40 Moscow
 VOTE = ('<p>Мой голос – <span style="color: #FF0000">Лиса</span><br />Переход на '

@@ -8,11 +8,11 @@ from datetime import UTC, datetime
 import pytest
 
 from adapters.mybbru.body import normalise_body
-from referee.config import VoteRules
-from referee.day.reading import find_vote
-from referee.kernel import Post
-from referee.markup import QUOTE_MARK
-from referee.nicks import Roster
+from referee.config.game import VoteRules
+from referee.core.kernel import Post
+from referee.core.markup import QUOTE_MARK
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 ROSTER = Roster(["Лиса", "Шерлок", "Kotik", "Nika-77"])
 REASON = "<br />Весь день уходит от ответов и путается в показаниях."

@@ -14,7 +14,7 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
-from mybb_board import BoardPost, MybbBoard, serve
+from support.mybbru.board import BoardPost, MybbBoard, serve
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "charset"))
 
@@ -35,7 +35,7 @@ from adapters.base import ForumSettings, HttpClient, Secret  # noqa: E402
 from adapters.mybbru.client import MybbForum  # noqa: E402
 from adapters.mybbru.page import form_charset, reads_as_mybb  # noqa: E402
 from adapters.mybbru.posting import MybbPoster  # noqa: E402
-from referee.errors import NetworkError  # noqa: E402
+from referee.core.errors import NetworkError  # noqa: E402
 
 START = 1795186800  # 2026-11-20 18:00 Moscow
 TEXT = "Итоги дня 1: Лиса — 4 ✔, Ёжик — 1"

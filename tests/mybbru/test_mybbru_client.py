@@ -11,14 +11,14 @@ from pathlib import Path
 
 import httpx
 import pytest
-from mybb_board import HASH, BoardPost, MybbBoard, serve
+from support.mybbru.board import HASH, BoardPost, MybbBoard, serve
 
 from adapters.base import ForumSettings, Secret
 from adapters.mybbru.api import ApiRefused
 from adapters.mybbru.client import MybbForum, whole_answer
 from adapters.mybbru.urls import parse_topic_url
-from referee.errors import ConfigError, ForumError, LoginRequired, TopicNotFound
-from referee.kernel import FIRST_PAGE, PageCursor, TopicPage
+from referee.core.errors import ConfigError, ForumError, LoginRequired, TopicNotFound
+from referee.core.kernel import FIRST_PAGE, PageCursor, TopicPage
 
 START = 1795186800  # 2026-11-20 18:00 Moscow
 

@@ -10,15 +10,15 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
-from mybb_board import MybbBoard, serve
+from support.mybbru.board import MybbBoard, serve
 from typer.testing import CliRunner
 
 from adapters.base import ForumSettings, Secret
 from adapters.mybbru import api
 from adapters.mybbru.client import MybbForum
 from referee.cli import app
-from referee.errors import LoginFailed
-from referee.markup import QUOTE_MARK
+from referee.core.errors import LoginFailed
+from referee.core.markup import QUOTE_MARK
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "mybbru"
 API = FIXTURES / "api"

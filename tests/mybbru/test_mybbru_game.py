@@ -9,13 +9,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mybb_board import MybbBoard, serve
-from mybb_game import CONFIG, FIRST_SYNC_AFTER, PASSWORD, board_posts, msk, night_pms
+from mybb_game import CONFIG, FIRST_SYNC_AFTER, PASSWORD, board_posts, night_pms
+from support.moscow import msk
+from support.mybbru.board import MybbBoard, serve
 from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.game import Game
-from referee.sync import open_adapter, sync_topic
+from referee.store.sync import open_adapter, sync_topic
 
 
 @pytest.fixture

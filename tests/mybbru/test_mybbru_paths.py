@@ -1,7 +1,7 @@
 """The same topic read through the API (``post.get``) and from its HTML pages (the API
 closed) comes out the same, post for post: author, id, time, place (page of 100, position),
 body and edit notice — the whole 3-day game of mybb_game.py, with its quoted votes, spoiler,
-code box, colours and edits, on pages printed as MyBB.ru prints them (mybb_pages.py)."""
+code box, colours and edits, on pages printed as MyBB.ru prints them (support/mybbru/pages.py)."""
 
 from __future__ import annotations
 
@@ -9,15 +9,16 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
-from mybb_board import MybbBoard, serve
-from mybb_game import board_posts, msk
-from mybb_pages import MSK, PageStyle
+from mybb_game import board_posts
+from support.moscow import msk
+from support.mybbru.board import MybbBoard, serve
+from support.mybbru.pages import MSK, PageStyle
 
 from adapters.base import ForumSettings, Secret
 from adapters.mybbru.client import MybbForum
-from referee.day.reading import find_vote
-from referee.kernel import Post
-from referee.nicks import Roster
+from referee.core.kernel import Post
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 
 def read_all(board: MybbBoard, *, api: str) -> list[Post]:

@@ -1,6 +1,6 @@
 """Replies and PMs through the board's forms: every field of the served form, windows-1251
 text (``&#NNNN;`` for what that code page lacks), the host's session, once per call; and the
-same confirmation, idempotency and ``--dry-run`` as on phpBB (referee.publish)."""
+same confirmation, idempotency and ``--dry-run`` as on phpBB (referee.host.publish)."""
 
 from __future__ import annotations
 
@@ -9,13 +9,14 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
-from mybb_board import REPLY_FORM, BoardPost, MybbBoard, serve
+from support.mybbru.board import REPLY_FORM, BoardPost, MybbBoard, serve
 
 from adapters.base import ForumSettings, Secret
 from adapters.mybbru.client import MybbForum
 from adapters.mybbru.posting import MybbPoster, PostingError, form_body
 from adapters.registry import open_poster
-from referee.publish import Outcome, Outgoing, publish
+from referee.host.outgoing import Outgoing
+from referee.host.publish import Outcome, publish
 from referee.store import Store
 
 TEXT = "[b]Итоги дня 1[/b]\nЛиса — 4 ✔, Ёжик — 1"
@@ -62,7 +63,7 @@ def test_the_body_is_the_pages_charset() -> None:
 def test_a_form_into_another_topic_is_not_sent(board: tuple[MybbBoard, str],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     b, root = board
-    monkeypatch.setattr("mybb_board.REPLY_FORM", REPLY_FORM.replace("{tid}", "999"))
+    monkeypatch.setattr("support.mybbru.board.REPLY_FORM", REPLY_FORM.replace("{tid}", "999"))
     with poster(root) as p, pytest.raises(PostingError, match="тему 999"):
         p.reply(TEXT)
     assert not [s for s in b.seen if s.method == "POST" and s.path.endswith("post.php")]
@@ -71,7 +72,7 @@ def test_a_form_into_another_topic_is_not_sent(board: tuple[MybbBoard, str],
 def test_a_refused_reply_says_why_and_was_not_sent(board: tuple[MybbBoard, str],
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     b, root = board
-    monkeypatch.setattr("mybb_board.REPLY_FORM", REPLY_FORM.replace('"c5f1"', '"old"'))
+    monkeypatch.setattr("support.mybbru.board.REPLY_FORM", REPLY_FORM.replace('"c5f1"', '"old"'))
     with poster(root) as p, pytest.raises(PostingError) as e:
         p.reply(TEXT)
     assert "Форма устарела" in str(e.value) and not e.value.maybe_sent

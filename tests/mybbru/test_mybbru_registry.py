@@ -10,8 +10,8 @@ import pytest
 from adapters.base import ForumSettings
 from adapters.mybbru import claims_page
 from adapters.registry import engine_for, engines, topic_id
-from referee.config import load_config
-from referee.errors import ConfigError
+from referee.config.game import load_config
+from referee.core.errors import ConfigError
 
 MYBB_PAGE = ('<html><head><script>var BoardID = 1700;</script></head><body>'
              '<div id="pun-viewtopic" class="punbb"><div id="p5" class="post topicpost" '

@@ -1,4 +1,4 @@
-"""A MyBB.ru topic page as the board prints it (mybb_pages.py, written from the facts in
+"""A MyBB.ru topic page as the board prints it (support/mybbru/pages.py, written from the facts in
 adapters/mybbru/README.md), read without the API: the vote post's author, id, time, number
 and body for members and guests, with and without ``data-posted`` (then «Сегодня 21:42:05»,
 «Вчера 12:34:56», «2026-11-20 18:00:00» in the board's zone), the edit line, the subject,
@@ -10,14 +10,14 @@ import re
 from datetime import UTC, datetime
 
 import pytest
-from mybb_pages import MSK, PageStyle, info_html, page, pagelink, post_html, topic_html
+from support.mybbru.pages import MSK, PageStyle, info_html, page, pagelink, post_html, topic_html
 
 from adapters.mybbru.body import normalise_body
 from adapters.mybbru.topic import HtmlTopicPage, parse_topic_page
-from referee.day.reading import find_vote
-from referee.errors import AccessDenied, MalformedPage, TopicNotFound
-from referee.markup import QUOTE_MARK
-from referee.nicks import Roster
+from referee.core.errors import AccessDenied, MalformedPage, TopicNotFound
+from referee.core.markup import QUOTE_MARK
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 POSTED = int(datetime(2026, 11, 21, 21, 42, 5, tzinfo=MSK).timestamp())
 NOW = datetime(2026, 11, 21, 23, 0, tzinfo=MSK)

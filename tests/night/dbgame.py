@@ -3,7 +3,7 @@ day-by-day schedule, each day's votes as posts in the game topic, each request a
 the host (the necromancer's day namings sent by day, everything else during the night),
 then ``referee resolve-night`` on the database, night after night.
 
-    got = play_in_database(game, tmp_path)   # the same shape as referee.replay.replay()
+    got = play_in_database(game, tmp_path)   # the same shape as referee.host.replay.replay()
 
 The schedule: Day N starts at BASE + N-1 days, its deadline 10 hours later, the night ends
 10 hours after that. Votes are posted an hour into the day, day namings two hours in,
@@ -22,7 +22,7 @@ from typing import Any
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.kernel import Post, PrivateMessage, TopicPage
+from referee.core.kernel import Post, PrivateMessage, TopicPage
 from referee.store import Store
 
 HOST = "Ведущий"

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from referee.actions import Request
-from referee.config import NightRules, Player
-from referee.night import GameState, NightOutcome, apply_day, remove_player, resolve_night
-from referee.night.events import Event
+from referee.config.game import NightRules, Player
+from referee.rules.actions import Request
+from referee.rules.night import GameState, NightOutcome, apply_day, remove_player, resolve_night
+from referee.rules.night.events import Event
 
 RULES = NightRules()
 
@@ -109,7 +109,7 @@ def checks(out: NightOutcome) -> set[tuple[str, str]]:
 
 
 def rejected(out: NightOutcome | Sequence[Event]) -> list[tuple[str, str, str]]:
-    from referee.night.events import RequestRejected
+    from referee.rules.night.events import RequestRejected
 
     if isinstance(out, NightOutcome):
         return list(out.rejected)

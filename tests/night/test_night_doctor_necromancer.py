@@ -3,8 +3,8 @@
 import pytest
 from nighttable import Game, causes, dead, night, rejected, said
 
-from referee.night.events import HealFailed, Protected
 from referee.render.morning import private_results
+from referee.rules.night.kills import HealFailed, Protected
 
 PLAYERS = (
     "Pr=priest, Kom=commissar, Doc=doctor, Nin=ninja, Necro=necromancer, Bob, Ann, Cid, "

@@ -17,9 +17,9 @@ from interactions import Case, Day, Night, expected, host_reads, night_reads_day
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.config import NightRules
-from referee.errors import GameError
-from referee.replay import replay, replay_text
+from referee.config.game import NightRules
+from referee.core.errors import GameError
+from referee.host.replay import replay, replay_text
 
 CASES: tuple[Case, ...] = (
     # ------------------------------------------------------------------ N15.1 thugs

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from dbgame import HOST, build, day_start, referee, referee_text
 
-from referee.kernel import PrivateMessage
+from referee.core.kernel import PrivateMessage
 from referee.store import Store
 
 GAME = {

@@ -3,7 +3,7 @@
 import pytest
 from nighttable import Game, causes, checks, dead, night, rejected, said
 
-from referee.config import NightRules
+from referee.config.game import NightRules
 
 PLAYERS = (
     "Pr=priest, Kom=commissar, Doc=doctor, Nin=ninja, Necro=necromancer, Bob, Ann, "

@@ -2,8 +2,8 @@
 
 from nighttable import Game, causes, dead, night, said
 
-from referee.night.events import NinjaMiss
 from referee.render.morning import private_results
+from referee.rules.night.kills import NinjaMiss
 
 PLAYERS = (
     "Pr=priest, Kom=commissar, Doc=doctor, Nin=ninja, Necro=necromancer, "

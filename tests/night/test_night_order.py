@@ -2,8 +2,9 @@
 
 from nighttable import dead, night
 
-from referee.night import STEPS
-from referee.night.events import AmbushSet, Attack, CheckResult, Died, Healed, Protected, Took
+from referee.rules.night import STEPS
+from referee.rules.night.events import AmbushSet, Took
+from referee.rules.night.kills import Attack, CheckResult, Died, Healed, Protected
 
 PLAYERS = (
     "Pr=priest, Kom=commissar, Doc=doctor, Nin=ninja, Necro=necromancer, Bob, Ann, "

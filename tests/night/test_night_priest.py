@@ -3,7 +3,8 @@ at the priest hit both. One test per sentence of the seed's priest section."""
 
 from nighttable import Game, checks, dead, night, rejected, said
 
-from referee.night.events import Beaten, Blocked, Healed
+from referee.rules.night.events import Beaten, Blocked
+from referee.rules.night.kills import Healed
 
 TOWN = "Pr=priest, Kom=commissar, Doc=doctor, Nin=ninja, Bob, Ann"
 CLAN = "Don=mafia/A, Vito=mafia/A, Thug=thug/A, Kami=kamikaze/A"

@@ -8,21 +8,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from nighttable import roster
 
-from referee.actions import Request
-from referee.config import NightRules
-from referee.night import GameState, NightOutcome, apply_day, resolve_night
-from referee.night.events import (
+from referee.config.game import NightRules
+from referee.core.roles import ACTION_OF_ROLE, ACTIONS
+from referee.rules.actions import Request
+from referee.rules.night import GameState, NightOutcome, apply_day, resolve_night
+from referee.rules.night.events import (
     AmbushSet,
-    Attack,
     Beaten,
     ChangeIgnored,
-    CheckResult,
     Event,
-    Healed,
     RequestChanged,
     Took,
 )
-from referee.roles import ACTION_OF_ROLE, ACTIONS
+from referee.rules.night.kills import Attack, CheckResult, Healed
 
 PLAYERS = roster(
     "Pr=priest, Kom=commissar, Ser=sergeant, Nin=ninja, Doc=doctor, Necro=necromancer, "

@@ -2,11 +2,11 @@
 
 from nighttable import Game, dead, night, rejected, said
 
-from referee.actions import Request
-from referee.config import NightRules
-from referee.night import GameState, resolve_night
-from referee.night.events import ChangeIgnored, RequestChanged, RequestRepeated
-from referee.night.state import Death
+from referee.config.game import NightRules
+from referee.rules.actions import Request
+from referee.rules.night import GameState, resolve_night
+from referee.rules.night.events import ChangeIgnored, RequestChanged, RequestRepeated
+from referee.rules.night.state import Death
 
 PLAYERS = (
     "Pr=priest, Kom=commissar, Doc=doctor, Nin=ninja, Bob, Ann, Cid, "

@@ -2,7 +2,7 @@
 
 from nighttable import Game, causes, checks, dead, night, rejected, said
 
-from referee.night.events import Beaten, RequestChanged
+from referee.rules.night.events import Beaten, RequestChanged
 
 PLAYERS = (
     "Pr=priest, Kom=commissar, Ser=sergeant, Doc=doctor, Nin=ninja, Bob, Ann, "

@@ -2,12 +2,20 @@
 
 from nighttable import Game, night, roster
 
-from referee.bbcode import ZWSP
-from referee.config import NightRules
-from referee.errors import GameError
-from referee.night import DRAW, MANIAC_WINS, TOWN_WINS, GameState, apply_day, clan_wins, winner
-from referee.night.state import Death
+from referee.config.game import NightRules
+from referee.core.bbcode import ZWSP
+from referee.core.errors import GameError
 from referee.render.morning import morning_report
+from referee.rules.night import (
+    DRAW,
+    MANIAC_WINS,
+    TOWN_WINS,
+    GameState,
+    apply_day,
+    clan_wins,
+    winner,
+)
+from referee.rules.night.state import Death
 
 RULES = NightRules()
 

@@ -1,4 +1,4 @@
-"""The game replay (referee/replay.py): example games in fixtures/replay/, vote tallies,
+"""The game replay (referee/host/replay.py): example games in fixtures/replay/, vote tallies,
 and clear errors for bad input."""
 
 import json
@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.config import NightRules
-from referee.errors import GameError
-from referee.replay import replay, replay_text
+from referee.config.game import NightRules
+from referee.core.errors import GameError
+from referee.host.replay import replay, replay_text
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "replay"
 RULES = NightRules()

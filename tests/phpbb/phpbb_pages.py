@@ -14,8 +14,10 @@ from functools import cache
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from adapters.phpbb.parse import decode_page, parse_pm, parse_pm_folder, parse_topic_page
-from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
+from adapters.phpbb.page import decode_page
+from adapters.phpbb.pms import parse_pm, parse_pm_folder
+from adapters.phpbb.topic import parse_topic_page
+from referee.core.kernel import PmFolderPage, PrivateMessage, TopicPage
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 REAL = FIXTURES / "phpbb33-ru"

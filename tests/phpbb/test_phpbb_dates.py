@@ -8,8 +8,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError
 
 MOSCOW = ZoneInfo("Europe/Moscow")
 FETCHED = datetime(2026, 11, 29, 14, 40, tzinfo=MOSCOW)

@@ -1,6 +1,6 @@
 """decode_page: a charset label that names a codec but not a text encoding."""
 
-from adapters.phpbb.parse import decode_page
+from adapters.phpbb.page import decode_page
 
 
 def test_a_non_text_codec_label_falls_back_to_utf8() -> None:

@@ -1,4 +1,4 @@
-"""phpBB's PM folder export read (adapters/phpbb/export.py) and the BBCode it carries
+"""phpBB's PM folder export read (adapters/phpbb/pm_export.py) and the BBCode it carries
 rendered the way prosilver renders it (adapters/phpbb/bbcode.py), checked on the real
 board of fixtures/phpbb33-ru: its 70 posts' BBCode against their saved pages."""
 
@@ -13,11 +13,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from adapters.phpbb import parse
 from adapters.phpbb.bbcode import bbcode_to_html
-from referee.errors import MalformedPage
-from referee.kernel import PmListEntry
-from referee.markup import QUOTE_MARK, plain_text
+from adapters.phpbb.pm_export import parse_pm_export, same_message
+from adapters.phpbb.pms import read_pm_folder
+from adapters.phpbb.topic import parse_topic_page
+from referee.core.errors import MalformedPage
+from referee.core.kernel import PmListEntry
+from referee.core.markup import QUOTE_MARK, plain_text
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "fixtures" / "phpbb33-ru"
@@ -33,7 +35,7 @@ def _views() -> dict[int, object]:
     out = {}
     for n in range(1, 5):
         html = (FIXTURE / f"topic_p{n}_host.html").read_text(encoding="utf-8")
-        page = parse.parse_topic_page(html, url="http://x/viewtopic.php?t=3", tz=MSK,
+        page = parse_topic_page(html, url="http://x/viewtopic.php?t=3", tz=MSK,
                                       now=datetime(2026, 11, 30, tzinfo=UTC))
         out.update({p.post_id: p for p in page.posts})
     return out
@@ -85,7 +87,7 @@ def test_quoted_lines_are_marked_so_the_intake_skips_them() -> None:
 
 def test_the_export_form_of_the_real_inbox() -> None:
     html = (FIXTURE / "pm_inbox.html").read_text(encoding="utf-8")
-    page, form = parse.read_pm_folder(html, url="http://b/ucp.php?i=pm&folder=inbox", tz=MSK,
+    page, form = read_pm_folder(html, url="http://b/ucp.php?i=pm&folder=inbox", tz=MSK,
                                       now=datetime(2026, 11, 30, tzinfo=UTC))
     assert form is not None
     assert form.action == "http://b/ucp.php?i=pm&mode=view&action=view_folder&f=0"
@@ -100,7 +102,7 @@ def test_the_export_form_of_the_real_inbox() -> None:
 def test_a_folder_page_without_the_xml_option_has_no_export_form() -> None:
     html = (FIXTURE / "pm_inbox.html").read_text(encoding="utf-8")
     html = html.replace('<option value="XML">', '<option value="PDF">')
-    assert parse.read_pm_folder(html, url="http://b/ucp.php", tz=MSK,
+    assert read_pm_folder(html, url="http://b/ucp.php", tz=MSK,
                                 now=datetime(2026, 11, 30, tzinfo=UTC))[1] is None
 
 
@@ -110,7 +112,7 @@ def test_the_export_rows_in_order_with_the_second_and_the_recipients() -> None:
                                 'Тень_Ночи – [color=red]мафия[/color] & "ещё"', ("Полковник",)),
                       ExportRow("Вопрос", "Пуаро", sent, "Можно?")])
     assert b'<date>2026-11-22T09:40:27+03:00</date>' in xml
-    first, second = parse.parse_pm_export(xml)
+    first, second = parse_pm_export(xml)
     assert (first.subject, first.sender, first.sent_at, first.recipients) == (
         'Re: <ход> & "план"', "Ведущий", sent, ("Полковник",))
     assert first.bbcode == 'Тень_Ночи – [color=red]мафия[/color] & "ещё"'
@@ -120,7 +122,7 @@ def test_the_export_rows_in_order_with_the_second_and_the_recipients() -> None:
 def test_a_control_character_in_a_message_costs_only_that_character() -> None:
     xml = export_xml([ExportRow("Ход", "Лиса", datetime(2026, 11, 22, tzinfo=UTC),
                                 "Стреляю\x0b в Kotik")])
-    (row,) = parse.parse_pm_export(xml)
+    (row,) = parse_pm_export(xml)
     assert row.bbcode == "Стреляю в Kotik"
 
 
@@ -132,15 +134,15 @@ def test_a_control_character_in_a_message_costs_only_that_character() -> None:
 ])
 def test_anything_but_phpbbs_xml_is_refused_in_clear_words(answer: bytes) -> None:
     with pytest.raises(MalformedPage, match="выгрузк|не phpBB"):
-        parse.parse_pm_export(answer)
+        parse_pm_export(answer)
 
 
 def test_an_export_row_pairs_with_its_listing_row_by_subject_sender_and_minute() -> None:
     sent = datetime(2026, 11, 21, 19, 20, 37, tzinfo=UTC)
-    (row,) = parse.parse_pm_export(export_xml([ExportRow("Ход", "Полковник", sent, "x")]))
+    (row,) = parse_pm_export(export_xml([ExportRow("Ход", "Полковник", sent, "x")]))
     entry = PmListEntry(9, "Ход", "Полковник", sent.replace(second=0), "")
-    assert parse.same_message(row, entry)
-    assert not parse.same_message(row, PmListEntry(9, "Другой", "Полковник", None, ""))
-    assert not parse.same_message(row, PmListEntry(9, "Ход", "Лиса", None, ""))
+    assert same_message(row, entry)
+    assert not same_message(row, PmListEntry(9, "Другой", "Полковник", None, ""))
+    assert not same_message(row, PmListEntry(9, "Ход", "Лиса", None, ""))
     later = PmListEntry(9, "Ход", "Полковник", sent.replace(minute=21, second=0), "")
-    assert not parse.same_message(row, later)
+    assert not same_message(row, later)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from phpbb_pages import BOARD, html, with_message_panel
 
-from adapters.phpbb.parse import (
+from adapters.phpbb.forms import (
     LoginErrorKind,
     is_logged_in,
     login_error,

@@ -11,10 +11,13 @@ from zoneinfo import ZoneInfo
 import pytest
 from phpbb_pages import MOSCOW, html, manifest, raw, topic, utc
 
-from adapters.phpbb.parse import decode_page, is_logged_in, page_kind, parse_topic_page
-from referee.errors import MalformedPage
-from referee.kernel import TopicPage
-from referee.markup import QUOTE_MARK, unquoted_lines
+from adapters.phpbb.forms import is_logged_in
+from adapters.phpbb.page import decode_page
+from adapters.phpbb.snapshot import page_kind
+from adapters.phpbb.topic import parse_topic_page
+from referee.core.errors import MalformedPage
+from referee.core.kernel import TopicPage
+from referee.core.markup import QUOTE_MARK, unquoted_lines
 
 NETTALLY_URL = "http://www.ilovephilosophy.com/viewtopic.php?f=1&t=194998&start=25"
 # The board footer says «All times are UTC [ DST ]»: phpBB 3.0 added the DST hour.
@@ -256,7 +259,7 @@ def _replace_between(page: str, start: str, end: str, new: str) -> str:
     ids=["prosilver 3.0", "subsilver2"],
 )
 def test_old_style_information_panel_is_read(style, page):
-    from referee.errors import TopicNotFound
+    from referee.core.errors import TopicNotFound
 
     text = page()
     assert page_kind(text) == "message"

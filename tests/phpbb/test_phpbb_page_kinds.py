@@ -5,14 +5,11 @@ from __future__ import annotations
 import pytest
 from phpbb_pages import BOARD, MOSCOW, SAVED_AT, html, with_message_panel
 
-from adapters.phpbb.parse import (
-    decode_page,
-    page_kind,
-    parse_pm,
-    parse_pm_folder,
-    parse_topic_page,
-)
-from referee.errors import (
+from adapters.phpbb.page import decode_page
+from adapters.phpbb.pms import parse_pm, parse_pm_folder
+from adapters.phpbb.snapshot import page_kind
+from adapters.phpbb.topic import parse_topic_page
+from referee.core.errors import (
     AccessDenied,
     ForumError,
     LoginRequired,

@@ -87,7 +87,7 @@ _HISTORY = (
 def test_message_history_below_a_pm_is_not_part_of_it():
     from phpbb_pages import MOSCOW, SAVED_AT, html
 
-    from adapters.phpbb.parse import parse_pm
+    from adapters.phpbb.pms import parse_pm
 
     page = html("phpbb33-ru/pm_19.html").replace(
         '<fieldset class="display-options">', _HISTORY + '<fieldset class="display-options">', 1)
@@ -106,7 +106,8 @@ def test_empty_folder_says_no_messages_and_keeps_its_name_from_the_url():
 
     from phpbb_pages import MOSCOW, SAVED_AT, html
 
-    from adapters.phpbb.parse import page_kind, parse_pm_folder
+    from adapters.phpbb.pms import parse_pm_folder
+    from adapters.phpbb.snapshot import page_kind
 
     page = html("phpbb33-ru/pm_sent.html")
     page = re.sub(r'<ul class="topiclist two-columns">.*?<ul class="topiclist cplist pmlist[^"]*">'

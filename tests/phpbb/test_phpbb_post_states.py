@@ -23,11 +23,11 @@ from phpbb_variants import (
 )
 
 from adapters.phpbb.client import learned_per_page
-from adapters.phpbb.parse import parse_topic_page
-from referee.day.reading import find_vote
-from referee.kernel import TopicPage
-from referee.markup import QUOTE_MARK
-from referee.nicks import Roster
+from adapters.phpbb.topic import parse_topic_page
+from referee.core.kernel import TopicPage
+from referee.core.markup import QUOTE_MARK
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 ROSTER = Roster(["Лиса", "Ёжик", "Шерлок", "Kotik"])
 REASON = "Лиса весь день уходит от ответов и путается в показаниях."

@@ -18,9 +18,10 @@ from phpbb_variants import (
     subsilver2,
 )
 
-from adapters.phpbb.parse import page_kind, parse_pm, parse_pm_folder, parse_topic_page
-from adapters.phpbb.pms import read_pm_folder
-from referee.errors import MalformedPage
+from adapters.phpbb.pms import parse_pm, parse_pm_folder, read_pm_folder
+from adapters.phpbb.snapshot import page_kind
+from adapters.phpbb.topic import parse_topic_page
+from referee.core.errors import MalformedPage
 
 BOARD = "http://mafia.example"
 

@@ -7,7 +7,7 @@ import re
 import pytest
 from phpbb_pages import BOARD, manifest, topic, utc
 
-from referee.markup import QUOTE_MARK, unquoted_lines
+from referee.core.markup import QUOTE_MARK, unquoted_lines
 
 GUEST = ["topic_p1_guest.html", "topic_p2_guest.html", "topic_p3_guest.html",
          "topic_p4_guest.html"]
@@ -114,7 +114,7 @@ def test_pagination_first_middle_and_last_page(name, page, next_start):
 def test_one_page_topic_has_no_next_page():
     from phpbb_pages import MOSCOW, SAVED_AT, html
 
-    from adapters.phpbb.parse import parse_topic_page
+    from adapters.phpbb.topic import parse_topic_page
 
     result = parse_topic_page(html("phpbb33-ru/posting_reply_success.html"),
                               url=f"{BOARD}/viewtopic.php?p=146", tz=MOSCOW, now=SAVED_AT)
@@ -135,7 +135,7 @@ def test_foe_or_soft_deleted_post_hidden_by_css_is_still_read():
     # div.ignore notice, and the profile and content with style="display: none;".
     from phpbb_pages import MOSCOW, SAVED_AT, html
 
-    from adapters.phpbb.parse import parse_topic_page
+    from adapters.phpbb.topic import parse_topic_page
 
     page = html("phpbb33-ru/topic_p4_guest.html")
     page = page.replace('<dl class="postprofile" id="profile138">',

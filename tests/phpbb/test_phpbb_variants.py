@@ -21,10 +21,11 @@ from phpbb_variants import (
     subsilver2,
 )
 
-from adapters.phpbb.parse import page_kind, parse_topic_page
-from referee.day.reading import find_vote
-from referee.kernel import Post, TopicPage
-from referee.nicks import Roster
+from adapters.phpbb.snapshot import page_kind
+from adapters.phpbb.topic import parse_topic_page
+from referee.core.kernel import Post, TopicPage
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 ROSTER = Roster(["Лиса", "Ёжик", "Шерлок", "Kotik", "Прохожий", "admin"])
 REASON = "Лиса весь день уходит от ответов и путается в показаниях."

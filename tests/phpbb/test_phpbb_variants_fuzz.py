@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from phpbb_variant_pages import subsilver_folder_page, subsilver_pm_page, topic_page
 from phpbb_variants import MOSCOW, NOW, POST_VARIANTS, URL, Vp, foe31, soft_deleted
 
-from adapters.phpbb.parse import parse_pm, parse_pm_folder, parse_topic_page
-from referee.errors import RefereeError
+from adapters.phpbb.pms import parse_pm, parse_pm_folder
+from adapters.phpbb.topic import parse_topic_page
+from referee.core.errors import RefereeError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "robustness"))
 from robust_helpers import mutation  # noqa: E402

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 import respx
-from publish_board import FakeTime, PostingBoard, forum_config, make_poster_for
+from support.clock import FakeTime
+from support.phpbb.posting_board import PostingBoard, forum_config, make_poster_for
 
 from adapters.phpbb.posting import PhpbbPoster
 from referee.store import Store
@@ -14,7 +15,7 @@ from referee.store import Store
 
 @pytest.fixture
 def clock() -> FakeTime:
-    return FakeTime()
+    return FakeTime(5000.0)
 
 
 @pytest.fixture

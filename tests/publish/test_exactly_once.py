@@ -14,10 +14,11 @@ from datetime import datetime
 import pytest
 from test_publish import NOW, FakeSender, Terminal
 
-from referee.errors import GameError, NetworkError
-from referee.publish import Outgoing, mark_sent_by_host, publish
+from referee.core.errors import GameError, NetworkError
+from referee.host.outgoing import Outgoing
+from referee.host.publish import mark_sent_by_host, publish
 from referee.store import Store
-from referee.sync import same_message
+from referee.store.sync import same_message
 
 COUNT = "[b]Итоги дня 2[/b]\nЛиса — 3: Ёжик, Kotik, Шерлок\nНа виселицу отправляется Лиса.\n"
 POST = Outgoing("post", "forum.test/viewtopic.php?t=3", "day:2:tally", "topic:3", COUNT,

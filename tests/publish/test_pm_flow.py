@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from publish_board import FLOOD_ERROR, FORM_INVALID, PostingBoard
+from support.phpbb.posting_board import FLOOD_ERROR, FORM_INVALID, PostingBoard
 
 from adapters.phpbb.posting import PhpbbPoster, PostingError
 

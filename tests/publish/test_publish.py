@@ -1,4 +1,4 @@
-"""referee.publish: what is sent, that it is sent once, and what a failure leaves behind.
+"""referee.host.publish: what is sent, that it is sent once, and what a failure leaves behind.
 
 A fake sender stands in for the forum here (the real phpBB flows are in test_reply_flow.py
 and test_pm_flow.py); the store is a real game database.
@@ -11,21 +11,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from publish_board import forum_config
+from support.phpbb.posting_board import forum_config
 
-from referee.config import Config, Player, Replacement
-from referee.errors import ConfigError, ForumError, GameError
-from referee.publish import (
-    DEAL_SEED_META,
-    Outgoing,
-    check_can_send,
-    current_holder,
-    message_key,
-    public_part,
-    publish,
-    role_pms,
-    send_deal,
-)
+from referee.config.game import Config, Player, Replacement
+from referee.core.errors import ConfigError, ForumError, GameError
+from referee.host.outgoing import Outgoing, current_holder, message_key, public_part, role_pms
+from referee.host.publish import DEAL_SEED_META, check_can_send, publish, send_deal
 from referee.store import Store
 
 NOW = datetime(2026, 11, 22, 7, 40, tzinfo=UTC)  # 10:40 in Moscow
@@ -204,7 +195,7 @@ def test_a_message_that_may_have_arrived_is_named_for_the_host_to_check(store: S
     # The host looks, finds the post there, and says so: a re-run then sends nothing.
     key = post().key
     assert f"referee mark-sent {key}" in term.text
-    from referee.publish import mark_sent_by_host
+    from referee.host.publish import mark_sent_by_host
 
     mark_sent_by_host(store, key, forum_id=146)
     again, term2 = FakeSender(), Terminal()
@@ -271,7 +262,7 @@ def test_the_public_part_is_never_guessed() -> None:
 
 def test_a_second_deal_with_another_seed_is_refused(tmp_path: Path, store: Store,
                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    import referee.publish as publish_module
+    import referee.host.publish as publish_module
 
     sender = FakeSender()
     monkeypatch.setattr(publish_module, "sender_factory", lambda cfg, db: sender)

@@ -2,7 +2,8 @@
 phpBB 3.3 pages): what is shown, what is asked, what reaches the forum, what a re-run does.
 
 The game database is the demo synced from its saved pages; the config is the same game on a
-live board (``[forum] url``, no snapshot), which is the respx board of publish_board.py.
+live board (``[forum] url``, no snapshot), which is the respx board of
+support/phpbb/posting_board.py.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from publish_board import PASSWORD, TOPIC_URL, FakeTime, PostingBoard, make_poster_for
+from support.clock import FakeTime
+from support.phpbb.posting_board import PASSWORD, TOPIC_URL, PostingBoard, make_poster_for
 from typer.testing import CliRunner, Result
 
-import referee.publish as publish_module
+import referee.host.publish as publish_module
 from referee.cli import app
-from referee.errors import RefereeError
+from referee.core.errors import RefereeError
 from referee.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,19 +11,19 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from publish_board import (
+from support.clock import FakeTime
+from support.phpbb.posting_board import (
     FLOOD_ERROR,
     FORM_INVALID,
     PASSWORD,
     TOPIC_LOCKED,
-    FakeTime,
     PostingBoard,
     html_response,
     page,
 )
 
 from adapters.phpbb.posting import FLOOD_WAIT, PhpbbPoster, PostingError
-from referee.errors import LoginRequired
+from referee.core.errors import LoginRequired
 
 MakePoster = Callable[..., PhpbbPoster]
 COUNT = "[b]Итоги дня 1[/b]\n[b]Mr. Smith — 6[/b]: Лиса, Kotik\n"
@@ -237,7 +237,7 @@ def test_a_refused_connection_never_reached_the_forum(
 
 
 def test_no_topic_in_the_url_is_a_config_message(clock: FakeTime, board: PostingBoard) -> None:
-    from publish_board import forum_config, make_poster_for
+    from support.phpbb.posting_board import forum_config, make_poster_for
 
     poster = make_poster_for(forum_config(url="https://forum.test/index.php"), clock)
     with pytest.raises(Exception, match="нет номера темы"):

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from hypothesis import strategies as st
 
-from adapters.phpbb.parse import decode_page
+from adapters.phpbb.page import decode_page
 
 ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "fixtures"

@@ -1,5 +1,5 @@
 """A nick or a quoted text cannot inject BBCode into anything the host pastes: every summary
-passes player text through :func:`referee.bbcode.escape` (a zero-width space after ``[``).
+passes player text through :func:`referee.core.bbcode.escape` (a zero-width space after ``[``).
 
 A one-day game whose players are called ``[/color][url=http://evil]x[/url]``, ``[b]``,
 ``[quote]``, ``Мисс [i]Марпл`` and ``[/b][size=200]``, played through the CLI as a host
@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee.bbcode import ZWSP
 from referee.cli import app
-from referee.kernel import Post, PrivateMessage, TopicPage
-from referee.nicks import Roster
+from referee.core.bbcode import ZWSP
+from referee.core.kernel import Post, PrivateMessage, TopicPage
+from referee.core.nicks import Roster
 from referee.store import Store
 
 EVIL = "[/color][url=http://evil]x[/url]"

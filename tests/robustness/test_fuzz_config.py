@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from robust_helpers import FIXTURES
 
-from referee.config import Config, load_config
-from referee.errors import ConfigError
+from referee.config.game import Config, load_config
+from referee.core.errors import ConfigError
 
 DEMO = (FIXTURES / "demo" / "referee.toml").read_text(encoding="utf-8")
 LINES = tuple(DEMO.splitlines())

@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from robust_helpers import TRICKY_DATES
 
-from referee.dates import parse_forum_date
-from referee.errors import DateParseError
+from referee.core.dates import parse_forum_date
+from referee.core.errors import DateParseError
 
 ZONES = tuple(ZoneInfo(z) for z in (
     "Europe/Moscow", "UTC", "Pacific/Kiritimati", "America/Adak", "Asia/Kamchatka"))

@@ -27,9 +27,10 @@ from robust_helpers import (
     random_page,
 )
 
-from adapters.phpbb.parse import parse_pm, parse_pm_folder, parse_topic_page
-from referee.errors import RefereeError
-from referee.kernel import PmFolderPage, PrivateMessage, TopicPage
+from adapters.phpbb.pms import parse_pm, parse_pm_folder
+from adapters.phpbb.topic import parse_topic_page
+from referee.core.errors import RefereeError
+from referee.core.kernel import PmFolderPage, PrivateMessage, TopicPage
 
 FUZZ = settings(max_examples=150, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -13,15 +13,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from robust_helpers import MOSCOW, PM_PAGES, REAL, SAVED_AT, TOPIC_PAGES, fixture_text
 
-from adapters.phpbb.parse import parse_pm, parse_topic_page
-from referee.config import VoteRules
-from referee.day.reading import VoteReading, find_vote
-from referee.errors import RefereeError
-from referee.intake import read_requests
-from referee.kernel import Post, PrivateMessage
-from referee.markup import QUOTE_MARK
-from referee.nicks import Roster
-from referee.roles import ROLE_IDS
+from adapters.phpbb.pms import parse_pm
+from adapters.phpbb.topic import parse_topic_page
+from referee.config.game import VoteRules
+from referee.core.errors import RefereeError
+from referee.core.kernel import Post, PrivateMessage
+from referee.core.markup import QUOTE_MARK
+from referee.core.nicks import Roster
+from referee.core.roles import ROLE_IDS
+from referee.rules.day.reading import VoteReading, find_vote
+from referee.rules.intake import read_requests
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -182,8 +183,8 @@ phrase_html = st.tuples(
 def test_the_quick_phrase_test_never_hides_a_vote_V1(body: str, phrases: tuple[str, ...]) -> None:
     # find_vote skips the HTML walk when may_hold_phrase says «no»: that must only happen
     # when the walk itself would find no phrase.
-    from referee.day.own_text import may_hold_phrase, walk
-    from referee.day.reading import _locate, phrase_pattern
+    from referee.rules.day.own_text import may_hold_phrase, walk
+    from referee.rules.day.reading import _locate, phrase_pattern
 
     rules = VoteRules(phrases=phrases)
     if _locate(walk(body, rules), phrase_pattern(phrases)):

@@ -15,10 +15,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from robust_helpers import FIXTURES
 
+from referee.core.kernel import Post, TopicPage
 from referee.game import Game
-from referee.kernel import Post, TopicPage
-from referee.night import GameState
-from referee.sync import open_adapter, sync_pms, sync_topic
+from referee.rules.night import GameState
+from referee.store.sync import open_adapter, sync_pms, sync_topic
 
 DEMO = FIXTURES / "demo" / "referee.toml"
 MSK = ZoneInfo("Europe/Moscow")

@@ -20,19 +20,17 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from robust_helpers import FIXTURES, ROOT
+from robust_helpers import FIXTURES
+from support.clock import FakeTime
+from support.phpbb.respx_board import PREFIX, FakeBoard, failed_login, fixture_bytes
 from typer.testing import CliRunner
 
-sys.path.insert(0, str(ROOT / "tests" / "sync"))
-from fake_board import PREFIX, FakeBoard, failed_login  # noqa: E402
-from sync_helpers import FakeTime, fixture_bytes  # noqa: E402
-
-from adapters.base import HttpClient, Secret  # noqa: E402
-from adapters.phpbb import client as phpbb_client  # noqa: E402
-from adapters.phpbb.client import PhpbbForum  # noqa: E402
-from referee import cli  # noqa: E402
-from referee.config import load_config  # noqa: E402
-from referee.errors import ForumError  # noqa: E402
+from adapters.base import HttpClient, Secret
+from adapters.phpbb import client as phpbb_client
+from adapters.phpbb.client import PhpbbForum
+from referee import cli
+from referee.config.game import load_config
+from referee.core.errors import ForumError
 
 MARKER = f"pw-{uuid.uuid4().hex}-Пароль"
 """The password of this test run: unique, so finding it anywhere is proof of a leak."""

@@ -90,7 +90,7 @@ def test_an_unknown_shell_is_told_in_russian(monkeypatch: pytest.MonkeyPatch) ->
     import typer._completion_shared as shared
 
     from referee import cli
-    from referee.errors import RequestRefused
+    from referee.core.errors import RequestRefused
 
     monkeypatch.setattr(shared, "_get_shell_name", lambda: "tcsh")
     with pytest.raises(RequestRefused, match="оболочки «tcsh» не поддерживается"):

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from demo_run import run
 
-from referee.day.count import rejected_by_host
-from referee.decisions import VoteDecision
+from referee.host.status import Gone, Living, PhaseNow, Status
 from referee.render.status import night_cause_ru, render_status
-from referee.status import Gone, Living, PhaseNow, Status
+from referee.rules.day.count import rejected_by_host
+from referee.rules.decisions import VoteDecision
 
 
 def test_the_clan_the_host_did_not_name_has_no_name_in_the_status() -> None:

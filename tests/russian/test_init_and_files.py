@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from referee.cli import app, main
 from referee.cli import setup as setup_commands
-from referee.errors import RequestRefused
-from referee.init_game import check_timezone
+from referee.core.errors import RequestRefused
+from referee.host.init_game import check_timezone
 
 PAGES = ROOT / "fixtures" / "demo" / "pages"
 

@@ -17,10 +17,10 @@ from demo_run import DEMO, run
 from rich.console import Console
 from typer.testing import CliRunner
 
-from referee import errors
 from referee.cli import app, main
+from referee.core import errors
+from referee.core.roles import action_id
 from referee.render import console
-from referee.roles import action_id
 
 CYRILLIC = re.compile(r"[А-Яа-яЁё]")
 ENGLISH_FRAME = ("Usage:", "Options:", "Commands:", "Arguments:", "Show this message",
@@ -126,14 +126,14 @@ def _login_failed() -> errors.RefereeError:
 
 
 def _date() -> object:
-    from referee.dates import parse_forum_date
+    from referee.core.dates import parse_forum_date
 
     return parse_forum_date("вчера когда-то", tz=ZoneInfo("Europe/Moscow"),
                             now=datetime(2026, 11, 22, tzinfo=UTC))
 
 
 def _malformed() -> object:
-    from adapters.phpbb.parse import parse_pm
+    from adapters.phpbb.pms import parse_pm
 
     return parse_pm("<html><body>пусто</body></html>", url="ucp.php?i=pm&p=1",
                     tz=ZoneInfo("UTC"), now=datetime(2026, 11, 22, tzinfo=UTC))
@@ -153,7 +153,7 @@ def _pm_removed() -> object:
 
 
 def _game() -> object:
-    from referee.roles import normalise_role
+    from referee.core.roles import normalise_role
 
     return normalise_role("комисар", "players.'Игрок05'")
 
@@ -172,7 +172,7 @@ def test_a_forum_or_config_error_of_each_kind_is_russian(kind: str, tmp_path: Pa
 
 
 def test_every_error_class_is_covered_by_a_russian_message() -> None:
-    # The classes a host can meet (referee/errors.py), each raised somewhere in Russian.
+    # The classes a host can meet (referee/core/errors.py), each raised somewhere in Russian.
     sources = "\n".join(p.read_text(encoding="utf-8") for p in
                         [*Path("referee").rglob("*.py"), *Path("adapters").rglob("*.py")])
     for cls in (errors.ConfigError, errors.ForumError, errors.TopicNotFound,

@@ -1,5 +1,5 @@
 """Issue 29 item 9: ``--format json`` on the host's listings (votes, pms, check, export), and
-the exit codes 0–5 documented in ``referee -h`` and in the README, as referee.errors has
+the exit codes 0–5 documented in ``referee -h`` and in the README, as referee.core.errors has
 them."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 from demo_run import DEMO, ROOT, run
 from typer.testing import CliRunner
 
-from referee import errors
 from referee.cli import app
+from referee.core import errors
 
 
 def test_votes_as_json(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from demo_run import STEPS, golden, play, private_night1, public, run
 
+from referee.core.roles import ACTIONS, ROLE_IDS
 from referee.render.parts import HOST_ONLY
-from referee.roles import ACTIONS, ROLE_IDS
 
 RULE_CODE = re.compile(r"\b(?:T[12]|V[1-6]|A[1-3]|N1[0-5](?:\.\d+)?|N[1-9]|W[12])\b")
 INTERNAL = re.compile(

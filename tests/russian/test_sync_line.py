@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from referee.sync import PmSyncReport, SyncReport
+from referee.store.sync import PmSyncReport, SyncReport
 
 
 def test_the_topic_line_says_requests_to_the_forum() -> None:

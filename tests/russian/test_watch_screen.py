@@ -5,42 +5,24 @@ the status line fits the terminal at 80–120 columns and again after a resize."
 from __future__ import annotations
 
 import io
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
-from zoneinfo import ZoneInfo
 
 import pytest
 from demo_run import DEMO, run
 from rich.console import Console
+from support.clock import FakeClock
+from support.moscow import msk
 
-from referee.errors import RequestRefused
+from referee.core.errors import RequestRefused
+from referee.host.watch import Options, Screen, Watch
 from referee.render.status_line import FittedLine, fit
 from referee.render.watch import WatchTexts
-from referee.watch import Options, Screen, Watch
-
-MSK = ZoneInfo("Europe/Moscow")
-
-
-class Clock:
-    """Time moves only when the watch sleeps."""
-
-    def __init__(self, start: datetime) -> None:
-        self.t = start
-
-    def now(self) -> datetime:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        self.t += timedelta(seconds=seconds)
-
-
-def msk(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MSK)
 
 
 def _watch(db: Path, start: str, until: str, **options: object
-           ) -> tuple[Watch, Clock, list[str], list[str]]:
-    clock, lines, statuses = Clock(msk(start)), [], []
+           ) -> tuple[Watch, FakeClock, list[str], list[str]]:
+    clock, lines, statuses = FakeClock(msk(start)), [], []
     screen = Screen(say=lines.append, status=statuses.append, tick=statuses.append)
     opts = Options(every=timedelta(minutes=60), until=msk(until), **options)  # type: ignore[arg-type]
     return Watch(DEMO, db, opts, WatchTexts(), screen, clock=clock), clock, lines, statuses

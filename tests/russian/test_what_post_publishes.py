@@ -13,7 +13,7 @@ import typer
 from demo_run import STEPS, run
 
 from referee.cli import app
-from referee.roles import ACTIONS, ROLE_IDS
+from referee.core.roles import ACTIONS, ROLE_IDS
 
 RULE_CODE = re.compile(r"\b(?:T[12]|V[1-6]|A[1-3]|N1[0-5](?:\.\d+)?|N[1-9]|W[12])\b")
 INTERNAL = re.compile(
@@ -39,7 +39,7 @@ PUBLISHERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("deal", "2026-11-24 10:10", ("deal", "--seed", "7", "--force", "--send")),
 )
 COVERED_ELSEWHERE = {"watch": "publishes through the same texts as tally, check-activity "
-                              "and resolve-night (referee.watch.jobs)"}
+                              "and resolve-night (referee.host.watch.jobs)"}
 
 
 def _publishing_commands() -> set[str]:

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from referee.config import Replacement
-from referee.slots import Slots
+from referee.config.game import Replacement
+from referee.rules.slots import Slots
 
 
 def at(hour: int) -> datetime:

@@ -9,30 +9,31 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from smf_board import HOST_NAME, HOST_PASSWORD
-from smf_live import LiveBoard, day_posts, moscow
-from smf_time import FakeTime
+from support.clock import WallTime
+from support.moscow import msk as moscow
+from support.smf.live import LiveBoard, day_posts
+from support.smf.site import HOST_NAME, HOST_PASSWORD
 
 from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.smf.client import SmfForum
-from referee.config import Config, ForumConfig, Player
+from referee.config.game import Config, ForumConfig, Player
 from referee.store import Store
 
 
 @pytest.fixture
-def clock() -> FakeTime:
-    return FakeTime(moscow("2026-11-27 12:00"))
+def clock() -> WallTime:
+    return WallTime(moscow("2026-11-27 12:00"))
 
 
 @pytest.fixture
-def live(clock: FakeTime) -> Iterator[LiveBoard]:
+def live(clock: WallTime) -> Iterator[LiveBoard]:
     board = LiveBoard(clock.clock, clock.wall, day_posts(60, moscow("2026-11-26 18:00")))
     with board.running():
         yield board
 
 
 @pytest.fixture
-def make_forum(live: LiveBoard, clock: FakeTime, tmp_path: Path) -> Callable[..., SmfForum]:
+def make_forum(live: LiveBoard, clock: WallTime, tmp_path: Path) -> Callable[..., SmfForum]:
     def make(**kw: Any) -> SmfForum:
         settings = ForumSettings(
             url=f"{live.base}index.php?topic=2.0", timezone=kw.pop("timezone", "Europe/Moscow"),

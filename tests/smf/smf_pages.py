@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 from adapters.smf.page import decode_page
 from adapters.smf.pms import SmfFolder, parse_folder
 from adapters.smf.topic import parse_topic_page
-from referee.kernel import TopicPage
+from referee.core.kernel import TopicPage
 
 ROOT = Path(__file__).resolve().parents[2]
 REAL = ROOT / "fixtures" / "smf21-ru"

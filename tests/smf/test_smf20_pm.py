@@ -12,8 +12,8 @@ from smf20_pm import Pm20, folder20
 from smf_variants import BOARD, MOSCOW, quote20, vote
 
 from adapters.smf.pms import MODE_ALL, parse_folder
-from referee.errors import MalformedPage
-from referee.markup import unquoted_lines
+from referee.core.errors import MalformedPage
+from referee.core.markup import unquoted_lines
 
 NOW = datetime(2024, 3, 13, 22, 0, tzinfo=MOSCOW)
 URL = f"{BOARD}?action=pm;f=inbox;sort=date"

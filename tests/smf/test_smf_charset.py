@@ -33,7 +33,7 @@ from adapters import charset  # noqa: E402
 from adapters.base import ForumSettings, HttpClient  # noqa: E402
 from adapters.smf.client import SmfForum  # noqa: E402
 from adapters.smf.page import reads_as_smf  # noqa: E402
-from referee.errors import NetworkError  # noqa: E402
+from referee.core.errors import NetworkError  # noqa: E402
 
 URL = "http://127.0.0.1:8080/index.php?topic=2.0"
 REAL = FIXTURES / "smf21-ru"

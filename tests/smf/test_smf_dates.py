@@ -1,6 +1,6 @@
 """The date forms SMF 2.1 prints (``timeformat()``: the board's ``%d %B %Y, %H:%M`` in the
 Russian installer, the English default ``%B %d, %Y, %I:%M:%S %p``, and todayMod's
-«Сегодня в» / «Вчера в»), read by referee.dates in the board's zone against the board's
+«Сегодня в» / «Вчера в»), read by referee.core.dates in the board's zone against the board's
 own clock."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from referee.dates import parse_forum_date
+from referee.core.dates import parse_forum_date
 
 MSK = ZoneInfo("Europe/Moscow")
 # 02.12.2026 00:30 in Moscow: «Вчера» is 1 December there, though it is still 1 December

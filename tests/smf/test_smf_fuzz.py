@@ -14,7 +14,7 @@ from smf_pages import MOSCOW, SAVED_AT, html
 from adapters.smf import forms
 from adapters.smf.pms import parse_folder
 from adapters.smf.topic import parse_topic_page
-from referee.errors import RefereeError
+from referee.core.errors import RefereeError
 
 FUZZ = settings(max_examples=120, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -11,7 +11,7 @@ import adapters.phpbb as phpbb
 import adapters.smf as smf
 from adapters.smf.topic import normalise_body
 from adapters.smf.urls import parse_topic_url, strip_session
-from referee.markup import plain_text
+from referee.core.markup import plain_text
 
 
 def _body(inner: str) -> str:

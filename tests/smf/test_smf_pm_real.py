@@ -10,7 +10,7 @@ import pytest
 from smf_pages import folder, manifest, utc
 
 from adapters.smf.pms import MODE_ALL, MODE_CONVERSATION, MODE_ONE
-from referee.markup import QUOTE_MARK, unquoted_lines
+from referee.core.markup import QUOTE_MARK, unquoted_lines
 
 _TAG = re.compile(r"\[/?(?:b|i|u|s|color|size|center|url)(?:=[^\]]*)?\]")
 

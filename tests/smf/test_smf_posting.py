@@ -5,9 +5,9 @@ recipient. Nothing is ever posted twice."""
 from __future__ import annotations
 
 import pytest
-from smf_board import HOST_NAME, Request, Session
-from smf_live import LiveBoard
-from smf_time import FakeTime
+from support.clock import WallTime
+from support.smf.live import LiveBoard
+from support.smf.site import HOST_NAME, Request, Session
 
 from adapters.smf.posting import SEND_SPACING, PostingError, SmfPoster
 
@@ -54,7 +54,7 @@ def test_a_refused_session_token_gets_one_fresh_form(poster: SmfPoster, live: Li
 
 
 def test_flood_control_is_waited_out_once(poster: SmfPoster, live: LiveBoard,
-                                          clock: FakeTime) -> None:
+                                          clock: WallTime) -> None:
     live.last_send = clock.t - 1  # someone posted from this address a second ago
     poster.reply("Итоги ночи.")
     assert _host_posts(live) == ["Итоги ночи."]
@@ -62,7 +62,7 @@ def test_flood_control_is_waited_out_once(poster: SmfPoster, live: LiveBoard,
 
 
 def test_two_sends_in_a_row_keep_smfs_distance(poster: SmfPoster, live: LiveBoard,
-                                               clock: FakeTime) -> None:
+                                               clock: WallTime) -> None:
     poster.reply("Первое.")
     poster.send_pm("Шерлок", "Проверка: Kotik — мирный.", "Ночь 1")
     assert any(abs(s - (SEND_SPACING + 1)) < 1.0 for s in clock.slept)
@@ -71,7 +71,7 @@ def test_two_sends_in_a_row_keep_smfs_distance(poster: SmfPoster, live: LiveBoar
 
 
 @pytest.mark.parametrize(("spam_wait", "waits"), [(5.0, [6.0, 6.0, 6.0]), (2.0, [3.0, 3.0, 3.0])])
-def test_only_the_waits_the_board_demands(poster: SmfPoster, live: LiveBoard, clock: FakeTime,
+def test_only_the_waits_the_board_demands(poster: SmfPoster, live: LiveBoard, clock: WallTime,
                                           spam_wait: float, waits: list[float]) -> None:
     """Issue 27, item 5: no wait before the board says so; its refusal names the seconds
     (5 for a member, 2 for a moderator), waited out once, and that distance (plus SMF's

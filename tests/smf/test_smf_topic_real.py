@@ -22,10 +22,10 @@ from smf_pages import (
 )
 
 from adapters.smf.topic import parse_topic_page
-from referee.day.reading import find_vote
-from referee.errors import ConfigError, LoginRequired
-from referee.markup import QUOTE_MARK, unquoted_lines
-from referee.nicks import Roster
+from referee.core.errors import ConfigError, LoginRequired
+from referee.core.markup import QUOTE_MARK, unquoted_lines
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 _TAG = re.compile(r"\[/?(?:b|i|u|s|color|size|center|font|url|list|li)(?:=[^\]]*)?\]")
 _NOTE_VOTE = re.compile(r"(?P<voter>[^ :]+(?: Марпл)?) -> (?P<target>Мисс Марпл|[^ ,()]+)")

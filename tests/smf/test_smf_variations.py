@@ -24,11 +24,11 @@ from smf_variants import (
 )
 
 from adapters.smf.topic import parse_topic_page
-from referee.config import VoteRules
-from referee.day.reading import find_vote
-from referee.errors import MalformedPage, RefereeError
-from referee.markup import QUOTE_MARK, unquoted_lines
-from referee.nicks import Roster
+from referee.config.game import VoteRules
+from referee.core.errors import MalformedPage, RefereeError
+from referee.core.markup import QUOTE_MARK, unquoted_lines
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 NOW = datetime(2024, 3, 13, 22, 0, tzinfo=MOSCOW)
 ROSTER = Roster(["Шерлок", "Kotik", "Лиса", "Гроза", "Ёжик", "Тень_Ночи"])

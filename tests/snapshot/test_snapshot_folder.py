@@ -9,14 +9,14 @@ import shutil
 from pathlib import Path
 
 import pytest
-from browser import Browser, save
+from support.browser import Browser, save
 
 from adapters.base import ForumSettings
 from adapters.phpbb.snapshot import SnapshotForum
 from adapters.registry import engine_for, open_forum
 from adapters.snapshot import saved_from
-from referee.errors import ConfigError, TopicNotFound
-from referee.kernel import PageCursor
+from referee.core.errors import ConfigError, TopicNotFound
+from referee.core.kernel import PageCursor
 
 PHPBB = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"
 BOARD = "http://127.0.0.1:8733/"

@@ -19,15 +19,16 @@ from typer.testing import CliRunner
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "mybbru"))
 
-from browser import Browser, save  # noqa: E402
-from mybb_board import MybbBoard, serve  # noqa: E402
-from mybb_game import CONFIG, FIRST_SYNC_AFTER, board_posts, msk, night_pms  # noqa: E402
+from mybb_game import CONFIG, FIRST_SYNC_AFTER, board_posts, night_pms  # noqa: E402
+from support.browser import Browser, save  # noqa: E402
+from support.moscow import msk  # noqa: E402
+from support.mybbru.board import MybbBoard, serve  # noqa: E402
 
 from adapters.base import ForumSettings  # noqa: E402
 from adapters.registry import open_forum  # noqa: E402
 from adapters.snapshot import SnapshotForum  # noqa: E402
 from referee.cli import app  # noqa: E402
-from referee.errors import MalformedPage  # noqa: E402
+from referee.core.errors import MalformedPage  # noqa: E402
 from referee.game import Game  # noqa: E402
 
 NIGHTS = (

@@ -13,14 +13,14 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 import pytest
-from browser import Browser, save
+from support.browser import Browser, save
 
 from adapters.base import ForumSettings
 from adapters.registry import open_forum
 from adapters.snapshot import SnapshotForum
-from referee.errors import ConfigError
+from referee.core.errors import ConfigError
+from referee.core.kernel import PageCursor, TopicPage
 from referee.game import Game
-from referee.kernel import PageCursor, TopicPage
 
 REAL = Path(__file__).resolve().parents[2] / "fixtures" / "smf21-ru"
 MSK = ZoneInfo("Europe/Moscow")

@@ -14,41 +14,31 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from support.clock import BoardClock
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "vbulletin"))
 
-from browser import Browser, save  # noqa: E402
-from vb_board import HOST, PASSWORD, TOPIC, VbBoard  # noqa: E402
-from vb_game import DAY1, DAY2, DAY3, NIGHT1, NIGHT2, msk, referee_toml  # noqa: E402
+from support.browser import Browser, save  # noqa: E402
+from support.vbulletin.board import HOST, PASSWORD, TOPIC, VbBoard  # noqa: E402
+from vb_game import DAY1, DAY2, DAY3, NIGHT1, NIGHT2, referee_toml  # noqa: E402
 
 from adapters.base import ForumSettings, Secret  # noqa: E402
 from adapters.registry import open_forum  # noqa: E402
 from adapters.snapshot import SnapshotForum  # noqa: E402
 from adapters.vbulletin.client import VbulletinForum  # noqa: E402
-from referee.errors import ConfigError  # noqa: E402
+from referee.core.errors import ConfigError  # noqa: E402
 from referee.game import DayResult, Game  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "vbulletin"
 
 
-class Clock:
-    def __init__(self, text: str) -> None:
-        self.now = msk(text)
-
-    def __call__(self) -> datetime:
-        return self.now.astimezone(UTC)
-
-    def set(self, text: str) -> None:
-        self.now = msk(text)
+@pytest.fixture
+def clock() -> BoardClock:
+    return BoardClock("2026-11-21 23:00", utc=True)
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock("2026-11-21 23:00")
-
-
-@pytest.fixture
-def board(clock: Clock) -> VbBoard:
+def board(clock: BoardClock) -> VbBoard:
     return VbBoard(posts=list(DAY1), clock=clock)
 
 
@@ -70,7 +60,7 @@ def with_reply_link(served: bytes, pm_id: int) -> bytes:
 class Host:
     """The host at the browser, logged in, saving into one folder."""
 
-    def __init__(self, board: VbBoard, root: str, folder: Path, clock: Clock) -> None:
+    def __init__(self, board: VbBoard, root: str, folder: Path, clock: BoardClock) -> None:
         self.board, self.root, self.folder, self.clock = board, root, folder, clock
         settings = ForumSettings(url=f"{root}showthread.php?t={TOPIC}", username=HOST[0],
                                  rate_limit=1000.0, timezone="Europe/Moscow")
@@ -94,7 +84,7 @@ class Host:
                       lambda b, pid=pm.pm_id: with_reply_link(b, pid))
 
 
-def snapshot_game(tmp_path: Path, root: str, folder: Path, clock: Clock) -> Game:
+def snapshot_game(tmp_path: Path, root: str, folder: Path, clock: BoardClock) -> Game:
     cfg = tmp_path / "referee.toml"
     text = referee_toml(root + f"showthread.php?t={TOPIC}")
     cfg.write_text(text.replace("[forum]\n", f'[forum]\nsnapshot = "{folder}"\n', 1),
@@ -113,7 +103,7 @@ def at(game: Game) -> Game:
 
 
 def test_three_days_saved_each_evening_count_as_on_the_live_board(
-        board: VbBoard, root: str, clock: Clock, tmp_path: Path) -> None:
+        board: VbBoard, root: str, clock: BoardClock, tmp_path: Path) -> None:
     folder = tmp_path / "форум"
     host = Host(board, root, folder, clock)
     host.save_everything("chrome")
@@ -162,7 +152,7 @@ def test_three_days_saved_each_evening_count_as_on_the_live_board(
 
 
 def test_a_pm_saved_without_its_address_or_a_link_is_named(
-        board: VbBoard, root: str, clock: Clock, tmp_path: Path) -> None:
+        board: VbBoard, root: str, clock: BoardClock, tmp_path: Path) -> None:
     board.pms += NIGHT1
     host = Host(board, root, tmp_path / "p", clock)
     host.save(f"showthread.php?t={TOPIC}", "chrome")

@@ -15,9 +15,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "xenforo"))
 
-from browser import Browser, save  # noqa: E402
-from xf_board import XfBoard  # noqa: E402
-from xf_game import HOST, PASSWORD, Clock, Game119, config_text, make_board  # noqa: E402
+from support.browser import Browser, save  # noqa: E402
+from support.clock import BoardClock  # noqa: E402
+from support.xenforo.board import XfBoard  # noqa: E402
+from xf_game import HOST, PASSWORD, Game119, config_text, make_board  # noqa: E402
 
 from adapters.base import ForumSettings, Secret  # noqa: E402
 from adapters.registry import open_forum  # noqa: E402
@@ -29,12 +30,12 @@ SHARED = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "xenforo"
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock("2026-11-22 09:00")
+def clock() -> BoardClock:
+    return BoardClock("2026-11-22 09:00")
 
 
 @pytest.fixture
-def board(clock: Clock) -> Iterator[XfBoard]:
+def board(clock: BoardClock) -> Iterator[XfBoard]:
     b = make_board(now=clock)
     with b.running():
         yield b
@@ -43,7 +44,7 @@ def board(clock: Clock) -> Iterator[XfBoard]:
 class Host:
     """The host at the browser: logged in to the board, saving pages into one folder."""
 
-    def __init__(self, board: XfBoard, game: Game119, folder: Path, clock: Clock) -> None:
+    def __init__(self, board: XfBoard, game: Game119, folder: Path, clock: BoardClock) -> None:
         self.board, self.game, self.folder, self.clock = board, game, folder, clock
         settings = ForumSettings(url=board.base + game.game.route, username=HOST,
                                  rate_limit=1000.0, timezone="Europe/Moscow")
@@ -84,7 +85,7 @@ DAY3 = {"Тень": ["Ёжик", "Снежок", "Пилот", "Марго"], "�
 
 
 def test_the_game_saved_day_by_day_counts_as_the_live_board(
-        board: XfBoard, clock: Clock, tmp_path: Path) -> None:
+        board: XfBoard, clock: BoardClock, tmp_path: Path) -> None:
     g = Game119(board)
     g.day1()
     g.night1()
@@ -139,7 +140,7 @@ def test_the_game_saved_day_by_day_counts_as_the_live_board(
 
 
 def test_a_folder_saved_every_day_and_read_once_counts_every_day(
-        board: XfBoard, clock: Clock, tmp_path: Path) -> None:
+        board: XfBoard, clock: BoardClock, tmp_path: Path) -> None:
     g = Game119(board)
     folder = tmp_path / "pages"
     g.day1()
@@ -169,7 +170,7 @@ def test_a_folder_saved_every_day_and_read_once_counts_every_day(
     game.close()
 
 
-def test_the_cli_tallies_from_the_saved_pages(board: XfBoard, clock: Clock,
+def test_the_cli_tallies_from_the_saved_pages(board: XfBoard, clock: BoardClock,
                                               tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

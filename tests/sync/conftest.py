@@ -6,12 +6,13 @@ from typing import Any
 
 import pytest
 import respx
-from fake_board import FakeBoard
-from sync_helpers import PASSWORD, TOPIC_URL, FakeTime
+from support.clock import FakeTime
+from support.phpbb.respx_board import FakeBoard
+from sync_helpers import PASSWORD, TOPIC_URL
 
 from adapters.base import HttpClient, Secret
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config, ForumConfig, Player
+from referee.config.game import Config, ForumConfig, Player
 from referee.store import Store
 
 

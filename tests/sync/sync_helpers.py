@@ -1,39 +1,18 @@
-"""Shared helpers of the network/storage tests: a fake clock, posts and pages by hand."""
+"""Shared helpers of the network/storage tests: posts and pages by hand."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-from referee.kernel import EditNotice, Post, TopicPage
+from support.phpbb.respx_board import BOARD
 
-ROOT = Path(__file__).resolve().parents[2]
-FIXTURES = ROOT / "fixtures" / "phpbb33-ru"
-BOARD = "https://forum.test/"
+from referee.core.kernel import EditNotice, Post, TopicPage
+
 TOPIC_URL = BOARD + "viewtopic.php?t=3"
 PASSWORD = "s3cret-Пароль-42"
 """A password that must never show up anywhere but in the login POST body."""
 
 DAY1 = datetime(2026, 11, 20, 15, 0, tzinfo=UTC)
-
-
-class FakeTime:
-    """Monotonic clock + sleep that only advance when someone sleeps: tests never wait."""
-
-    def __init__(self, start: float = 1000.0) -> None:
-        self.t = start
-        self.sleeps: list[float] = []
-
-    def clock(self) -> float:
-        return self.t
-
-    def sleep(self, seconds: float) -> None:
-        self.sleeps.append(round(seconds, 3))
-        self.t += seconds
-
-
-def fixture_bytes(name: str) -> bytes:
-    return (FIXTURES / name).read_bytes()
 
 
 def post(

@@ -7,11 +7,11 @@ from collections.abc import Callable
 
 import httpx
 import pytest
-from fake_board import FakeBoard, SyntheticTopic
+from support.phpbb.respx_board import FakeBoard, SyntheticTopic
 
 from adapters.phpbb.client import PhpbbForum
-from referee.errors import AccessDenied, ForumError, MalformedPage, TopicNotFound
-from referee.kernel import PageCursor
+from referee.core.errors import AccessDenied, ForumError, MalformedPage, TopicNotFound
+from referee.core.kernel import PageCursor
 
 MakeForum = Callable[..., PhpbbForum]
 

@@ -1,6 +1,6 @@
 """Issue 26 — after a crash, the PM a run sent is found in the host's sent folder.
 
-``referee.sync.find_sent`` looks among what a sync stored: the host's sent PM to the same
+``referee.store.sync.find_sent`` looks among what a sync stored: the host's sent PM to the same
 player with the same words (phpBB's «Отправленные», read by folder export) is the message
 a killed run sent; another player, or other numbers, is not.
 """
@@ -11,12 +11,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 
 import pytest
-from fake_board import FakeBoard
+from support.phpbb.respx_board import FakeBoard
 
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config
+from referee.config.game import Config
 from referee.store import Store
-from referee.sync import find_sent, sync_pms
+from referee.store.sync import find_sent, sync_pms
 
 SENT = "Тень_Ночи – [color=red]мафия[/color]."
 """PM 19 of fixtures/phpbb33-ru/pm_sent.html as the host's BBCode sent it."""

@@ -12,7 +12,9 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from sync_helpers import BOARD, PASSWORD, FakeTime
+from support.clock import FakeTime
+from support.phpbb.respx_board import BOARD
+from sync_helpers import PASSWORD
 
 import adapters.base as base
 from adapters.base import (
@@ -24,7 +26,7 @@ from adapters.base import (
     retry_after_seconds,
     strip_sid,
 )
-from referee.errors import ForumError, LoginRequired, NetworkError
+from referee.core.errors import ForumError, LoginRequired, NetworkError
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=UTC)
 

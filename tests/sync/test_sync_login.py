@@ -11,16 +11,22 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fake_board import PREFIX, FakeBoard, failed_login, login_page_with_error
-from sync_helpers import PASSWORD, fixture_bytes
+from support.phpbb.respx_board import (
+    PREFIX,
+    FakeBoard,
+    failed_login,
+    fixture_bytes,
+    login_page_with_error,
+)
+from sync_helpers import PASSWORD
 
 from adapters.base import Secret
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config
-from referee.errors import LoginFailed, LoginRequired
-from referee.kernel import PageCursor
+from referee.config.game import Config
+from referee.core.errors import LoginFailed, LoginRequired
+from referee.core.kernel import PageCursor
 from referee.store import Store
-from referee.sync import sync_pms, sync_topic
+from referee.store.sync import sync_pms, sync_topic
 
 MakeForum = Callable[..., PhpbbForum]
 

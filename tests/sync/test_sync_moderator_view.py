@@ -8,14 +8,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from fake_board import FakeBoard, FixtureTopic
-from sync_helpers import fixture_bytes
+from support.phpbb.respx_board import FakeBoard, FixtureTopic, fixture_bytes
 
 from adapters.phpbb.client import PhpbbForum
-from adapters.phpbb.parse import parse_topic_page
-from referee.config import Config
+from adapters.phpbb.topic import parse_topic_page
+from referee.config.game import Config
 from referee.store import Store
-from referee.sync import sync_topic
+from referee.store.sync import sync_topic
 
 DELETED = 97  # the second post of page 2
 

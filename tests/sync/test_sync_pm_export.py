@@ -11,16 +11,15 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from fake_board import FakeBoard, inbox_page
-from fake_export import GAME_PMS
-from sync_helpers import fixture_bytes
+from support.phpbb.export import GAME_PMS
+from support.phpbb.respx_board import FakeBoard, fixture_bytes, inbox_page
 
-from adapters.phpbb import parse
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config
-from referee.kernel import PrivateMessage
+from adapters.phpbb.pms import parse_pm
+from referee.config.game import Config
+from referee.core.kernel import PrivateMessage
 from referee.store import Store
-from referee.sync import sync_pms
+from referee.store.sync import sync_pms
 
 MakeForum = Callable[..., PhpbbForum]
 MSK = ZoneInfo("Europe/Moscow")
@@ -33,7 +32,7 @@ NEW = [18, 17, 16, 15, 14, 13]
 def view(pm_id: int, folder: str = "inbox") -> PrivateMessage:
     """The PM as its saved page shows it (what opening it gave)."""
     html = fixture_bytes(f"pm_{pm_id}.html").decode("utf-8")
-    return parse.parse_pm(html, url=f"pm_{pm_id}.html", tz=MSK, folder=folder,
+    return parse_pm(html, url=f"pm_{pm_id}.html", tz=MSK, folder=folder,
                           now=datetime(2026, 11, 30, tzinfo=UTC))
 
 

@@ -8,12 +8,12 @@ from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
-from fake_board import FakeBoard, inbox_page
+from support.phpbb.respx_board import FakeBoard, inbox_page
 
 from adapters.phpbb.client import PhpbbForum
-from referee.config import Config
+from referee.config.game import Config
 from referee.store import Store
-from referee.sync import sync_pms
+from referee.store.sync import sync_pms
 
 MakeForum = Callable[..., PhpbbForum]
 
@@ -142,8 +142,8 @@ def test_a_later_sync_stops_listing_at_the_first_page_it_already_knows(
     board: FakeBoard, make_forum: MakeForum, config: Config, store: Store
 ) -> None:
     # Folders are requested newest first (sk=t&sd=d): once a listing went to the end, a
-    # page of known PMs means every older page is known too — a 13-page inbox costs one
-    # request a sync, not 13.
+    # page of known PMs — or one ending with a PM known before — means every older page is
+    # known too: a 13-page inbox costs one request a sync, not 13, and a new PM two.
     board.inbox = [inbox_page([18, 17, 16], 1, 3), inbox_page([15, 14, 13], 2, 3),
                    inbox_page([12], 3, 3)]
     forum = make_forum()
@@ -155,8 +155,15 @@ def test_a_later_sync_stops_listing_at_the_first_page_it_already_knows(
                    inbox_page([13, 12], 3, 3)]
     board.log.clear()
     sync_pms(config, store, forum)
-    assert board.log == ["folder:inbox:1", "export:inbox:1", "folder:inbox:2"]
+    assert board.log == ["folder:inbox:1", "export:inbox:1"]
     assert 19 in store.known_pm_ids()
+    # A page of new PMs only: the next page is listed, up to one known before.
+    board.inbox = [inbox_page([22, 21, 20], 1, 4), inbox_page([19, 18, 17], 2, 4),
+                   inbox_page([16, 15, 14], 3, 4), inbox_page([13, 12], 4, 4)]
+    board.log.clear()
+    sync_pms(config, store, forum)
+    assert board.log == ["folder:inbox:1", "export:inbox:1", "folder:inbox:2"]
+    assert {20, 21, 22} <= store.known_pm_ids()
 
 
 def test_a_listing_cut_short_is_read_in_full_next_time(

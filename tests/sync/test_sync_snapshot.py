@@ -9,14 +9,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from sync_helpers import FIXTURES
+from support.phpbb.respx_board import FIXTURES
 
 from adapters.phpbb.snapshot import SnapshotForum, saved_pm_folder
-from referee.config import Config
-from referee.errors import ConfigError, TopicNotFound
-from referee.kernel import Forum, PageCursor
+from referee.config.game import Config
+from referee.core.errors import ConfigError, TopicNotFound
+from referee.core.kernel import Forum, PageCursor
 from referee.store import Store
-from referee.sync import open_adapter, sync_pms, sync_topic
+from referee.store.sync import open_adapter, sync_pms, sync_topic
 
 SAVED = [f"topic_p{n}_host.html" for n in range(1, 5)] + [
     f"pm_{n}.html" for n in range(8, 20)] + ["pm_inbox.html", "login.html"]

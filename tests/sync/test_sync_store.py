@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import sqlite3
 import stat
+from contextlib import closing
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from sync_helpers import DAY1, page, post
 
-from referee.errors import StoreError
+from referee.core.errors import StoreError
 from referee.store import SCHEMA_VERSION, Store
+
+HERE = Path(__file__).parent
 
 T0 = DAY1 + timedelta(days=1)
 T1 = T0 + timedelta(hours=1)
@@ -175,15 +179,50 @@ def test_the_database_file_is_private_and_in_wal_mode(tmp_path: Path) -> None:
     assert stat.S_IMODE((tmp_path / "game.db").stat().st_mode) == 0o600
 
 
+def columns(store: Store, table: str) -> set[str]:
+    return {r[1] for r in store.conn.execute(f"PRAGMA table_info({table})")}
+
+
 def test_an_older_database_gains_new_columns_and_keeps_its_rows(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     with Store.open(path) as s:
         s.save_topic_page(page(1, 1, post(1, 0)), T0)
         s.conn.execute("ALTER TABLE pages DROP COLUMN per_page")   # as an older version made it
     with Store.open(path) as s:
-        assert "per_page" in s.db["pages"].columns_dict
+        assert "per_page" in columns(s, "pages")
         assert [p.post_id for p in s.posts()] == [1]
         assert s.schema_version() == SCHEMA_VERSION
+
+
+def schema(conn: sqlite3.Connection) -> list[tuple[str, str, str]]:
+    return conn.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall()
+
+
+def test_a_database_made_by_sqlite_utils_opens_as_it_is(tmp_path: Path) -> None:
+    # The store made its tables through sqlite-utils until issue 30 (item 3): plain sqlite3
+    # now makes the very same ones, and finds nothing to add to a database made before.
+    old = tmp_path / "old.db"
+    with closing(sqlite3.connect(old)) as conn:
+        conn.executescript((HERE / "sqlite_utils_schema.sql").read_text(encoding="utf-8"))
+        made_before = schema(conn)
+        posts_before = {r[1] for r in conn.execute("PRAGMA table_info(posts)")}
+    # Issue 30 (recorded commands flat in the game's length) added one column to posts
+    # («written») and two covering indexes: opening the older database adds exactly those.
+    added = {"idx_posts_topic_id_posted_at_post_id_written",
+             "idx_posts_author_missing_since_posted_at_post_id"}
+    with Store.open(old) as s:
+        opened = {name: (kind, sql) for kind, name, sql in schema(s.conn)}
+        opened_posts = columns(s, "posts")
+        assert s.schema_version() == SCHEMA_VERSION
+    before = {name: (kind, sql) for kind, name, sql in made_before}
+    assert set(opened) - set(before) == added
+    assert {n for n in before if opened[n] != before[n]} == {"posts"}
+    assert opened_posts - posts_before == {"written"} and posts_before <= opened_posts
+    with Store.open(tmp_path / "new.db") as s:
+        made_now = {name: (kind, sql) for kind, name, sql in schema(s.conn)}
+        assert columns(s, "posts") == opened_posts
+    assert {n: v for n, v in made_now.items() if n != "posts"} == {
+        n: v for n, v in opened.items() if n != "posts"}
 
 
 def test_a_database_from_a_newer_referee_is_refused(tmp_path: Path) -> None:
@@ -203,8 +242,10 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
 
 def test_the_store_has_no_place_for_secrets(tmp_path: Path) -> None:
     with Store.open(tmp_path / "game.db") as s:
-        columns = {c for t in s.db.table_names() for c in s.db[t].columns_dict}
-    assert not columns & {"password", "cookie", "sid", "token"}
+        tables = [r[0] for r in s.conn.execute("SELECT name FROM sqlite_master WHERE "
+                                                "type='table'")]
+        every = {c for t in tables for c in columns(s, t)}
+    assert "body_html" in every and not every & {"password", "cookie", "sid", "token"}
 
 
 def test_a_windows_mark_changes_whenever_a_save_writes_one_of_its_posts(store: Store) -> None:

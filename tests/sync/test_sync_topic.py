@@ -8,16 +8,15 @@ from pathlib import Path
 
 import httpx
 import pytest
-from fake_board import FakeBoard, FixtureTopic, SyntheticTopic
-from sync_helpers import fixture_bytes
+from support.phpbb.respx_board import FakeBoard, FixtureTopic, SyntheticTopic, fixture_bytes
 
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.urls import parse_topic_url
-from referee.config import Config
-from referee.errors import ConfigError, NetworkError
-from referee.kernel import Forum, PageCursor
+from referee.config.game import Config
+from referee.core.errors import ConfigError, NetworkError
+from referee.core.kernel import Forum, PageCursor
 from referee.store import Store
-from referee.sync import SyncProgress, sync_topic
+from referee.store.sync import SyncProgress, sync_topic
 
 MakeForum = Callable[..., PhpbbForum]
 

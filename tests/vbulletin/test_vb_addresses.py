@@ -8,7 +8,7 @@ import pytest
 from adapters.base import ForumSettings
 from adapters.registry import engine_for, topic_id
 from adapters.vbulletin.urls import ambiguous, claims, parse_thread_url
-from referee.errors import ConfigError
+from referee.core.errors import ConfigError
 
 VB_PAGE = '<html><head><meta name="generator" content="vBulletin 4.2.2" /></head></html>'
 XF_PAGE = '<html id="XF" data-app="public"><body>XenForo</body></html>'

@@ -34,7 +34,7 @@ from adapters import charset  # noqa: E402
 from adapters.base import ForumSettings, HttpClient  # noqa: E402
 from adapters.vbulletin.client import VbulletinForum  # noqa: E402
 from adapters.vbulletin.topic import reads_as_vbulletin  # noqa: E402
-from referee.errors import NetworkError  # noqa: E402
+from referee.core.errors import NetworkError  # noqa: E402
 
 ROOT = "https://board.test/"
 # version: (the thread's address, its page on the saved page, the first poster, the second,

@@ -1,5 +1,5 @@
 """vBulletin's dates: the footer's fixed offset, the numeric order a board writes, and the
-generic fix in referee/dates.py for dates that start with their year («2016-02-01, 02:21»)."""
+generic fix in referee/core/dates.py for dates that start with their year («2016-02-01, 02:21»)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from adapters.vbulletin.dates import date_order, footer_zone, normalise_numeric, vb_date
-from referee.dates import parse_forum_date
+from referee.core.dates import parse_forum_date
 
 NOW = datetime(2026, 11, 26, 17, 0, tzinfo=UTC)
 MSK = timezone(timedelta(hours=3))

@@ -11,17 +11,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from support.moscow import msk
+from support.vbulletin.board import PASSWORD, VbBoard
 from typer.testing import CliRunner
-from vb_board import PASSWORD, VbBoard
-from vb_game import DAY1, DAY2, DAY3, NIGHT1, NIGHT2, msk, referee_toml
+from vb_game import DAY1, DAY2, DAY3, NIGHT1, NIGHT2, referee_toml
 
 from adapters.base import Secret
 from adapters.vbulletin.client import VbulletinForum
 from referee.cli import app
-from referee.config import load_config
+from referee.config.game import load_config
 from referee.game import DayResult, Game
 from referee.store import Store
-from referee.sync import open_adapter, sync_pms, sync_topic
+from referee.store.sync import open_adapter, sync_pms, sync_topic
 
 
 @pytest.fixture

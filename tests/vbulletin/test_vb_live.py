@@ -1,4 +1,4 @@
-"""The vBulletin engine against a vB 4 board on 127.0.0.1 (tests/vbulletin/vb_board.py):
+"""The vBulletin engine against a vB 4 board on 127.0.0.1 (tests/support/vbulletin/board.py):
 paging in each URL form, the canonical redirect, incremental sync, login in the board's
 encoding, PMs, and replies and PMs through the board's forms."""
 
@@ -10,15 +10,15 @@ from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-from vb_board import HOST, PASSWORD, SLUG, VbBoard, md5_of
-from vb_pages import BOARD_ZONE, VbPm, VbPost, vote
+from support.vbulletin.board import HOST, PASSWORD, SLUG, VbBoard, md5_of
+from support.vbulletin.pages import BOARD_ZONE, VbPm, VbPost, vote
 
 from adapters.base import ForumSettings, Secret
 from adapters.vbulletin.client import VbulletinForum
 from adapters.vbulletin.forms import md5_fields
 from adapters.vbulletin.posting import VbulletinPoster
-from referee.errors import LoginFailed, TopicNotFound
-from referee.kernel import PageCursor
+from referee.core.errors import LoginFailed, TopicNotFound
+from referee.core.kernel import PageCursor
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=BOARD_ZONE)
 START = datetime(2026, 11, 20, 18, 0, tzinfo=BOARD_ZONE)

@@ -13,7 +13,7 @@ import pytest
 
 from adapters.vbulletin import claims_page
 from adapters.vbulletin.topic import decode_page, read_topic_page
-from referee.markup import QUOTE_MARK
+from referee.core.markup import QUOTE_MARK
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "fixtures" / "vbulletin"
 if not SHARED.is_dir():

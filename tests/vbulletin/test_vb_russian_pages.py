@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from vb_pages import (
+from support.vbulletin.pages import (
     BOARD_ZONE,
     VbPost,
     code,
@@ -24,11 +24,11 @@ from vb_pages import (
 )
 
 from adapters.vbulletin.topic import decode_page, parse_topic_page, read_topic_page
-from referee.config import VoteRules
-from referee.day.reading import find_vote
-from referee.errors import LoginRequired, MalformedPage, TopicNotFound
-from referee.markup import QUOTE_MARK, unquoted_lines
-from referee.nicks import Roster
+from referee.config.game import VoteRules
+from referee.core.errors import LoginRequired, MalformedPage, TopicNotFound
+from referee.core.markup import QUOTE_MARK, unquoted_lines
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 NOW = datetime(2026, 11, 26, 20, 0, tzinfo=BOARD_ZONE)
 UTC_ZONE = ZoneInfo("UTC")

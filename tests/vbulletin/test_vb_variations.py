@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from vb_pages import BOARD_ZONE, encode, red, vb3_quote, vote
+from support.vbulletin.pages import BOARD_ZONE, encode, red, vb3_quote, vote
 from vb_variants import (
     Author,
     colour_name,
@@ -23,11 +23,11 @@ from vb_variants import (
 
 from adapters.vbulletin.topic import decode_page, parse_topic_page
 from adapters.vbulletin.urls import claims, parse_thread_url
-from referee.config import VoteRules
-from referee.day.reading import find_vote
-from referee.errors import MalformedPage, RefereeError
-from referee.markup import unquoted_lines
-from referee.nicks import Roster
+from referee.config.game import VoteRules
+from referee.core.errors import MalformedPage, RefereeError
+from referee.core.markup import unquoted_lines
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 NOW = datetime(2026, 11, 26, 20, 0, tzinfo=BOARD_ZONE)
 ROSTER = Roster(["Шерлок", "Kotik", "Лиса", "Гроза", "Ёжик"])
@@ -205,7 +205,7 @@ def test_vbseo_thread_links() -> None:
 # --------------------------------------------------------------------------- pages, formats
 
 def test_pages_are_read_from_the_links_when_the_page_of_phrase_is_worded_otherwise() -> None:
-    from vb_pages import VbPost, thread_page
+    from support.vbulletin.pages import VbPost, thread_page
 
     posts = [VbPost(5000 + k, "Лиса", 105, at("2026-11-20 18:00") + timedelta(minutes=k),
                     f"Пост {k}") for k in range(26)]

@@ -17,16 +17,11 @@ citizens. What a host counts:
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from vb_pages import BOARD_ZONE, VbPm, VbPost, quote, vote
+from support.moscow import msk
+from support.vbulletin.pages import VbPm, VbPost, quote, vote
 
 UIDS = {"Ведущий": 58, "Лиса": 63, "Тень_Ночи": 65, "Шерлок": 60, "Ёжик": 64,
         "Мисс Марпл": 61, "Kotik": 62, "Полковник": 67, "Гроза": 69}
-
-
-def msk(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=BOARD_ZONE)
 
 
 def _p(pid: int, who: str, when: str, body: str, **kw: object) -> VbPost:

@@ -1,4 +1,4 @@
-"""vBulletin posts the saved pages and tests/vbulletin/vb_pages.py never printed, written
+"""vBulletin posts the saved pages and tests/support/vbulletin/pages.py never printed, written
 from vBulletin's templates with Russian game content: vB 3.8's ``postbit`` (not
 ``postbit_legacy``: the number «#N» and the date share the first ``td.thead``, each in a
 ``div.normal``), vB 4's ``postbit`` (horizontal, ``li.postbit``), guests' names
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from vb_pages import BOARD_ZONE, esc, page_shell, shown
+from support.vbulletin.pages import BOARD_ZONE, esc, page_shell, shown
 
 
 @dataclass(frozen=True, slots=True)

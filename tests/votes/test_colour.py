@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from referee.config import VoteRules
-from referee.day.colour import is_red, parse_declarations, style_colour, style_is_red
+from referee.config.game import VoteRules
+from referee.rules.day.colour import is_red, parse_declarations, style_colour, style_is_red
 
 # value typed in [color=…]  red?   why
 COLOURS = [

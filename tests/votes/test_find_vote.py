@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from votes_scenario import post, roster
 
-from referee.config import VoteRules
-from referee.day.reading import find_vote
+from referee.config.game import VoteRules
+from referee.rules.day.reading import find_vote
 
 NO_RED = "нет красного ника"
 R = "Молчит весь день и уходит от вопросов."  # a reason: 30+ letters

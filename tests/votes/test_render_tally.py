@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from votes_scenario import PLAYERS, post, posts, run
 
-from referee.bbcode import ZWSP
+from referee.core.bbcode import ZWSP
 from referee.render.tally import (
     HOST_ONLY_RULE,
     post_link,

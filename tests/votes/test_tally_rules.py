@@ -9,11 +9,12 @@ counts, what does not and why. Day 1 runs 20.11 18:00 → 21.11 22:00 (night unt
 from __future__ import annotations
 
 import pytest
-from votes_scenario import PLAYERS, counts, flags, msk, post, posts, rejections, run
+from support.moscow import msk_short as msk
+from votes_scenario import PLAYERS, counts, flags, post, posts, rejections, run
 
-from referee.config import Replacement, VoteRules
-from referee.decisions import VoteDecision
-from referee.errors import GameError
+from referee.config.game import Replacement, VoteRules
+from referee.core.errors import GameError
+from referee.rules.decisions import VoteDecision
 
 REASON = "Весь день уходит от прямых вопросов."
 

@@ -17,10 +17,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from referee.day.reading import find_vote
-from referee.kernel import Post
-from referee.markup import plain_text
-from referee.nicks import Roster
+from referee.core.kernel import Post
+from referee.core.markup import plain_text
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 REASON = "Он весь день уходил от прямых вопросов и путал показания.<br>"
 

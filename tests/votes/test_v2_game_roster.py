@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.errors import RequestRefused
+from referee.core.errors import RequestRefused
 from referee.game import Game
 
 DEMO = Path(__file__).resolve().parents[2] / "fixtures/demo/referee.toml"

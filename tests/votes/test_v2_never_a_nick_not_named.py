@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from vote_forms import PLAYERS, game_roster, read
 
-from referee.morphology import case_forms
+from referee.core.morphology import case_forms
 
 ROSTER = game_roster()
 WORDS = ["думаю", "сегодня", "он", "мафия", "или", "либо", "не", "за", "потому", "что",

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee.nicks import NickMatch, Roster
+from referee.core.nicks import NickMatch, Roster
 
 PLAYERS = ("Лиса", "Лис", "Кот", "Котик", "Гроза", "Ёжик", "Снежок", "Шерлок", "Саша",
            "Тень Ночи", "Тихий", "Доктор Хаус", "Ведьма", "Kotik", "Mr. Smith", "Кот-Баюн",

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from votes_scenario import post, roster
 
-from referee.config import VoteRules
-from referee.day.colour import is_red
-from referee.day.reading import find_vote
+from referee.config.game import VoteRules
+from referee.rules.day.colour import is_red
+from referee.rules.day.reading import find_vote
 
 GREEN = VoteRules(vote_colours=("green",))
 RED_OR_BLUE = VoteRules(vote_colours=("red", "blue"))

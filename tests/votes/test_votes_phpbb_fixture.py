@@ -1,6 +1,6 @@
 """The tally (docs/rules.md V1–V6) end to end on the real phpBB 3.3.10 pages of «Мафия: игра 2».
 
-The topic pages are read with the project's phpBB parser (adapters/phpbb/parse.py), exactly
+The topic pages are read with the project's phpBB parser (adapters/phpbb/topic.py), exactly
 as a scrape would store them. The expected counts are worked out by hand from the raw BBCode
 in manifest.json; every post that looks like a vote is explained below. The host's own count
 in post 116 is game content, not a reference, but it agrees with day 1.
@@ -18,16 +18,18 @@ from functools import cache
 from pathlib import Path
 
 from selectolax.lexbor import LexborHTMLParser
-from votes_scenario import MSK, msk, s9e
+from support.moscow import MSK
+from support.moscow import msk_short as msk
+from votes_scenario import s9e
 
-from adapters.phpbb.parse import parse_topic_page
-from referee.config import DaySchedule
-from referee.day.count import tally
-from referee.day.reading import find_vote
-from referee.day.result import Tally
-from referee.kernel import Post
-from referee.nicks import Roster
+from adapters.phpbb.topic import parse_topic_page
+from referee.config.game import DaySchedule
+from referee.core.kernel import Post
+from referee.core.nicks import Roster
 from referee.render.tally import render_parts
+from referee.rules.day.count import tally
+from referee.rules.day.reading import find_vote
+from referee.rules.day.result import Tally
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "phpbb33-ru"
 MANIFEST = json.loads((FIXTURE / "manifest.json").read_text(encoding="utf-8"))

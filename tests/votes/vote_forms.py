@@ -27,9 +27,9 @@ import html
 import re
 from datetime import UTC, datetime
 
-from referee.day.reading import VoteReading, find_vote
-from referee.kernel import Post
-from referee.nicks import Roster
+from referee.core.kernel import Post
+from referee.core.nicks import Roster
+from referee.rules.day.reading import VoteReading, find_vote
 
 PLAYERS = ("Шерлок", "Лиса", "Kotik", "Гроза", "Ёжик", "Mr. Smith", "Снежок", "Кот",
            "Тень Ночи")

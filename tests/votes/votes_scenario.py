@@ -15,26 +15,19 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
-from zoneinfo import ZoneInfo
+from datetime import datetime
 
-from referee.config import DaySchedule, Replacement, VoteRules
-from referee.day.count import tally
-from referee.day.result import Tally
-from referee.decisions import VoteDecision
-from referee.kernel import EditNotice, Post
-from referee.nicks import Roster
+from support.moscow import msk_short as msk
 
-MSK = ZoneInfo("Europe/Moscow")
+from referee.config.game import DaySchedule, Replacement, VoteRules
+from referee.core.kernel import EditNotice, Post
+from referee.core.nicks import Roster
+from referee.rules.day.count import tally
+from referee.rules.day.result import Tally
+from referee.rules.decisions import VoteDecision
+
 HOST = "Ведущий"
 PLAYERS = ("Шерлок", "Лиса", "Kotik", "Гроза", "Ёжик", "Mr. Smith", "Снежок")
-
-
-def msk(when: str, year: int = 2026) -> datetime:
-    """«20.11 18:00» or «20.11 18:00:05», Moscow → aware UTC."""
-    fmt = "%d.%m.%Y %H:%M:%S" if when.count(":") == 2 else "%d.%m.%Y %H:%M"
-    day, time = when.split(" ")
-    return datetime.strptime(f"{day}.{year} {time}", fmt).replace(tzinfo=MSK).astimezone(UTC)
 
 
 DAY1 = DaySchedule(1, msk("20.11 18:00"), msk("21.11 22:00"), msk("22.11 10:00"))

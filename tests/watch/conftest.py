@@ -7,7 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from watch_board import PASSWORD, FakeClock, GameBoard, msk, write_config
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import PASSWORD, GameBoard, write_config
 
 import adapters.phpbb.client as client
 import adapters.phpbb.posting as posting

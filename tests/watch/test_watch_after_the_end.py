@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard, Line, vote, write_config
 from typer.testing import CliRunner
-from watch_board import FakeClock, GameBoard, Line, msk, vote, write_config
 from watch_helpers import results, sent, watch
 
 from referee.cli import app

@@ -11,12 +11,14 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from watch_board import FakeClock, GameBoard, msk
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard
 from watch_helpers import replies, results, watch
 
-import referee.watch.jobs as jobs
-from referee.errors import GameError
-from referee.watch.lock import WatchLock
+import referee.host.watch.jobs as jobs
+from referee.core.errors import GameError
+from referee.host.watch.lock import WatchLock
 
 DAY1_END = msk("2026-11-20 23:30")
 
@@ -203,7 +205,7 @@ def test_a_second_watch_on_the_same_database_is_refused(config: Path, db: Path,
         [sys.executable, "-c", textwrap.dedent(f"""
             import sys
             from pathlib import Path
-            from referee.watch.lock import WatchLock
+            from referee.host.watch.lock import WatchLock
             with WatchLock(Path({str(db)!r})):
                 print("held", flush=True)
                 sys.stdin.readline()
@@ -249,7 +251,7 @@ def _minutes(n: int):  # noqa: ANN202
 def test_a_round_that_fails_is_told_and_the_watch_goes_on(
     config: Path, db: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import referee.watch.loop as loop
+    import referee.host.watch.loop as loop
 
     real, failures = loop.take_look, iter([GameError("the day cannot be counted", "fix it")])
 

@@ -6,14 +6,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from support.clock import FakeClock
+from support.phpbb.game_board import GameBoard
 from typer.testing import CliRunner, Result
-from watch_board import FakeClock, GameBoard
 from watch_helpers import replies
 
-import referee.watch
+import referee.host.watch
 from referee.cli import app
-from referee.errors import RefereeError
-from referee.watch.lock import WatchLock
+from referee.core.errors import RefereeError
+from referee.host.watch.lock import WatchLock
 
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "fixtures" / "demo" / "referee.toml"
@@ -27,7 +28,7 @@ def run(config: Path, db: Path, clock: FakeClock, monkeypatch: pytest.MonkeyPatc
             clock.t = start  # type: ignore[assignment]
         return clock
 
-    monkeypatch.setattr(referee.watch, "make_clock", fake_clock)
+    monkeypatch.setattr(referee.host.watch, "make_clock", fake_clock)
 
     def invoke(*args: str, start: str = "2026-11-20 21:30", input: str | None = None,
                cfg: Path = config) -> Result:

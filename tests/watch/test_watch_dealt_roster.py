@@ -3,7 +3,7 @@ command does. A watch that built the game from ``[players]`` alone (nicks withou
 could not resolve the night, kept the player the mafia shot alive, and told «голос засчитан»
 for a vote for him, while ``tally`` rejected it (V5).
 
-The scripted game of ``watch_board.py`` with roles left out of ``[players]`` and dealt
+The scripted game of ``support/phpbb/game_board.py`` with roles left out of ``[players]`` and dealt
 instead, and without the doctor's heal: night 1 kills Шерлок; on day 2 Kotik votes for him
 (not counted, V5) and Шерлок votes himself (a dead voter, V5).
 """
@@ -13,13 +13,15 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from watch_board import FakeClock, GameBoard, msk, script, write_config
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard, script, write_config
 from watch_helpers import watch
 
-from referee import decisions
-from referee.config import load_config
-from referee.decisions import Deal
+from referee.config.game import load_config
 from referee.game import Game
+from referee.rules import decisions
+from referee.rules.decisions import Deal
 from referee.store import Store
 
 

@@ -1,7 +1,7 @@
 """Done when (issue 21): a watched 2-day game on a local board gives the same recorded
 results and posts as running the commands by hand at each deadline.
 
-Two boards play the same scripted game (watch_board.py) with their own fake clocks. On
+Two boards play the same scripted game (support/phpbb/game_board.py) with their own fake clocks. On
 one, ``referee watch --tally-at-deadline --resolve-at-deadline --activity-at-deadline
 --post --send --yes`` runs through the CLI from before day 1 to the end of the game. On
 the other, a host runs at each deadline, through the same CLI with ``--now``, exactly
@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard, script, write_config
 from typer.testing import CliRunner, Result
-from watch_board import FakeClock, GameBoard, msk, script, write_config
 from watch_helpers import results, sent
 
-import referee.watch
+import referee.host.watch
 from referee.cli import app
 
 
@@ -72,7 +74,7 @@ def watched(board: GameBoard, clock: FakeClock, folder: Path,
         clock.t = start  # type: ignore[assignment]
         return clock
 
-    monkeypatch.setattr(referee.watch, "make_clock", fake_clock)
+    monkeypatch.setattr(referee.host.watch, "make_clock", fake_clock)
     res = invoke(["--config", str(cfg), "--db", str(db), "--now", "2026-11-20 11:00",
                   "watch", "--every", "30", "--tally-at-deadline", "--resolve-at-deadline",
                   "--activity-at-deadline", "--post", "--send", "--yes",

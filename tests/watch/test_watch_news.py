@@ -1,4 +1,4 @@
-"""What is new between two looks (referee.watch.news): scenario tables, one per kind of
+"""What is new between two looks (referee.host.watch.news): scenario tables, one per kind of
 news, each row a «before» and an «after» look and the news told."""
 
 from __future__ import annotations
@@ -7,8 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from referee.actions import Request
-from referee.watch.news import (
+from referee.host.watch.news import (
     FirstLook,
     LeaderChanged,
     Look,
@@ -26,6 +25,7 @@ from referee.watch.news import (
     look_to_json,
     news,
 )
+from referee.rules.actions import Request
 
 T0 = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
 DEADLINE = T0 + timedelta(hours=10)

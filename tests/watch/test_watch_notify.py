@@ -1,4 +1,4 @@
-"""The host's phone (referee.watch.notify): the watch's lines to a Telegram chat through
+"""The host's phone (referee.host.watch.notify): the watch's lines to a Telegram chat through
 the Bot API, mocked with respx; a failure never stops the watch, the token is never
 shown."""
 
@@ -10,12 +10,14 @@ from pathlib import Path
 import httpx
 import pytest
 import respx
-from watch_board import FakeClock, GameBoard, msk, write_config
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard, write_config
 from watch_helpers import replies, watch
 
-from referee.config import NotifyConfig, load_config
-from referee.errors import ConfigError
-from referee.watch.notify import API, TOKEN_ENV, Notifier
+from referee.config.game import NotifyConfig, load_config
+from referee.core.errors import ConfigError
+from referee.host.watch.notify import API, TOKEN_ENV, Notifier
 
 TOKEN = "123456:AAE-secret-bot-token"
 SEND = f"{API}/bot{TOKEN}/sendMessage"

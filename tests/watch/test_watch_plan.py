@@ -1,4 +1,4 @@
-"""When the watch does what (referee.watch.plan): the jobs a schedule gives, which are
+"""When the watch does what (referee.host.watch.plan): the jobs a schedule gives, which are
 due, the back-off while the forum is away, when to look next — scenario tables."""
 
 from __future__ import annotations
@@ -6,11 +6,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
-from tests_time import at
+from support.moscow import november as at
 
-from referee.config import DaySchedule
-from referee.errors import GameError
-from referee.watch.plan import GRACE, MAX_BACKOFF, Job, Options, backoff, due, jobs, next_round
+from referee.config.game import DaySchedule
+from referee.core.errors import GameError
+from referee.host.watch.plan import GRACE, MAX_BACKOFF, Job, Options, backoff, due, jobs, next_round
 
 SCHEDULE = (
     DaySchedule(1, at("20 12:00"), at("20 22:00"), at("21 10:00")),

@@ -1,9 +1,9 @@
 """Issue 30, item 1: the watch re-reads the open day's earlier pages by need, not by habit.
 
-The scripted game (watch_board.py) on a board of 2 posts a page: day 1 (12:00–22:00 Moscow)
-fills pages 1–5; Kotik's vote for Ёжик (#1004, 16:00, page 3) is edited at 19:00 into a
-vote for Тень_Ночи. Each round is a ``Game.sync(scheduled=True)`` as the watch makes it,
-on a fake clock; the board logs which pages each round asked for.
+The scripted game (support/phpbb/game_board.py) on a board of 2 posts a page: day 1
+(12:00–22:00 Moscow) fills pages 1–5; Kotik's vote for Ёжик (#1004, 16:00, page 3) is
+edited at 19:00 into a vote for Тень_Ночи. Each round is a ``Game.sync(scheduled=True)``
+as the watch makes it, on a fake clock; the board logs which pages each round asked for.
 
 Rules under test (docs/rules.md V4, :mod:`referee.game.reread`):
 
@@ -26,8 +26,10 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from board_server import TopicPages
-from watch_board import FakeClock, GameBoard, msk, write_config
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.board import TopicPages
+from support.phpbb.game_board import GameBoard, write_config
 from watch_helpers import watch
 
 from referee.game import Game
@@ -98,11 +100,11 @@ def test_an_open_day_is_read_again_on_its_schedule_not_every_round(
     assert requests < 3 * len(seen)                   # before: every page, every round
 
 
-def test_a_sync_by_hand_still_reads_the_open_day_every_time(
+def test_a_sync_before_a_count_still_reads_the_open_day_every_time(
         small_pages: GameBoard, clock: FakeClock, tmp_path: Path) -> None:
     config, db = config_with(tmp_path, small_pages), tmp_path / "game.db"
     clock.t = msk("2026-11-20 18:05")
-    with game_at(config, db, clock) as game:
+    with game_at(config, db, clock) as game:   # as tally, resolve-night… without --offline
         game.sync(pms=False)
         served = len(small_pages.requests("topic:"))
         clock.t += timedelta(minutes=10)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from watch_board import FakeClock, GameBoard, msk, write_config
+from support.clock import FakeClock
+from support.moscow import msk
+from support.phpbb.game_board import GameBoard, write_config
 from watch_helpers import watch
 
 from referee.game import Game

@@ -7,11 +7,12 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from watch_board import FakeClock, GameBoard
+from support.clock import FakeClock
+from support.phpbb.game_board import GameBoard
 
+from referee.host.watch import Options, Screen, Watch
 from referee.render.watch import WatchTexts
 from referee.store import Store
-from referee.watch import Options, Screen, Watch
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
     python tests/watch/watched_game.py [--speed 3600] [referee watch options…]
 
-A phpBB board on 127.0.0.1 plays the game of ``watch_board.py`` while ``referee watch``
+A phpBB board on 127.0.0.1 plays the game of ``support/phpbb/game_board.py`` while ``referee watch``
 (``referee.cli.main``, as a host runs it) keeps the count. Time is the board's fake clock:
 each second the watch sleeps takes ``1/speed`` real seconds (3600: an hour a second), so
 two game days pass in under a minute and the status line can be seen counting down.
@@ -20,11 +20,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from watch_board import PASSWORD, FakeClock, GameBoard, msk, write_config  # noqa: E402
+from support.clock import FakeClock  # noqa: E402
+from support.moscow import msk  # noqa: E402
+from support.phpbb.game_board import PASSWORD, GameBoard, write_config  # noqa: E402
 
 import adapters.phpbb.client as client  # noqa: E402
 import adapters.phpbb.posting as posting  # noqa: E402
-import referee.watch  # noqa: E402
+import referee.host.watch  # noqa: E402
 from referee.cli import main  # noqa: E402
 
 DEFAULT = ["--every", "30", "--tally-at-deadline", "--resolve-at-deadline",
@@ -56,7 +58,7 @@ def run(args: list[str]) -> None:
             clock.t = start
         return clock
 
-    referee.watch.make_clock = the_boards_clock  # type: ignore[assignment]
+    referee.host.watch.make_clock = the_boards_clock  # type: ignore[assignment]
     folder = Path(tempfile.mkdtemp(prefix="watched-game-"))
     with GameBoard(clock=clock).running() as board:
         config = write_config(folder, board)

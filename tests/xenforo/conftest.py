@@ -6,15 +6,16 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from xf_board import XfBoard
-from xf_game import PASSWORD, Clock, Game119, config_text, make_board
+from support.clock import BoardClock
+from support.xenforo.board import XfBoard
+from xf_game import PASSWORD, Game119, config_text, make_board
 
 from referee.game import Game
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock("2026-11-22 09:00")
+def clock() -> BoardClock:
+    return BoardClock("2026-11-22 09:00")
 
 
 @pytest.fixture(autouse=True)
@@ -23,7 +24,7 @@ def host_password(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture
-def board(clock: Clock) -> Iterator[XfBoard]:
+def board(clock: BoardClock) -> Iterator[XfBoard]:
     b = make_board(now=clock)
     with b.running():
         yield b
@@ -38,7 +39,7 @@ def game119(board: XfBoard) -> Game119:
 
 
 @pytest.fixture
-def open_game(board: XfBoard, clock: Clock, tmp_path: Path) -> Callable[..., Game]:
+def open_game(board: XfBoard, clock: BoardClock, tmp_path: Path) -> Callable[..., Game]:
     def make(text: str | None = None) -> Game:
         cfg = tmp_path / "referee.toml"
         cfg.write_text(text or config_text(board), encoding="utf-8")

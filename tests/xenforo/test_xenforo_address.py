@@ -8,7 +8,7 @@ import pytest
 from adapters.base import ForumSettings
 from adapters.registry import engine_for, post_url, topic_id
 from adapters.xenforo.urls import parse_thread_url
-from referee.errors import ConfigError
+from referee.core.errors import ConfigError
 from referee.render.tally import post_link
 
 

@@ -11,12 +11,12 @@ from datetime import datetime
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from xf_pages import MOSCOW, red
+from support.xenforo.pages import MOSCOW, red
 from xf_variants import PREFIX, ROUTE, VARIANTS, Vp, xf1, xf1_page, xf2_page
 
 from adapters.xenforo.topic import parse_topic_page
-from referee.errors import MalformedPage, RefereeError
-from referee.kernel import TopicPage
+from referee.core.errors import MalformedPage, RefereeError
+from referee.core.kernel import TopicPage
 
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=MOSCOW)
 URL = f"http://board.test{PREFIX}{ROUTE}page-3"

@@ -33,7 +33,7 @@ from adapters import charset  # noqa: E402
 from adapters.base import ForumSettings, HttpClient  # noqa: E402
 from adapters.xenforo.client import XenforoForum  # noqa: E402
 from adapters.xenforo.page import reads_as_xenforo  # noqa: E402
-from referee.errors import NetworkError  # noqa: E402
+from referee.core.errors import NetworkError  # noqa: E402
 
 URL = "https://xenforo.com/community/threads/a-dark-theme-option.8276/"
 PAGE = SHARED / "xenforo" / "Xenforo2.html"

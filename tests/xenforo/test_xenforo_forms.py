@@ -4,7 +4,7 @@ reply says, the reply form that points elsewhere."""
 from __future__ import annotations
 
 import pytest
-from xf_pages import document, editor_form, error_page, login_form, login_page
+from support.xenforo.pages import document, editor_form, error_page, login_form, login_page
 
 from adapters.base import ForumSettings
 from adapters.xenforo import forms

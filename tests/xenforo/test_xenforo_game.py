@@ -8,9 +8,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from support.clock import BoardClock
+from support.xenforo.board import XfBoard
 from typer.testing import CliRunner
-from xf_board import XfBoard
-from xf_game import HOST, Clock, Game119, config_text
+from xf_game import HOST, Game119, config_text
 
 from referee.cli import app
 from referee.game import Game
@@ -22,7 +23,8 @@ def counts(game: Game, day: int) -> dict[str, list[str]]:
 
 
 def test_three_days_give_the_hosts_counts(
-        board: XfBoard, game119: Game119, open_game: Callable[..., Game], clock: Clock) -> None:
+        board: XfBoard, game119: Game119, open_game: Callable[..., Game],
+        clock: BoardClock) -> None:
     game = open_game()
     game.sync(progress=None)
     game.clock = clock
@@ -110,7 +112,7 @@ def test_the_tally_is_posted_once_and_a_dry_run_sends_nothing(
 
 
 def test_a_separate_voting_thread_counts_its_votes_only(
-        board: XfBoard, open_game: Callable[..., Game], clock: Clock) -> None:
+        board: XfBoard, open_game: Callable[..., Game], clock: BoardClock) -> None:
     g = Game119(board, vote_thread=True)
     g.day1()
     # A red vote in the discussion thread is no vote (V1: a vote is a post in the voting one).

@@ -1,5 +1,6 @@
-"""XenForo 2 markup → kernel values, on pages written from the facts (xf_pages): quotes,
-spoilers, colours, code, signatures, edit notices, pagination, dates, error pages."""
+"""XenForo 2 markup → kernel values, on pages written from the facts
+(support/xenforo/pages.py): quotes, spoilers, colours, code, signatures, edit notices,
+pagination, dates, error pages."""
 
 from __future__ import annotations
 
@@ -7,8 +8,14 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
-from xf_conversations import XfConversation, XfMessage, conversation_list_page, conversation_page
-from xf_pages import (
+from support.moscow import msk as at
+from support.xenforo.conversations import (
+    XfConversation,
+    XfMessage,
+    conversation_list_page,
+    conversation_page,
+)
+from support.xenforo.pages import (
     MOSCOW,
     XF_RED,
     XfPost,
@@ -25,11 +32,11 @@ from xf_pages import (
 from adapters.xenforo.page import parse, time_of
 from adapters.xenforo.pms import parse_conversation_list, parse_conversation_page
 from adapters.xenforo.topic import parse_topic_page
-from referee.day.colour import is_red, style_is_red
-from referee.day.reading import find_vote
-from referee.errors import AccessDenied, LoginRequired, MalformedPage, TopicNotFound
-from referee.markup import QUOTE_MARK
-from referee.nicks import Roster
+from referee.core.errors import AccessDenied, LoginRequired, MalformedPage, TopicNotFound
+from referee.core.markup import QUOTE_MARK
+from referee.core.nicks import Roster
+from referee.rules.day.colour import is_red, style_is_red
+from referee.rules.day.reading import find_vote
 
 PREFIX = "/forum/"
 ORIGIN = "http://board.test"
@@ -37,10 +44,6 @@ NOW = datetime(2026, 11, 22, 9, 0, tzinfo=MOSCOW)
 ROSTER = Roster(["Лиса", "Ёжик", "Бармен", "Тень"])
 UTC_ZONE = ZoneInfo("UTC")
 REASON = "Лиса весь вечер уходит от прямых вопросов и меняет версии."
-
-
-def at(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MOSCOW)
 
 
 def one_post(html: str, *, version: str = "2.2", **kw: object) -> object:

@@ -1,20 +1,20 @@
 """Sending as the host on XenForo 2: a reply in the game thread and a new conversation;
 what the poster does with XenForo's refusals. (Confirmation, --dry-run and sending once are
-referee.publish's, exercised through the CLI in test_xenforo_game.)"""
+referee.host.publish's, exercised through the CLI in test_xenforo_game.)"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 import pytest
-from xf_board import XfBoard
+from support.xenforo.board import XfBoard
 from xf_game import HOST, Game119
 
 from adapters.registry import open_poster
 from adapters.xenforo.pms import pm_key
 from adapters.xenforo.posting import PostingError, XenforoPoster
 from referee.game import Game
-from referee.sync import open_adapter, sync_pms
+from referee.store.sync import open_adapter, sync_pms
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from adapters.registry import engine_for
 from adapters.xenforo import claims_page
 from adapters.xenforo.page import decode_page
 from adapters.xenforo.topic import read_thread_page
-from referee.markup import QUOTE_MARK
+from referee.core.markup import QUOTE_MARK
 
 FIXTURES = Path(__file__).resolve().parents[3] / "shared" / "fixtures" / "xenforo"
 NOW = datetime(2024, 6, 1, tzinfo=UTC)

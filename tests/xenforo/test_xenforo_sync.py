@@ -6,13 +6,15 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from xf_board import XfBoard
-from xf_conversations import XfConversation, XfMessage
-from xf_game import HOST, PEOPLE, Clock, Game119, config_text, msk
+from support.clock import BoardClock
+from support.moscow import msk
+from support.xenforo.board import XfBoard
+from support.xenforo.conversations import XfConversation, XfMessage
+from xf_game import HOST, PEOPLE, Game119, config_text
 
-from referee.errors import LoginFailed, TopicNotFound
+from referee.core.errors import LoginFailed, TopicNotFound
 from referee.game import Game
-from referee.sync import open_adapter, sync_pms, sync_topic
+from referee.store.sync import open_adapter, sync_pms, sync_topic
 
 
 def test_first_sync_reads_every_page_and_the_conversations(
@@ -52,7 +54,8 @@ def test_a_sync_with_nothing_new_costs_one_request_per_source(
 
 
 def test_new_messages_open_only_their_conversations(
-        board: XfBoard, game119: Game119, open_game: Callable[..., Game], clock: Clock) -> None:
+        board: XfBoard, game119: Game119, open_game: Callable[..., Game],
+        clock: BoardClock) -> None:
     game = open_game()
     game.sync(progress=None)
     game119.day2()

@@ -11,7 +11,8 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
-from xf_pages import MOSCOW, XF_RED, code, page_nav, quote, red, spoiler, time_tag
+from support.moscow import msk as at
+from support.xenforo.pages import MOSCOW, XF_RED, code, page_nav, quote, red, spoiler, time_tag
 from xf_variants import (
     PREFIX,
     ROUTE,
@@ -27,10 +28,10 @@ from xf_variants import (
 from adapters.xenforo.page import parse
 from adapters.xenforo.posts import read_posts
 from adapters.xenforo.topic import parse_topic_page
-from referee.day.reading import find_vote
-from referee.kernel import Post
-from referee.markup import QUOTE_MARK
-from referee.nicks import Roster
+from referee.core.kernel import Post
+from referee.core.markup import QUOTE_MARK
+from referee.core.nicks import Roster
+from referee.rules.day.reading import find_vote
 
 Render = Callable[[Vp, datetime], str]
 NOW = datetime(2026, 11, 22, 9, 0, tzinfo=MOSCOW)
@@ -39,10 +40,6 @@ ROSTER = Roster(["Лиса", "Ёжик", "Бармен", "Тень", "Гость
 REASON = "Лиса весь вечер уходит от прямых вопросов и путается в показаниях."
 VOTE = (f"{REASON}<br />\nМой голос – <b><span style=\"font-size: 18px\">"
         f"{red('Лиса')}</span></b>")
-
-
-def at(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MOSCOW)
 
 
 def _thread(vote: Vp, render: Render) -> str:

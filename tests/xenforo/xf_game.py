@@ -19,11 +19,10 @@ host «Ведущий мафии». What a host counts, by the rules (docs/rules
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from xf_board import Member, XfBoard
-from xf_conversations import XfConversation, XfMessage
-from xf_pages import MOSCOW, XF_RED, XfPost, XfThread, code, quote, red, spoiler
+from support.moscow import msk
+from support.xenforo.board import Member, XfBoard
+from support.xenforo.conversations import XfConversation, XfMessage
+from support.xenforo.pages import XF_RED, XfPost, XfThread, code, quote, red, spoiler
 
 HOST = "Ведущий мафии"
 PASSWORD = "Пароль-ведущего-18"
@@ -77,10 +76,6 @@ night_deadline = "2026-11-26 10:00"
 "Марго" = "citizen"
 "Пилот" = "citizen"
 """
-
-
-def msk(text: str) -> datetime:
-    return datetime.fromisoformat(text).replace(tzinfo=MOSCOW)
 
 
 def vote(reason: str, nick: str, colour: str = XF_RED) -> str:
@@ -241,14 +236,3 @@ def config_text(board: XfBoard, *, vote_thread: bool = False) -> str:
     return CONFIG.format(url=url, vote=vote_url)
 
 
-class Clock:
-    """The board's and the referee's «now», moved by the test."""
-
-    def __init__(self, start: str) -> None:
-        self.now = msk(start)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def set(self, text: str) -> None:
-        self.now = msk(text)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from html import escape
 
-from xf_pages import MONTHS, MOSCOW, document, time_tag
+from support.xenforo.pages import MONTHS, MOSCOW, document, time_tag
 
 PREFIX = "/forum/"
 ROUTE = "threads/mafija-119.69072/"

@@ -1,0 +1,1 @@
+"""``referee.toml``: reading, checking and the game's settings as values."""

@@ -1,0 +1,1 @@
+"""What the host runs: publishing, watching, replay, status, history, export, checkup, init."""

@@ -1,0 +1,1 @@
+"""The rules, pure: the day's count, the night, reading requests, the deal."""
