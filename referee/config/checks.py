@@ -63,6 +63,8 @@ def check_entries(raw: Mapping[str, Any], source: Source) -> list[Problem]:
 
 
 _SECRET_KEYS = ("password", "passwd", "pass", "token", "cookie", "sid", "telegram_token")
+_NICK_TABLES = ("players", "aliases")
+"""Tables keyed by players' nicks: a player called «Token» or «sid» is no credential."""
 
 
 def secrets(raw: Mapping[str, Any], source: Source, where: tuple[str, ...] = ()) -> list[Problem]:
@@ -70,6 +72,8 @@ def secrets(raw: Mapping[str, Any], source: Source, where: tuple[str, ...] = ())
     out: list[Problem] = []
     for key, value in raw.items():
         at = (*where, key)
+        if not where and key in _NICK_TABLES:
+            continue
         if key.lower() in _SECRET_KEYS:
             out.append(Problem(
                 f"в referee.toml секретный ключ {'.'.join(at)}: паролям и токенам не место в "

@@ -152,7 +152,7 @@ class Game:
 
     # The day, the night, who leaves and the activity checks.
     tally_day = _Asks("days")
-    tally_inputs = _Asks("days")
+    memo_holds = _Asks("days")
     set_deadline = _Asks("days")
     set_hanged = _Asks("days")
     remove = _Asks("days")

@@ -4,6 +4,7 @@ after the deadline, and the host's decisions on votes, hangings and removals."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -189,7 +190,8 @@ class Days:
         stored = self.core.store.result("day", day)
         if stored is not None or not record or not t.closed:
             return stored, False
-        return self.core.record(
+        inputs = self._tally_inputs(window, state.alive)
+        result = self.core.record(
             "day", day, {
                 "hanged": t.hanged,
                 "hanged_all": list(t.hanged_all),
@@ -198,7 +200,7 @@ class Days:
                 "explanation": t.explanation,
                 # Who voted and who did not, with what it was counted from (A2).
                 "voters_memo": {
-                    "inputs": self.tally_inputs(window, state.alive),
+                    "inputs": inputs,
                     "counted": list(t.counted_voters),
                     "rejected": list(t.rejected_voters),
                 },
@@ -209,7 +211,9 @@ class Days:
                           for v in t.votes],
             },
             recorded_at=self.core.now,
-        ), True
+        )
+        self._keep_marks(day, inputs, window, state.alive)
+        return result, True
 
     def _day_end(self, state: GameState, day: int, t: Tally, stored: RecordedResult | None
                  ) -> tuple[GameResult | None, tuple[dict[str, Any], ...]]:
@@ -294,7 +298,7 @@ class Days:
         self.core.forget_counts()
         return name
 
-    def tally_inputs(self, window: DaySchedule, alive: Iterable[str]) -> str:
+    def _tally_inputs(self, window: DaySchedule, alive: Iterable[str]) -> str:
         """A digest of everything a day's count reads (V1–V6): the window, the living, the
         roster and rules, the host's vote decisions, and every stored text of every post of
         the day. Equal digests mean the count would come out the same. Worked out once per
@@ -303,16 +307,49 @@ class Days:
         key = (window, frozenset(alive), self.core.version)
         if key in self._inputs:
             return self._inputs[key]
-        digest = hashlib.sha256(repr((
-            window, sorted(key[1]), self.core.config.host, self.core.config.votes,
-            [(p.nick, p.role, p.clan) for p in self.core.config.players],
-            self.core.config.replacements, sorted(self.core.config.aliases.items()),
-            self.core.vote_topic_id, self.vote_overrides(),
-        )).encode("utf-8"))
+        digest = hashlib.sha256(self._settings_read(window, alive))
         digest.update(self.core.store.post_digest(since=window.start, until=window.night_deadline,
                                              topic_id=self.core.vote_topic_id).encode("ascii"))
         self._inputs[key] = digest.hexdigest()
         return self._inputs[key]
+
+    def _settings_read(self, window: DaySchedule, alive: Iterable[str]) -> bytes:
+        """What a day's count reads besides the posts: the window, the living, the roster
+        and rules, the host's vote decisions."""
+        return repr((
+            window, sorted(frozenset(alive)), self.core.config.host, self.core.config.votes,
+            [(p.nick, p.role, p.clan) for p in self.core.config.players],
+            self.core.config.replacements, sorted(self.core.config.aliases.items()),
+            self.core.vote_topic_id, self.vote_overrides(),
+        )).encode("utf-8")
+
+    def _keep_marks(self, day: int, inputs: str, window: DaySchedule,
+                    alive: Iterable[str]) -> None:
+        """Beside a day's record, what its voters (A2) were counted from in two cheap parts:
+        the settings' digest and the mark of the day's posts (:meth:`Store.window_mark`).
+        Kept in ``meta``, not in the record: the mark numbers this database's saves, and two
+        databases of one game record the same results."""
+        before = self.core.store.conn.total_changes
+        self.core.store.set_meta(f"voters_marks:day:{day}", json.dumps({
+            "inputs": inputs,
+            "settings": hashlib.sha256(self._settings_read(window, alive)).hexdigest(),
+            "posts": self.core.store.window_mark(window.start, window.night_deadline,
+                                            topic_id=self.core.vote_topic_id)}))
+        self.core.own_changes += self.core.store.conn.total_changes - before
+
+    def memo_holds(self, day: int, memo: dict[str, Any], window: DaySchedule,
+                    alive: Iterable[str]) -> bool:
+        """Whether a day's recorded voters were counted from what the day holds now. The
+        marks kept with the record (:meth:`_keep_marks`) answer without reading the day's
+        posts (issue 30); without them the whole digest is compared."""
+        kept = self.core.store.get_meta(f"voters_marks:day:{day}")
+        marks = json.loads(kept) if kept else {}
+        if marks.get("inputs") == memo.get("inputs") and "posts" in marks:
+            return bool(marks["posts"] == self.core.store.window_mark(
+                window.start, window.night_deadline, topic_id=self.core.vote_topic_id)
+                and marks["settings"] == hashlib.sha256(
+                    self._settings_read(window, alive)).hexdigest())
+        return bool(memo.get("inputs") == self._tally_inputs(window, alive))
 
     def override_vote(self, action: VoteAction, post_id: int, *, reason: str = "",
                       target: str | None = None) -> VoteEffect:

@@ -55,7 +55,8 @@ class Counts(Protocol):
     def tally_day(self, day: int, *, as_of: Any = None, record: bool = True,
                   _state: GameState | None = None) -> DayResult: ...
 
-    def tally_inputs(self, window: Any, alive: Iterable[str]) -> str: ...
+    def memo_holds(self, day: int, memo: dict[str, Any], window: Any,
+                   alive: Iterable[str]) -> bool: ...
 
 
 def removal_effect(r: dict[str, Any]) -> Effect:
@@ -260,9 +261,12 @@ class Leaving:
         memo = stored.payload.get("voters_memo") if stored is not None else None
         window = self.core.window(day)
         if memo and self.core.now >= window.deadline:
-            state, _ = self.states.state_before_day(day)
-            inputs = self.phases.tally_inputs(window, state.alive)
-            if memo.get("inputs") == inputs:
+            cache = self._memo()
+            if ("record holds", day) not in cache:  # asked once per turn report
+                state, _ = self.states.state_before_day(day)
+                cache[("record holds", day)] = self.phases.memo_holds(
+                    day, memo, window, state.alive)
+            if cache[("record holds", day)]:
                 return tuple(memo["counted"]), tuple(memo["rejected"])
         t: Tally = self.phases.tally_day(day, record=False).tally
         return t.counted_voters, t.rejected_voters

@@ -66,10 +66,11 @@ class Reading:
                     votes_config, adapter, progress, full, scheduled).summary())
             finally:
                 adapter.close()
-        from referee.game.safety import roster_doubts
+        from referee.game.safety import stored_roster_doubts
 
         # Issue 26: a mistyped nick in [players] is said as soon as the topic shows it.
-        lines += [f"! {d.text()}" for d in roster_doubts(self.core.config, self.core.store.posts())]
+        lines += [f"! {d.text()}" for d in stored_roster_doubts(self.core.config,
+                                                                self.core.store)]
         return lines
 
     def _sync_pms(self, adapter: Any, *, sent: bool, by_need: bool) -> str:

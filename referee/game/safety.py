@@ -18,7 +18,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -74,24 +74,42 @@ def roster_nicks(config: Config) -> list[str]:
 
 def roster_doubts(config: Config, posts: Iterable[Any]) -> list[RosterDoubt]:
     """The doubts the stored ``posts`` raise about ``[players]`` (see the module)."""
+    texts: dict[str, list[str]] = {}
+    for p in posts:
+        if getattr(p, "missing_since", None) is None:
+            texts.setdefault(p.author, []).append(p.body_text)
+    return _doubts(config, texts, texts.__getitem__)
+
+
+def stored_roster_doubts(config: Config, store: Store) -> list[RosterDoubt]:
+    """:func:`roster_doubts` of every post the store holds, SQLite grouping them by
+    author: each author is matched once and only outsiders' posts are read (issue 30: the
+    check does not load the whole topic, it costs the same at any game length)."""
+    return _doubts(config, store.post_authors(), store.texts_by)
+
+
+def _doubts(config: Config, authors: Iterable[str],
+            texts: Callable[[str], Iterable[str]]) -> list[RosterDoubt]:
+    """The doubts of the topic's ``authors`` (in the order they first posted), ``texts``
+    giving an author's posts' plain text."""
     nicks = roster_nicks(config)
     roster = Roster(nicks, config.aliases)
     host = normalise(config.host)
     phrases = [normalise(p) for p in config.votes.phrases]
-    outsiders: dict[str, list[str]] = {}
+    outsiders: list[str] = []
     posted: set[str] = set()
-    for p in posts:
-        if getattr(p, "missing_since", None) is not None or normalise(p.author) == host:
+    for author in authors:
+        if normalise(author) == host:
             continue
-        m = roster.match(p.author)
+        m = roster.match(author)
         if m.kind in ("exact", "alias", "folded") and m.nick is not None:
             posted.add(m.nick)
         else:
-            outsiders.setdefault(p.author, []).append(normalise(p.body_text))
+            outsiders.append(author)
     silent = [n for n in dict.fromkeys(nicks) if n not in posted]
     doubts: list[RosterDoubt] = []
-    for author, bodies in outsiders.items():
-        votes = sum(any(ph in b for ph in phrases) for b in bodies)
+    for author in outsiders:
+        votes = sum(any(ph in normalise(b) for ph in phrases) for b in texts(author))
         near = [n for n in silent if _one_edit(author, n)]
         player = near[0] if len(near) == 1 else None
         if player is not None or votes:
@@ -137,22 +155,36 @@ def topic_gaps(store: Store, start: datetime, end: datetime) -> list[str]:
     """What the store lacks of the topic posts written in ``[start, end)``: pages never
     read (a sync cut short, or one still running on a new game) and holes between read
     pages. Empty when it holds them whole."""
-    rows = store.page_rows()
+    rows = store.page_rows(times=False)
     if not rows:
         return ["тема ещё не прочитана"]
+    if any(n not in have for _, have, total in _topics(rows, start)
+           for n in range(1, total + 1)):
+        # A page not read: the times of the read pages around it say whether it may hold
+        # posts of the window. Only then are the posts read (issue 30: a whole topic costs
+        # the pages table alone).
+        rows = store.page_rows()
     gaps: list[str] = []
+    for topic, have, total in _topics(rows, start):
+        holes = [n for n in range(1, total + 1) if n not in have
+                 and _may_hold(have, n, start, end)]
+        if holes:
+            gaps.append(f"тема t={topic}: не прочитаны стр. {_pages(holes)} из {total}")
+    return gaps
+
+
+def _topics(rows: list[dict[str, Any]], start: datetime
+            ) -> Iterator[tuple[int, dict[int, dict[str, Any]], int]]:
+    """Per topic: its read pages by number, and how many pages it has (the latest read's
+    count, a page of unknown reading time taken as read at ``start``; or the highest page
+    read)."""
     by_topic: dict[int, list[dict[str, Any]]] = {}
     for r in rows:
         by_topic.setdefault(r["topic_id"], []).append(r)
     for topic, pages in by_topic.items():
         have = {r["page"]: r for r in pages}
         last = max(pages, key=lambda r: (r["fetched_at"] or start, r["page"]))
-        total = max(last["total_pages"] or 0, max(have))
-        holes = [n for n in range(1, total + 1) if n not in have
-                 and _may_hold(have, n, start, end)]
-        if holes:
-            gaps.append(f"тема t={topic}: не прочитаны стр. {_pages(holes)} из {total}")
-    return gaps
+        yield topic, have, max(last["total_pages"] or 0, max(have))
 
 
 def stale_reads(store: Store, end: datetime, now: datetime) -> list[str]:
@@ -161,7 +193,7 @@ def stale_reads(store: Store, end: datetime, now: datetime) -> list[str]:
     pages read are whole, and the host chose not to read the forum."""
     out = []
     tops: dict[int, dict[str, Any]] = {}
-    for r in store.page_rows():
+    for r in store.page_rows(times=False):
         if r["page"] >= tops.get(r["topic_id"], {"page": 0})["page"]:
             tops[r["topic_id"]] = r
     for topic, top in tops.items():
@@ -246,7 +278,7 @@ def _hold(game: Any, cache: dict[Any, Any], start: datetime, end: datetime, what
         reasons.append(INCOMPLETE)
     notes += [f"{s} — запустите команду без --offline" for s in stale_reads(store, end, game.now)]
     if "doubts" not in cache:
-        cache["doubts"] = roster_doubts(game.config, store.posts())
+        cache["doubts"] = stored_roster_doubts(game.config, store)
     doubts = cache["doubts"]
     if doubts and not getattr(game, "roster_ok", False):
         notes += [f"СОСТАВ ПОД СОМНЕНИЕМ: {d.text()}" for d in doubts]
@@ -260,4 +292,4 @@ def _hold(game: Any, cache: dict[Any, Any], start: datetime, end: datetime, what
 
 __all__ = ["INCOMPLETE", "NOT_IN_GAME", "Hold", "RosterDoubt", "hold", "incomplete_note",
            "not_in_game_notes", "pm_gaps", "probable_player", "roster_doubts", "stale_reads",
-           "topic_gaps"]
+           "stored_roster_doubts", "topic_gaps"]

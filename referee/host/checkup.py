@@ -96,10 +96,10 @@ def run_checkup(config_path: Path, db_path: Path | None = None, *, now: datetime
                 config = with_recorded_roster(config, store)
             except GameError as e:
                 errors.append(str(e))
-            from referee.game.safety import roster_doubts
+            from referee.game.safety import stored_roster_doubts
 
             # Issue 26: the roster against what the stored topic shows.
-            warnings += [d.text() for d in roster_doubts(config, store.posts())]
+            warnings += [d.text() for d in stored_roster_doubts(config, store)]
     warnings += _schedule_warnings(config, now)
     warnings += _roster_warnings(config, config_path, dealt=seed is not None)
     sides, setup_sides, source, problem = _sides(config)

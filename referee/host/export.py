@@ -2,10 +2,11 @@
 and every vote event of every day, for a spreadsheet.
 
 The replay file (README «Replay file format»): the roster with the roles as dealt; each day
-that is over with its counted votes in voting order — or, where the replay's own count
-(:func:`referee.host.replay.tally_votes`: first vote, V6 «first to reach») would not give the
-game's result (another tie rule, the host's ``hang``, a recorded result that stands), the
-hanged player and his voters as the game has them; the players who left at the end of the
+that is over with its counted votes in voting order — or, where ``referee replay`` counting
+them (:func:`referee.host.replay.tally_votes`: the day's own count, V4–V6, with the default
+``[rules]``) would not give the game's result (the game's own ``tie`` or ``changes``
+setting, the host's ``hang``, a recorded result that stands), the hanged player and his
+voters as the game has them; the players who left at the end of the
 day (A3); each night that is over with its requests as resolved, in sending order (N1: the
 change-once rule reads that order). So ``referee replay`` of the file gives the hangings,
 deaths, checks and winner of the live game.

@@ -3,8 +3,9 @@
 A day (:func:`day_history`): after each counted vote, in voting order, the count of every
 candidate, who leads and since when, where the lead changed hands, and the moment the final
 leader reached the final count (V6: the tie rule «first to reach» looks at that moment).
-The running leader follows V6 as well: most votes, and of several with as many, the one who
-reached that count first.
+It is the day's own count (``tally``) told move by move — the counts after each vote in the
+order the verdict reads them (:func:`referee.rules.day.verdict.standings`: most votes, and of
+several with as many, the one who reached that count first) — never a second count.
 
 The game (:func:`game_history`): per day the hanged player and his count, per night the
 deaths, and per player the days voted, the votes cast and how many of them went to players
@@ -26,13 +27,14 @@ from referee.core.roles import Side
 from referee.game import Game
 from referee.host.chronicle import Chronicle, DayEntry, chronicle
 from referee.rules.day.result import CountedVote, Tally
+from referee.rules.day.verdict import standings
 
 Counts = tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """The day after one more counted vote."""
+    """The day after one more counted vote (or change of vote)."""
 
     number: int
     """1 for the first counted vote of the day."""
@@ -47,6 +49,9 @@ class Step:
     """When the current leader took the lead he still holds."""
     lead_changed: bool
     """The lead changed hands with this vote (the first vote gives the first leader)."""
+    old: str | None = None
+    """V4: the player this vote was taken from (a change of vote), ``None`` for a first
+    vote."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +73,7 @@ class DayHistory:
     """False while the day goes on: the history is the count as it stands."""
     steps: tuple[Step, ...]
     final: Counts
+    """The day's count (V6 order), as ``tally`` gives it."""
     leader: str | None
     """The leader of the count at the end (V6 order), ``None`` without votes."""
     reached: Reached | None
@@ -107,43 +113,30 @@ def history_of_day(game: Game, day: int | None, story: Chronicle | None = None
 
 
 def day_history(tally: Tally) -> DayHistory:
-    """A day's count vote by vote (V6 at every step)."""
-    counts: dict[str, int] = {}
-    reached: dict[tuple[str, int], int] = {}
+    """A day's count move by move, as the day's own count has it (:attr:`Tally.moves`): after
+    each counted vote (or change of vote, V4) the count in V6 order
+    (:func:`referee.rules.day.verdict.standings`, the order the verdict reads)."""
     steps: list[Step] = []
     leader: str | None = None
     since: datetime | None = None
-    for i, vote in enumerate(tally.votes, 1):
-        counts[vote.target] = counts.get(vote.target, 0) + 1
-        reached.setdefault((vote.target, counts[vote.target]), i)
-        order = _v6_order(counts, reached)
-        changed = order[0][0] != leader
+    for i, move in enumerate(tally.moves, 1):
+        order = standings(tally.moves[:i])
+        changed = order[0].target != leader
         if changed or since is None:
-            leader, since = order[0][0], vote.at
-        steps.append(Step(i, vote.at, vote.post_id, vote.voter, vote.target, order,
-                          order[0][0], since, changed))
-    final = steps[-1].counts if steps else ()
-    top = final[0] if final else None
+            leader, since = order[0].target, move.at
+        steps.append(Step(i, move.at, move.post_id, move.voter, move.target,
+                          tuple((s.target, s.votes) for s in order), order[0].target, since,
+                          changed, move.old))
+    top = tally.counts[0] if tally.counts else None
+    reached = None
+    if top is not None and top.reached_at is not None and top.reached_post is not None:
+        reached = Reached(top.target, top.votes, top.reached_at, top.reached_post)
     return DayHistory(
         day=tally.day, start=tally.start, deadline=tally.deadline, closed=tally.closed,
-        steps=tuple(steps), final=final, leader=top[0] if top else None,
-        reached=_reached(steps, top), hanged=tally.hanged, explanation=tally.explanation,
-        alive=len(tally.alive), as_of=tally.as_of,
+        steps=tuple(steps), final=tuple((c.target, c.votes) for c in tally.counts),
+        leader=top.target if top else None, reached=reached, hanged=tally.hanged,
+        explanation=tally.explanation, alive=len(tally.alive), as_of=tally.as_of,
     )
-
-
-def _v6_order(counts: dict[str, int], reached: dict[tuple[str, int], int]) -> Counts:
-    return tuple(sorted(counts.items(), key=lambda nc: (-nc[1], reached[nc])))
-
-
-def _reached(steps: list[Step], top: tuple[str, int] | None) -> Reached | None:
-    if top is None:
-        return None
-    nick, votes = top
-    for s in steps:
-        if s.target == nick and dict(s.counts)[nick] == votes:
-            return Reached(nick, votes, s.at, s.post_id)
-    return None
 
 
 # ---------------------------------------------------------------------- the whole game

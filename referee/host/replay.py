@@ -32,12 +32,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from referee.config.game import NightRules, Player
+from referee.config.game import DaySchedule, NightRules, Player
 from referee.core.errors import ConfigError, GameError
+from referee.core.nicks import Roster
 from referee.core.roles import action_id, action_words, normalise_role
 from referee.rules.actions import Request
+from referee.rules.day.count import ReadVote, tally_read
 from referee.rules.night import GameResult, GameState, NightOutcome, winner
 from referee.rules.night.events import ChangeIgnored, Event, RequestRejected
 from referee.rules.night.state import Death
@@ -169,36 +172,36 @@ def _removals(state: GameState, raw: Mapping[str, Any], where: str
     return tuple(removed)
 
 
+REPLAY_DAY = datetime(2000, 1, 1, tzinfo=UTC)
+"""A replay's votes have an order and no times: the k-th vote of a day is counted as
+written k seconds into a day starting here (post k + 1)."""
+
+
 def tally_votes(
     state: GameState, votes: Any, where: str = "day"
 ) -> tuple[str | None, list[str], tuple[tuple[str, int], ...]]:
-    """V4–V6 for a replay: votes in time order; a voter's first vote counts; votes by or for
-    a dead player are ignored. Most votes is hanged; a tie goes to the player who first
-    reached the final count; no votes — nobody. Returns (hanged, his voters in order, tally)."""
+    """A replay's day counted by the day's own count (:func:`referee.rules.day.count.tally_read`,
+    docs/rules.md V4–V6 with the default ``[rules]``): votes in the file's order; a voter's
+    first vote counts; votes by or for a dead player do not; most votes is hanged, a tie
+    goes to the player who first reached the final count; no votes — nobody. Returns
+    (hanged, his voters in order, the count in V6 order)."""
     if not isinstance(votes, list):
         raise GameError(f"{where}.votes — нужен список {{voter, target}}", _HINT)
-    counts: dict[str, int] = {}
-    reached: dict[tuple[str, int], int] = {}
-    voted: set[str] = set()
-    voters_of: dict[str, list[str]] = {}
+    read: list[ReadVote] = []
     for k, v in enumerate(votes):
         if not isinstance(v, Mapping) or "voter" not in v or "target" not in v:
             raise GameError(f"{where}.votes[{k}]: нужны \"voter\" и \"target\"", _HINT)
         voter, target = v["voter"], v["target"]
         _known(state, voter, where)
         _known(state, target, where)
-        if voter in voted or not state.is_alive(voter) or not state.is_alive(target):
-            continue
-        voted.add(voter)
-        counts[target] = counts.get(target, 0) + 1
-        reached.setdefault((target, counts[target]), k)
-        voters_of.setdefault(target, []).append(voter)
-    if not counts:
-        return None, [], ()
-    top = max(counts.values())
-    hanged = min((n for n, c in counts.items() if c == top), key=lambda n: reached[(n, top)])
-    tally = tuple(sorted(counts.items(), key=lambda nc: (-nc[1], reached[(nc[0], nc[1])])))
-    return hanged, voters_of[hanged], tally
+        if voter is None or target is None:
+            continue  # a vote that names nobody is no vote
+        read.append(ReadVote(voter, target, k + 1, REPLAY_DAY + timedelta(seconds=k + 1)))
+    window = DaySchedule(0, REPLAY_DAY, REPLAY_DAY + timedelta(seconds=len(read) + 1))
+    counted = tally_read(read, window, alive=state.alive, roster=Roster(state.nicks))
+    hanged = counted.hanged
+    voters = next((c.voters for c in counted.counts if c.target == hanged), ())
+    return hanged, [v.voter for v in voters], tuple((c.target, c.votes) for c in counted.counts)
 
 
 # ------------------------------------------------------------------ input checks

@@ -41,13 +41,14 @@ def label(nick: str) -> str:
 
 
 def series(h: DayHistory, nick: str) -> tuple[list[datetime], list[int]]:
-    """The candidate's count as steps: 0 at the day's start, +1 at each vote, held to the
-    end of the picture (the deadline, or the last vote of a day still going)."""
+    """The candidate's count as steps: 0 at the day's start, his count after each vote for
+    him or taken from him (a change of vote, V4), held to the end of the picture (the
+    deadline, or the last vote of a day still going)."""
     xs, ys = [h.start], [0]
     for s in h.steps:
-        if s.target == nick:
+        if nick in (s.target, s.old):
             xs.append(s.at)
-            ys.append(ys[-1] + 1)
+            ys.append(dict(s.counts).get(nick, 0))
     end = h.deadline if h.closed or not h.steps else max(h.steps[-1].at, xs[-1])
     xs.append(end)
     ys.append(ys[-1])

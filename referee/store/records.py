@@ -162,22 +162,34 @@ class GameRecords(StoreBase):
         return cur.rowcount > 0
 
     def result(self, phase: str, number: int) -> RecordedResult | None:
-        rows = list(self.db.query(
-            "SELECT * FROM results WHERE phase=? AND number=?", (phase, number)
-        ))
-        if not rows:
+        row = self._result_rows().get((phase, number))
+        if row is None:
             return None
-        r = rows[0]
-        return RecordedResult(r["phase"], r["number"], json.loads(r["payload"]),
-                              _dt(r["recorded_at"]) or _now())
+        payload, at = row
+        return RecordedResult(phase, number, json.loads(payload), _dt(at) or _now())
 
     def results(self) -> list[RecordedResult]:
         out = []
-        for r in self.db.query("SELECT phase, number FROM results ORDER BY number, phase"):
-            res = self.result(r["phase"], r["number"])
+        for phase, number in sorted(self._result_rows(), key=lambda pn: (pn[1], pn[0])):
+            res = self.result(phase, number)
             if res is not None:
                 out.append(res)
         return out
+
+    def _result_rows(self) -> dict[tuple[str, int], tuple[str, str | None]]:
+        """Every recorded result's row, read once while the database stands still: this
+        connection's changes and ``PRAGMA data_version`` (another connection's commits)
+        say when to read again. A command asks for the results hundreds of times at 40
+        days (issue 30); each answer is decoded afresh, so no caller shares a payload."""
+        mark = (self.conn.total_changes,
+                self.conn.execute("PRAGMA data_version").fetchone()[0])
+        cached = self.__dict__.get("_results_read")
+        if cached is None or cached[0] != mark:
+            rows = self.conn.execute(
+                "SELECT phase, number, payload, recorded_at FROM results").fetchall()
+            cached = (mark, {(ph, n): (payload, at) for ph, n, payload, at in rows})
+            self.__dict__["_results_read"] = cached
+        return cached[1]
 
     # -- sent posts and PMs
 

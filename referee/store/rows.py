@@ -25,6 +25,7 @@ _TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
             "posted_at": str, "page": int, "position": int, "body_html": str,
             "body_text": str, "body_hash": str, "edit_editor": str, "edit_at": str,
             "edit_count": int, "first_seen": str, "last_seen": str, "missing_since": str,
+            "written": int,
         },
         "post_id",
     ),
@@ -73,6 +74,10 @@ _TABLES: dict[str, tuple[dict[str, type], str | tuple[str, ...]]] = {
 _INDEXES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("posts", ("topic_id", "posted_at", "post_id")),
     ("posts", ("posted_at", "post_id")),  # a day's or a turn's posts, from every topic
+    # Read from the index alone, never the posts' texts (issue 30): a window's mark, and
+    # the topic's authors for the roster check.
+    ("posts", ("topic_id", "posted_at", "post_id", "written")),
+    ("posts", ("author", "missing_since", "posted_at", "post_id")),
     ("pms", ("sent_at",)),
     ("overrides", ("kind",)),
 )

@@ -63,6 +63,12 @@ class TopicRecords(StoreBase):
         new = edited = 0
         vanished: list[tuple[int, str]] = []
         with self._tx() as c:
+            # Every post this save writes carries the save's number (``written``): a window
+            # whose posts no save has touched since reads as its record says (window_mark).
+            c.execute("INSERT INTO meta(key, value) VALUES('posts_written', '1') "
+                      "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+            (save,) = c.execute("SELECT CAST(value AS INTEGER) FROM meta "
+                                "WHERE key='posts_written'").fetchone()
             prev = c.execute(
                 "SELECT content_hash FROM pages WHERE topic_id=? AND page=?",
                 (topic_id, page.page),
@@ -75,11 +81,11 @@ class TopicRecords(StoreBase):
                 ).fetchall())
             for pos, (p, h) in enumerate(zip(page.posts, hashes, strict=True), start=1):
                 is_new, is_edited = self._write_post(c, topic_id, page.page, pos, p, h,
-                                                     known, seen)
+                                                     known, seen, save)
                 new += is_new
                 edited += is_edited
             if page.posts:
-                vanished = self._mark_missing(c, topic_id, page, ids, seen, after)
+                vanished = self._mark_missing(c, topic_id, page, ids, seen, save, after)
             c.execute(
                 "INSERT INTO pages(topic_id, page, url, fetched_at, post_ids, content_hash, "
                 "total_pages, per_page) VALUES(?,?,?,?,?,?,?,?) ON CONFLICT(topic_id, page) "
@@ -100,7 +106,8 @@ class TopicRecords(StoreBase):
 
     @staticmethod
     def _write_post(c: sqlite3.Connection, topic_id: int, page_no: int, pos: int, p: Post,
-                    h: str, known: Mapping[int, str], seen: str) -> tuple[bool, bool]:
+                    h: str, known: Mapping[int, str], seen: str, save: int
+                    ) -> tuple[bool, bool]:
         """Insert or refresh one post and keep its text as a revision when it is new:
         (the post is new, the post's text changed)."""
         edit_count = p.edit.count if p.edit else 0
@@ -115,17 +122,17 @@ class TopicRecords(StoreBase):
             c.execute(
                 "INSERT INTO posts(topic_id, author, author_id, posted_at, page, "
                 "position, body_html, body_text, body_hash, edit_editor, edit_at, "
-                "edit_count, post_id, first_seen, last_seen, missing_since) "
-                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULL)",
-                (*row, p.post_id, seen, seen),
+                "edit_count, post_id, first_seen, last_seen, missing_since, written) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,NULL,?)",
+                (*row, p.post_id, seen, seen, save),
             )
         else:
             c.execute(
                 "UPDATE posts SET topic_id=?, author=?, author_id=?, posted_at=?, "
                 "page=?, position=?, body_html=?, body_text=?, body_hash=?, "
                 "edit_editor=?, edit_at=?, edit_count=?, last_seen=?, "
-                "missing_since=NULL WHERE post_id=?",
-                (*row, seen, p.post_id),
+                "missing_since=NULL, written=? WHERE post_id=?",
+                (*row, seen, save, p.post_id),
             )
         cur = c.execute(
             "INSERT OR IGNORE INTO post_revisions(post_id, body_hash, body_html, "
@@ -137,7 +144,7 @@ class TopicRecords(StoreBase):
     @staticmethod
     def _mark_missing(
         c: sqlite3.Connection, topic_id: int, page: TopicPage, ids: list[int], seen: str,
-        after: Post | None = None,
+        save: int, after: Post | None = None,
     ) -> list[tuple[int, str]]:
         first, last = page.posts[0], page.posts[-1]
         where = ["topic_id = ?", "missing_since IS NULL",
@@ -155,7 +162,8 @@ class TopicRecords(StoreBase):
         cond = " AND ".join(where)
         gone = c.execute(f"SELECT post_id, author FROM posts WHERE {cond} ORDER BY posted_at, "
                          "post_id", params).fetchall()
-        c.execute(f"UPDATE posts SET missing_since = ? WHERE {cond}", [seen, *params])
+        c.execute(f"UPDATE posts SET missing_since = ?, written = ? WHERE {cond}",
+                  [seen, save, *params])
         return [(pid, author) for pid, author in gone]
 
     def has_post(self, post_id: int) -> bool:
@@ -210,9 +218,18 @@ class TopicRecords(StoreBase):
         row["fetched_at"] = _dt(row["fetched_at"])
         return row
 
-    def page_rows(self) -> list[dict[str, Any]]:
+    def page_rows(self, *, times: bool = True) -> list[dict[str, Any]]:
         """Every stored page's cursor row (topic, page, fetched_at, total_pages, first and
-        last post time): what the store knows it holds of each topic (issue 26)."""
+        last post time): what the store knows it holds of each topic (issue 26). Without
+        ``times`` the posts are not read (``first_at`` and ``last_at`` are ``None``): the
+        pages table alone, a few rows a day of the game."""
+        if not times:
+            rows = list(self.db.query(
+                "SELECT topic_id, page, fetched_at, total_pages, NULL AS first_at, "
+                "NULL AS last_at FROM pages ORDER BY topic_id, page"))
+            for row in rows:
+                row["fetched_at"] = _dt(row["fetched_at"])
+            return rows
         # The posts grouped once, then joined: a join of every page to the posts table
         # scanned all posts per page (quadratic: ~1 s a call at 9 days of 1,000 posts).
         rows = list(self.db.query(
@@ -254,6 +271,20 @@ class TopicRecords(StoreBase):
                 ))
         return [self._stored_post(r, tuple(revs.get(r["post_id"], ()))) for r in rows]
 
+    def post_authors(self) -> list[str]:
+        """Every author of the posts still in the topic, once, in the order they first
+        posted: grouped by SQLite, no post loaded (the roster check, issue 26, costs the
+        same at any game length)."""
+        return [a for (a,) in self.conn.execute(
+            "SELECT author FROM posts WHERE missing_since IS NULL GROUP BY author "
+            "ORDER BY MIN(posted_at), MIN(post_id)")]
+
+    def texts_by(self, author: str) -> list[str]:
+        """The plain text of ``author``'s posts still in the topic, in topic order."""
+        return [t for (t,) in self.conn.execute(
+            "SELECT body_text FROM posts WHERE author = ? AND missing_since IS NULL "
+            "ORDER BY posted_at, post_id", (author,))]
+
     def spoilt_posts(self, since: datetime | None = None,
                      until: datetime | None = None) -> list[tuple[int, str]]:
         """``(post_id, author)`` of the window's posts stored with «\ufffd» (bytes no
@@ -283,6 +314,22 @@ class TopicRecords(StoreBase):
             "ORDER BY p.posted_at, p.post_id, r.edit_count, r.first_seen, r.rowid", params
         ).fetchall()
         return hashlib.sha256(repr(rows).encode()).hexdigest()
+
+    def window_mark(
+        self, since: datetime | None = None, until: datetime | None = None, *,
+        topic_id: int | None = None,
+    ) -> str:
+        """A mark of the window's posts that changes whenever a save writes any of them (a
+        re-read, an edit, a post gone or come back, a post moved in or out): how many, which,
+        and the last save that wrote one. Equal marks mean :meth:`post_digest` is equal
+        too; read from the posts' index and rows, no text (issue 30: a recorded day is
+        checked without reading it)."""
+        where, params = _window(since, until, topic_id)
+        cond = " WHERE " + " AND ".join(where) if where else ""
+        count, ids, last = self.conn.execute(
+            f"SELECT COUNT(*), TOTAL(post_id), MAX(written) FROM posts{cond}", params
+        ).fetchone()
+        return f"{count}:{int(ids)}:{last}"
 
     def post_times(
         self, since: datetime | None = None, until: datetime | None = None,

@@ -192,3 +192,14 @@ def test_the_forum_table_is_the_engines_settings_and_the_games_own_keys(tmp_path
         "https://forum.example/viewtopic.php?t=4", True, 30.0, 60.0, 15.0, 5.0)
     engine_fields = {f.name for f in fields(ForumSettings)}
     assert not engine_fields & {f.name for f in fields(ForumConfig)}
+
+
+def test_a_player_nicknamed_like_a_credential_is_a_player(tmp_path: Path) -> None:
+    """Nicks are keys of ``[players]`` and ``[aliases]``: «Token» or «sid» there is a
+    player's name, not a password left in the file."""
+    raw = {"game": {"host": "Ведущий"}, "forum": {"url": "https://f/viewtopic.php?t=1",
+                                                  "timezone": "UTC"},
+           "players": {"Token": "мирный", "sid": "мафия", "Pass": "доктор"},
+           "aliases": {"sid": ["Сид"]}}
+    config = parse_config(raw, tmp_path / "referee.toml")
+    assert [p.nick for p in config.players] == ["Token", "sid", "Pass"]

@@ -20,9 +20,10 @@ from fault_helpers import Runner, referee, write_config
 from support.phpbb.board import Board
 
 from referee.config.forum import ForumConfig
-from referee.config.game import Config, Player
+from referee.config.game import Config, Player, load_config
 from referee.core.kernel import Post
-from referee.game.safety import probable_player, roster_doubts
+from referee.game.safety import probable_player, roster_doubts, stored_roster_doubts
+from referee.store import Store
 
 AFTER_DAY = "2026-11-21 23:00"
 AFTER_TURN = "2026-11-22 12:00"
@@ -49,6 +50,18 @@ def test_sync_and_check_name_both_nicks_with_the_fix(mistyped: Path, run: Runner
     assert '[aliases] "Nika77" = ["Nika-77"]' in said
     checked = referee(mistyped, "check", db=run.db)
     assert "«Nika-77», которого нет в [players]" in checked.stdout + checked.stderr
+
+
+def test_the_stored_check_finds_what_the_check_of_every_post_finds(
+        mistyped: Path, run: Runner) -> None:
+    """Issue 30: the commands check the roster on the store grouped by author (no post
+    loaded, the same cost at any game length): the doubts of every stored post."""
+    assert referee(mistyped, "sync", db=run.db).returncode == 0
+    config = load_config(mistyped)
+    with Store.open(run.db) as store:
+        found = stored_roster_doubts(config, store)
+        assert found == roster_doubts(config, store.posts())
+    assert [(d.author, d.player) for d in found] == [("Nika-77", "Nika77")]
 
 
 def test_tally_records_and_posts_nothing_while_the_roster_is_in_doubt(

@@ -181,3 +181,32 @@ def test_the_recorded_history_is_the_history_counted_afresh(
     assert counted["day counted"] == 4      # the same history, counted afresh
     assert from_record.players == afresh.players and from_record.nights == afresh.nights
     assert from_record.days == tuple(replace(d, recorded=True) for d in afresh.days)
+
+
+def test_a_recorded_days_voters_are_checked_by_the_mark_of_its_posts(
+        tmp_path: Path, counted: Counter[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A2 reads every earlier day's voters: a recorded day's are those its record keeps
+    while the day's posts are as they were — told by the mark of its posts
+    (``Store.window_mark``), no post read; once a sync writes a post of the day again (here
+    an edit of a vote), the day is counted anew."""
+    db = recorded_game(tmp_path, 4, last_day=False)
+    digests: Counter[str] = Counter()
+    real = Store.post_digest
+
+    def post_digest(self: Store, *a: object, **kw: object) -> str:
+        digests["read"] += 1
+        return real(self, *a, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Store, "post_digest", post_digest)
+    assert run(tmp_path, db, 4, "status", counted) == {"day counted": 1, "night read": 1}
+    assert digests == Counter()
+    with Store.open(db) as store:
+        posts = [Post(p.post_id, p.author, p.author_id, p.posted_at, p.body_html, p.body_text)
+                 for p in store.posts()]
+        first = posts[0]
+        posts[0] = replace(first, body_html=first.body_html.replace("подозрительно",
+                                                                    "странно"))
+        store.save_topic_page(TopicPage(3, "Игра", 1, 1, len(posts), tuple(posts)),
+                              after(4))
+    assert run(tmp_path, db, 4, "status", counted) == {"day counted": 4, "night read": 1}
+    assert digests == Counter()

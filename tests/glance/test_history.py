@@ -19,30 +19,30 @@ from support.moscow import MSK
 from typer.testing import CliRunner
 
 from referee.cli import app
+from referee.config.game import DaySchedule, VoteRules
 from referee.core.bbcode import ZWSP
 from referee.core.errors import GameError
+from referee.core.nicks import Roster
 from referee.host.history import day_history, game_history, history_of_day
 from referee.render.context import Context
 from referee.render.history import ROLES_WARNING, render_day_history, render_game_history
 from referee.render.plot import label, plot_day, series
-from referee.rules.day.result import Candidate, CountedVote, Tally
+from referee.rules.day.count import ReadVote, tally_read
+from referee.rules.day.result import Tally
 
 START = datetime(2026, 11, 20, 15, tzinfo=UTC)
 MOSCOW = Context(tz=MSK, tz_name="Europe/Moscow")
 
 
-def day_of(votes: str, *, closed: bool = True, hanged: str | None = None) -> Tally:
-    """«Ann→Bob, Cid→Dan, …»: counted votes, ten minutes apart, in voting order."""
+def day_of(votes: str, rules: VoteRules | None = None) -> Tally:
+    """«Ann→Bob, Cid→Dan, …»: votes ten minutes apart, in voting order, counted by the day's
+    own count (every voter and target a living player)."""
     cast = [tuple(v.strip().split("→")) for v in votes.split(",") if v.strip()]
-    by: dict[str, list[CountedVote]] = {}
-    for i, (voter, target) in enumerate(cast):
-        by.setdefault(target, []).append(CountedVote(
-            voter, target, 100 + i, START + timedelta(minutes=10 * (i + 1)), target, "exact",
-            "V1–V5"))
-    counts = tuple(Candidate(t, len(vs), tuple(vs)) for t, vs in by.items())
     players = tuple(dict.fromkeys(n for pair in cast for n in pair))
-    return Tally(1, START, START + timedelta(days=1), closed, hanged, (hanged,) if hanged else (),
-                 None, (), "итог", counts, (), (), (), (), players, "first_to_reach")
+    read = [ReadVote(voter, target, 100 + i, START + timedelta(minutes=10 * (i + 1)))
+            for i, (voter, target) in enumerate(cast)]
+    return tally_read(read, DaySchedule(1, START, START + timedelta(days=1)), alive=players,
+                      roster=Roster(players), rules=rules)
 
 
 DAYS = [
@@ -70,6 +70,18 @@ def test_a_day_without_votes() -> None:
     h = day_history(day_of(""))
     assert h.steps == () and h.leader is None and h.reached is None
     assert "Засчитанных голосов нет." in render_day_history(h, "text")
+
+
+def test_a_change_of_vote_moves_a_vote() -> None:
+    """V4 (changes = last_counts): the change is a step of its own, the vote taken from Bob;
+    Bob keeps the lead, his one vote reached first (V6: his count never fell below it)."""
+    h = day_history(day_of("Ann→Bob, Cid→Bob, Ann→Cid", VoteRules(changes="last_counts")))
+    assert [(s.voter, s.old, s.target, s.counts) for s in h.steps] == [
+        ("Ann", None, "Bob", (("Bob", 1),)), ("Cid", None, "Bob", (("Bob", 2),)),
+        ("Ann", "Bob", "Cid", (("Bob", 1), ("Cid", 1)))]
+    assert h.leader == h.hanged == "Bob" and not h.lead_changes
+    assert h.reached is not None and h.reached.post_id == 100
+    assert series(h, "Bob")[1] == [0, 1, 2, 1, 1]
 
 
 def test_the_demo_day1_vote_by_vote(tmp_path: Path) -> None:

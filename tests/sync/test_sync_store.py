@@ -205,11 +205,24 @@ def test_a_database_made_by_sqlite_utils_opens_as_it_is(tmp_path: Path) -> None:
     with closing(sqlite3.connect(old)) as conn:
         conn.executescript((HERE / "sqlite_utils_schema.sql").read_text(encoding="utf-8"))
         made_before = schema(conn)
+        posts_before = {r[1] for r in conn.execute("PRAGMA table_info(posts)")}
+    # Issue 30 (recorded commands flat in the game's length) added one column to posts
+    # («written») and two covering indexes: opening the older database adds exactly those.
+    added = {"idx_posts_topic_id_posted_at_post_id_written",
+             "idx_posts_author_missing_since_posted_at_post_id"}
     with Store.open(old) as s:
-        assert schema(s.conn) == made_before
+        opened = {name: (kind, sql) for kind, name, sql in schema(s.conn)}
+        opened_posts = columns(s, "posts")
         assert s.schema_version() == SCHEMA_VERSION
+    before = {name: (kind, sql) for kind, name, sql in made_before}
+    assert set(opened) - set(before) == added
+    assert {n for n in before if opened[n] != before[n]} == {"posts"}
+    assert opened_posts - posts_before == {"written"} and posts_before <= opened_posts
     with Store.open(tmp_path / "new.db") as s:
-        assert schema(s.conn) == made_before
+        made_now = {name: (kind, sql) for kind, name, sql in schema(s.conn)}
+        assert columns(s, "posts") == opened_posts
+    assert {n: v for n, v in made_now.items() if n != "posts"} == {
+        n: v for n, v in opened.items() if n != "posts"}
 
 
 def test_a_database_from_a_newer_referee_is_refused(tmp_path: Path) -> None:
@@ -233,3 +246,24 @@ def test_the_store_has_no_place_for_secrets(tmp_path: Path) -> None:
                                                 "type='table'")]
         every = {c for t in tables for c in columns(s, t)}
     assert "body_html" in every and not every & {"password", "cookie", "sid", "token"}
+
+
+def test_a_windows_mark_changes_whenever_a_save_writes_one_of_its_posts(store: Store) -> None:
+    """Issue 30: a recorded day's voters are trusted while its posts' mark is the one
+    recorded. Any save that writes a post of the window (read again, edited, gone, back)
+    gives a new mark, and so does a post moved in or out; a save of other posts does not."""
+    early, late = (DAY1, DAY1 + timedelta(minutes=30)), (DAY1 + timedelta(minutes=30), None)
+    store.save_topic_page(page(1, 2, post(1, 0), post(2, 5), post(3, 10)), T0)
+    store.save_topic_page(page(2, 2, post(4, 40), post(5, 45)), T0)
+    marks = [store.window_mark(*early)]
+    store.save_topic_page(page(2, 2, post(4, 40), post(5, 45, "правка", edit_count=1)), T1)
+    assert store.window_mark(*early) == marks[-1]      # another window's posts written
+    assert store.window_mark(*late) != store.window_mark(*early)
+    for again in (page(1, 2, post(1, 0), post(2, 5), post(3, 10)),           # the same
+                  page(1, 2, post(1, 0), post(2, 5, "правка", edit_count=1), post(3, 10)),
+                  page(1, 2, post(1, 0), post(3, 10)),                       # 2 is gone
+                  page(1, 2, post(1, 0), post(2, 5), post(3, 10)),           # and back
+                  page(1, 2, post(1, 0), post(2, 5), post(3, 50))):          # 3 moved out
+        store.save_topic_page(again, T1)
+        assert store.window_mark(*early) not in marks
+        marks.append(store.window_mark(*early))

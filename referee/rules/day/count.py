@@ -6,7 +6,9 @@ passes it through :data:`CHECKS`. Each check is one rule: it writes on the
 :class:`Ballot` why the vote does not count (a note with the rule's code) or on what
 ground it does, and may settle the post, which ends its way. Every post that looked like a
 vote and did not count is returned with every reason found, so the host can check each
-decision. Who is hanged is :mod:`referee.rules.day.verdict` (V6).
+decision. Who is hanged is :mod:`referee.rules.day.verdict` (V6). :func:`tally_read` counts votes
+already read (a replay's) through the same checks: V4–V6 are written here and in the
+verdict only, and ``history``, ``replay`` and ``export`` ask them.
 
 A new day rule is one function here and one place in :data:`CHECKS`.
 """
@@ -23,8 +25,8 @@ from referee.core.kernel import Post
 from referee.core.nicks import Roster, normalise
 from referee.rules.day.overrides import host_set
 from referee.rules.day.reading import Note, VoteReading, find_vote
-from referee.rules.day.result import Candidate, CountedVote, Flag, Rejection, Tally
-from referee.rules.day.verdict import Event, absolute_majority, reached, verdict
+from referee.rules.day.result import Candidate, CountedVote, Flag, Move, Rejection, Tally
+from referee.rules.day.verdict import Standing, absolute_majority, standings, verdict
 from referee.rules.decisions import VoteDecision
 from referee.rules.slots import Slots
 
@@ -54,7 +56,7 @@ class Day:
     log: list[str]
     """What became of each host override, in order."""
     states: dict[str, _VoterState] = field(default_factory=dict)
-    events: list[Event] = field(default_factory=list)
+    moves: list[Move] = field(default_factory=list)
     rejected: list[Rejection] = field(default_factory=list)
     flags: list[Flag] = field(default_factory=list)
     closed_early: CountedVote | None = None
@@ -250,7 +252,8 @@ def one_vote_a_day(day: Day, b: Ballot) -> None:
             replaced.post_id, replaced.voter, replaced.at, replaced.typed, replaced.target,
             (Note("V4", f"голос заменён голосом из сообщения {post.post_id} (changes = "
                         f"{day.rules.changes})"),)))
-    day.events.append((post.posted_at, post.post_id, old_target, b.target_slot))
+    day.moves.append(Move(post.posted_at, post.post_id, post.author, old_target,
+                          b.target_slot))
     b.vote = vote
 
 
@@ -371,13 +374,47 @@ def tally(
     for revs in items:
         ballot = read_ballot(day, revs, decisions.get(revs[0].post_id),
                              targets_set.get(revs[0].post_id))
-        if ballot is None:
-            continue
-        for check in CHECKS:
-            check(day, ballot)
-            if ballot.done:
-                break
+        if ballot is not None:
+            _through_checks(day, ballot)
     return _result(day, alive_slots, items, as_of_time, as_of_post)
+
+
+def _through_checks(day: Day, ballot: Ballot) -> None:
+    for check in CHECKS:
+        check(day, ballot)
+        if ballot.done:
+            break
+
+
+@dataclass(frozen=True, slots=True)
+class ReadVote:
+    """A vote already read: ``voter`` names ``target`` in red, with a reason (V1–V3 met) —
+    how a replay file gives its votes."""
+
+    voter: str
+    target: str
+    post_id: int
+    at: datetime
+
+
+def tally_read(votes: Iterable[ReadVote], window: DaySchedule, *, alive: Iterable[str],
+               roster: Roster, rules: VoteRules | None = None) -> Tally:
+    """Count votes already read (a replay's) as :func:`tally` counts a day's posts: each
+    vote, in time order, meets :data:`CHECKS` — the voter and the target alive (V5), in
+    time (V1), one vote a day or a change as ``changes`` says (V4) — and the result follows
+    V6. There is no host and no override; ``roster`` holds every nick a vote may name."""
+    rules = rules or VoteRules()
+    alive_slots = list(dict.fromkeys(alive))
+    day = Day(window, rules, roster, Slots(()), "", set(alive_slots), [])
+    items: list[tuple[Post, ...]] = []
+    for v in sorted(votes, key=lambda v: (v.at, v.post_id)):
+        post = Post(v.post_id, v.voter, None, v.at, "", "")
+        reading = VoteReading(v.post_id, v.voter, v.at, v.target, v.target, "exact",
+                              has_reason=True, reason_letters=rules.reason_min_letters,
+                              line="")
+        _through_checks(day, Ballot(post, reading, [], None, None))
+        items.append((post,))
+    return _result(day, alive_slots, items, None, None)
 
 
 def _day_posts(posts: Iterable[PostItem], window: DaySchedule, as_of: int | datetime | None
@@ -447,15 +484,7 @@ def _result(day: Day, alive_slots: Sequence[str], items: Sequence[tuple[Post, ..
     def display(slot: str) -> str:
         return day.slots.holder(slot, end_post, end_time)
 
-    final: dict[str, int] = {}
-    for st in day.states.values():
-        if st.vote is not None:
-            final[st.vote.target] = final.get(st.vote.target, 0) + 1
-    when_reached = reached(day.events, final)
-    counts = [_candidate(display(slot), n, day.states, slot, when_reached.get(slot))
-              for slot, n in final.items()]
-    counts.sort(key=lambda c: (-c.votes, c.reached_at or window.deadline,
-                               c.reached_post or 0, c.target))
+    counts = [_candidate(display(s.target), s, day.states) for s in standings(day.moves)]
 
     closed = (day.closed_early is not None or as_of_time is None
               or as_of_time >= window.deadline)
@@ -471,16 +500,17 @@ def _result(day: Day, alive_slots: Sequence[str], items: Sequence[tuple[Post, ..
         alive=tuple(display(s) for s in alive_slots), tie_rule=day.rules.tie,
         as_of=as_of_time, as_of_post=as_of_post,
         closed_early_by=day.closed_early.post_id if day.closed_early else None,
+        moves=tuple(replace(m, old=display(m.old) if m.old is not None else None,
+                            target=display(m.target)) for m in day.moves),
     )
 
 
-def _candidate(name: str, votes: int, states: Mapping[str, _VoterState], slot: str,
-               when: tuple[datetime, int] | None) -> Candidate:
+def _candidate(name: str, place: Standing, states: Mapping[str, _VoterState]) -> Candidate:
     voters = sorted((st.vote for st in states.values()
-                     if st.vote is not None and st.vote.target == slot),
+                     if st.vote is not None and st.vote.target == place.target),
                     key=lambda v: (v.at, v.post_id))
-    return Candidate(name, votes, tuple(replace(v, target=name) for v in voters),
-                     when[0] if when else None, when[1] if when else None)
+    return Candidate(name, place.votes, tuple(replace(v, target=name) for v in voters),
+                     place.reached_at, place.reached_post)
 
 
 def _versions(item: PostItem) -> tuple[Post, ...]:

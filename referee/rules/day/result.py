@@ -28,6 +28,18 @@ class CountedVote:
 
 
 @dataclass(frozen=True, slots=True)
+class Move:
+    """A counted vote as the count moves (V4): ``voter``'s vote goes to ``target`` from
+    ``old``, the player his earlier vote was for (``None``: his first vote of the day)."""
+
+    at: datetime
+    post_id: int
+    voter: str
+    old: str | None
+    target: str
+
+
+@dataclass(frozen=True, slots=True)
 class Candidate:
     """One line of the count: ``target`` with ``votes`` from ``voters`` in voting order.
     ``reached_at`` is when the count last rose to its final value (V6 tie rule)."""
@@ -106,6 +118,9 @@ class Tally:
     as_of: datetime | None = None
     as_of_post: int | None = None
     closed_early_by: int | None = None
+    moves: tuple[Move, ...] = ()
+    """Every counted vote as the count moved, in voting order (a change of vote moves a vote
+    from one player to another, V4): the story the counts above end in."""
 
     @property
     def votes(self) -> tuple[CountedVote, ...]:

@@ -1,7 +1,7 @@
 """Who is hanged (docs/rules.md V6): the most votes, the tie rules, and early majority.
 
-Pure. :func:`verdict` reads the day's counts as :func:`referee.rules.day.count.tally` sorts them
-(most votes first, then who reached the count first) and says who is hanged and why, in
+Pure. :func:`verdict` reads the day's counts in :func:`standings` order (most votes first,
+then who reached the count first) and says who is hanged and why, in
 Russian, ready for the game topic: a nick is never declined, so each sentence puts it where
 its form does not change («На виселицу отправляется: Лиса»), and no rule code or setting id
 appears (the host-only part names the rule: :data:`TIE_RULE_NAMES_RU`). Each value of the
@@ -17,10 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from referee.config.game import VoteRules
-from referee.rules.day.result import Candidate, CountedVote
-
-Event = tuple[datetime, int, str | None, str]
-"""A counted vote as the count moves: (at, post, previous target, new target)."""
+from referee.rules.day.result import Candidate, CountedVote, Move
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,20 +37,46 @@ def absolute_majority(alive_count: int) -> int:
     return alive_count // 2 + 1
 
 
-def reached(events: Sequence[Event], final: dict[str, int]) -> dict[str, tuple[datetime, int]]:
+def reached(moves: Sequence[Move], final: dict[str, int]) -> dict[str, tuple[datetime, int]]:
     """When each candidate's count last rose to its final value (V6 «первым набрал»).
     With ``changes = forbidden`` counts only grow, so this is the time of the last vote."""
     count: dict[str, int] = {}
     out: dict[str, tuple[datetime, int]] = {}
-    for at, pid, old, new in events:
-        if old is not None:
-            count[old] -= 1
-            if count[old] < final.get(old, 0):
-                out.pop(old, None)
-        count[new] = count.get(new, 0) + 1
-        if count[new] >= final.get(new, 0) and new not in out:
-            out[new] = (at, pid)
+    for m in moves:
+        if m.old is not None:
+            count[m.old] -= 1
+            if count[m.old] < final.get(m.old, 0):
+                out.pop(m.old, None)
+        count[m.target] = count.get(m.target, 0) + 1
+        if count[m.target] >= final.get(m.target, 0) and m.target not in out:
+            out[m.target] = (m.at, m.post_id)
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One candidate's place in the count: ``votes``, reached (last risen to) at the post
+    ``reached_post`` written at ``reached_at``."""
+
+    target: str
+    votes: int
+    reached_at: datetime
+    reached_post: int
+
+
+def standings(moves: Sequence[Move]) -> tuple[Standing, ...]:
+    """The count after ``moves``, in V6 order: most votes first; of as many, the one whose
+    count became what it is first («кто первым набрал»). The order :func:`verdict` reads,
+    and the one ``history`` shows after every vote."""
+    final: dict[str, int] = {}
+    for m in moves:
+        if m.old is not None:
+            final[m.old] -= 1
+        final[m.target] = final.get(m.target, 0) + 1
+    final = {nick: n for nick, n in final.items() if n > 0}
+    when = reached(moves, final)
+    return tuple(sorted((Standing(nick, n, *when[nick]) for nick, n in final.items()),
+                        key=lambda s: (-s.votes, s.reached_at, s.reached_post)))
 
 
 def verdict(
