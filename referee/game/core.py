@@ -41,7 +41,7 @@ class GameCore:
     """Day k → the state after Night k, the notes so far and the end of the game if it came
     by then: each phase of the game is applied once per run, not once per question about a
     later day (:class:`referee.game.states.States`)."""
-    leaving: dict[Any, Any] = field(default_factory=dict, repr=False)
+    leaving_memo: dict[Any, Any] = field(default_factory=dict, repr=False)
     """The removals recorded, by their moment, and the turns' activity checks worked out
     (:class:`referee.game.leaving.Leaving`), keyed by :attr:`version` and the clock."""
     own_changes: int = field(default=0, repr=False)
@@ -75,7 +75,7 @@ class GameCore:
             del self.after_night[k]
         if phase == "activity":
             # Its removals end a day or open one (A3): the counts shown so far miss them.
-            self.leaving.clear()
+            self.leaving_memo.clear()
             self.tallies.clear()
         return result
 

@@ -235,10 +235,10 @@ class Leaving:
         """What this run has worked out at this moment of the clock and of the database:
         kept while neither moves."""
         key = (self.core.now, self.core.version)
-        if self.core.leaving.get("key") != key:
-            self.core.leaving.clear()
-            self.core.leaving["key"] = key
-        return self.core.leaving
+        if self.core.leaving_memo.get("key") != key:
+            self.core.leaving_memo.clear()
+            self.core.leaving_memo["key"] = key
+        return self.core.leaving_memo
 
     def remember_day(self, day: int, state: GameState, t: Tally) -> None:
         """Day ``day`` as it was just counted from ``state`` (the game at its start): the
