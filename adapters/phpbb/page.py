@@ -90,15 +90,8 @@ def decode_page(content: bytes, content_type: str | None = None) -> str:
     """Page bytes → text for what is never stored (form answers, a saved file's kind): the
     right decoding (:mod:`adapters.charset`) when there is one, else the declared one with
     U+FFFD for bad bytes. Pages whose posts are stored go through
-    :meth:`adapters.base.HttpClient.get_text` or :func:`decode_stored_page`, which never
-    guess."""
+    :meth:`adapters.base.HttpClient.get_text`, which never guesses."""
     return charset.decode_lenient(content, content_type, reads_right=reads_as_phpbb)
-
-
-def decode_stored_page(content: bytes, content_type: str | None = None) -> str:
-    """Page bytes → text, or :class:`adapters.charset.Undecodable` when no encoding reads
-    the page right (its posts must not be stored as mojibake)."""
-    return charset.decide(content, content_type, reads_right=reads_as_phpbb)[0]
 
 
 # ---------------------------------------------------------------------------------------
