@@ -17,7 +17,8 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from adapters.vbulletin.body import _classes, render_body
+from adapters.html import classes as _classes
+from adapters.vbulletin.body import render_body
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
 from referee.core.errors import (
     AccessDenied,
