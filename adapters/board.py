@@ -112,6 +112,26 @@ class BoardClient:
     now: Callable[[], datetime]
     topic_id: int | None
 
+    def __init__(self, forum: ForumSettings, *, http: HttpClient | None = None,
+                 password: Callable[[str], Secret] | None = None,
+                 now: Callable[[], datetime] | None = None, max_logins: int = 2) -> None:
+        """The default constructor: ``[forum] url`` read by :meth:`read_address`, the
+        session opened at the site root it names (``http``: one made already, as tests
+        pass), then the engine's own run state (:meth:`start`)."""
+        root = self.read_address(self.require_url(forum))
+        self._init_board(forum, lambda s: http or s.http_client(root), password=password,
+                         now=now, max_logins=max_logins)
+        self.start()
+
+    def read_address(self, url: str) -> str:
+        """Hook: read ``[forum] url`` into the engine's address (:attr:`topic_id`, …) and
+        return the site root the session is opened at."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def start(self) -> None:
+        """Hook: the engine's own run state (caches, learnt page sizes), once the session
+        is open."""
+
     def _init_board(self, forum: ForumSettings,
                     http: Callable[[ForumSettings], HttpClient], *,
                     password: Callable[[str], Secret] | None,
