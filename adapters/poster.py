@@ -71,6 +71,8 @@ class FormPoster(Generic[F]):
     max_flood_wait: float | None = None
     unsure: type[Exception] = NetworkError
     """The request errors after which the message may have been stored."""
+    look = LOOK
+    """Where the host looks before sending again a message that may have been stored."""
 
     def __init__(self, forum: Any, *, flood_wait: float | None = None) -> None:
         self.forum = forum
@@ -128,6 +130,18 @@ class FormPoster(Generic[F]):
             said = getattr(e, "message", e)
             raise PostingError(f"связь оборвалась при отправке ({what}): {said}", LOOK,
                                maybe_sent=True) from None
+
+    def send_form(self, action: str, *, what: str,
+                  stored: Callable[[httpx.Response], Answer],
+                  classify: Callable[[httpx.Response], Answer], **request: Any) -> Answer:
+        """The send step boards that answer a stored message with a redirect share: POST
+        once (:meth:`post`); a 5xx may have stored it (``maybe_sent``); a redirect is read
+        by ``stored``, any other answer by ``classify``."""
+        r = self.post(action, what=what, **request)
+        if r.status_code >= 500:
+            raise PostingError(f"форум ответил HTTP {r.status_code} на {what}", self.look,
+                               maybe_sent=True)
+        return stored(r) if r.is_redirect else classify(r)
 
     # -- 4. the answer
 
