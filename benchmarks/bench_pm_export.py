@@ -7,10 +7,11 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path[:0] = [str(ROOT / "tests" / "sync"), str(ROOT)]
+sys.path[:0] = [str(ROOT / "tests" / "sync"), str(ROOT / "tests"), str(ROOT)]
 import respx  # noqa: E402
-from fake_board import FakeBoard, inbox_page  # noqa: E402
-from sync_helpers import PASSWORD, TOPIC_URL, FakeTime  # noqa: E402
+from support.clock import FakeTime  # noqa: E402
+from support.phpbb.respx_board import FakeBoard, inbox_page  # noqa: E402
+from sync_helpers import PASSWORD, TOPIC_URL  # noqa: E402
 
 from adapters.base import HttpClient, Secret  # noqa: E402
 from adapters.phpbb.client import PhpbbForum  # noqa: E402
