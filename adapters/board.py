@@ -23,6 +23,7 @@ from adapters.base import (
     get_password,
     same_site,
 )
+from adapters.charset import decode_lenient
 from referee.core.errors import (
     AccessDenied,
     ConfigError,
@@ -323,6 +324,13 @@ class BoardClient:
         """Hook: the host-readable reason for a refused login (never the password)."""
         return LoginFailed(f"вход под «{username}» не удался, а форум не объяснил почему",
                            "попробуйте войти в браузере с тем же именем и паролем")
+
+    def decoded(self, r: httpx.Response) -> str:
+        """An answer's text for what is never stored (a form's answer, an error page):
+        decoded by :meth:`reads_right` (:func:`adapters.charset.decode_lenient`); pages that
+        are parsed come through :meth:`fetch`."""
+        return decode_lenient(r.content, r.headers.get("content-type"),
+                              reads_right=self.reads_right) if r.content else ""
 
     def answer_html(self, r: httpx.Response) -> str:
         """Hook: the text of a form's answer (the engine's decoding)."""

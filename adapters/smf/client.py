@@ -16,7 +16,7 @@ import httpx
 
 from adapters.board import BoardClient, walk_pages
 from adapters.smf import forms, pms, topic
-from adapters.smf.page import SmfPage, decode_page, looks_like_smf, reads_as_smf
+from adapters.smf.page import SmfPage, looks_like_smf, reads_as_smf
 from adapters.smf.urls import parse_topic_url, query_params, strip_session, topic_page_address
 from referee.core.errors import (
     ConfigError,
@@ -162,7 +162,7 @@ class SmfForum(BoardClient):
         if r.is_redirect:
             self._landing_url = strip_session(str(r.url.join(r.headers.get("Location", ""))))
             return "" if self._checked(r) else self.fetch(self._landing_url)[1]
-        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+        return self.decoded(r)
 
     def _checked(self, r: httpx.Response) -> bool:
         """Whether a login answer proves the login: SMF sends to ``sa=check;member=N`` only

@@ -18,7 +18,7 @@ import httpx
 from adapters.poster import LOOK, Answer, FormPoster
 from adapters.smf import forms
 from adapters.smf.client import SmfForum
-from adapters.smf.page import SmfPage, decode_page
+from adapters.smf.page import SmfPage
 from adapters.smf.urls import strip_session, topic_start
 from referee.core.errors import LoginRequired, NetworkError, PostingError
 
@@ -106,7 +106,7 @@ class SmfPoster(FormPoster[forms.PostingForm]):
                 form.action, what=what, data=data, headers={"Referer": strip_session(url)},
                 stored=lambda r: Answer("stored", self._stored(r, what=what, pm=pm,
                                                                after=last_msg)),
-                classify=lambda r: forms.classify_answer(self._html(r), url=form.action))
+                classify=lambda r: forms.classify_answer(self.forum.decoded(r), url=form.action))
 
         return self.submit(lambda: self._form(url, what), send, what=what)
 
@@ -149,7 +149,7 @@ class SmfPoster(FormPoster[forms.PostingForm]):
         if start and start.startswith("msg") and start[3:].isdigit():
             return int(start[3:])
         try:
-            html = self._html(self.http.get(location.split("#", 1)[0]))
+            html = self.forum.decoded(self.http.get(location.split("#", 1)[0]))
         except NetworkError:
             return None  # stored: only its id is unknown
         found = _NEW.search(html)
@@ -168,10 +168,6 @@ class SmfPoster(FormPoster[forms.PostingForm]):
         r = super().post(url, what=what, **request)
         self._last_send = self.http.clock()
         return r
-
-    @staticmethod
-    def _html(r: httpx.Response) -> str:
-        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
 
 
 __all__ = ["SEND_SPACING", "PostingError", "SmfPoster"]

@@ -18,7 +18,6 @@ from adapters.board import BoardClient, cookies_set
 from adapters.xenforo import forms
 from adapters.xenforo.page import (
     cookie_prefix,
-    decode_page,
     parse,
     raise_for_page,
     reads_as_xenforo,
@@ -145,7 +144,7 @@ class XenforoForum(BoardClient):
         return r
 
     def answer_html(self, r: httpx.Response) -> str:
-        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+        return self.decoded(r)
 
     def login_succeeded(self, r: httpx.Response, html: str) -> bool:
         if any(v and v != "deleted"
