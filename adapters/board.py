@@ -106,6 +106,8 @@ class BoardClient:
     pm_folders: dict[str, int] = {}
     """The board's numbers of the kernel's PM folders (``inbox``, ``sentbox``, …)."""
     pm_folders_hint = "бывают inbox и sentbox"
+    whole_answer = staticmethod(ends_with_html)
+    """Whether a GET's answer reached its end (a cut one is asked for again)."""
 
     http: HttpClient
     forum: ForumSettings
@@ -150,7 +152,7 @@ class BoardClient:
                               "пояс", 'пример: timezone = "Europe/Moscow"') from None
         self.http = http(forum)
         if self.http.complete is None:
-            self.http.complete = ends_with_html
+            self.http.complete = self.whole_answer
         self._password_source = password or (lambda user: get_password(user))
         self._password: Secret | None = None
         self.now = now or (lambda: datetime.now(UTC))
