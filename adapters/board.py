@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
@@ -24,6 +24,7 @@ from adapters.base import (
     same_site,
 )
 from adapters.charset import decode_lenient
+from adapters.http_client import Closing
 from referee.core.errors import (
     AccessDenied,
     ConfigError,
@@ -94,7 +95,7 @@ def folder_pages(fetch: Callable[[int], PmFolderPage]) -> Iterator[PmFolderPage]
         page = fp.page + 1
 
 
-class BoardClient:
+class BoardClient(Closing):
     """A live board over HTTP (implements :class:`referee.core.kernel.Forum` with the engine's
     hooks). Subclasses set :attr:`engine`, :attr:`url_example` and write
     :meth:`fetch_topic_page`, :meth:`fetch_pm_folder`, :meth:`fetch_pm`, and the hooks
@@ -168,12 +169,6 @@ class BoardClient:
     def close(self) -> None:
         """Saves the session cookies and releases the connection."""
         self.http.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _secret(self, username: str) -> Secret:
         """The host's password, asked for once and only when a login needs it."""

@@ -9,12 +9,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, TypeVar
 from urllib.parse import urlencode
 
 import httpx
 
 from adapters.base import HttpClient
+from adapters.http_client import Closing
 from referee.core.errors import LoginRequired, NetworkError, PostingError
 
 log = logging.getLogger("referee.posting")
@@ -62,7 +63,7 @@ class GuestForm(Exception):
 F = TypeVar("F")
 
 
-class FormPoster(Generic[F]):
+class FormPoster(Closing, Generic[F]):
     """Replies and PMs as the logged-in host over an engine's board client (implements
     :class:`referee.core.kernel.Poster` with the engine's ``reply`` and ``send_pm``)."""
 
@@ -83,12 +84,6 @@ class FormPoster(Generic[F]):
 
     def close(self) -> None:
         self.forum.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- 1. the form
 
