@@ -16,6 +16,7 @@ from sync_helpers import PASSWORD, TOPIC_URL  # noqa: E402
 from adapters.base import HttpClient, Secret  # noqa: E402
 from adapters.phpbb.client import PhpbbForum  # noqa: E402
 from referee.config.game import Config, ForumConfig, Player  # noqa: E402
+from referee.core.forum_settings import ForumSettings  # noqa: E402
 from referee.store import Store  # noqa: E402
 from referee.store.sync import sync_pms  # noqa: E402
 
@@ -27,7 +28,8 @@ for n in (1, 4, 10):
         ids = list(range(3 * n + 100, 100, -1))
         pages = [ids[i:i + 3] for i in range(0, len(ids), 3)]
         board.inbox = [inbox_page(p, k, len(pages)) for k, p in enumerate(pages, start=1)]
-        forum_cfg = ForumConfig(url=TOPIC_URL, timezone="Europe/Moscow", username="Ведущий")
+        forum_cfg = ForumConfig(ForumSettings(url=TOPIC_URL, timezone="Europe/Moscow",
+                                              username="Ведущий"))
         config = Config(path=tmp / "referee.toml", host="Ведущий", forum=forum_cfg,
                         players=(Player("Лиса", "mafia", "mafia"),))
         store = Store.open(tmp / "g.sqlite")

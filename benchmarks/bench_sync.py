@@ -48,6 +48,7 @@ from adapters.phpbb.client import PhpbbForum  # noqa: E402
 from adapters.phpbb.page import decode_page  # noqa: E402
 from adapters.phpbb.topic import parse_topic_page  # noqa: E402
 from referee.config.game import ForumConfig  # noqa: E402
+from referee.core.forum_settings import ForumSettings  # noqa: E402
 from referee.store import Store  # noqa: E402
 from referee.store.sync import sync_topic  # noqa: E402
 
@@ -211,7 +212,8 @@ def first_sync_wall(requests: int, rate: float = DEFAULT_RATE, waits: float = 0.
 
 
 def _sync(base: str, db: Path, rate: float | None) -> tuple[float, int, object]:
-    forum = ForumConfig(url=f"{base}viewtopic.php?t={TOPIC}", timezone="Europe/Moscow")
+    forum = ForumConfig(ForumSettings(url=f"{base}viewtopic.php?t={TOPIC}",
+                                      timezone="Europe/Moscow"))
     config = SimpleNamespace(forum=forum)
     http = HttpClient(base, rate_limit=rate, retries=1)
     adapter = PhpbbForum(forum.settings(), http=http)

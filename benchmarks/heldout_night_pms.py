@@ -27,6 +27,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from referee.config.game import Config, DaySchedule, ForumConfig, Player
+from referee.core.forum_settings import ForumSettings
 from referee.core.kernel import PrivateMessage
 from referee.rules.intake import read_night
 
@@ -42,7 +43,7 @@ PLAYERS = (
 )
 CONFIG = Config(
     path=Path("referee.toml"), host="Ведущий",
-    forum=ForumConfig(url="http://forum/viewtopic.php?t=9"), players=PLAYERS,
+    forum=ForumConfig(ForumSettings(url="http://forum/viewtopic.php?t=9")), players=PLAYERS,
     schedule=(DaySchedule(1, START - timedelta(days=1), START, END),),
 )
 ASK = "ask"

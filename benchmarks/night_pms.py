@@ -12,6 +12,7 @@ from game_plan import make_plan
 from heldout_night_pms import CASES, PLAYERS
 
 from referee.config.game import Config, DaySchedule, ForumConfig
+from referee.core.forum_settings import ForumSettings
 from referee.core.kernel import PrivateMessage
 
 
@@ -19,7 +20,8 @@ def night_game(days: int) -> tuple[Config, list[PrivateMessage]]:
     plan = make_plan(days)
     config = Config(
         path=Path("referee.toml"), host="Ведущий",
-        forum=ForumConfig(url="http://forum/viewtopic.php?t=1"), players=tuple(plan.players),
+        forum=ForumConfig(ForumSettings(url="http://forum/viewtopic.php?t=1")),
+        players=tuple(plan.players),
         schedule=tuple(DaySchedule(d.number, d.start, d.deadline, d.night_deadline)
                        for d in plan.days),
     )

@@ -2,7 +2,8 @@
 
 An offline ``tally`` of the demo game loads no HTTP client, no pydantic (typer reads the
 command line's values through it: :mod:`referee.cli.params` reads them plainly), no
-sqlite-utils or numpy (the store is plain sqlite3), no rich or click (nothing is drawn or
+sqlite-utils or numpy (they make the schema of a new or older database only; reading is
+plain sqlite3), no rich or click (nothing is drawn or
 asked), no package metadata scan (pymorphy3 is told where its dictionary is) and none of
 the other commands' libraries (the watch, the sending).
 """

@@ -49,7 +49,8 @@ def _sync_or_stored(game, *, quiet: bool,  # noqa: ANN001 - a referee.game.Game
     from referee.render.console import echo_err
 
     forum = game.config.forum
-    game.config = replace(game.config, forum=replace(forum, retries=min(forum.retries, 1)))
+    board = replace(forum.board, retries=min(forum.board.retries, 1))
+    game.config = replace(game.config, forum=replace(forum, board=board))
     try:
         _sync(game, quiet=quiet)
     except NetworkError as e:
@@ -172,8 +173,8 @@ def votes(
     if fmt == ListFmt.json:
         from referee.render.listings_json import votes_json
 
-        return _emit(votes_json(n, t, game.config.forum.url), "json")
-    _emit(votes_list(n, t, game.config.tz, game.config.forum.url))
+        return _emit(votes_json(n, t, game.config.forum.board.url), "json")
+    _emit(votes_list(n, t, game.config.tz, game.config.forum.board.url))
 
 
 def _vote_override(action: VoteAction, post: int, reason: str = "",

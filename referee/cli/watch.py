@@ -53,17 +53,18 @@ def watch(
     import getpass
 
     import referee.host.watch as watching
-    from referee.config.game import _time, load_config
+    from referee.config.game import load_config
+    from referee.config.schema import local_time
     from referee.render.watch import WatchTexts
 
     tz = load_config(opts.config).tz
     options = watching.Options(
         timedelta(minutes=every), tally_at_deadline, resolve_at_deadline, activity_at_deadline,
         post, send, timedelta(minutes=remind) if remind is not None else None,
-        timedelta(minutes=warn), _time(until, tz, "--until") if until else None)
+        timedelta(minutes=warn), local_time(until, tz, "--until") if until else None)
     watcher = watching.Watch(
         opts.config, opts.db, options, WatchTexts(),
-        clock=watching.make_clock(_time(opts.now, tz, "--now") if opts.now else None))
+        clock=watching.make_clock(local_time(opts.now, tz, "--now") if opts.now else None))
     if not watcher.agreed(show=_echo_err, ask=None if yes else _confirm):
         _echo_err("Отменено: наблюдение не начато.")
         return

@@ -8,10 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from referee.core.errors import ConfigError
-
 SilentLeave = Literal["morning", "end_of_day"]
-SILENT_LEAVE: tuple[SilentLeave, ...] = ("morning", "end_of_day")
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,28 +25,11 @@ class ActivityRules:
 
 
 def activity_rules(t: Mapping[str, Any]) -> ActivityRules:
-    """``[rules]``' activity keys (their types are checked by :mod:`referee.config.schema`
-    first; the checks here guard a caller that skips it)."""
+    """``[rules]``' activity keys, as :mod:`referee.config.schema` has checked them."""
     d = ActivityRules()
-    limit = t.get("missed_vote_limit", d.missed_vote_limit)
-    if isinstance(limit, bool) or not isinstance(limit, int | float) or limit < 1 \
-            or limit != int(limit):
-        raise ConfigError(f"rules.missed_vote_limit = {limit!r} — нужно целое число от 1")
-    silent = t.get("silent_leave", d.silent_leave)
-    if silent not in SILENT_LEAVE:
-        raise ConfigError(f"rules.silent_leave = {silent!r} — недопустимое значение",
-                          'напишите одно из: "morning", "end_of_day"')
     return ActivityRules(
-        missed_vote_limit=int(limit),
-        missed_votes_consecutive=_flag(t, "missed_votes_consecutive",
-                                       d.missed_votes_consecutive),
-        reveal_role_on_removal=_flag(t, "reveal_role_on_removal", d.reveal_role_on_removal),
-        silent_leave=silent,
+        missed_vote_limit=t.get("missed_vote_limit", d.missed_vote_limit),
+        missed_votes_consecutive=t.get("missed_votes_consecutive", d.missed_votes_consecutive),
+        reveal_role_on_removal=t.get("reveal_role_on_removal", d.reveal_role_on_removal),
+        silent_leave=t.get("silent_leave", d.silent_leave),
     )
-
-
-def _flag(t: Mapping[str, Any], key: str, default: bool) -> bool:
-    value = t.get(key, default)
-    if not isinstance(value, bool):
-        raise ConfigError(f"rules.{key} — нужно true или false, а не {value!r}")
-    return value

@@ -6,11 +6,16 @@
   day number, or whose deadline is not after its start (T1) — each naming both entries;
 - two nicks of ``[players]`` or ``[aliases]`` that are one nick to the vote reader (case,
   ё/е, Latin/Cyrillic look-alikes, invisible characters, V2) — naming both;
-- the host among the players (V5: the host never votes).
+- the host among the players (V5: the host never votes);
+- a replacement whose slot is no player.
+
+:func:`check_config` is the one validation of ``referee.toml``: a secret first, then the
+schema (:mod:`referee.config.schema`), the parts a game cannot do without, and these.
 """
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -18,7 +23,8 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from referee.config.schema import Problem, Source, label, local_time
+from referee.config.schema import Problem, Source, check_schema, label, local_time
+from referee.core.errors import ConfigError
 from referee.core.nicks import fold
 
 
@@ -29,6 +35,22 @@ def nick_key(nick: str) -> str:
     return fold(visible)
 
 
+def check_config(raw: Mapping[str, Any], source: Source) -> list[Problem]:
+    """Every problem of the file, in file order; none: every value may be read as it is.
+    A secret is told alone (nothing else matters until it is gone); then every key, type
+    and form, else every part the game needs that is missing; then what the entries say
+    together."""
+    problems = secrets(raw, source)
+    if problems:
+        return problems
+    problems = check_schema(raw, source) or missing_parts(raw, source)
+    try:
+        problems += check_entries(raw, source)
+    except (ConfigError, TypeError, KeyError, AttributeError, ValueError, OSError):
+        pass  # entries of the wrong form: the schema's problems say which
+    return sorted(problems, key=lambda x: x.line or 0)
+
+
 def check_entries(raw: Mapping[str, Any], source: Source) -> list[Problem]:
     """Every problem across entries, in file order."""
     out = _timezone(raw, source)
@@ -36,7 +58,33 @@ def check_entries(raw: Mapping[str, Any], source: Source) -> list[Problem]:
     out += _schedule(raw, source, tz)
     out += _same_nicks(raw, source)
     out += _host_plays(raw, source)
+    out += _replaced_slots(raw, source)
     return sorted(out, key=lambda p: p.line or 0)
+
+
+_SECRET_KEYS = ("password", "passwd", "pass", "token", "cookie", "sid", "telegram_token")
+_NICK_TABLES = ("players", "aliases")
+"""Tables keyed by players' nicks: a player called «Token» or «sid» is no credential."""
+
+
+def secrets(raw: Mapping[str, Any], source: Source, where: tuple[str, ...] = ()) -> list[Problem]:
+    """Credentials never live in ``referee.toml`` (the value is never repeated)."""
+    out: list[Problem] = []
+    for key, value in raw.items():
+        at = (*where, key)
+        if not where and key in _NICK_TABLES:
+            continue
+        if key.lower() in _SECRET_KEYS:
+            out.append(Problem(
+                f"в referee.toml секретный ключ {'.'.join(at)}: паролям и токенам не место в "
+                "файле", source.line(at),
+                "удалите эту строку и задайте REFEREE_TELEGRAM_TOKEN (токен бота) в окружении"
+                if "token" in key.lower() else
+                "удалите эту строку и задайте REFEREE_PASSWORD в окружении "
+                "(или referee спросит пароль сам)"))
+        elif isinstance(value, Mapping):
+            out += secrets(value, source, at)
+    return out
 
 
 def _forum(raw: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -181,6 +229,23 @@ def _host_plays(raw: Mapping[str, Any], source: Source) -> list[Problem]:
                 f"записан среди игроков: players.{nick!r}", source.line(("players", nick)),
                 "ведущий не играет и не голосует (V5): уберите его из [players]")]
     return []
+
+
+def _replaced_slots(raw: Mapping[str, Any], source: Source) -> list[Problem]:
+    players = raw.get("players")
+    nicks = list(players) if isinstance(players, Mapping) else []
+    replacements = raw.get("replacements")
+    out: list[Problem] = []
+    for i, r in enumerate(replacements if isinstance(replacements, list) else []):
+        slot = r.get("slot") if isinstance(r, Mapping) else None
+        if isinstance(slot, str) and slot not in nicks:
+            near = difflib.get_close_matches(slot, nicks, n=1)
+            where = ("replacements", i, "slot")
+            out.append(Problem(
+                f"{label(where)} = {slot!r}: такого игрока нет в [players]"
+                + (f" — может быть, {near[0]!r}?" if near else ""), source.line(where),
+                "slot — ник того, кого заменяют, так же, как в [players]"))
+    return out
 
 
 # ------------------------------------------------------------------------- missing parts

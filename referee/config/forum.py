@@ -1,21 +1,17 @@
-"""``[forum]``: which board, in which time zone, as whom — and the limits on what is read
-from it (issue 26: ``max_answer_mib``). Kept apart from :mod:`referee.config.game`, which
-re-exports :class:`ForumConfig`."""
+"""``[forum]``: the engine's plain settings (:class:`ForumSettings`: which board, in which
+time zone, as whom, the limits on what is read from it) and the game's own keys of the
+table. Kept apart from :mod:`referee.config.game`, which re-exports :class:`ForumConfig`."""
 
 from __future__ import annotations
 
 import importlib.util
 import pkgutil
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from referee.core.forum_settings import ForumSettings
-
-DEFAULT_MAX_ANSWER_MIB = 20.0
-"""``[forum] max_answer_mib``: a topic page of a long game is a few hundred kilobytes; an
-answer of 20 MiB is no forum page."""
 
 DEFAULT_REREAD_EVERY = 240.0
 """``[forum] reread_every``: a watch reads the open day's earlier pages again every 4 hours
@@ -33,22 +29,14 @@ DEFAULT_PM_EVERY_BY_NIGHT = 0.0
 
 @dataclass(frozen=True, slots=True)
 class ForumConfig:
-    """``[forum]``: which board, in which time zone, as whom."""
+    """``[forum]``: the board as an engine receives it, and what only the game reads of the
+    same table (where votes are linked, the sent folder, a watch's cadence)."""
 
-    engine: str | None = None
-    """A registry name (``"phpbb"``); None: the engine is detected from the topic URL."""
-    url: str | None = None
+    board: ForumSettings = field(default_factory=ForumSettings)
+    """Which board, in which time zone, as whom, how politely (the cookie file is the
+    game database's: :meth:`settings`)."""
     vote_url: str | None = None
-    snapshot: Path | None = None
-    timezone: str = "UTC"
-    username: str | None = None
-    rate_limit: float = 2.0
-    timeout: float = 20.0
-    retries: int = 4
-    user_agent: str | None = None
     read_sent: bool = False
-    max_answer_mib: float = DEFAULT_MAX_ANSWER_MIB
-    """The cap on the decoded size of one answer of the forum, in MiB (issue 26)."""
     reread_every: float = DEFAULT_REREAD_EVERY
     """Minutes between two re-reads of the open day's earlier pages by ``referee watch``
     (issue 30, :mod:`referee.game.reread`); 0: at every round."""
@@ -62,10 +50,28 @@ class ForumConfig:
 
     def settings(self, cookie_file: Path | None = None) -> ForumSettings:
         """The plain settings an engine receives (adapters never read the config)."""
-        # Every engine setting but the cookie file is a [forum] key of the same name.
-        same = {f.name: getattr(self, f.name) for f in fields(ForumSettings)
-                if f.name != "cookie_file"}
-        return ForumSettings(**same, cookie_file=cookie_file)
+        return replace(self.board, cookie_file=cookie_file)
+
+
+def forum_config(raw: Mapping[str, Any], folder: Path) -> ForumConfig:
+    """``[forum]`` as the schema has checked it (:data:`referee.config.schema.TABLES`); a
+    saved-pages folder is relative to the config's ``folder``."""
+    d = ForumSettings()
+    snapshot = raw.get("snapshot")
+    board = ForumSettings(
+        url=raw.get("url"), engine=raw.get("engine"),
+        snapshot=folder / snapshot if snapshot else None,
+        timezone=raw.get("timezone", d.timezone), username=raw.get("username"),
+        rate_limit=float(raw.get("rate_limit", d.rate_limit)),
+        timeout=float(raw.get("timeout", d.timeout)), retries=raw.get("retries", d.retries),
+        user_agent=raw.get("user_agent"),
+        max_answer_mib=float(raw.get("max_answer_mib", d.max_answer_mib)),
+    )
+    # A watch's cadence: minutes, each with the default the field has.
+    minutes = {f.name: float(raw.get(f.name, f.default)) for f in fields(ForumConfig)
+               if f.name.startswith(("reread_", "pm_every_"))}
+    return ForumConfig(board, vote_url=raw.get("vote_url"),
+                       read_sent=raw.get("read_sent", False), **minutes)
 
 
 def engine_names() -> tuple[str, ...]:
@@ -81,18 +87,4 @@ def engine_names() -> tuple[str, ...]:
     return tuple(sorted(i.name for i in found if i.ispkg))
 
 
-def forum_limits(forum_raw: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``[forum]`` limits as :class:`ForumConfig` keywords (the schema has checked
-    them: :data:`referee.config.schema.TABLES`)."""
-    return {
-        "max_answer_mib": float(forum_raw.get("max_answer_mib", DEFAULT_MAX_ANSWER_MIB)),
-        "reread_every": float(forum_raw.get("reread_every", DEFAULT_REREAD_EVERY)),
-        "reread_before_deadline": float(
-            forum_raw.get("reread_before_deadline", DEFAULT_REREAD_BEFORE)),
-        "pm_every_by_day": float(forum_raw.get("pm_every_by_day", DEFAULT_PM_EVERY_BY_DAY)),
-        "pm_every_by_night": float(
-            forum_raw.get("pm_every_by_night", DEFAULT_PM_EVERY_BY_NIGHT)),
-    }
-
-
-__all__ = ["DEFAULT_MAX_ANSWER_MIB", "ForumConfig", "engine_names", "forum_limits"]
+__all__ = ["ForumConfig", "engine_names", "forum_config"]

@@ -15,18 +15,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from referee.config.activity import ActivityRules, activity_rules
-from referee.config.checks import check_entries, missing_parts
-from referee.config.forum import ForumConfig, engine_names, forum_limits
-from referee.config.schema import ConfigProblems, Source, check_schema, local_time
+from referee.config.checks import check_config
+from referee.config.forum import ForumConfig, forum_config
+from referee.config.schema import ConfigProblems, Source, local_time
 from referee.config.toml_errors import read_text, read_toml
-from referee.core.errors import ConfigError
-from referee.core.roles import (
-    DEFAULT_CLAN,
-    ROLES_WITH_CLAN,
-    action_id,
-    action_words,
-    normalise_role,
-)
+from referee.core.roles import DEFAULT_CLAN, ROLES_WITH_CLAN, action_id, normalise_role
 
 DEFAULT_RED_COLOURS = ("red", "darkred", "crimson", "firebrick")
 
@@ -131,7 +124,7 @@ class Config:
 
     @property
     def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.forum.timezone)
+        return ZoneInfo(self.forum.board.timezone)
 
     @property
     def db_path(self) -> Path:
@@ -167,138 +160,48 @@ def load_config(path: str | Path) -> Config:
         "создайте его по образцу referee.toml с комментариями в корне проекта "
         "или укажите --config ПУТЬ",
     )
-    # Every key, type and form first (else every part the game needs that is missing),
-    # then what the entries say together: each problem with its line, all at once —
-    # before a value is read.
-    _check_no_secrets(raw)
-    source = Source(p, read_text(p))
-    problems = check_schema(raw, source) or missing_parts(raw, source)
-    try:
-        problems += check_entries(raw, source)
-    except (ConfigError, TypeError, KeyError, AttributeError, ValueError, OSError):
-        pass  # entries of the wrong form: the schema's problems say which
+    return parse_config(raw, p, Source(p, read_text(p)))
+
+
+def parse_config(raw: Mapping[str, Any], path: Path, source: Source | None = None) -> Config:
+    """The config from the file's values. They are validated once, each problem with its
+    line when ``source`` has the file's text (:func:`referee.config.checks.check_config`:
+    issue 28, the schema is the one validation), and then only read here."""
+    problems = check_config(raw, source or Source(path, ""))
     if problems:
-        raise ConfigProblems(p, sorted(problems, key=lambda x: x.line or 0))
-    return parse_config(raw, p)
-
-
-def parse_config(raw: Mapping[str, Any], path: Path) -> Config:
-    """The config from a file :func:`load_config` has checked: the schema
-    (:mod:`referee.config.schema`) is the one check of every key's type and range, so the
-    values are read here as they are; only what the schema cannot see is checked (issue
-    28: the config validated once)."""
-    _check_no_secrets(raw)
-    game = _table(raw, "game")
-    forum_raw = _table(raw, "forum")
-    tz_name = _str(forum_raw, "forum.timezone", "UTC")
-    tz = ZoneInfo(tz_name)
-    snapshot = forum_raw.get("snapshot")
-    url = forum_raw.get("url")
-    forum = ForumConfig(
-        engine=_opt_str(forum_raw, "forum.engine"),
-        url=url,
-        vote_url=_opt_str(forum_raw, "forum.vote_url"),
-        snapshot=(path.parent / snapshot) if snapshot else None,
-        timezone=tz_name,
-        username=_opt_str(forum_raw, "forum.username"),
-        rate_limit=_num(forum_raw, "forum.rate_limit", 2.0),
-        timeout=_num(forum_raw, "forum.timeout", 20.0),
-        retries=int(_num(forum_raw, "forum.retries", 4)),
-        user_agent=_opt_str(forum_raw, "forum.user_agent"),
-        read_sent=_bool(forum_raw, "read_sent", False),
-        **forum_limits(forum_raw),
-    )
-    if forum.engine is not None and forum.engine not in engine_names():
-        raise ConfigError(
-            f"[forum] engine = {forum.engine!r} не поддерживается",
-            "напишите одно из: " + ", ".join(f'engine = "{n}"' for n in engine_names())
-            + " или уберите строку (движок определится по адресу темы)",
-        )
-
-    host = game.get("host")
-    if not isinstance(host, str) or not host.strip():  # the schema lets "" and "  " pass
-        raise ConfigError(
-            "нет [game] host: нужен ник ведущего на форуме "
-            "(сообщения ведущего никогда не голоса)",
-            'добавьте в [game]: host = "ВашНик"',
-        )
-
-    players = _players(raw.get("players"))
-    schedule = _schedule(raw.get("schedule"), tz)
-    aliases = _aliases(raw.get("aliases"), {p.nick for p in players})
-    replacements = _replacements(raw.get("replacements"), tz, {p.nick for p in players})
-    rules = _table(raw, "rules")
+        raise ConfigProblems(path, problems)
+    game = raw.get("game", {})
+    tz = ZoneInfo(raw.get("forum", {}).get("timezone", "UTC"))
+    players = _players(raw["players"])
+    rules = raw.get("rules", {})
     return Config(
         path=path,
-        host=host.strip(),
-        title=str(game.get("title", "")),
-        forum=forum,
+        host=game["host"].strip(),
+        title=game.get("title", ""),
+        forum=forum_config(raw.get("forum", {}), path.parent),
         players=players,
-        schedule=schedule,
-        aliases=aliases,
-        replacements=replacements,
+        schedule=_schedule(raw.get("schedule", {}), tz),
+        aliases=_aliases(raw.get("aliases", {})),
+        replacements=_replacements(raw.get("replacements", []), tz),
         votes=_vote_rules(rules),
         activity=activity_rules(rules),
         night=_night_rules(rules),
-        game_start=_time(game.get("start"), tz, "game.start") if "start" in game else None,
-        game_end=_time(game.get("end"), tz, "game.end") if "end" in game else None,
-        setup=_setup(raw.get("setup")),
-        notify=_notify(_table(raw, "notify")),
+        game_start=local_time(game["start"], tz, "game.start") if "start" in game else None,
+        game_end=local_time(game["end"], tz, "game.end") if "end" in game else None,
+        setup=_setup(raw.get("setup", {})),
+        notify=_notify(raw.get("notify", {})),
     )
 
 
-_SECRET_KEYS = ("password", "passwd", "pass", "token", "cookie", "sid", "telegram_token")
-
-
-def _check_no_secrets(raw: Mapping[str, Any], where: str = "") -> None:
-    for key, value in raw.items():
-        if key.lower() in _SECRET_KEYS:
-            raise ConfigError(
-                f"в referee.toml секретный ключ {where}{key}: паролям и токенам не место в файле",
-                "удалите эту строку и задайте REFEREE_TELEGRAM_TOKEN (токен бота) в "
-                "окружении" if "token" in key.lower() else
-                "удалите эту строку и задайте REFEREE_PASSWORD в окружении "
-                "(или referee спросит пароль сам)",
-            )
-        if isinstance(value, Mapping):
-            _check_no_secrets(value, f"{where}{key}.")
-
-
-# The readers below take a value the schema has checked (its type, its range, its choices:
-# :data:`referee.config.schema.TABLES`), or the default when the key is absent.
-
-def _table(raw: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-    return raw.get(key, {})
-
-
-def _str(t: Mapping[str, Any], key: str, default: str) -> str:
-    return t.get(key.split(".")[-1], default)
-
-
-def _opt_str(t: Mapping[str, Any], key: str) -> str | None:
-    return t.get(key.split(".")[-1])
-
+# The readers below take values :func:`check_config` has checked (their type, range and
+# choices: :data:`referee.config.schema.TABLES`; what entries say together:
+# :mod:`referee.config.checks`), or the default when the key is absent.
 
 def _num(t: Mapping[str, Any], key: str, default: float) -> float:
-    return float(t.get(key.split(".")[-1], default))
+    return float(t.get(key, default))
 
 
-def _bool(t: Mapping[str, Any], key: str, default: bool) -> bool:
-    return t.get(key, default)
-
-
-def _choice(t: Mapping[str, Any], key: str, default: str) -> str:
-    return t.get(key, default)
-
-
-def _players(raw: Any) -> tuple[Player, ...]:
-    if raw is None:
-        raise ConfigError(
-            "нет [players]: без списка игроков не сопоставить ники в голосах",
-            'добавьте таблицу [players]: "Ник" = "мирный", "Ник2" = { role = "мафия", clan = "A" }',
-        )
-    if not isinstance(raw, Mapping) or not raw:
-        raise ConfigError("[players] — нужна непустая таблица строк ник = роль")
+def _players(raw: Mapping[str, Any]) -> tuple[Player, ...]:
     out: list[Player] = []
     for nick, spec in raw.items():
         where = f"players.{nick!r}"
@@ -306,131 +209,64 @@ def _players(raw: Any) -> tuple[Player, ...]:
             out.append(Player(nick=nick, role_given=False))  # the deal gives the role
         elif isinstance(spec, str):
             out.append(Player(nick=nick, role=normalise_role(spec, where)))
-        elif isinstance(spec, Mapping):
+        else:
             role = normalise_role(spec.get("role", "citizen"), where)
             clan = spec.get("clan")
-            if clan is not None and not isinstance(clan, str):
-                raise ConfigError(f"{where}.clan — нужна строка")
             if role in ROLES_WITH_CLAN and clan is None:
                 clan = DEFAULT_CLAN
             out.append(Player(nick=nick, role=role, clan=clan))
-        else:
-            raise ConfigError(f"{where} — нужна роль или {{ role = ..., clan = ... }}")
     return tuple(out)
 
 
-def _time(value: Any, tz: ZoneInfo, key: str) -> datetime:
-    """A deadline in the forum's time zone (docs/rules.md T2), returned as UTC; only
-    ``"YYYY-MM-DD HH:MM"`` (:func:`referee.config.schema.local_time`)."""
-    return local_time(value, tz, key)
-
-
-def _schedule(raw: Any, tz: ZoneInfo) -> tuple[DaySchedule, ...]:
-    if raw is None:
-        return ()
-    days_raw = raw.get("days") if isinstance(raw, Mapping) else raw
-    if not isinstance(days_raw, list):
-        raise ConfigError(
-            "в [schedule] должны быть записи [[schedule.days]]",
-            'добавьте [[schedule.days]] с day = 1, start = "...", deadline = "..."',
-        )
+def _schedule(raw: Mapping[str, Any], tz: ZoneInfo) -> tuple[DaySchedule, ...]:
     out: list[DaySchedule] = []
-    for i, d in enumerate(days_raw):
+    for i, d in enumerate(raw.get("days", [])):
         where = f"schedule.days[{i}]"
-        if not isinstance(d, Mapping):
-            raise ConfigError(f"{where} должен быть таблицей")
-        for key in ("start", "deadline"):
-            if key not in d:
-                raise ConfigError(f"{where}.{key}: значения нет",
-                                  f'добавьте {key} = "2026-11-21 22:00"')
-        n = d.get("day", i + 1)
-        if not isinstance(n, int) or n < 1:
-            raise ConfigError(f"{where}.day — нужно целое положительное число")
-        start = _time(d["start"], tz, f"{where}.start")
-        deadline = _time(d["deadline"], tz, f"{where}.deadline")
-        if deadline <= start:
-            raise ConfigError(f"{where}: deadline не позже start")
         nd = d.get("night_deadline")
-        night_deadline = _time(nd, tz, f"{where}.night_deadline") if nd is not None else None
-        if night_deadline is not None and night_deadline <= deadline:
-            raise ConfigError(f"{where}: night_deadline не позже дедлайна дня")
-        out.append(DaySchedule(n, start, deadline, night_deadline))
-    out.sort(key=lambda s: s.day)
-    if len({s.day for s in out}) != len(out):
-        raise ConfigError("[schedule]: один и тот же день указан дважды")
-    return tuple(out)
+        out.append(DaySchedule(
+            d.get("day", i + 1), local_time(d["start"], tz, f"{where}.start"),
+            local_time(d["deadline"], tz, f"{where}.deadline"),
+            local_time(nd, tz, f"{where}.night_deadline") if nd is not None else None))
+    return tuple(sorted(out, key=lambda s: s.day))
 
 
-def _aliases(raw: Any, nicks: set[str]) -> dict[str, tuple[str, ...]]:
-    if raw is None:
-        return {}
-    if not isinstance(raw, Mapping):
-        raise ConfigError("[aliases] — таблица: \"Ник\" = [\"другое написание\", ...]")
-    out: dict[str, tuple[str, ...]] = {}
-    for nick, spellings in raw.items():
-        if nick not in nicks:
-            raise ConfigError(
-                f"aliases.{nick!r}: такого игрока нет в [players]", "пишите ник так, как в "
-                "[players]"
-            )
-        if isinstance(spellings, str):
-            spellings = [spellings]
-        if not isinstance(spellings, list) or not all(isinstance(s, str) for s in spellings):
-            raise ConfigError(f"aliases.{nick!r} — нужен список строк")
-        out[nick] = tuple(spellings)
-    return out
+def _aliases(raw: Mapping[str, Any]) -> dict[str, tuple[str, ...]]:
+    return {nick: (spellings,) if isinstance(spellings, str) else tuple(spellings)
+            for nick, spellings in raw.items()}
 
 
-def _replacements(raw: Any, tz: ZoneInfo, nicks: set[str]) -> tuple[Replacement, ...]:
-    if raw is None:
-        return ()
-    if not isinstance(raw, list):
-        raise ConfigError("замены нужно записывать как [[replacements]]")
-    out: list[Replacement] = []
-    for i, r in enumerate(raw):
-        where = f"replacements[{i}]"
-        if not isinstance(r, Mapping) or "slot" not in r or "player" not in r:
-            raise ConfigError(f"{where}: нужны slot = \"старый ник\" и player = \"новый ник\"")
-        for key in ("slot", "player"):
-            if not isinstance(r[key], str):
-                raise ConfigError(f"{where}.{key} — нужен ник в кавычках, а не {r[key]!r}")
-        if r["slot"] not in nicks:
-            raise ConfigError(f"{where}.slot {r['slot']!r} — такого игрока нет в [players]")
-        from_post = r.get("from_post")
-        if isinstance(from_post, bool) or not isinstance(from_post, int | None):
-            raise ConfigError(f"{where}.from_post — нужен номер сообщения (целое число), "
-                              f"а не {from_post!r}")
-        from_time = _time(r["from_time"], tz, f"{where}.from_time") if "from_time" in r else None
-        if from_post is None and from_time is None:
-            raise ConfigError(f"{where}: нужен from_post = НОМЕР или from_time = \"...\"")
-        out.append(Replacement(r["slot"], r["player"], from_post, from_time))
-    return tuple(out)
+def _replacements(raw: list[Mapping[str, Any]], tz: ZoneInfo) -> tuple[Replacement, ...]:
+    return tuple(
+        Replacement(r["slot"], r["player"], r.get("from_post"),
+                    local_time(r["from_time"], tz, f"replacements[{i}].from_time")
+                    if "from_time" in r else None)
+        for i, r in enumerate(raw))
 
 
 def _vote_rules(t: Mapping[str, Any]) -> VoteRules:
     d = VoteRules()
     phrases = t.get("vote_phrases", list(d.phrases))
     colours = t.get("red_colours", list(d.red_colours))
-    changes = _choice(t, "changes", d.changes)
+    changes = t.get("changes", d.changes)
     vote_colours = t.get("vote_colours", list(d.vote_colours))
     return VoteRules(
         vote_colours=tuple(c.strip().lower() for c in vote_colours),
-        deleted_vote=_choice(t, "deleted_vote", d.deleted_vote),
+        deleted_vote=t.get("deleted_vote", d.deleted_vote),
         phrases=tuple(p.lower() for p in phrases),
         red_colours=tuple(c.lower() for c in colours),
-        red_hue_tolerance=_num(t, "rules.red_hue_tolerance", d.red_hue_tolerance),
-        red_min_saturation=_num(t, "rules.red_min_saturation", d.red_min_saturation),
+        red_hue_tolerance=_num(t, "red_hue_tolerance", d.red_hue_tolerance),
+        red_min_saturation=_num(t, "red_min_saturation", d.red_min_saturation),
         changes=changes,
-        change_limit=int(_num(t, "rules.change_limit", d.change_limit)),
-        edited_vote=_choice(t, "edited_vote", d.edited_vote),
-        tie=_choice(t, "tie", d.tie),
-        early_majority=_bool(t, "early_majority", d.early_majority),
-        reason_min_letters=int(_num(t, "rules.reason_min_letters", d.reason_min_letters)),
-        near_match_distance=int(_num(t, "rules.near_match_distance", d.near_match_distance)),
+        change_limit=int(_num(t, "change_limit", d.change_limit)),
+        edited_vote=t.get("edited_vote", d.edited_vote),
+        tie=t.get("tie", d.tie),
+        early_majority=t.get("early_majority", d.early_majority),
+        reason_min_letters=int(_num(t, "reason_min_letters", d.reason_min_letters)),
+        near_match_distance=int(_num(t, "near_match_distance", d.near_match_distance)),
         near_match_min_length=int(
-            _num(t, "rules.near_match_min_length", d.near_match_min_length)
+            _num(t, "near_match_min_length", d.near_match_min_length)
         ),
-        reveal_role_on_hanging=_bool(t, "reveal_role_on_hanging", d.reveal_role_on_hanging),
+        reveal_role_on_hanging=t.get("reveal_role_on_hanging", d.reveal_role_on_hanging),
     )
 
 
@@ -438,51 +274,27 @@ def _night_rules(t: Mapping[str, Any]) -> NightRules:
     d = NightRules()
     ambush = t.get("ambush_kills", list(d.ambush_kills))
     return NightRules(
-        reveal_role_on_death=_bool(t, "reveal_role_on_death", d.reveal_role_on_death),
-        maniac_ambush_twice_in_a_row=_bool(
-            t, "maniac_ambush_twice_in_a_row", d.maniac_ambush_twice_in_a_row
-        ),
+        reveal_role_on_death=t.get("reveal_role_on_death", d.reveal_role_on_death),
+        maniac_ambush_twice_in_a_row=t.get(
+            "maniac_ambush_twice_in_a_row", d.maniac_ambush_twice_in_a_row),
         ambush_kills=tuple(normalise_role(r, "rules.ambush_kills") for r in ambush),
         request_changes_per_game=int(
-            _num(t, "rules.request_changes_per_game", d.request_changes_per_game)
+            _num(t, "request_changes_per_game", d.request_changes_per_game)
         ),
         change_limited_actions=_actions(t, "change_limited_actions", d.change_limited_actions),
-        clan_wins_at_parity=_bool(t, "clan_wins_at_parity", d.clan_wins_at_parity),
-        necromancer_turns=int(_num(t, "rules.necromancer_turns", d.necromancer_turns)),
+        clan_wins_at_parity=t.get("clan_wins_at_parity", d.clan_wins_at_parity),
+        necromancer_turns=int(_num(t, "necromancer_turns", d.necromancer_turns)),
     )
 
 
 def _actions(t: Mapping[str, Any], key: str, default: tuple[str, ...]) -> tuple[str, ...]:
-    value = t.get(key, list(default))
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ConfigError(f"rules.{key}: нужен список действий",
-                          "например [\"проверка\", \"лечение\", \"выстрел\", \"убийство\"]")
-    ids = [action_id(v) for v in value]
-    unknown = [v for v, i in zip(value, ids, strict=True) if i is None]
-    if unknown:
-        raise ConfigError(f"rules.{key}: неизвестное действие {unknown[0]!r}",
-                          "напишите одно из: " + action_words())
-    return tuple(i for i in ids if i is not None)
+    """Ids of the actions the host named by id or Russian name (``"проверка"``)."""
+    return tuple(action_id(v) or v for v in t.get(key, default))
 
 
-def _setup(raw: Any) -> dict[str, int]:
-    if raw is None:
-        return {}
-    if not isinstance(raw, Mapping):
-        raise ConfigError("[setup] — нужна таблица роль = число")
-    out: dict[str, int] = {}
-    for role, count in raw.items():
-        if role in ("clans",):
-            if not isinstance(count, int) or count < 0:
-                raise ConfigError("setup.clans — нужно целое число")
-            out["clans"] = count
-            continue
-        rid = normalise_role(role, f"setup.{role}")
-        if not isinstance(count, int) or count < 0:
-            raise ConfigError(f"setup.{role} — нужно целое число игроков")
-        out[rid] = count
-    return out
-
+def _setup(raw: Mapping[str, Any]) -> dict[str, int]:
+    return {role if role == "clans" else normalise_role(role, f"setup.{role}"): count
+            for role, count in raw.items()}
 
 
 def _notify(t: Mapping[str, Any]) -> NotifyConfig:

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from referee.config.forum import engine_names
 from referee.core.css_colours import COLOUR_FAMILIES, CSS_COLOUR_NAMES
 from referee.core.errors import ConfigError
-from referee.core.roles import NIGHT_ACTIONS, normalise_role
+from referee.core.roles import action_id, action_words, normalise_role
 
 Where = tuple[str | int, ...]
 """A key's place: ``("rules", "tie")``, ``("schedule", "days", 0, "start")``."""
@@ -234,10 +235,26 @@ def role_ids(v: Any) -> str | None:
 
 
 def action_ids(v: Any) -> str | None:
+    """Night actions as the host types them: ids or Russian names (``"проверка"``)."""
     if not isinstance(v, list) or not all(_is_text(x) for x in v):
-        return "должно быть списком действий в кавычках"
-    bad = [x for x in v if x not in NIGHT_ACTIONS]
-    return f"{bad[0]!r} — не действие ({', '.join(NIGHT_ACTIONS)})" if bad else None
+        return 'должно быть списком действий в кавычках, например ["проверка", "лечение"]'
+    bad = [x for x in v if action_id(x) is None]
+    return f"неизвестное действие {bad[0]!r}: пишите одно из: {action_words()}" if bad else None
+
+
+def nick(v: Any) -> str | None:
+    if not _is_text(v):
+        return "должно быть текстом в кавычках"
+    return None if v.strip() else 'пусто: нужен ник ведущего на форуме, например "ВашНик"'
+
+
+def engine(v: Any) -> str | None:
+    """A registry name (:func:`referee.config.forum.engine_names`)."""
+    if not _is_text(v):
+        return "должно быть текстом в кавычках"
+    problem = choice(*engine_names())(v)
+    return problem and (f"такой движок не поддерживается: {problem} или уберите строку "
+                        "(движок определится по адресу темы)")
 
 
 NOTIFY_EVENTS = ("vote", "rejected", "post", "pm", "silent", "leader", "phase", "deadline",
@@ -259,9 +276,9 @@ def events(v: Any) -> str | None:
 
 
 TABLES: Mapping[str, Mapping[str, Check]] = {
-    "game": {"host": text, "title": text, "start": when, "end": when},
+    "game": {"host": nick, "title": text, "start": when, "end": when},
     "forum": {
-        "engine": text, "url": text, "vote_url": text, "snapshot": text, "timezone": zone,
+        "engine": engine, "url": text, "vote_url": text, "snapshot": text, "timezone": zone,
         "username": text, "rate_limit": number(0.01), "timeout": number(0.1),
         "retries": whole(0), "user_agent": text, "read_sent": flag,
         "max_answer_mib": number(0.01), "reread_every": number(0),
@@ -453,8 +470,20 @@ _EXAMPLE = {"start": 'добавьте start = "2026-11-20 18:00"',
                                    'from_time = "2026-11-21 12:00"'}
 
 
+def _a_table(bad: Bad, key: str, value: Any, example: str) -> bool:
+    """``[players]``, ``[aliases]``, ``[setup]`` are tables (``players = 5`` is not)."""
+    if value is None:
+        return False  # a missing [players] is told by :func:`missing_parts`
+    if isinstance(value, Mapping) and (value or key != "players"):
+        return True
+    what = "непустой таблицей" if key == "players" else "таблицей"
+    bad((key,), f"{key} должно быть {what}: {example}", f"пишите раздел [{key}]")
+    return False
+
+
 def _players(bad: Bad, players: Any) -> None:
-    if not isinstance(players, Mapping):
+    if not _a_table(bad, "players", players,
+                    '"Ник" = "мирный житель", "Ник2" = { role = "мафия", clan = "A" }'):
         return
     for nick, spec in players.items():
         at: Where = ("players", nick)
@@ -471,7 +500,7 @@ def _players(bad: Bad, players: Any) -> None:
 
 
 def _aliases(bad: Bad, aliases: Any, players: Any) -> None:
-    if not isinstance(aliases, Mapping):
+    if not _a_table(bad, "aliases", aliases, '"Ник" = ["другое написание", …]'):
         return
     nicks = list(players) if isinstance(players, Mapping) else []
     for nick, spellings in aliases.items():
@@ -487,7 +516,7 @@ def _aliases(bad: Bad, aliases: Any, players: Any) -> None:
 
 
 def _setup(bad: Bad, setup: Any) -> None:
-    if not isinstance(setup, Mapping):
+    if not _a_table(bad, "setup", setup, "роль = число игроков, clans = число кланов"):
         return
     for role, count in setup.items():
         at: Where = ("setup", role)

@@ -12,7 +12,9 @@ from pathlib import Path
 @dataclass(frozen=True, slots=True)
 class ForumSettings:
     """What an engine needs to reach the board, as plain values (adapters never read the
-    game's config): the topic, the forum's time zone, the host's login, politeness."""
+    game's config): the topic, the forum's time zone, the host's login, politeness. Each
+    field but ``cookie_file`` is the ``[forum]`` key of the same name
+    (:class:`referee.config.forum.ForumConfig` holds them as they are)."""
 
     url: str | None = None
     engine: str | None = None
@@ -28,7 +30,9 @@ class ForumSettings:
     cookie_file: Path | None = None
     """Where the session cookies live (beside the game database); None: not kept."""
     max_answer_mib: float = 20.0
-    """The cap on one answer's decoded size (issue 26, :mod:`adapters.bounded`)."""
+    """``[forum] max_answer_mib``: the cap on one answer's decoded size (issue 26,
+    :mod:`adapters.bounded`): a topic page of a long game is a few hundred kilobytes; an
+    answer of 20 MiB is no forum page."""
 
 
 __all__ = ["ForumSettings"]

@@ -151,17 +151,18 @@ class GameBase:
             report = report.with_held(self._post_held_text)
             lines.append(report.summary())
             lines += _sync_warnings(adapter, report)
+            board = self.config.forum.board
             read_pms = pms if pms is not None else (
-                self.config.forum.snapshot is not None or bool(self.config.forum.username)
-            )
+                board.snapshot is not None or bool(board.username))
             if read_pms:
                 lines.append(self._sync_pms(adapter, sent=sent, by_need=(
                     scheduled and pms is None and not sent and not full)))
         finally:
             adapter.close()
-        if self.config.forum.vote_url and self.config.forum.snapshot is None:
+        if self.config.forum.vote_url and self.config.forum.board.snapshot is None:
+            forum = self.config.forum
             votes_config = replace(
-                self.config, forum=replace(self.config.forum, url=self.config.forum.vote_url)
+                self.config, forum=replace(forum, board=replace(forum.board, url=forum.vote_url))
             )
             adapter = open_adapter(votes_config, password=password, db_path=self.store.path)
             try:
@@ -236,7 +237,7 @@ class GameBase:
             return None
         from adapters.registry import topic_id  # noqa: PLC0415 — engines load only here
 
-        return topic_id(self.config.forum.vote_url, self.config.forum.engine)
+        return topic_id(self.config.forum.vote_url, self.config.forum.board.engine)
 
     # ------------------------------------------------------------------ roster
 

@@ -156,7 +156,7 @@ def _roster_warnings(config: Config, path: Path, *, dealt: bool) -> list[str]:
     raw = _read_toml(path, "файл настроек", "")
     out += _folded_roles(raw.get("players"))
     forum = raw.get("forum", {})
-    if config.forum.snapshot is not None and "timezone" not in forum:
+    if config.forum.board.snapshot is not None and "timezone" not in forum:
         out.append("[forum] timezone не указан: время сохранённых страниц читается как UTC")
     return out
 
@@ -209,9 +209,9 @@ def _open_topic(config: Config, password: Password | None
         forum = open_forum(settings, password)
         try:
             who = None
-            if config.forum.username and config.forum.snapshot is None:
+            if settings.username and settings.snapshot is None:
                 forum.login()
-                who = config.forum.username
+                who = settings.username
             engine = forum.engine
             pages = forum.fetch_topic_pages(FIRST_PAGE)
             page = next(iter(pages), None)

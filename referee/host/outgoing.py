@@ -62,7 +62,7 @@ class Outgoing:
 def game_ref(config: Config) -> str:
     """The game's identity in keys: the topic's host, path and ``t=`` (scheme, ``www.``,
     ``sid`` and other parameters do not matter), else the config file."""
-    url = config.forum.url
+    url = config.forum.board.url
     if url:
         parts = urlsplit(url.strip())
         host = (parts.hostname or "").lower().removeprefix("www.")
@@ -72,13 +72,13 @@ def game_ref(config: Config) -> str:
 
 
 def topic_ref(config: Config) -> str:
-    topic = parse_qs(urlsplit((config.forum.url or "").strip()).query).get("t", [""])[0]
-    if not topic and config.forum.url:
+    topic = parse_qs(urlsplit((config.forum.board.url or "").strip()).query).get("t", [""])[0]
+    if not topic and config.forum.board.url:
         # Other engines number topics in their own addresses (XenForo: threads/slug.ID/).
         from adapters.registry import topic_id
 
         try:
-            number = topic_id(config.forum.url, config.forum.engine)
+            number = topic_id(config.forum.board.url, config.forum.board.engine)
         except RefereeError:
             number = None
         topic = str(number) if number is not None else ""

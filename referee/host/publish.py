@@ -65,7 +65,7 @@ def known_user_ids(store: Store) -> dict[str, int]:
 
 def check_can_send(config: Config) -> None:
     """Posting needs the live forum and the host's login; say which setting is missing."""
-    forum = config.forum
+    forum = config.forum.board
     if forum.snapshot is not None:
         raise ConfigError(
             "для отправки нужен живой форум: [forum] snapshot читает сохранённые страницы и "
@@ -83,7 +83,7 @@ def check_can_send(config: Config) -> None:
         )
     from adapters.registry import can_post  # noqa: PLC0415 — offline commands load no HTTP
 
-    if not can_post(forum.settings()):
+    if not can_post(config.forum.settings()):
         raise ConfigError(f"отправка не поддерживается для [forum] engine = {forum.engine!r}",
                           "скопируйте текст в тему вручную")
 
@@ -368,7 +368,7 @@ def live_look(config: Config, store: Store) -> Look:
                 sync_pms(config, store, adapter, sent=True)
         finally:
             adapter.close()
-        host = config.forum.username or config.host
+        host = config.forum.board.username or config.host
         return {m.key: find_sent(store, kind=m.kind, recipient=m.recipient, body=m.body,
                                  sender=host, since=since) for m, since in intended}
 

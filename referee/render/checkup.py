@@ -51,7 +51,7 @@ def _understood(c: Checkup) -> list[str]:
     assert config is not None
     tz = config.tz
     title = f"«{config.title}», " if config.title else ""
-    forum = config.forum
+    forum = config.forum.board
     where = f"снимок {forum.snapshot}" if forum.snapshot else (forum.url or "—")
     out = [f"Игра {title}ведущий {config.host}; форум: {where}; часовой пояс "
            f"{forum.timezone} (всё время ниже — форумное).", ""]

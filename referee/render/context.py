@@ -34,7 +34,7 @@ class Context:
     @classmethod
     def of(cls, config: Config) -> Context:
         return cls(
-            tz=config.tz, tz_name=config.forum.timezone, topic_url=config.forum.url,
+            tz=config.tz, tz_name=config.forum.board.timezone, topic_url=config.forum.board.url,
             roles={p.nick: p.role for p in config.players if p.role_given},
             reveal_role_on_hanging=config.votes.reveal_role_on_hanging,
             reveal_role_on_removal=config.activity.reveal_role_on_removal,

@@ -76,7 +76,7 @@ def _names(names: Sequence[str], limit: int = 8) -> str:
 
 
 def _tz_label(config: Config) -> str:
-    return _TZ_LABELS.get(config.forum.timezone, config.forum.timezone)
+    return _TZ_LABELS.get(config.forum.board.timezone, config.forum.board.timezone)
 
 
 # --------------------------------------------------------------------------- the texts

@@ -15,15 +15,11 @@ from referee.core.errors import StoreError
 from referee.store import guard
 from referee.store.rows import _INDEXES, _TABLES, SCHEMA_VERSION
 
-_COLUMN_TYPES = {int: "INTEGER", str: "TEXT", float: "FLOAT", bytes: "BLOB"}
-"""A column's Python type → its SQLite type, as sqlite-utils named them when it made the
-store's tables (a database made by either is the same)."""
-
 
 class Rows:
-    """Rows by column name: all the store's readers used of sqlite-utils. The store is
-    plain ``sqlite3``: sqlite-utils (and the numpy it loads where installed) was ~45 ms
-    of every command's start for this and the table making below (issue 30 item 3)."""
+    """Rows by column name, as sqlite-utils' ``query`` gives them. Reading needs no more
+    than ``sqlite3``; sqlite-utils (and the numpy it loads where installed, ~45 ms) is
+    imported only when the schema must be made or grown (issue 30 item 3)."""
 
     def __init__(self, conn: sqlite3.Connection) -> None:
         self.conn = conn
@@ -40,20 +36,43 @@ def _quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def _create_table(conn: sqlite3.Connection, name: str, columns: dict[str, type],
-                  pk: str | tuple[str, ...]) -> None:
-    keys = (pk,) if isinstance(pk, str) else pk
-    lines = [f"   {_quoted(c)} {_COLUMN_TYPES[t]}"
-             + (" PRIMARY KEY" if len(keys) == 1 and c == keys[0] else "")
-             for c, t in columns.items()]
-    if len(keys) > 1:
-        lines.append(f"   PRIMARY KEY ({', '.join(_quoted(k) for k in keys)})")
-    conn.execute(f"CREATE TABLE {_quoted(name)} (\n" + ",\n".join(lines) + "\n)")
-
-
 def _table_columns(conn: sqlite3.Connection, name: str) -> set[str]:
     """The table's columns; empty when there is no such table."""
     return {row[1] for row in conn.execute(f"PRAGMA table_info({_quoted(name)})")}
+
+
+def _index_name(table: str, columns: tuple[str, ...]) -> str:
+    """The name sqlite-utils gives an index it makes."""
+    return f"idx_{table}_{'_'.join(columns)}"
+
+
+def _schema_complete(conn: sqlite3.Connection) -> bool:
+    """Every table, column and index of this version is there (the usual case: nothing to
+    make, so sqlite-utils is not imported)."""
+    for name, (columns, _pk) in _TABLES.items():
+        if not set(columns) <= _table_columns(conn, name):
+            return False
+    indexes = {row[0] for row in conn.execute(
+        "SELECT name FROM sqlite_master WHERE type = 'index'")}
+    return all(_index_name(name, tuple(cols)) in indexes for name, cols in _INDEXES)
+
+
+def _make_schema(conn: sqlite3.Connection) -> None:
+    """The tables, columns and indexes that are missing, made by sqlite-utils."""
+    import sqlite_utils  # noqa: PLC0415 — only when the schema must be made or grown
+
+    db = sqlite_utils.Database(conn)
+    for name, (columns, pk) in _TABLES.items():
+        table = db.table(name)
+        if not table.exists():
+            table.create(columns, pk=pk)
+            continue
+        have = set(table.columns_dict)
+        for col, typ in columns.items():
+            if col not in have:
+                table.add_column(col, typ)
+    for name, cols in _INDEXES:
+        db.table(name).create_index(list(cols), if_not_exists=True)
 
 
 # --------------------------------------------------------------------------- the store
@@ -133,20 +152,8 @@ class StoreBase:
                 "обновите referee (pip install -U referee)",
             )
         with self._tx():
-            for name, (columns, pk) in _TABLES.items():
-                have = _table_columns(self.conn, name)
-                if not have:
-                    _create_table(self.conn, name, columns, pk)
-                    continue
-                for col, typ in columns.items():
-                    if col not in have:
-                        self.conn.execute(f"ALTER TABLE {_quoted(name)} ADD COLUMN "
-                                          f"{_quoted(col)} {_COLUMN_TYPES[typ]}")
-            for name, cols in _INDEXES:
-                index = _quoted(f"idx_{name}_{'_'.join(cols)}")
-                self.conn.execute(
-                    f"CREATE INDEX IF NOT EXISTS {index}\n    ON {_quoted(name)} "
-                    f"({', '.join(_quoted(c) for c in cols)})")
+            if not _schema_complete(self.conn):
+                _make_schema(self.conn)
             self.conn.execute(
                 "INSERT INTO meta(key, value) VALUES('schema_version', ?) "
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",

@@ -130,8 +130,9 @@ def test_init_on_the_demo_pages_fills_the_roster(tmp_path: Path) -> None:
     assert config.host == "Ведущий" and config.title == "Мафия: игра 2"
     assert [p.nick for p in config.players] == [p.nick for p in load_config(DEMO).players]
     assert not any(p.role_given for p in config.players)
-    assert config.forum.timezone == "Europe/Moscow"
-    assert config.forum.snapshot is not None and config.forum.snapshot.resolve() == PAGES
+    assert config.forum.board.timezone == "Europe/Moscow"
+    snapshot = config.forum.board.snapshot
+    assert snapshot is not None and snapshot.resolve() == PAGES
     assert [(d.day, f"{d.start.astimezone(config.tz):%d.%m %H:%M}",
              f"{d.deadline.astimezone(config.tz):%d.%m %H:%M}",
              f"{d.night_deadline.astimezone(config.tz):%d.%m %H:%M}")

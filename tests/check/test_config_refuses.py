@@ -132,7 +132,7 @@ def test_every_problem_is_listed_at_once(tmp_path: Path) -> None:
 def test_a_snapshot_game_may_leave_the_timezone_out(tmp_path: Path) -> None:
     # Saved pages are read offline; `referee check` warns about the zone instead.
     text = BASE.replace('timezone = "Europe/Moscow"\n', 'snapshot = "pages"\n')
-    assert load_config(_write(tmp_path, text)).forum.timezone == "UTC"
+    assert load_config(_write(tmp_path, text)).forum.board.timezone == "UTC"
 
 
 def test_a_toml_syntax_error_names_its_line(tmp_path: Path) -> None:

@@ -38,7 +38,7 @@ def test_demo_config_loads() -> None:
     assert cfg.player("Лиса").clan == "Лисья нора"
     # T2: deadlines are forum-time-zone instants stored as UTC: 22:00 MSK = 19:00 UTC.
     assert cfg.day(1).deadline == datetime(2026, 11, 21, 19, 0, tzinfo=UTC)
-    assert cfg.forum.snapshot == ROOT / "fixtures/demo/pages"
+    assert cfg.forum.board.snapshot == ROOT / "fixtures/demo/pages"
 
 
 def test_russian_role_names_and_default_clan(tmp_path: Path) -> None:

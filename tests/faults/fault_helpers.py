@@ -18,6 +18,7 @@ from support.phpbb.board import HOST, PASSWORD, PLAYERS, ROOT, Board
 from adapters.base import Secret
 from adapters.phpbb.client import PhpbbForum
 from referee.config.game import Config, ForumConfig
+from referee.core.forum_settings import ForumSettings
 from referee.store import Store
 from referee.store.sync import PmSyncReport, SyncReport, sync_pms, sync_topic
 
@@ -37,7 +38,8 @@ def forum_config(board: Board, **kw: Any) -> ForumConfig:
     kw.setdefault("timeout", 5.0)
     kw.setdefault("retries", 2)
     kw.setdefault("rate_limit", 0)
-    return ForumConfig(url=board.topic_url, timezone="Europe/Moscow", username=HOST[0], **kw)
+    return ForumConfig(ForumSettings(url=board.topic_url, timezone="Europe/Moscow",
+                                     username=HOST[0], **kw))
 
 
 @dataclass

@@ -108,7 +108,7 @@ def test_max_answer_mib_is_a_forum_setting(tmp_path: Path) -> None:
                         encoding="utf-8")
         return path
 
-    assert load_config(config("")).forum.max_answer_mib == 20
+    assert load_config(config("")).forum.board.max_answer_mib == 20
     forum = load_config(config("max_answer_mib = 5")).forum
     assert forum.settings().max_answer_mib == 5
     with pytest.raises(ConfigError, match="max_answer_mib"):

@@ -30,11 +30,12 @@ SYNC = """
 import sys
 from pathlib import Path
 from referee.config.game import Config, ForumConfig
+from referee.core.forum_settings import ForumSettings
 from referee.game import Game
 from referee.store import Store
 url, db, user = sys.argv[1], Path(sys.argv[2]), sys.argv[3]
-forum = ForumConfig(url=url, timezone="Europe/Moscow", username=user, rate_limit=0,
-                    timeout=10, retries=1)
+forum = ForumConfig(ForumSettings(url=url, timezone="Europe/Moscow", username=user,
+                                  rate_limit=0, timeout=10, retries=1))
 config = Config(path=db.with_suffix(".toml"), host=user, forum=forum, players=())
 with Store.open(db) as store:
     for line in Game(config, store).sync():

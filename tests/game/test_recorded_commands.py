@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from referee.config.game import Config, DaySchedule, ForumConfig, Player
+from referee.core.forum_settings import ForumSettings
 from referee.core.kernel import Post, PrivateMessage, TopicPage
 from referee.game import Game
 from referee.game import days as day_room
@@ -47,7 +48,8 @@ def day(n: int) -> DaySchedule:
 
 def config(tmp: Path, days: int) -> Config:
     return Config(
-        path=tmp / "referee.toml", host=HOST, forum=ForumConfig(timezone="Europe/Moscow"),
+        path=tmp / "referee.toml", host=HOST,
+        forum=ForumConfig(ForumSettings(timezone="Europe/Moscow")),
         players=tuple(Player(n, *ROLES.get(n, ("citizen", None))) for n in PLAYERS),
         schedule=tuple(day(n) for n in range(1, days + 2)),
     )

@@ -17,6 +17,7 @@ import pytest
 from intake_helpers import describe, pm
 
 from referee.config.game import Config, DaySchedule, ForumConfig, Player
+from referee.core.forum_settings import ForumSettings
 from referee.rules.intake import NightIntake, read_night
 
 D1 = datetime(2026, 11, 20, 15, 0, tzinfo=UTC)
@@ -37,7 +38,7 @@ PLAYERS = (
 CONFIG = Config(
     path=Path("referee.toml"),
     host="Ведущий",
-    forum=ForumConfig(url="http://forum/viewtopic.php?t=3"),
+    forum=ForumConfig(ForumSettings(url="http://forum/viewtopic.php?t=3")),
     players=PLAYERS,
     schedule=(
         DaySchedule(1, D1, N1_START, N1_END),

@@ -9,6 +9,7 @@ from pathlib import Path
 from intake_helpers import describe, pm
 
 from referee.config.game import Config, DaySchedule, ForumConfig, NightRules, Player, Replacement
+from referee.core.forum_settings import ForumSettings
 from referee.rules.intake import NightIntake, read_night
 
 D1 = datetime(2026, 11, 20, 15, 0, tzinfo=UTC)
@@ -27,7 +28,7 @@ def config(*, replacements: tuple[Replacement, ...] = (), turns: int = 3) -> Con
     return Config(
         path=Path("referee.toml"),
         host="Ведущий",
-        forum=ForumConfig(url="http://forum/viewtopic.php?t=3"),
+        forum=ForumConfig(ForumSettings(url="http://forum/viewtopic.php?t=3")),
         players=PLAYERS,
         schedule=(
             DaySchedule(1, D1, NIGHT_START, NIGHT_END),

@@ -21,6 +21,7 @@ from referee.config.game import (
     ForumConfig,
     Player,
 )
+from referee.core.forum_settings import ForumSettings
 from referee.core.kernel import PmListEntry, PrivateMessage
 from referee.core.roles import normalise_role
 from referee.rules.intake import NightIntake, night_roster, read_night, read_requests
@@ -98,7 +99,7 @@ def game_config() -> Config:
     return Config(
         path=Path("referee.toml"),
         host=game["host"],
-        forum=ForumConfig(timezone="Europe/Moscow", snapshot=FIXTURE),
+        forum=ForumConfig(ForumSettings(timezone="Europe/Moscow", snapshot=FIXTURE)),
         players=tuple(
             Player(nick, roles[nick], "mafia" if roles[nick] in ("mafia", "thug", "kamikaze")
                    else None)

@@ -48,7 +48,7 @@ def test_the_config_accepts_the_engine(tmp_path: Path) -> None:
                    'url = "https://x.rolka.me/viewtopic.php?id=149"\ntimezone = "UTC"\n'
                    '[players]\n"A" = "citizen"\n',
                    encoding="utf-8")
-    assert load_config(cfg).forum.engine == "mybbru"
+    assert load_config(cfg).forum.board.engine == "mybbru"
 
 
 def test_a_post_link_is_decided_by_the_first_page_then_refused() -> None:

@@ -107,10 +107,9 @@ def corrupt_toml(draw: st.DrawFn) -> str:
 
 def assert_usable(config: Config) -> None:
     """A config that loads has the types the rest of the program relies on."""
-    forum = config.forum
-    for name in ("url", "vote_url", "username", "user_agent"):
-        value = getattr(forum, name)
-        assert value is None or isinstance(value, str), f"forum.{name} = {value!r}"
+    forum = config.forum.board
+    for value in (forum.url, config.forum.vote_url, forum.username, forum.user_agent):
+        assert value is None or isinstance(value, str), f"[forum]: {value!r}"
     assert isinstance(config.host, str) and config.host
     assert config.tz is not None
     for r in config.replacements:

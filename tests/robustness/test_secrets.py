@@ -48,7 +48,7 @@ def game_config(tmp: Path) -> Path:
     text = text.replace("rate_limit = 2.0", "rate_limit = 1000.0")
     path = tmp / "referee.toml"
     path.write_text(text, encoding="utf-8")
-    assert load_config(path).forum.snapshot is None
+    assert load_config(path).forum.board.snapshot is None
     return path
 
 

@@ -51,8 +51,8 @@ def make_forum(live: LiveBoard, clock: WallTime, tmp_path: Path) -> Callable[...
 @pytest.fixture
 def config(live: LiveBoard, tmp_path: Path) -> Config:
     return Config(path=tmp_path / "referee.toml", host=HOST_NAME,
-                  forum=ForumConfig(url=f"{live.base}index.php?topic=2.0",
-                                    timezone="Europe/Moscow", username=HOST_NAME),
+                  forum=ForumConfig(ForumSettings(url=f"{live.base}index.php?topic=2.0",
+                                                  timezone="Europe/Moscow", username=HOST_NAME)),
                   players=(Player("Шерлок"), Player("Kotik")))
 
 

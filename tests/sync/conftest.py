@@ -13,6 +13,7 @@ from sync_helpers import PASSWORD, TOPIC_URL
 from adapters.base import HttpClient, Secret
 from adapters.phpbb.client import PhpbbForum
 from referee.config.game import Config, ForumConfig, Player
+from referee.core.forum_settings import ForumSettings
 from referee.store import Store
 
 
@@ -33,7 +34,7 @@ def make_forum_config(**kw: Any) -> ForumConfig:
     kw.setdefault("url", TOPIC_URL)
     kw.setdefault("timezone", "Europe/Moscow")
     kw.setdefault("username", "Ведущий")
-    return ForumConfig(**kw)
+    return ForumConfig(ForumSettings(**kw))
 
 
 @pytest.fixture
@@ -49,7 +50,8 @@ def make_forum(
     def make(forum: ForumConfig | None = None, **kw: Any) -> PhpbbForum:
         forum = forum or config.forum
         http = HttpClient(
-            "https://forum.test/", rate_limit=forum.rate_limit, retries=forum.retries,
+            "https://forum.test/", rate_limit=forum.board.rate_limit,
+            retries=forum.board.retries,
             cookie_file=kw.pop("cookie_file", tmp_path / "referee.cookies"),
             sleep=clock.sleep, clock=clock.clock, random_=lambda: 0.0,
         )

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import stat
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import httpx
@@ -169,7 +170,7 @@ def test_without_a_username_the_host_is_told_what_to_set(
     board: FakeBoard, make_forum: MakeForum, config: Config
 ) -> None:
     board.require_login = True
-    forum = make_forum(type(config.forum)(url=config.forum.url, username=None))
+    forum = make_forum(replace(config.forum, board=replace(config.forum.board, username=None)))
     with pytest.raises(LoginRequired, match="username не задан"):
         list(forum.fetch_topic_pages(PageCursor(1)))
 

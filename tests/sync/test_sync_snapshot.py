@@ -31,7 +31,8 @@ def saved_folder(tmp_path: Path, names: list[str]) -> Path:
 
 
 def snapshot_config(config: Config, folder: Path, url: str | None = None) -> Config:
-    return replace(config, forum=replace(config.forum, snapshot=folder, url=url))
+    board = replace(config.forum.board, snapshot=folder, url=url)
+    return replace(config, forum=replace(config.forum, board=board))
 
 
 def test_a_saved_topic_is_synced_like_the_live_one(

@@ -200,7 +200,7 @@ class Watch:
         """A watch runs for days: the forum password is asked once at the start, in case
         the session ends meanwhile, and kept in this process only (as ``REFEREE_PASSWORD``
         would be). Not asked without a login, from a snapshot, or without a terminal."""
-        forum = self.config.forum
+        forum = self.config.forum.board
         if prompt is None or not forum.username or forum.snapshot is not None or \
                 os.environ.get(PASSWORD_ENV):
             return

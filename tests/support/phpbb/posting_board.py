@@ -25,6 +25,7 @@ from adapters.base import HttpClient, Secret
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.posting import PhpbbPoster
 from referee.config.game import ForumConfig
+from referee.core.forum_settings import ForumSettings
 from support.clock import FakeTime
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -263,14 +264,14 @@ def forum_config(**kw: Any) -> ForumConfig:
     kw.setdefault("timezone", "Europe/Moscow")
     kw.setdefault("username", "Ведущий")
     kw.setdefault("rate_limit", 0)
-    return ForumConfig(**kw)
+    return ForumConfig(ForumSettings(**kw))
 
 
 def make_poster_for(forum: ForumConfig, clock: FakeTime, *, logged_in: bool = True,
                     cookie_file: Path | None = None) -> PhpbbPoster:
     """A poster on the fake board; ``logged_in`` starts with the host's session cookies
     (as after an earlier ``referee sync``)."""
-    http = HttpClient(BOARD, rate_limit=forum.rate_limit, retries=forum.retries,
+    http = HttpClient(BOARD, rate_limit=forum.board.rate_limit, retries=forum.board.retries,
                       cookie_file=cookie_file, sleep=clock.sleep, clock=clock.clock,
                       random_=lambda: 0.0)
     if logged_in:
