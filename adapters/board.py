@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import httpx
@@ -23,6 +23,8 @@ from adapters.base import (
     get_password,
     same_site,
 )
+from adapters.charset import decode_lenient
+from adapters.http_client import Closing
 from referee.core.errors import (
     AccessDenied,
     ConfigError,
@@ -93,7 +95,7 @@ def folder_pages(fetch: Callable[[int], PmFolderPage]) -> Iterator[PmFolderPage]
         page = fp.page + 1
 
 
-class BoardClient:
+class BoardClient(Closing):
     """A live board over HTTP (implements :class:`referee.core.kernel.Forum` with the engine's
     hooks). Subclasses set :attr:`engine`, :attr:`url_example` and write
     :meth:`fetch_topic_page`, :meth:`fetch_pm_folder`, :meth:`fetch_pm`, and the hooks
@@ -105,12 +107,34 @@ class BoardClient:
     pm_folders: dict[str, int] = {}
     """The board's numbers of the kernel's PM folders (``inbox``, ``sentbox``, …)."""
     pm_folders_hint = "бывают inbox и sentbox"
+    whole_answer = staticmethod(ends_with_html)
+    """Whether a GET's answer reached its end (a cut one is asked for again)."""
 
     http: HttpClient
     forum: ForumSettings
     tz: ZoneInfo
     now: Callable[[], datetime]
     topic_id: int | None
+
+    def __init__(self, forum: ForumSettings, *, http: HttpClient | None = None,
+                 password: Callable[[str], Secret] | None = None,
+                 now: Callable[[], datetime] | None = None, max_logins: int = 2) -> None:
+        """The default constructor: ``[forum] url`` read by :meth:`read_address`, the
+        session opened at the site root it names (``http``: one made already, as tests
+        pass), then the engine's own run state (:meth:`start`)."""
+        root = self.read_address(self.require_url(forum))
+        self._init_board(forum, lambda s: http or s.http_client(root), password=password,
+                         now=now, max_logins=max_logins)
+        self.start()
+
+    def read_address(self, url: str) -> str:
+        """Hook: read ``[forum] url`` into the engine's address (:attr:`topic_id`, …) and
+        return the site root the session is opened at."""
+        raise NotImplementedError  # pragma: no cover - abstract
+
+    def start(self) -> None:
+        """Hook: the engine's own run state (caches, learnt page sizes), once the session
+        is open."""
 
     def _init_board(self, forum: ForumSettings,
                     http: Callable[[ForumSettings], HttpClient], *,
@@ -129,7 +153,7 @@ class BoardClient:
                               "пояс", 'пример: timezone = "Europe/Moscow"') from None
         self.http = http(forum)
         if self.http.complete is None:
-            self.http.complete = ends_with_html
+            self.http.complete = self.whole_answer
         self._password_source = password or (lambda user: get_password(user))
         self._password: Secret | None = None
         self.now = now or (lambda: datetime.now(UTC))
@@ -145,12 +169,6 @@ class BoardClient:
     def close(self) -> None:
         """Saves the session cookies and releases the connection."""
         self.http.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def _secret(self, username: str) -> Secret:
         """The host's password, asked for once and only when a login needs it."""
@@ -303,6 +321,13 @@ class BoardClient:
         """Hook: the host-readable reason for a refused login (never the password)."""
         return LoginFailed(f"вход под «{username}» не удался, а форум не объяснил почему",
                            "попробуйте войти в браузере с тем же именем и паролем")
+
+    def decoded(self, r: httpx.Response) -> str:
+        """An answer's text for what is never stored (a form's answer, an error page):
+        decoded by :meth:`reads_right` (:func:`adapters.charset.decode_lenient`); pages that
+        are parsed come through :meth:`fetch`."""
+        return decode_lenient(r.content, r.headers.get("content-type"),
+                              reads_right=self.reads_right) if r.content else ""
 
     def answer_html(self, r: httpx.Response) -> str:
         """Hook: the text of a form's answer (the engine's decoding)."""

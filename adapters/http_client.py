@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
+from typing import Self
 from urllib.parse import urlsplit
 
 import httpx
@@ -102,7 +103,21 @@ def retry_after_seconds(value: str | None, now: datetime) -> float | None:
     return max(0.0, (when - now).total_seconds())
 
 
-class HttpClient:
+class Closing:
+    """What ``with`` does to a session (a client, a board, a poster): :meth:`close` on the
+    way out."""
+
+    def close(self) -> None:
+        """Hook: release what the session holds."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class HttpClient(Closing):
     """httpx with the project's manners; every engine adapter fetches through one of these.
 
     ``sleep``, ``clock`` (monotonic seconds), ``wall`` (aware now) and ``random`` are
@@ -167,12 +182,6 @@ class HttpClient:
     def close(self) -> None:
         self.save_cookies()
         self._client.close()
-
-    def __enter__(self) -> HttpClient:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- cookies
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Generic, TypeVar
 from urllib.parse import urlencode
 
 import httpx
 
 from adapters.base import HttpClient
+from adapters.http_client import Closing
 from referee.core.errors import LoginRequired, NetworkError, PostingError
 
 log = logging.getLogger("referee.posting")
@@ -62,7 +63,7 @@ class GuestForm(Exception):
 F = TypeVar("F")
 
 
-class FormPoster(Generic[F]):
+class FormPoster(Closing, Generic[F]):
     """Replies and PMs as the logged-in host over an engine's board client (implements
     :class:`referee.core.kernel.Poster` with the engine's ``reply`` and ``send_pm``)."""
 
@@ -71,6 +72,8 @@ class FormPoster(Generic[F]):
     max_flood_wait: float | None = None
     unsure: type[Exception] = NetworkError
     """The request errors after which the message may have been stored."""
+    look = LOOK
+    """Where the host looks before sending again a message that may have been stored."""
 
     def __init__(self, forum: Any, *, flood_wait: float | None = None) -> None:
         self.forum = forum
@@ -81,12 +84,6 @@ class FormPoster(Generic[F]):
 
     def close(self) -> None:
         self.forum.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- 1. the form
 
@@ -128,6 +125,18 @@ class FormPoster(Generic[F]):
             said = getattr(e, "message", e)
             raise PostingError(f"связь оборвалась при отправке ({what}): {said}", LOOK,
                                maybe_sent=True) from None
+
+    def send_form(self, action: str, *, what: str,
+                  stored: Callable[[httpx.Response], Answer],
+                  classify: Callable[[httpx.Response], Answer], **request: Any) -> Answer:
+        """The send step boards that answer a stored message with a redirect share: POST
+        once (:meth:`post`); a 5xx may have stored it (``maybe_sent``); a redirect is read
+        by ``stored``, any other answer by ``classify``."""
+        r = self.post(action, what=what, **request)
+        if r.status_code >= 500:
+            raise PostingError(f"форум ответил HTTP {r.status_code} на {what}", self.look,
+                               maybe_sent=True)
+        return stored(r) if r.is_redirect else classify(r)
 
     # -- 4. the answer
 

@@ -44,6 +44,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters import charset
 from adapters.base import ForumSettings
+from adapters.http_client import Closing
 from adapters.registry import engines
 from referee.core.errors import ConfigError, ForumError, MalformedPage, TopicNotFound
 from referee.core.kernel import (
@@ -216,7 +217,7 @@ class _Topic:
     pages: dict[int, list[_Version]] = field(default_factory=dict)
 
 
-class SnapshotForum:
+class SnapshotForum(Closing):
     """Saved pages as a forum (implements :class:`referee.core.kernel.Forum`).
 
     A page saved twice (e.g. before and after new posts, or before and after an edit) is
@@ -262,15 +263,6 @@ class SnapshotForum:
 
     def login(self) -> None:
         """Saved pages need no session."""
-
-    def close(self) -> None:
-        pass
-
-    def __enter__(self) -> SnapshotForum:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # -- reading the folder
 

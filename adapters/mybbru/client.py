@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 import httpx
 
-from adapters.base import ForumSettings, HttpClient, Secret, strip_sid
+from adapters.base import strip_sid
 from adapters.board import BoardClient
 from adapters.mybbru import api
 from adapters.mybbru import page as pages
@@ -104,11 +104,14 @@ class MybbForum(BoardClient):
     engine = "mybbru"
     url_example = "https://mafia.rolka.me/viewtopic.php?id=149"
 
-    def __init__(self, forum: ForumSettings, *, http: HttpClient | None = None,
-                 password: Callable[[str], Secret] | None = None) -> None:
-        self.root, self.topic_id = parse_topic_url(self.require_url(forum))
-        self._init_board(forum, lambda s: self._client(http or s.http_client(self.root)),
-                         password=password, now=None, max_logins=2)
+    whole_answer = staticmethod(whole_answer)
+    reads_right = staticmethod(pages.reads_as_mybb)
+
+    def read_address(self, url: str) -> str:
+        self.root, self.topic_id = parse_topic_url(url)
+        return self.root
+
+    def start(self) -> None:
         self.mode: str | None = None
         """``"api"`` once the API answered, ``"html"`` once it proved closed."""
         self.notes: list[str] = []
@@ -117,12 +120,6 @@ class MybbForum(BoardClient):
         self.topic: TopicInfo | None = None
         self._first_ids: dict[int, int] = {}
         self._messages: dict[int, PrivateMessage] | None = None
-
-    @staticmethod
-    def _client(http: HttpClient) -> HttpClient:
-        if http.complete is None:
-            http.complete = whole_answer
-        return http
 
     # -- urls
 

@@ -17,7 +17,6 @@ import re
 import httpx
 
 from adapters.base import same_site
-from adapters.charset import decode_lenient
 from adapters.mybbru import page as pages
 from adapters.mybbru.client import MybbForum
 from adapters.poster import FORM_TYPE, FormPoster, form_body
@@ -138,8 +137,7 @@ class MybbPoster(FormPoster[pages.PostForm]):
                                "referee её не отправит", "проверьте [forum] url")
         r = self.post(action, what=what, content=form_body(data, charset),
                       headers={**FORM_TYPE, "Referer": referer})
-        return r, decode_lenient(r.content, r.headers.get("content-type"),
-                                 reads_right=pages.reads_as_mybb)
+        return r, self.forum.decoded(r)
 
     @staticmethod
     def _pm_json(content: bytes, to: str) -> int | None:

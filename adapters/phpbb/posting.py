@@ -48,7 +48,6 @@ _NO_USERS = ("пользователи не существуют", "users to be 
 class _Form:
     form: PostingForm
     received: float
-    html: str
 
 
 def classify_answer(html: str, *, pm: bool, after_post: int | None = None) -> Answer:
@@ -150,17 +149,14 @@ class PhpbbPoster(FormPoster[_Form]):
 
     def _get_form(self, url: str, what: str) -> _Form:
         """GET a posting form as the logged-in host (:meth:`FormPoster.read_form`)."""
-        seen: list[str] = []
-
         def read(html: str) -> PostingForm:
             form = parse_posting_form(html, url=url)  # a login page raises here
             if not is_logged_in(html):
                 raise GuestForm
-            seen.append(html)
             return form
 
         form = self.read_form(url, read, what=what)
-        return _Form(form, self.http.clock(), seen[-1])
+        return _Form(form, self.http.clock())
 
     def _add_recipient(self, url: str, nick: str) -> tuple[_Form, int]:
         """«Добавить получателей»: phpBB turns the name into ``address_list[u][ID]``."""
@@ -190,7 +186,7 @@ class PhpbbPoster(FormPoster[_Form]):
                 f"как получателя ЛС{reason}",
                 "проверьте ник в [players]: это должно быть имя игрока на форуме",
             )
-        return _Form(form, self.http.clock(), html), ids.pop()
+        return _Form(form, self.http.clock()), ids.pop()
 
     def _submit(
         self,
@@ -246,7 +242,7 @@ class PhpbbPoster(FormPoster[_Form]):
             form = parse_posting_form(answer.html, url=got.form.action)
         except ForumError:
             return got
-        return _Form(form, self.http.clock(), answer.html)
+        return _Form(form, self.http.clock())
 
     def _send(self, got: _Form, data: Mapping[str, str], *, what: str, pm: bool,
               after: int | None) -> Answer:

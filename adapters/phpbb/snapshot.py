@@ -23,7 +23,6 @@ from adapters.phpbb.forms import _posting_form_node
 from adapters.phpbb.page import PageKind, _login_form_node, _message_panel, reads_as_phpbb
 from adapters.phpbb.pms import parse_pm, parse_pm_folder, pm_header_rows
 from adapters.phpbb.topic import _id_posts, _prosilver_posts, parse_topic_page, subsilver_anchors
-from adapters.phpbb.urls import parse_topic_url
 from adapters.snapshot import Reading, SavedPage
 
 _FOLDER_NAMES = {"0": "inbox", "-1": "sentbox", "-2": "outbox"}
@@ -77,9 +76,6 @@ class PhpbbPages(snapshot.SavedPages):
 
     def reads_right(self, text: str) -> bool:
         return reads_as_phpbb(text)
-
-    def topic_of(self, url: str) -> int | None:
-        return parse_topic_url(url)[1]
 
     def read(self, page: SavedPage) -> Reading:
         kind = page_kind(page.text)

@@ -9,16 +9,14 @@ folder page shows). Facts and their sources: README.md («Addresses and pages»,
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
-from datetime import datetime
+from collections.abc import Iterator
 from typing import TypeVar
 
 import httpx
 
-from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.board import BoardClient, walk_pages
 from adapters.smf import forms, pms, topic
-from adapters.smf.page import SmfPage, decode_page, looks_like_smf, reads_as_smf
+from adapters.smf.page import SmfPage, looks_like_smf, reads_as_smf
 from adapters.smf.urls import parse_topic_url, query_params, strip_session, topic_page_address
 from referee.core.errors import (
     ConfigError,
@@ -48,25 +46,17 @@ LOGIN_SPACING = 2.5
 SMF_FOLDERS = {"inbox": "inbox", "sentbox": "sent"}
 
 
-
 class SmfForum(BoardClient):
     """A live SMF 2.1 board."""
 
     engine = "smf"
     url_example = "https://forum.example.com/index.php?topic=123.0"
 
-    def __init__(
-        self,
-        forum: ForumSettings,
-        *,
-        http: HttpClient | None = None,
-        password: Callable[[str], Secret] | None = None,
-        now: Callable[[], datetime] | None = None,
-        max_logins: int = 2,
-    ) -> None:
-        self.script, self.topic_id = parse_topic_url(self.require_url(forum))
-        self._init_board(forum, lambda s: http or s.http_client(self.script),
-                         password=password, now=now, max_logins=max_logins)
+    def read_address(self, url: str) -> str:
+        self.script, self.topic_id = parse_topic_url(url)
+        return self.script
+
+    def start(self) -> None:
         self.per_page: int | None = None
         self._last_login: float | None = None
         self._landing_url = ""
@@ -139,7 +129,6 @@ class SmfForum(BoardClient):
     def login_url(self) -> str:
         return f"{self.script}?action=login"
 
-
     def login_form(self, form_html: str | None, form_url: str | None) -> forms.LoginForm:
         if not form_html or SmfPage(form_html, "").login_form() is None:
             _, form_html = self.fetch(self.login_url(), "страницу входа")
@@ -173,7 +162,7 @@ class SmfForum(BoardClient):
         if r.is_redirect:
             self._landing_url = strip_session(str(r.url.join(r.headers.get("Location", ""))))
             return "" if self._checked(r) else self.fetch(self._landing_url)[1]
-        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+        return self.decoded(r)
 
     def _checked(self, r: httpx.Response) -> bool:
         """Whether a login answer proves the login: SMF sends to ``sa=check;member=N`` only

@@ -25,7 +25,7 @@ from referee.core.errors import (
     TopicNotFound,
 )
 
-__all__ = ["SmfPage", "decode_page", "looks_like_smf", "reads_as_smf"]
+__all__ = ["SmfPage", "looks_like_smf", "reads_as_smf"]
 
 _MEMBER = re.compile(r"var smf_member_id\s*=\s*(\d+)")
 _SESSION_VAR = re.compile(r"var smf_session_var\s*=\s*[\"']([^\"']+)[\"']")
@@ -46,12 +46,6 @@ reads_as_smf = charset.reads_in_language(('id="search_form"',),
                                          ("Поиск", "Помощь", ">Search<", ">Help<"))
 """Whether decoded page text reads as SMF in the board's language: the header's search form
 (``form#search_form``) comes with the pack's «Поиск» and «Помощь» (or «Search», «Help»)."""
-
-
-def decode_page(content: bytes, content_type: str | None = None) -> str:
-    """Page bytes → text for what is never stored (:func:`adapters.charset.decode_lenient`);
-    pages that are parsed come through :meth:`adapters.base.HttpClient.get_text`."""
-    return charset.decode_lenient(content, content_type, reads_right=reads_as_smf)
 
 
 class SmfPage:

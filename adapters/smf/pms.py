@@ -22,7 +22,7 @@ from referee.core.errors import DateParseError, MalformedPage
 from referee.core.kernel import PmListEntry, PrivateMessage
 from referee.core.markup import plain_text
 
-__all__ = ["SmfFolder", "parse_folder", "parse_pm_view"]
+__all__ = ["SmfFolder", "parse_folder"]
 
 MODE_ALL, MODE_ONE, MODE_CONVERSATION = 0, 1, 2
 
@@ -76,13 +76,6 @@ def _inbox_unread(page: SmfPage) -> int:
     node = page.tree.css_first("a.pm_menu_icon.inbox span.amt")
     text = squash(node.text()) if node is not None else ""
     return int(text) if text.isdigit() else 0
-
-
-def parse_pm_view(html: str, *, url: str, pm_id: int, folder: str, tz: ZoneInfo,
-                  now: datetime) -> PrivateMessage | None:
-    """The message ``pm_id`` as a folder page opened on it shows it (display mode 1);
-    None when the page does not show it."""
-    return parse_folder(html, url=url, folder=folder, tz=tz, now=now).messages.get(pm_id)
 
 
 def _account_name(page: SmfPage) -> str:

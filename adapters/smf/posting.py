@@ -18,7 +18,7 @@ import httpx
 from adapters.poster import LOOK, Answer, FormPoster
 from adapters.smf import forms
 from adapters.smf.client import SmfForum
-from adapters.smf.page import SmfPage, decode_page
+from adapters.smf.page import SmfPage
 from adapters.smf.urls import strip_session, topic_start
 from referee.core.errors import LoginRequired, NetworkError, PostingError
 
@@ -102,16 +102,11 @@ class SmfPoster(FormPoster[forms.PostingForm]):
         def send(form: forms.PostingForm) -> Answer:
             data = fill(form)
             last_msg = form.value("last_msg")
-            self._space()
-            r = self.post(form.action, what=what, data=data,
-                          headers={"Referer": strip_session(url)})
-            self._last_send = self.http.clock()
-            if r.status_code >= 500:
-                raise PostingError(f"форум ответил HTTP {r.status_code} на {what}", LOOK,
-                                   maybe_sent=True)
-            if r.is_redirect:
-                return Answer("stored", self._stored(r, what=what, pm=pm, after=last_msg))
-            return forms.classify_answer(self._html(r), url=form.action)
+            return self.send_form(
+                form.action, what=what, data=data, headers={"Referer": strip_session(url)},
+                stored=lambda r: Answer("stored", self._stored(r, what=what, pm=pm,
+                                                               after=last_msg)),
+                classify=lambda r: forms.classify_answer(self.forum.decoded(r), url=form.action))
 
         return self.submit(lambda: self._form(url, what), send, what=what)
 
@@ -154,7 +149,7 @@ class SmfPoster(FormPoster[forms.PostingForm]):
         if start and start.startswith("msg") and start[3:].isdigit():
             return int(start[3:])
         try:
-            html = self._html(self.http.get(location.split("#", 1)[0]))
+            html = self.forum.decoded(self.http.get(location.split("#", 1)[0]))
         except NetworkError:
             return None  # stored: only its id is unknown
         found = _NEW.search(html)
@@ -164,15 +159,15 @@ class SmfPoster(FormPoster[forms.PostingForm]):
         log.info("%s stored as %s", what, new)
         return new
 
-    def _space(self) -> None:
+    def post(self, url: str, *, what: str, **request: object) -> httpx.Response:
+        """One send, spaced as the board demands (:attr:`spacing`) from the last one."""
         if self._last_send is not None and self.spacing is not None:
             wait = self._last_send + self.spacing - self.http.clock()
             if wait > 0:
                 self.http.sleep(wait)
-
-    @staticmethod
-    def _html(r: httpx.Response) -> str:
-        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+        r = super().post(url, what=what, **request)
+        self._last_send = self.http.clock()
+        return r
 
 
 __all__ = ["SEND_SPACING", "PostingError", "SmfPoster"]

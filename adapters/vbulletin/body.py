@@ -11,6 +11,8 @@ import re
 
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.html import classes as _classes
+
 _VOID = frozenset({"br", "img", "hr", "input", "wbr", "area", "col", "embed", "source",
                    "track", "param", "meta", "link"})
 _DROP = frozenset({"script", "style", "noscript", "iframe", "object"})
@@ -22,10 +24,6 @@ _POSTED_BY = re.compile(r"^(?:originally posted by|сообщение от)\b", 
 def render_body(content: Node) -> str:
     """The normalised HTML of ``content``'s children (the post's own node is not kept)."""
     return "".join(_render(child) for child in content.iter(include_text=True))
-
-
-def _classes(node: Node) -> set[str]:
-    return set((node.attributes.get("class") or "").split())
 
 
 def _render(node: Node) -> str:

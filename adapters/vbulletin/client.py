@@ -54,6 +54,8 @@ class VbulletinForum(BoardClient):
                          password=password, now=now, max_logins=max_logins)
         self.order: Order | None = None
         """The numeric date order learnt from the pages read (``d.m.Y`` or ``m-d-Y``)."""
+        self._charset_learnt = False
+        """Whether :attr:`charset` comes from a page yet (it is ``utf-8`` until then)."""
 
     # -- addresses
 
@@ -124,11 +126,21 @@ class VbulletinForum(BoardClient):
                 return self.http.cookie_value(name)
         return None
 
+    def fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
+        r, html = super().fetch(url, what)
+        self._charset_learnt = True
+        return r, html
+
     def login_form(self, form_html: str | None, form_url: str | None) -> forms.Form:
-        """The navbar form vBulletin shows, or its documented fields."""
+        """The navbar form vBulletin shows, or its documented fields. Before any page was
+        read the board's encoding is unknown, and vBulletin takes the login name in it: the
+        PM inbox is read first (a guest gets the no-permission page and its login form)."""
         if self.address.form == "vb5":
             raise LoginFailed("vBulletin 5: вход referee пока не умеет (у vB 5 нет login.php)",
                               "откройте тему для гостей или читайте её с vB 3/4")
+        if form_html is None and not self._charset_learnt:
+            form_url = f"{self.root}private.php"
+            form_html = self.fetch(form_url, "форма входа")[1]
         form = forms.login_form(form_html, form_url or self.root) if form_html else None
         self._login_referer = form_url or self.root
         return form or forms.Form(f"{self.root}login.php?do=login")

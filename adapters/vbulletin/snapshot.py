@@ -7,7 +7,6 @@ forms. README.md, «Saved pages», has each rule and its source."""
 from __future__ import annotations
 
 import re
-from collections import Counter
 from dataclasses import replace
 from zoneinfo import ZoneInfo
 
@@ -25,6 +24,8 @@ from referee.core.kernel import TopicPage
 _PM_ID = re.compile(r"[?&;]pmid=(\d+)")
 _FOLDER_ID = re.compile(r"[?&;]folderid=(-?\d+)")
 _FOLDERS = {"0": "inbox", "-1": "sentbox"}
+_THREAD_LINKS = 'a[href*="showthread.php"], a[href*="threads/"], form[action]'
+"""A thread page's links and forms that name its thread (pages, posts' «Ответить» forms)."""
 
 
 def _thread_of(url: str) -> int | None:
@@ -34,16 +35,10 @@ def _thread_of(url: str) -> int | None:
         return None
 
 
-def _linked_thread(tree: LexborHTMLParser, url: str) -> int | None:
-    """The thread most of the page's links (its pages, its posts' «Ответить» forms) name."""
-    seen: Counter[int] = Counter()
-    for node in tree.css('a[href*="showthread.php"], a[href*="threads/"], form[action]'):
-        target = node.attributes.get("href") or node.attributes.get("action") or ""
-        match = re.search(r"[?&;]t=(\d+)", target)
-        found = int(match.group(1)) if match else _thread_of(target)
-        if found is not None:
-            seen[found] += 1
-    return seen.most_common(1)[0][0] if seen else None
+def _linked_thread(url: str) -> int | None:
+    """The thread an address names (a ``t=`` anywhere in it, else the thread URL forms)."""
+    match = re.search(r"[?&;]t=(\d+)", url)
+    return int(match.group(1)) if match else _thread_of(url)
 
 
 def _pm_id(tree: LexborHTMLParser, page: SavedPage) -> int | None:
@@ -87,9 +82,6 @@ class VbulletinPages(snapshot.SavedPages):
     def reads_right(self, text: str) -> bool:
         return topic.reads_as_vbulletin(text)
 
-    def topic_of(self, url: str) -> int | None:
-        return parse_thread_url(url).topic_id
-
     def read(self, page: SavedPage) -> Reading:
         if not claims_page(page.text):
             return Reading("other", why="не страница vBulletin")
@@ -122,7 +114,8 @@ class VbulletinPages(snapshot.SavedPages):
         tp, self._order = topic.read_topic_page(
             page.text, url=page.url, tz=self.tz, now=page.saved_at, topic_id=known,
             order=self._order)
-        if tp.topic_id is None and (tid := _linked_thread(tree, page.url)) is not None:
+        if tp.topic_id is None and (tid := snapshot.most_linked(
+                tree, _linked_thread, _THREAD_LINKS)) is not None:
             tp = replace(tp, topic_id=tid,
                          posts=tuple(replace(p, topic_id=tid) for p in tp.posts))
         return tp

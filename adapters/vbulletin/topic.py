@@ -17,7 +17,8 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from adapters.vbulletin.body import _classes, render_body
+from adapters.html import classes as _classes
+from adapters.vbulletin.body import render_body
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
 from referee.core.errors import (
     AccessDenied,
@@ -59,15 +60,10 @@ _SEARCH = ('id="navbar_search"', 'id="btnSearch"')
 _UI_WORDS = ("Поиск", "Часовой пояс", "All times are", ">Search<", '"Search"')
 
 
-def reads_as_vbulletin(text: str) -> bool:
-    """Whether decoded page text reads as vBulletin in the board's language: a page with
-    the navbar's search (vB 3/4 ``#navbar_search``, vB 5 ``#btnSearch``) shows its language
-    pack's «Поиск» or the footer's «Часовой пояс» (English «Search», «All times are»), and
-    under a wrong encoding the Russian words are the first to go. A page without it, or
-    one that declares a language not written in Cyrillic, is not judged by its words."""
-    if not any(mark in text for mark in _SEARCH) or charset.in_other_language(text):
-        return True
-    return any(word in text for word in _UI_WORDS)
+reads_as_vbulletin = charset.reads_in_language(_SEARCH, _UI_WORDS)
+"""Whether decoded page text reads as vBulletin in the board's language: a page with the
+navbar's search (vB 3/4 ``#navbar_search``, vB 5 ``#btnSearch``) shows its language pack's
+«Поиск» or the footer's «Часовой пояс» (English «Search», «All times are»)."""
 
 
 def decode_page(content: bytes, content_type: str | None = None) -> str:
@@ -85,13 +81,6 @@ def is_logged_in(tree: LexborHTMLParser) -> bool:
     """A logged-in page has the «Log Out» link ``login.php?do=logout&logouthash=…``
     (verified: vBulletin3.html); a guest's has the navbar login form instead."""
     return tree.css_first('a[href*="do=logout"]') is not None
-
-
-def security_token(html: str) -> str | None:
-    """``var SECURITYTOKEN = "…"`` (verified: vBulletin4.html, ``guest`` for guests)."""
-    match = re.search(r"SECURITYTOKEN\s*=\s*[\"']([^\"']+)[\"']", html) or re.search(
-        r"name=[\"']securitytoken[\"']\s+value=[\"']([^\"']*)[\"']", html)
-    return match.group(1) if match else None
 
 
 def message_text(tree: LexborHTMLParser) -> str:
@@ -546,6 +535,5 @@ __all__ = [
     "raw_posts",
     "read_topic_page",
     "reads_as_vbulletin",
-    "security_token",
     "user_id",
 ]

@@ -10,18 +10,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime
-from pathlib import Path
 from typing import TypeVar
 
 import httpx
 
-from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.board import BoardClient, cookies_set
 from adapters.xenforo import forms
 from adapters.xenforo.page import (
     cookie_prefix,
-    decode_page,
     parse,
     raise_for_page,
     reads_as_xenforo,
@@ -51,25 +47,17 @@ class XenforoForum(BoardClient):
     engine = "xenforo"
     url_example = "https://forum.example/threads/mafija.123/"
 
-    def __init__(
-        self,
-        forum: ForumSettings,
-        *,
-        http: HttpClient | None = None,
-        cookie_file: Path | None = None,
-        password: Callable[[str], Secret] | None = None,
-        now: Callable[[], datetime] | None = None,
-        max_logins: int = 2,
-        remember_me: bool = True,
-    ) -> None:
+    remember_me = True
+    """Ask for XenForo's long-lived ``{prefix}user`` cookie (the next run needs no login)."""
+
+    def read_address(self, url: str) -> str:
         self.board: Board
         self.thread: ThreadAddress | None
-        self.board, self.thread = parse_thread_url(self.require_url(forum))
+        self.board, self.thread = parse_thread_url(url)
         self.topic_id = self.thread.thread_id if self.thread else None
-        self._init_board(forum, lambda s: http or s.http_client(
-            self.board.host_root, cookie_file=cookie_file), password=password, now=now,
-            max_logins=max_logins)
-        self.remember_me = remember_me
+        return self.board.host_root
+
+    def start(self) -> None:
         self.per_page: int | None = None
         self.prefix = "xf_"
         self._rows: dict[int, ConversationRow] = {}
@@ -156,7 +144,7 @@ class XenforoForum(BoardClient):
         return r
 
     def answer_html(self, r: httpx.Response) -> str:
-        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+        return self.decoded(r)
 
     def login_succeeded(self, r: httpx.Response, html: str) -> bool:
         if any(v and v != "deleted"

@@ -44,12 +44,6 @@ search (XF2 ``data-xf-init="quick-search"``, XF1 ``#QuickSearch``) comes with th
 «Поиск»/«Форумы» or «Search»/«Forums»."""
 
 
-def decode_page(content: bytes, content_type: str | None = None) -> str:
-    """Page bytes → text for what is never stored (:func:`adapters.charset.decode_lenient`);
-    pages that are parsed come through :meth:`adapters.base.HttpClient.get_text`."""
-    return charset.decode_lenient(content, content_type, reads_right=reads_as_xenforo)
-
-
 # --------------------------------------------------------------------------- the page
 
 def generation(tree: LexborHTMLParser) -> Generation | None:
@@ -221,7 +215,7 @@ def parse(html: str) -> LexborHTMLParser:
 
 __all__ = [
     "HINT_LOGIN", "HINT_URL", "Generation", "User", "absolute", "cookie_prefix", "csrf_token",
-    "date_in", "decode_page",
+    "date_in",
     "error_text", "generation", "is_logged_in", "login_form", "parse",
     "raise_for_page", "reads_as_xenforo", "time_of", "user_of",
 ]

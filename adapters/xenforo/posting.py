@@ -35,6 +35,7 @@ class XenforoPoster(FormPoster[forms.PostingForm]):
 
     flood_default = FLOOD_WAIT
     max_flood_wait = MAX_FLOOD_WAIT
+    look = _LOOK
     forum: XenforoForum
 
     def reply(self, message: str, subject: str | None = None) -> int | None:
@@ -90,23 +91,22 @@ class XenforoPoster(FormPoster[forms.PostingForm]):
     def _submit(self, url: str, action_part: str,
                 build: Callable[[forms.PostingForm], dict[str, str]], *, what: str,
                 stored: Callable[[str], int | None | bool]) -> int | None:
+        def redirected(r: httpx.Response) -> Answer:
+            result = stored(r.headers.get("Location", ""))
+            if result is not False:
+                return Answer("stored", None if result is True else result)
+            raise PostingError(f"форум перенаправил ответ на {what} туда, где не видно, "
+                               "сохранено ли сообщение", self.look, maybe_sent=True)
+
         def send(form: forms.PostingForm) -> Answer:
-            r = self.post(form.action, what=what, data=build(form), headers={"Referer": url})
-            if r.is_redirect:
-                result = stored(r.headers.get("Location", ""))
-                if result is not False:
-                    return Answer("stored", None if result is True else result)
-                raise PostingError(f"форум перенаправил ответ на {what} туда, где не видно, "
-                                   "сохранено ли сообщение", _LOOK, maybe_sent=True)
-            return self._answer(r, what)
+            return self.send_form(form.action, what=what, data=build(form),
+                                  headers={"Referer": url}, stored=redirected,
+                                  classify=self._answer)
 
         return self.submit(lambda: self._form(url, action_part, what), send, what=what)
 
-    def _answer(self, r: httpx.Response, what: str) -> Answer:
+    def _answer(self, r: httpx.Response) -> Answer:
         answer = forms.classify_answer(self.forum.answer_html(r))
-        if r.status_code >= 500:
-            raise PostingError(f"форум ответил HTTP {r.status_code} на {what}", _LOOK,
-                               maybe_sent=True)
         if r.status_code >= 400 and answer.kind == "unknown":
             return Answer("refused", text=f"HTTP {r.status_code}")
         return answer

@@ -56,8 +56,10 @@ def render_day_history(h: DayHistory, fmt: Format = "bbcode", ctx: Context | Non
 def _step_row(s: Step, bb: bool, tz: tzinfo) -> tuple[str, ...]:
     counts = " · ".join(f"{user(n, bb)} {c}" for n, c in s.counts)
     lead = user(s.leader, bb) + (" ★" if s.lead_changed else "")
-    return (str(s.number), when(s.at, tz), f"{user(s.voter, bb)} → {user(s.target, bb)}",
-            counts, lead)
+    vote = f"{user(s.voter, bb)} → {user(s.target, bb)}"
+    if s.old is not None:  # V4: a change of vote says whom the vote was taken from
+        vote += f" (был за {user(s.old, bb)})"
+    return (str(s.number), when(s.at, tz), vote, counts, lead)
 
 
 def _day_summary(h: DayHistory, bb: bool, tz: tzinfo, topic_url: str | None) -> list[str]:
@@ -96,7 +98,8 @@ def day_history_json(h: DayHistory) -> dict[str, Any]:
     return {
         "day": h.day, "start": iso(h.start), "deadline": iso(h.deadline), "closed": h.closed,
         "steps": [{"number": s.number, "at": iso(s.at), "post_id": s.post_id, "voter": s.voter,
-                   "target": s.target, "counts": [{"nick": n, "votes": c} for n, c in s.counts],
+                   "target": s.target, "old": s.old,
+                   "counts": [{"nick": n, "votes": c} for n, c in s.counts],
                    "leader": s.leader, "leader_since": iso(s.leader_since),
                    "lead_changed": s.lead_changed} for s in h.steps],
         "final": [{"nick": n, "votes": c} for n, c in h.final],

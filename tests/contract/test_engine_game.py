@@ -43,12 +43,7 @@ from referee.host.publish import live_look, live_sender, publish
 from referee.store import StoredPost
 
 ENGINES = sorted(engines())
-BREAKS: dict[tuple[str, str], str] = {
-    ("vbulletin", "login_first"): (
-        "adapters/vbulletin: login() before any page was read posts the login name in UTF-8 "
-        "(VbulletinForum.charset starts as utf-8 and is learnt from the first page), so a "
-        "windows-1251 board refuses the right password with LoginFailed"),
-}
+BREAKS: dict[tuple[str, str], str] = {}
 """(engine, case) → why the engine breaks that case (xfail, strict: fixed means told)."""
 
 

@@ -82,6 +82,8 @@ def test_a_change_of_vote_moves_a_vote() -> None:
     assert h.leader == h.hanged == "Bob" and not h.lead_changes
     assert h.reached is not None and h.reached.post_id == 100
     assert series(h, "Bob")[1] == [0, 1, 2, 1, 1]
+    shown = render_day_history(h, "text")
+    assert "Ann → Cid (был за Bob)" in shown and "Ann → Bob (был" not in shown
 
 
 def test_the_demo_day1_vote_by_vote(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ from functools import cache
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from adapters.smf.page import decode_page
+from adapters.charset import decode_lenient
+from adapters.smf.page import reads_as_smf
 from adapters.smf.pms import SmfFolder, parse_folder
 from adapters.smf.topic import parse_topic_page
 from referee.core.kernel import TopicPage
@@ -33,7 +34,8 @@ def manifest() -> dict:
 
 @cache
 def html(name: str) -> str:
-    return decode_page((REAL / name).read_bytes(), "text/html; charset=UTF-8")
+    return decode_lenient((REAL / name).read_bytes(), "text/html; charset=UTF-8",
+                          reads_right=reads_as_smf)
 
 
 def page_url(name: str) -> str:

@@ -121,6 +121,17 @@ def test_a_closed_section_leads_to_one_login_in_the_boards_encoding(
     assert board.hit_count("login") == 1
 
 
+def test_a_login_before_any_page_sends_the_name_in_the_boards_encoding(
+        board: VbBoard, root: str, tmp_path: Path) -> None:
+    # A host reading only PMs logs in first thing: the board's windows-1251 is learnt from
+    # the page that serves the login form, not assumed to be UTF-8.
+    with forum_at(root, tmp_path) as forum:
+        forum.login()
+        assert len(forum.fetch_pm_folder("inbox").entries) == len(board.pms)
+    assert board.hits[:2] == ["denied:private.php", "login"]
+    assert board.logins[0]["vb_login_username"] == HOST[0]
+
+
 def test_a_wrong_password_says_so_without_the_password(board: VbBoard, root: str,
                                                        tmp_path: Path) -> None:
     board.guests_read = False

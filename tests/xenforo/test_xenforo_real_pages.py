@@ -13,9 +13,10 @@ import pytest
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import ForumSettings
+from adapters.charset import decode_lenient
 from adapters.registry import engine_for
 from adapters.xenforo import claims_page
-from adapters.xenforo.page import decode_page
+from adapters.xenforo.page import reads_as_xenforo
 from adapters.xenforo.topic import read_thread_page
 from referee.core.markup import QUOTE_MARK
 
@@ -38,7 +39,7 @@ def _load(name: str) -> tuple[str, dict]:
     if not FIXTURES.is_dir():
         pytest.skip(f"{FIXTURES} is not here: the real XenForo pages are kept outside the "
                     "project (../shared/fixtures/xenforo)")
-    html = decode_page((FIXTURES / f"{name}.html").read_bytes())
+    html = decode_lenient((FIXTURES / f"{name}.html").read_bytes(), reads_right=reads_as_xenforo)
     manifest = json.loads((FIXTURES / f"{name}.manifest.json").read_text(encoding="utf-8"))
     return html, manifest
 
