@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, Concatenate, Generic, ParamSpec, Self, TypeVar, overload
 
 from referee.config.game import Config, load_config
 from referee.core.errors import GameError
@@ -46,27 +46,59 @@ from referee.game.results import (
 from referee.game.states import States
 from referee.store import Store
 
+P = ParamSpec("P")
+R = TypeVar("R")
 
-class _Asks:
-    """A :class:`Game` method or property answered by one of its parts."""
+
+class _Asks(Generic[P, R]):
+    """A :class:`Game` method answered by one of its parts: ``_Asks("days", Days.tally_day)``
+    is ``game.days.tally_day``, with its signature."""
+
+    def __init__(self, part: str, answer: Callable[Concatenate[Any, P], R]) -> None:
+        self.part = part
+        self.name = answer.__name__
+
+    @overload
+    def __get__(self, game: None, owner: type) -> Self: ...
+
+    @overload
+    def __get__(self, game: object, owner: type | None = None) -> Callable[P, R]: ...
+
+    def __get__(self, game: object, owner: type | None = None) -> Any:
+        if game is None:
+            return self
+        return getattr(getattr(game, self.part), self.name)
+
+
+class _Reads:
+    """A property of one of the game's parts (``now``, ``schedule``…), read there."""
+
+    def __init__(self, part: str, answer: property) -> None:
+        self.part = part
+        self.name = answer.fget.__name__ if answer.fget is not None else ""
+
+    def __get__(self, game: object, owner: type | None = None) -> Any:
+        if game is None:
+            return self
+        return getattr(getattr(game, self.part), self.name)
+
+
+class _Holds:
+    """What the game holds (its config, store, clock…), kept by the core and set there."""
 
     def __init__(self, part: str) -> None:
         self.part = part
         self.name = ""
 
     def __set_name__(self, owner: type, name: str) -> None:
-        self.name = self.name or name.lstrip("_")
+        self.name = name.lstrip("_")
 
-    def __get__(self, game: Any, owner: type | None = None) -> Any:
+    def __get__(self, game: object, owner: type | None = None) -> Any:
         if game is None:
             return self
         return getattr(getattr(game, self.part), self.name)
 
-
-class _Holds(_Asks):
-    """What the game holds (its config, store, clock…), kept by the core and set there."""
-
-    def __set__(self, game: Any, value: Any) -> None:
+    def __set__(self, game: object, value: Any) -> None:
         setattr(getattr(game, self.part), self.name, value)
 
 
@@ -120,53 +152,53 @@ class Game:
     _after_night = _Holds("core")
 
     # The core: the clock, the schedule (T1) and the roster.
-    now = _Asks("core")
-    version = _Asks("core")
-    close = _Asks("core")
-    schedule = _Asks("core")
-    window = _Asks("core")
-    night_window = _Asks("core")
-    current_day = _Asks("core")
-    current_night = _Asks("core")
-    activity_turn = _Asks("core")
-    roster = _Asks("core")
-    slot_of = _Asks("core")
-    vote_topic_id = _Asks("core")
+    now = _Reads("core", GameCore.now)
+    version = _Reads("core", GameCore.version)
+    close = _Asks("core", GameCore.close)
+    schedule = _Reads("core", GameCore.schedule)
+    window = _Asks("core", GameCore.window)
+    night_window = _Asks("core", GameCore.night_window)
+    current_day = _Asks("core", GameCore.current_day)
+    current_night = _Asks("core", GameCore.current_night)
+    activity_turn = _Asks("core", GameCore.activity_turn)
+    roster = _Asks("core", GameCore.roster)
+    slot_of = _Asks("core", GameCore.slot_of)
+    vote_topic_id = _Reads("core", GameCore.vote_topic_id)
 
     # Reading the topic and the inbox.
-    sync = _Asks("reading")
-    pages_to_recheck = _Asks("reading")
+    sync = _Asks("reading", Reading.sync)
+    pages_to_recheck = _Asks("reading", Reading.pages_to_recheck)
 
     # The checks of what the host typed.
-    scheduled_day = _Asks("refusals")
-    scheduled_night = _Asks("refusals")
-    known_player = _Asks("refusals")
+    scheduled_day = _Asks("refusals", Refusals.scheduled_day)
+    scheduled_night = _Asks("refusals", Refusals.scheduled_night)
+    known_player = _Asks("refusals", Refusals.known_player)
 
     # The game before each phase, and its end (W2).
-    initial_state = _Asks("states")
-    state_before_day = _Asks("states")
-    state_before_night = _Asks("states")
-    end_before = _Asks("states")
-    refuse_after_end = _Asks("states")
-    winner = _Asks("states")
+    initial_state = _Asks("states", States.initial_state)
+    state_before_day = _Asks("states", States.state_before_day)
+    state_before_night = _Asks("states", States.state_before_night)
+    end_before = _Asks("states", States.end_before)
+    refuse_after_end = _Asks("states", States.refuse_after_end)
+    winner = _Asks("states", States.winner)
 
     # The day, the night, who leaves and the activity checks.
-    tally_day = _Asks("days")
-    memo_holds = _Asks("days")
-    set_deadline = _Asks("days")
-    set_hanged = _Asks("days")
-    remove = _Asks("days")
-    override_vote = _Asks("days")
-    resolve_night = _Asks("nights")
-    night_intake = _Asks("nights")
-    game_pms = _Asks("nights")
-    import_requests = _Asks("nights")
-    add_action = _Asks("nights")
-    drop_action = _Asks("nights")
-    leaving_at = _Asks("leaving")
-    morning_after = _Asks("leaving")
-    check_activity = _Asks("activity")
-    excuse = _Asks("activity")
+    tally_day = _Asks("days", Days.tally_day)
+    memo_holds = _Asks("days", Days.memo_holds)
+    set_deadline = _Asks("days", Days.set_deadline)
+    set_hanged = _Asks("days", Days.set_hanged)
+    remove = _Asks("days", Days.remove)
+    override_vote = _Asks("days", Days.override_vote)
+    resolve_night = _Asks("nights", Nights.resolve_night)
+    night_intake = _Asks("nights", Nights.night_intake)
+    game_pms = _Asks("nights", Nights.game_pms)
+    import_requests = _Asks("nights", Nights.import_requests)
+    add_action = _Asks("nights", Nights.add_action)
+    drop_action = _Asks("nights", Nights.drop_action)
+    leaving_at = _Asks("leaving", Leaving.leaving_at)
+    morning_after = _Asks("leaving", Leaving.morning_after)
+    check_activity = _Asks("activity", Activity.check_activity)
+    excuse = _Asks("activity", Activity.excuse)
 
 
 __all__ = ["ActivityResult", "Asked", "DayResult", "Game", "GameEnd", "GameOver", "NightResult",
