@@ -50,7 +50,9 @@ Voters = tuple[tuple[str, ...], tuple[str, ...]]
 
 class Counts(Protocol):
     """A day's count as the day part makes it (:class:`referee.game.days.Days`): a turn's
-    check reads its voters (A2), and a day's count reads who left (A3) in turn."""
+    check reads its voters (A2). The day part receives :class:`Leaving` (a day's end names
+    who leaves, A3), so the count is reached back through this, answered by the
+    :class:`~referee.game.Game`."""
 
     def tally_day(self, day: int, *, as_of: Any = None, record: bool = True,
                   _state: GameState | None = None) -> DayResult: ...

@@ -28,8 +28,10 @@ from referee.rules.timeline import DayPlay, NightPlay, play_day, play_night
 
 class Phases(Protocol):
     """The phases the game's state is played through: a day's count (:mod:`.days`), a
-    night's resolution (:mod:`.nights`) and who leaves when (:mod:`.leaving`). They ask the
-    state before them in turn, so they reach it through this, not the other way round."""
+    night's resolution (:mod:`.nights`) and who leaves when (:mod:`.leaving`). Each of them
+    asks the state before it, so they are made after :class:`States` and receive it; the
+    state reaches them back through this, answered by the :class:`~referee.game.Game` that
+    composes them all."""
 
     def tally_day(self, day: int, *, as_of: Any = None, record: bool = True,
                   _state: GameState | None = None) -> DayResult: ...
