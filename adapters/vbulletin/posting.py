@@ -104,13 +104,7 @@ class VbulletinPoster(FormPoster[forms.Form]):
 
 
 def _redirected(r: httpx.Response, *, pm: bool) -> Answer:
-    location = r.headers.get("Location", "")
-    post_id = forms.post_id_in(location)
-    if pm and "private.php" in location:
-        return Answer("stored")
-    if not pm and post_id is not None:
-        return Answer("stored", post_id)
-    return Answer("unknown")
+    return forms.stored_at(r.headers.get("Location", ""), pm=pm) or Answer("unknown")
 
 
 __all__ = ["FLOOD_WAIT", "PostingError", "VbulletinPoster"]
