@@ -19,7 +19,7 @@ from selectolax.lexbor import LexborNode as Node
 from adapters import charset
 from adapters.html import classes as _classes
 from adapters.html import element_children, squash
-from adapters.vbulletin.body import render_body
+from adapters.vbulletin.body import render_body, text_pieces
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
 from referee.core.errors import (
     AccessDenied,
@@ -260,17 +260,13 @@ def vb3_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
     return found
 
 
+_UNSEEN = frozenset({"script", "style", "noscript"})
+
+
 def _words(node: Node) -> str:
     """The node's visible words: scripts (vB 3 registers its user menu inside the name's
     ``div``), styles and comments left out."""
-    parts: list[str] = []
-    for child in node.iter(include_text=True):
-        if child.tag == "-text":
-            parts.append(child.text_content or "")
-        elif child.tag and not child.tag.startswith("-") and child.tag not in (
-                "script", "style", "noscript"):
-            parts.append(_words(child))
-    return _norm(" ".join(parts))
+    return _norm(" ".join(text_pieces(node, skip=_UNSEEN)))
 
 
 def _vb3_date_cell(box: Node, pid: int) -> Node | None:
