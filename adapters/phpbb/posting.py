@@ -166,7 +166,7 @@ class PhpbbPoster(FormPoster[_Form]):
         data["username_list"] = nick
         data["add_to"] = "Добавить"
         r = self._post(got.form.action, data, referer=url, what=f"получателя «{nick}»")
-        html = self.forum.answer_html(r)
+        html = self.forum.decoded(r)
         try:
             form = parse_posting_form(html, url=url)
         except ForumError:
@@ -204,7 +204,12 @@ class PhpbbPoster(FormPoster[_Form]):
             self._wait(got)
             last = got.form.hidden.get("topic_cur_post_id") or ""
             after = int(last) if last.isdigit() else None
-            answer = self._send(got, build(got.form), what=what, pm=pm, after=after)
+            action, data = sid_in_body(got.form.action, build(got.form))
+            answer = self.send_form(
+                action, what=what, data=data,
+                headers={"Referer": strip_sid(got.form.action)},
+                stored=lambda r: self._stored(r, pm=pm),
+                classify=lambda r: self._answer(r, what=what, pm=pm, after=after))
             if answer.kind == "stored":
                 self._last_stored = self.http.clock()
             return answer
@@ -244,28 +249,32 @@ class PhpbbPoster(FormPoster[_Form]):
             return got
         return _Form(form, self.http.clock())
 
-    def _send(self, got: _Form, data: Mapping[str, str], *, what: str, pm: bool,
-              after: int | None) -> Answer:
-        r = self._post(got.form.action, data, referer=got.form.action, what=what)
-        if r.is_redirect:
-            location = r.headers.get("Location", "")
-            match = _POST_ID.search(location)
-            if not pm and match and "viewtopic.php" in location:
-                return Answer("stored", int(match.group(1) or match.group(2)))
-            # phpBB also redirects a cancelled form (3.0: a double click) back to the topic
-            # or the PM folder: without the new id this is no proof of a stored message.
-            return Answer("unknown")
+    def _stored(self, r: httpx.Response, *, pm: bool) -> Answer:
+        """A redirect after the POST: stored only when it names the new post."""
+        location = r.headers.get("Location", "")
+        match = _POST_ID.search(location)
+        if not pm and match and "viewtopic.php" in location:
+            return Answer("stored", int(match.group(1) or match.group(2)))
+        # phpBB also redirects a cancelled form (3.0: a double click) back to the topic
+        # or the PM folder: without the new id this is no proof of a stored message.
+        return Answer("unknown")
+
+    def _answer(self, r: httpx.Response, *, what: str, pm: bool,
+                after: int | None) -> Answer:
+        """Any other answer: a 4xx, or the page phpBB answered with (:func:`classify_answer`)."""
+        if r.status_code in (403, 404):
+            said = posting_error(self.forum.decoded(r)) or f"HTTP {r.status_code}"
+            raise PostingError(
+                f"форум отклонил {what}: «{said}»",
+                "проверьте в браузере, что учётной записи ведущего можно там писать",
+            )
         if r.status_code >= 400:
-            if r.status_code in (403, 404):
-                html = self.forum.answer_html(r)
-                said = posting_error(html) or f"HTTP {r.status_code}"
-                raise PostingError(
-                    f"форум отклонил {what}: «{said}»",
-                    "проверьте в браузере, что учётной записи ведущего можно там писать",
-                )
-            raise PostingError(f"форум ответил HTTP {r.status_code} (запрос: {what})", LOOK,
-                               maybe_sent=True)
-        return classify_answer(self.forum.answer_html(r), pm=pm, after_post=after)
+            raise self.server_error(r.status_code, what)
+        return classify_answer(self.forum.decoded(r), pm=pm, after_post=after)
+
+    def server_error(self, status: int, what: str) -> PostingError:
+        return PostingError(f"форум ответил HTTP {status} (запрос: {what})", LOOK,
+                            maybe_sent=True)
 
     def _post(self, url: str, data: Mapping[str, str], *, referer: str,
               what: str) -> httpx.Response:
