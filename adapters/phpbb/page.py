@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from adapters.html import squash
+from adapters.html import classes, squash
 from referee.core.dates import parse_forum_date
 from referee.core.errors import (
     AccessDenied,
@@ -199,8 +199,8 @@ def _is_profile_link(node: Node) -> bool:
         return True
     # get_username_string() gives every member's link one of these classes (3.1+); an SEO
     # mod may have rewritten the address.
-    classes = (node.attributes.get("class") or "").split()
-    return bool(href) and ("username" in classes or "username-coloured" in classes)
+    names = classes(node)
+    return bool(href) and ("username" in names or "username-coloured" in names)
 
 
 def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:

@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.html import classes
 from adapters.phpbb.body import body_of
 from adapters.phpbb.page import (
     _HINT_URL,
@@ -53,7 +54,7 @@ def _prosilver_posts(
 ) -> list[tuple[int, Node]]:
     # Gotcha 1: other div.post blocks (PM history, posting review) have no p<digits> id.
     return _numbered((n for n in (tree.css("div.post") if nodes is None else nodes)
-                      if n.tag == "div" and "post" in (n.attributes.get("class") or "").split()),
+                      if n.tag == "div" and "post" in classes(n)),
                      "id")
 
 
@@ -94,11 +95,11 @@ def _page_body_parts(tree: LexborHTMLParser) -> list[Node] | None:
     for child in body.iter():
         if child.tag != "div":
             continue
-        classes = (child.attributes.get("class") or "").split()
-        if "post" in classes:
+        names = classes(child)
+        if "post" in names:
             found.append(child)
             posts += 1
-        elif "action-bar" in classes or "topic-actions" in classes:
+        elif "action-bar" in names or "topic-actions" in names:
             found += child.css("div.pagination")
     return found if posts and len(found) > posts else None
 
@@ -125,7 +126,7 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
         found = tree.css("div.post, " + PAGINATION_BOXES)
     prosilver = _prosilver_posts(tree, found) or _id_posts(tree)
     boxes = [n for n in found if not (
-        n.tag == "div" and "post" in (n.attributes.get("class") or "").split())]
+        n.tag == "div" and "post" in classes(n))]
     slots: list[RawPost | None]
     if prosilver:
         slots = [_prosilver_post(pid, node, url, tz, now) for pid, node in prosilver]
@@ -220,15 +221,15 @@ def _post_parts(node: Node) -> _Parts:
             tag = child.tag
             if tag != "p" and tag != "div":
                 continue
-            classes = (child.attributes.get("class") or "").split()
-            if tag == "p" and "author" in classes:
+            names = classes(child)
+            if tag == "p" and "author" in names:
                 parts.author_p = parts.author_p or child
-            elif tag == "div" and "content" in classes:
+            elif tag == "div" and "content" in names:
                 parts.content = parts.content or child
-            elif tag == "div" and "notice" in classes:
+            elif tag == "div" and "notice" in names:
                 parts.notices.append(child)
-                parts.deleted = parts.deleted or "post_deleted_msg" in classes
-            elif tag == "p" and "post-notice" in classes and "deleted" in classes:
+                parts.deleted = parts.deleted or "post_deleted_msg" in names
+            elif tag == "p" and "post-notice" in names and "deleted" in names:
                 parts.deleted = True
     if parts.author_p is None or parts.content is None:
         parts.author_p = node.css_first("p.author") or node.css_first(".author")
@@ -255,7 +256,7 @@ def _prosilver_post(
     pid: int, node: Node, url: str, tz: ZoneInfo, now: datetime
 ) -> RawPost | None:
     """The post, or None when it is soft-deleted (a moderator's view)."""
-    if "deleted" in (node.attributes.get("class") or "").split():
+    if "deleted" in classes(node):
         return None
     parts = _post_parts(node)
     author_p, content = parts.author_p, parts.content
