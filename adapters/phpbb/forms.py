@@ -10,6 +10,7 @@ from enum import StrEnum
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.html import squash
 from adapters.phpbb.page import (
     _HINT_URL,
     _MSG_ID,
@@ -17,7 +18,6 @@ from adapters.phpbb.page import (
     _ancestor,
     _login_form_node,
     _message_panel,
-    _norm,
     _raise_for_page,
     _user_in,
 )
@@ -134,7 +134,7 @@ def login_error(html: str) -> LoginErrorKind | None:
     form = _login_form_node(tree)
     texts: list[str] = []
     if form is not None:
-        texts = [_norm(n.text()) for n in form.css(".error")]
+        texts = [squash(n.text()) for n in form.css(".error")]
     if not any(texts):
         panel = _message_panel(tree)
         if panel is not None:
@@ -162,11 +162,11 @@ def _logged_in_name(tree: LexborHTMLParser) -> str:
     if header is not None:
         span = header.css_first(".username, .username-coloured")
         if span is not None:
-            return _norm(span.text())
+            return squash(span.text())
     logout = tree.css_first('a[href*="mode=logout"]')
     if logout is not None:
         # 3.0 «Выход [ Nick ]» / «Logout [ Nick ]».
-        match = re.search(r"\[\s*(.+?)\s*\]", _norm(logout.text()))
+        match = re.search(r"\[\s*(.+?)\s*\]", squash(logout.text()))
         if match:
             return match.group(1)
     return ""
@@ -240,7 +240,7 @@ def posting_error(html: str) -> str | None:
     tree = LexborHTMLParser(html)
     form = _posting_form_node(tree)
     if form is not None:
-        errors = [_norm(n.text()) for n in form.css("p.error, div.error, span.error")]
+        errors = [squash(n.text()) for n in form.css("p.error, div.error, span.error")]
         errors = [e for e in errors if e]
         if errors:
             return " ".join(errors)
@@ -253,8 +253,8 @@ def posting_error(html: str) -> str | None:
             sibling = block.prev if block is not None else None
             while sibling is not None and sibling.tag != "p":
                 sibling = sibling.prev
-            if sibling is not None and _norm(sibling.text()):
-                return _norm(sibling.text())
+            if sibling is not None and squash(sibling.text()):
+                return squash(sibling.text())
         return None
     if posting_success(html) is not None:
         return None

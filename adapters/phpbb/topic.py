@@ -20,7 +20,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.html import classes
+from adapters.html import classes, squash
 from adapters.phpbb.body import body_of
 from adapters.phpbb.page import (
     _HINT_URL,
@@ -31,7 +31,6 @@ from adapters.phpbb.page import (
     RawPost,
     _ancestor,
     _iso_utc,
-    _norm,
     _raise_for_page,
     _text_after,
     _user_in,
@@ -313,7 +312,7 @@ def _author_line_time(author_p: Node, node: Node, content: Node, name: str, pid:
         parsed = _iso_utc(stamp.attributes.get("datetime") or "")
         if parsed is not None:
             return parsed
-    full = _norm(author_p.text())
+    full = squash(author_p.text())
     # «[by] Nick » date»: the date is everything after the last «»»; a style without the
     # «»» prints it after the nick.
     texts = [full.rsplit("»", 1)[1]] if "»" in full else []
@@ -352,7 +351,7 @@ def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime
     author_b = cell.css_first("b.postauthor") if cell is not None else None
     if cell is None or author_b is None:
         raise hidden_post_error(pid, url)
-    name = _norm(author_b.text())
+    name = squash(author_b.text())
     head_row = _ancestor(anchor, "tr")
     date_cell = head_row.css_first("td.gensmall") if head_row is not None else None
     blocks = date_cell.css("div") if date_cell is not None else []
@@ -366,7 +365,7 @@ def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime
     # the last bold label in the right-floated block.
     date_block = blocks[-1]
     labels = date_block.css("b")
-    text = _text_after(date_block, _norm(labels[-1].text())) if labels else _norm(
+    text = _text_after(date_block, squash(labels[-1].text())) if labels else squash(
         date_block.text())
     posted_at = read_date([text], f"Сообщение p{pid} на странице {url}", tz, now)
     body_row = _next_row(head_row)
@@ -414,10 +413,10 @@ def topic_title_and_id(tree: LexborHTMLParser, url: str) -> tuple[str, int | Non
             if "viewtopic" in (candidate.attributes.get("href") or ""):
                 link = candidate
                 break
-    title = _norm(link.text()) if link is not None else ""
+    title = squash(link.text()) if link is not None else ""
     if not title:
         heading = tree.css_first("h2.topic-title")
-        title = _norm(heading.text()) if heading is not None else ""
+        title = squash(heading.text()) if heading is not None else ""
     if not title:
         title = _head_title(tree)
     sources = [link.attributes.get("href") or "" if link is not None else ""]
@@ -437,7 +436,7 @@ def topic_title_and_id(tree: LexborHTMLParser, url: str) -> tuple[str, int | Non
 
 def _head_title(tree: LexborHTMLParser) -> str:
     node = tree.css_first("head title") or tree.css_first("title")
-    text = _norm(node.text()) if node is not None else ""
+    text = squash(node.text()) if node is not None else ""
     if not text:
         return ""
     if " • " in text:  # 3.0: «{board} • Просмотр темы - {title}»
