@@ -22,6 +22,7 @@ from adapters.phpbb.page import (
     _user_in,
 )
 from adapters.phpbb.topic import _prosilver_posts
+from adapters.poster import Answer
 from referee.core.errors import (
     MalformedPage,
 )
@@ -298,3 +299,39 @@ def posting_success(html: str) -> int | None:
 def _post_author(node: Node) -> str:
     author_p = node.css_first("p.author strong")
     return _user_in(author_p)[0] if author_p is not None else ""
+
+
+# ---------------------------------------------------------------------------------------
+# The answer to a reply or PM
+# ---------------------------------------------------------------------------------------
+
+_FORM_INVALID = ("ошибка отправки формы", "submitted form was invalid")
+_FLOOD = ("сразу после предыдущего", "так часто", "so soon after your last")
+
+
+def classify_answer(html: str, *, pm: bool, after_post: int | None = None) -> Answer:
+    """phpBB's answer page to a reply or PM POST (status 200), read by its DOM.
+
+    ``after_post`` is the topic's last post when the form was made: a topic page counts as
+    «stored» only when it shows a newer post of ours, never an older one."""
+    tree = LexborHTMLParser(html)
+    has_form = tree.css_first("form#postform") is not None
+    if not has_form and tree.css_first("input[type=password]") is not None:
+        return Answer("login", html=html)
+    if not has_form:
+        stored = posting_success(html)
+        if stored is not None and (after_post is None or stored > after_post):
+            if not pm or tree.css_first("div#message") is not None:
+                return Answer("stored", stored, html=html)
+    error = posting_error(html) or ""
+    low = error.lower()
+    if has_form and tree.css_first('div.postbody[id^="ppr"]') is not None \
+            and not tree.css("form#postform p.error"):
+        return Answer("new_posts", text=error, html=html)
+    if any(n in low for n in _FORM_INVALID):
+        return Answer("form_invalid", text=error, html=html)
+    if any(n in low for n in _FLOOD):
+        return Answer("flood", text=error, html=html)
+    if error:
+        return Answer("refused", text=error, html=html)
+    return Answer("unknown", html=html)

@@ -305,7 +305,7 @@ def _same_rows(rows: list[ExportedPm], page: PmFolderPage,
     if not rows or len(rows) != len(form.row_ids):
         return False
     at = {pm_id: i for i, pm_id in enumerate(form.row_ids) if pm_id is not None}
-    return all(rows[at[e.pm_id]].subject == " ".join(e.subject.split())
+    return all(rows[at[e.pm_id]].subject == squash(e.subject)
                for e in page.entries if e.pm_id in at)
 
 

@@ -13,16 +13,15 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
-from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import strip_sid
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.forms import (
     PostingForm,
+    classify_answer,
     is_logged_in,
     parse_posting_form,
     posting_error,
-    posting_success,
 )
 from adapters.phpbb.urls import sid_in_body
 from adapters.poster import LOOK, Answer, FormPoster, GuestForm
@@ -40,42 +39,12 @@ FLOOD_WAIT = 16.0
 _ADDRESS = re.compile(r"^address_list\[u\]\[(\d+)\]$")
 _POST_ID = re.compile(r"[?&;]p=(\d+)|#p(\d+)")
 
-_FORM_INVALID = ("ошибка отправки формы", "submitted form was invalid")
-_FLOOD = ("сразу после предыдущего", "так часто", "so soon after your last")
 _NO_USERS = ("пользователи не существуют", "users to be added do not exist")
 
 @dataclass(frozen=True, slots=True)
 class _Form:
     form: PostingForm
     received: float
-
-
-def classify_answer(html: str, *, pm: bool, after_post: int | None = None) -> Answer:
-    """phpBB's answer page to a reply or PM POST (status 200), read by its DOM.
-
-    ``after_post`` is the topic's last post when the form was made: a topic page counts as
-    «stored» only when it shows a newer post of ours, never an older one."""
-    tree = LexborHTMLParser(html)
-    has_form = tree.css_first("form#postform") is not None
-    if not has_form and tree.css_first("input[type=password]") is not None:
-        return Answer("login", html=html)
-    if not has_form:
-        stored = posting_success(html)
-        if stored is not None and (after_post is None or stored > after_post):
-            if not pm or tree.css_first("div#message") is not None:
-                return Answer("stored", stored, html=html)
-    error = posting_error(html) or ""
-    low = error.lower()
-    if has_form and tree.css_first('div.postbody[id^="ppr"]') is not None \
-            and not tree.css("form#postform p.error"):
-        return Answer("new_posts", text=error, html=html)
-    if any(n in low for n in _FORM_INVALID):
-        return Answer("form_invalid", text=error, html=html)
-    if any(n in low for n in _FLOOD):
-        return Answer("flood", text=error, html=html)
-    if error:
-        return Answer("refused", text=error, html=html)
-    return Answer("unknown", html=html)
 
 
 class PhpbbPoster(FormPoster[_Form]):
@@ -310,5 +279,4 @@ __all__ = [
     "Answer",
     "PhpbbPoster",
     "PostingError",
-    "classify_answer",
 ]
