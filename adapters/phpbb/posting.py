@@ -10,6 +10,7 @@ import logging
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
@@ -134,7 +135,8 @@ class PhpbbPoster(FormPoster[_Form]):
         data = dict(got.form.hidden)
         data["username_list"] = nick
         data["add_to"] = "Добавить"
-        r = self._post(got.form.action, data, referer=url, what=f"получателя «{nick}»")
+        action, request = self._request(got.form.action, data, referer=url)
+        r = self.post(action, what=f"получателя «{nick}»", **request)
         html = self.forum.decoded(r)
         try:
             form = parse_posting_form(html, url=url)
@@ -173,10 +175,10 @@ class PhpbbPoster(FormPoster[_Form]):
             self._wait(got)
             last = got.form.hidden.get("topic_cur_post_id") or ""
             after = int(last) if last.isdigit() else None
-            action, data = sid_in_body(got.form.action, build(got.form))
+            action, request = self._request(got.form.action, build(got.form),
+                                            referer=got.form.action)
             answer = self.send_form(
-                action, what=what, data=data,
-                headers={"Referer": strip_sid(got.form.action)},
+                action, what=what, **request,
                 stored=lambda r: self._stored(r, pm=pm),
                 classify=lambda r: self._answer(r, what=what, pm=pm, after=after))
             if answer.kind == "stored":
@@ -245,10 +247,13 @@ class PhpbbPoster(FormPoster[_Form]):
         return PostingError(f"форум ответил HTTP {status} (запрос: {what})", LOOK,
                             maybe_sent=True)
 
-    def _post(self, url: str, data: Mapping[str, str], *, referer: str,
-              what: str) -> httpx.Response:
-        url, data = sid_in_body(url, dict(data))
-        return self.post(url, what=what, data=data, headers={"Referer": strip_sid(referer)})
+    @staticmethod
+    def _request(action: str, data: Mapping[str, str], *,
+                 referer: str) -> tuple[str, dict[str, Any]]:
+        """A form's POST as phpBB takes it: the ``sid`` out of the address into the fields
+        (:func:`~adapters.phpbb.urls.sid_in_body`), the Referer without one."""
+        url, fields = sid_in_body(action, dict(data))
+        return url, {"data": fields, "headers": {"Referer": strip_sid(referer)}}
 
     def _wait(self, got: _Form) -> None:
         """Not in the form's second (gotcha 11); keep the flood distance once seen."""
