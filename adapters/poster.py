@@ -134,9 +134,14 @@ class FormPoster(Closing, Generic[F]):
         by ``stored``, any other answer by ``classify``."""
         r = self.post(action, what=what, **request)
         if r.status_code >= 500:
-            raise PostingError(f"форум ответил HTTP {r.status_code} на {what}", self.look,
-                               maybe_sent=True)
+            raise self.server_error(r.status_code, what)
         return stored(r) if r.is_redirect else classify(r)
+
+    def server_error(self, status: int, what: str) -> PostingError:
+        """Hook: the error for a 5xx answer to a send (:meth:`send_form`): the message may
+        have been stored before the board failed."""
+        return PostingError(f"форум ответил HTTP {status} на {what}", self.look,
+                            maybe_sent=True)
 
     # -- 4. the answer
 

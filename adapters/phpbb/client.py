@@ -7,17 +7,14 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from datetime import datetime
-from pathlib import Path
 from typing import TypeVar
 
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
-from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.board import BoardClient, cookies_set, walk_pages
 from adapters.phpbb.forms import LoginForm, is_logged_in, login_error, parse_login_form
-from adapters.phpbb.page import _message_panel, decode_page, reads_as_phpbb
+from adapters.phpbb.page import _message_panel, reads_as_phpbb
 from adapters.phpbb.pm_export import ExportedPm, ExportForm, PmExport
 from adapters.phpbb.pms import parse_pm, read_pm_folder
 from adapters.phpbb.topic import parse_topic_page
@@ -65,22 +62,16 @@ class PhpbbForum(PmExport, BoardClient):
     pm_folders = {"inbox": 0, "sentbox": -1, "outbox": -2}
     pm_folders_hint = "бывают inbox, sentbox или outbox"
 
-    def __init__(
-        self,
-        forum: ForumSettings,
-        *,
-        http: HttpClient | None = None,
-        cookie_file: Path | None = None,
-        password: Callable[[str], Secret] | None = None,
-        now: Callable[[], datetime] | None = None,
-        max_logins: int = 2,
-        remember_me: bool = True,
-    ) -> None:
-        self.root, self.topic_id = parse_topic_url(self.require_url(forum))
-        self._init_board(forum, lambda s: http or s.http_client(
-            self.root, cookie_file=cookie_file), password=password, now=now,
-            max_logins=max_logins)
-        self.remember_me = remember_me
+    remember_me = True
+    """Tick «Запомнить меня» at login (phpBB's autologin key: the next run needs no login)."""
+
+    def read_address(self, url: str) -> str:
+        self.root: str
+        self.topic_id: int | None
+        self.root, self.topic_id = parse_topic_url(url)
+        return self.root
+
+    def start(self) -> None:
         self.per_page: int | None = None
         self._pm_per_page: dict[str, int] = {}
         self._exports: dict[tuple[str, int], ExportForm] = {}
@@ -233,7 +224,7 @@ class PhpbbForum(PmExport, BoardClient):
         return r
 
     def answer_html(self, r: httpx.Response) -> str:
-        return decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+        return self.decoded(r)
 
     def login_again(self, r: httpx.Response, html: str) -> str | None:
         return "" if html and login_error(html) == "form_invalid" else None

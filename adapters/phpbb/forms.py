@@ -10,6 +10,7 @@ from enum import StrEnum
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.html import squash
 from adapters.phpbb.page import (
     _HINT_URL,
     _MSG_ID,
@@ -17,11 +18,11 @@ from adapters.phpbb.page import (
     _ancestor,
     _login_form_node,
     _message_panel,
-    _norm,
     _raise_for_page,
     _user_in,
 )
 from adapters.phpbb.topic import _prosilver_posts
+from adapters.poster import Answer
 from referee.core.errors import (
     MalformedPage,
 )
@@ -134,7 +135,7 @@ def login_error(html: str) -> LoginErrorKind | None:
     form = _login_form_node(tree)
     texts: list[str] = []
     if form is not None:
-        texts = [_norm(n.text()) for n in form.css(".error")]
+        texts = [squash(n.text()) for n in form.css(".error")]
     if not any(texts):
         panel = _message_panel(tree)
         if panel is not None:
@@ -162,11 +163,11 @@ def _logged_in_name(tree: LexborHTMLParser) -> str:
     if header is not None:
         span = header.css_first(".username, .username-coloured")
         if span is not None:
-            return _norm(span.text())
+            return squash(span.text())
     logout = tree.css_first('a[href*="mode=logout"]')
     if logout is not None:
         # 3.0 «Выход [ Nick ]» / «Logout [ Nick ]».
-        match = re.search(r"\[\s*(.+?)\s*\]", _norm(logout.text()))
+        match = re.search(r"\[\s*(.+?)\s*\]", squash(logout.text()))
         if match:
             return match.group(1)
     return ""
@@ -240,7 +241,7 @@ def posting_error(html: str) -> str | None:
     tree = LexborHTMLParser(html)
     form = _posting_form_node(tree)
     if form is not None:
-        errors = [_norm(n.text()) for n in form.css("p.error, div.error, span.error")]
+        errors = [squash(n.text()) for n in form.css("p.error, div.error, span.error")]
         errors = [e for e in errors if e]
         if errors:
             return " ".join(errors)
@@ -253,8 +254,8 @@ def posting_error(html: str) -> str | None:
             sibling = block.prev if block is not None else None
             while sibling is not None and sibling.tag != "p":
                 sibling = sibling.prev
-            if sibling is not None and _norm(sibling.text()):
-                return _norm(sibling.text())
+            if sibling is not None and squash(sibling.text()):
+                return squash(sibling.text())
         return None
     if posting_success(html) is not None:
         return None
@@ -298,3 +299,39 @@ def posting_success(html: str) -> int | None:
 def _post_author(node: Node) -> str:
     author_p = node.css_first("p.author strong")
     return _user_in(author_p)[0] if author_p is not None else ""
+
+
+# ---------------------------------------------------------------------------------------
+# The answer to a reply or PM
+# ---------------------------------------------------------------------------------------
+
+_FORM_INVALID = ("ошибка отправки формы", "submitted form was invalid")
+_FLOOD = ("сразу после предыдущего", "так часто", "so soon after your last")
+
+
+def classify_answer(html: str, *, pm: bool, after_post: int | None = None) -> Answer:
+    """phpBB's answer page to a reply or PM POST (status 200), read by its DOM.
+
+    ``after_post`` is the topic's last post when the form was made: a topic page counts as
+    «stored» only when it shows a newer post of ours, never an older one."""
+    tree = LexborHTMLParser(html)
+    has_form = tree.css_first("form#postform") is not None
+    if not has_form and tree.css_first("input[type=password]") is not None:
+        return Answer("login", html=html)
+    if not has_form:
+        stored = posting_success(html)
+        if stored is not None and (after_post is None or stored > after_post):
+            if not pm or tree.css_first("div#message") is not None:
+                return Answer("stored", stored, html=html)
+    error = posting_error(html) or ""
+    low = error.lower()
+    if has_form and tree.css_first('div.postbody[id^="ppr"]') is not None \
+            and not tree.css("form#postform p.error"):
+        return Answer("new_posts", text=error, html=html)
+    if any(n in low for n in _FORM_INVALID):
+        return Answer("form_invalid", text=error, html=html)
+    if any(n in low for n in _FLOOD):
+        return Answer("flood", text=error, html=html)
+    if error:
+        return Answer("refused", text=error, html=html)
+    return Answer("unknown", html=html)

@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from adapters.html import squash
+from adapters.html import classes, squash
 from referee.core.dates import parse_forum_date
 from referee.core.errors import (
     AccessDenied,
@@ -58,8 +58,6 @@ _HINT_URL = ("Проверьте адрес темы в referee.toml. Если �
 _HINT_LOGIN = ("Проверьте логин ведущего ([forum] username в referee.toml), его пароль "
                "(REFEREE_PASSWORD) и что у этой учётной записи есть доступ к форуму с игрой.")
 
-
-_norm = squash  # str.split() knows every Unicode space and is faster than a regex
 
 
 # ---------------------------------------------------------------------------------------
@@ -109,16 +107,16 @@ def _message_panel(tree: LexborHTMLParser) -> tuple[str, str] | None:
     panel = tree.css_first("div#message")
     if panel is not None:
         title_node = panel.css_first("h2")
-        title = _norm(title_node.text()) if title_node is not None else ""
-        paragraphs = [_norm(p.text()) for p in panel.css("p")]
-        text = " ".join(p for p in paragraphs if p) or _norm(panel.text())
+        title = squash(title_node.text()) if title_node is not None else ""
+        paragraphs = [squash(p.text()) for p in panel.css("p")]
+        text = " ".join(p for p in paragraphs if p) or squash(panel.text())
         return title, text
     # subsilver2 message_body.html: table.tablebg > th (title) + td.row1 > p.gen (text).
     for cell in tree.css("table.tablebg td.row1 > p.gen"):
         table = _ancestor(cell, "table")
         title_node = table.css_first("th") if table is not None else None
         if title_node is not None:
-            return _norm(title_node.text()), _norm(cell.text())
+            return squash(title_node.text()), squash(cell.text())
     return None
 
 
@@ -199,8 +197,8 @@ def _is_profile_link(node: Node) -> bool:
         return True
     # get_username_string() gives every member's link one of these classes (3.1+); an SEO
     # mod may have rewritten the address.
-    classes = (node.attributes.get("class") or "").split()
-    return bool(href) and ("username" in classes or "username-coloured" in classes)
+    names = classes(node)
+    return bool(href) and ("username" in names or "username-coloured" in names)
 
 
 def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:
@@ -211,16 +209,16 @@ def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:
     """
     # Fast path: phpBB prints the profile link as a direct child (strong > a.username).
     links = [a for a in container.iter() if a.tag == "a" and _is_profile_link(a)
-             and _norm(a.text())]
+             and squash(a.text())]
     if not links:
-        links = [a for a in container.css("a[href]") if _is_profile_link(a) and _norm(a.text())]
+        links = [a for a in container.css("a[href]") if _is_profile_link(a) and squash(a.text())]
     if links:
         link = links[-1] if last else links[0]
-        return _norm(link.text()), user_id_of(link.attributes.get("href") or "")
+        return squash(link.text()), user_id_of(link.attributes.get("href") or "")
     span = container.css_first("span.username, span.username-coloured")
     if span is not None:
-        return _norm(span.text()), None
-    return _norm(container.text()), None
+        return squash(span.text()), None
+    return squash(container.text()), None
 
 
 def users_among(nodes: list[Node]) -> list[tuple[str, int | None]]:
@@ -230,11 +228,11 @@ def users_among(nodes: list[Node]) -> list[tuple[str, int | None]]:
     for node in nodes:
         if node.tag == "a":
             # Group recipients (3.0) link to memberlist.php?mode=group: a name, no user id.
-            found.append((_norm(node.text()), user_id_of(node.attributes.get("href") or "")))
+            found.append((squash(node.text()), user_id_of(node.attributes.get("href") or "")))
         elif node.tag == "span" and any(
             c in (node.attributes.get("class") or "") for c in ("username", "username-coloured")
         ):
-            found.append((_norm(node.text()), None))
+            found.append((squash(node.text()), None))
         elif node.tag not in ("-text", "br", "-comment"):
             found.extend(users_among(list(node.iter(include_text=False))))
     return [(name, uid) for name, uid in found if name]
@@ -262,7 +260,7 @@ def _iso_utc(value: str) -> datetime | None:
 
 
 def _text_after(container: Node, marker: str) -> str:
-    full = _norm(container.text())
+    full = squash(container.text())
     if marker and marker in full:
         return full.split(marker, 1)[1].strip()
     return full
@@ -304,7 +302,7 @@ def date_candidates(text: str) -> list[str]:
     found: list[str] = []
 
     def add(candidate: str) -> None:
-        candidate = _norm(candidate).strip(_TRIM)
+        candidate = squash(candidate).strip(_TRIM)
         if candidate and candidate not in found:
             found.append(candidate)
 
@@ -329,7 +327,7 @@ def read_date(texts: list[str], what: str, tz: ZoneInfo, now: datetime) -> datet
     shown = next((t for t in texts if t.strip()), "")
     if not shown:
         raise MalformedPage(f"{what}: не найдена дата.", hint or None)
-    raise MalformedPage(f"{what}: не удалось разобрать дату «{_norm(shown)}».", hint or None)
+    raise MalformedPage(f"{what}: не удалось разобрать дату «{squash(shown)}».", hint or None)
 
 
 def listed_time(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
@@ -368,7 +366,7 @@ def edit_notice(node: Node, tz: ZoneInfo, now: datetime) -> EditNotice | None:
     Also «Last edited by X on …, edited N times in total.» Edits are often silent
     (gotcha 5), so a missing notice proves nothing; the date is best effort.
     """
-    text = _norm(node.text())
+    text = squash(node.text())
     match = _EDIT_RU.search(text) or _EDIT_EN.search(text)
     if match is None:
         return None
@@ -376,7 +374,7 @@ def edit_notice(node: Node, tz: ZoneInfo, now: datetime) -> EditNotice | None:
     editor_node = node.css_first("a, span.username, span.username-coloured")
     candidates: list[tuple[str, str]] = []
     if editor_node is not None:
-        editor = _norm(editor_node.text())
+        editor = squash(editor_node.text())
         if editor and editor in rest:
             candidates.append((editor, rest.split(editor, 1)[1]))
     if " on " in rest:
@@ -391,7 +389,7 @@ def edit_notice(node: Node, tz: ZoneInfo, now: datetime) -> EditNotice | None:
         except DateParseError:
             continue
         return EditNotice(editor=editor.strip(), edited_at=edited_at, count=int(match["n"]))
-    editor = _norm(editor_node.text()) if editor_node is not None else rest
+    editor = squash(editor_node.text()) if editor_node is not None else rest
     return EditNotice(editor=editor, edited_at=None, count=int(match["n"]))
 
 
@@ -473,7 +471,7 @@ def _read_boxes(
             break  # prosilver prints the same bar above and below the posts
         # A separator between elements: a minified page has no whitespace between
         # «70 сообщений» and the links.
-        text = _norm(box.text(separator=" "))
+        text = squash(box.text(separator=" "))
         if items is None:
             match = _TOTAL.search(text)
             if match:
@@ -483,10 +481,10 @@ def _read_boxes(
             current = current or int(page_of.group(1))
             total = max(total or 0, int(page_of.group(2)))
         active = box.css_first("li.active span")
-        if active is not None and _norm(active.text()).isdigit():
-            current = int(_norm(active.text()))
+        if active is not None and squash(active.text()).isdigit():
+            current = int(squash(active.text()))
         for link in box.css("a"):
-            label = _norm(link.text())
+            label = squash(link.text())
             href = link.attributes.get("href") or ""
             if label.isdigit() and href and href != "#":
                 links.setdefault(int(label), href)
@@ -494,7 +492,7 @@ def _read_boxes(
                 next_href = href
         if current is None:
             for strong in box.css("strong"):
-                label = _norm(strong.text())
+                label = squash(strong.text())
                 # 3.0 lists the current page as a bare <strong> between the links.
                 if label.isdigit() and strong.parent is not None and strong.parent.tag == "span":
                     current = int(label)

@@ -19,9 +19,10 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.base import HttpClient
+from adapters.html import squash
 from adapters.phpbb.bbcode import bbcode_to_html
 from adapters.phpbb.forms import _hidden_fields, _logged_in_name
-from adapters.phpbb.page import _USER_ID, _abs_url, _ancestor, _iso_utc, _norm, row_pm_id
+from adapters.phpbb.page import _USER_ID, _abs_url, _ancestor, _iso_utc, row_pm_id
 from referee.core.errors import ForumError, MalformedPage, NetworkError
 from referee.core.kernel import PmBatch, PmFolderPage, PmListEntry, PrivateMessage
 from referee.core.markup import plain_text
@@ -113,15 +114,16 @@ def _exported(row: ET.Element) -> ExportedPm:
         return (node.text or "") if node is not None else ""
 
     sent_at = _iso_utc(field("date"))  # «9999-12-31T23:59:59-12:00» is no clock: None
-    recipients = tuple(_norm(r.text or "") for r in row.iter("recipient") if (r.text or "").strip())
-    return ExportedPm(subject=_norm(field("subject")), sender=_norm(field("sender")),
+    recipients = tuple(squash(r.text or "") for r in row.iter("recipient")
+                       if (r.text or "").strip())
+    return ExportedPm(subject=squash(field("subject")), sender=squash(field("sender")),
                       sent_at=sent_at, recipients=recipients, bbcode=field("message"))
 
 
 def same_message(row: ExportedPm, entry: PmListEntry) -> bool:
     """Whether an export row is the listing row it was paired with: subject, sender and
     the minute the listing shows (the listing has no seconds)."""
-    if row.subject != _norm(entry.subject):
+    if row.subject != squash(entry.subject):
         return False
     if entry.sender and row.sender and row.sender != entry.sender:
         return False
@@ -303,7 +305,7 @@ def _same_rows(rows: list[ExportedPm], page: PmFolderPage,
     if not rows or len(rows) != len(form.row_ids):
         return False
     at = {pm_id: i for i, pm_id in enumerate(form.row_ids) if pm_id is not None}
-    return all(rows[at[e.pm_id]].subject == " ".join(e.subject.split())
+    return all(rows[at[e.pm_id]].subject == squash(e.subject)
                for e in page.entries if e.pm_id in at)
 
 

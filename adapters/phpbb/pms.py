@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.html import squash
 from adapters.phpbb.body import body_of
 from adapters.phpbb.forms import _logged_in_name
 from adapters.phpbb.page import (
@@ -26,7 +27,6 @@ from adapters.phpbb.page import (
     _PM_POST_ID,
     _abs_url,
     _ancestor,
-    _norm,
     _raise_for_page,
     listed_time,
     pagination,
@@ -82,7 +82,7 @@ def parse_pm(
                             _HINT_URL)
     pm_id = int(match.group(1))
     subject_node = post.css_first("h3")
-    subject = _norm(subject_node.text()) if subject_node is not None else ""
+    subject = squash(subject_node.text()) if subject_node is not None else ""
     author_p = post.css_first("p.author")
     content = post.css_first("div.content")
     if author_p is None or content is None:
@@ -122,7 +122,7 @@ def _pm_header(author_p: Node) -> tuple[str, str, int | None, list[str]]:
     segments: list[tuple[str, list[Node]]] = []
     for child in author_p.iter(include_text=True):
         if child.tag == "strong":
-            segments.append((_norm(child.text()).rstrip(":").strip().lower(), []))
+            segments.append((squash(child.text()).rstrip(":").strip().lower(), []))
         elif segments:
             segments[-1][1].append(child)
     sent_text, sender, sender_id = "", "", None
@@ -130,7 +130,7 @@ def _pm_header(author_p: Node) -> tuple[str, str, int | None, list[str]]:
     for index, (label, nodes) in enumerate(segments):
         role = _PM_ROLES.get(label) or _PM_ORDER[min(index, len(_PM_ORDER) - 1)]
         if role == "sent":
-            sent_text = _norm(" ".join(
+            sent_text = squash(" ".join(
                 (n.text(deep=False) or "") if n.tag == "-text" else n.text() for n in nodes
             ))
         elif role == "from":
@@ -208,19 +208,19 @@ def _pm_row(
     sent_text = ""
     if info is not None and ":" in info.text():
         # Sent folders: «Кому <user>» and «<dd class="info">Отправлено: date</dd>».
-        sent_text = _norm(info.text()).split(":", 1)[1].strip()
+        sent_text = squash(info.text()).split(":", 1)[1].strip()
         recipients = tuple(name for name, _ in users_among(_children(inner)) if name)
         sender = own_name
     elif inner is not None:
-        users = [u for u in users_among(_children(inner)) if u[0] != _norm(title.text())]
+        users = [u for u in users_among(_children(inner)) if u[0] != squash(title.text())]
         if users:
             sender, sender_id = users[0]
-        full = _norm(inner.text())
+        full = squash(inner.text())
         sent_text = full.rsplit("»", 1)[1].strip() if "»" in full else ""
     sent_at = listed_time(sent_text, tz, now)
     return PmListEntry(
         pm_id=pm_id,
-        subject=_norm(title.text()),
+        subject=squash(title.text()),
         sender=sender,
         sent_at=sent_at,
         url=_abs_url(url, href, drop_sid=True),
@@ -271,7 +271,7 @@ def pm_header_rows(tree: LexborHTMLParser) -> dict[str, Node]:
             value = value.next
         if value is None:
             continue
-        label = _norm(label_cell.text()).rstrip(":").strip().lower()
+        label = squash(label_cell.text()).rstrip(":").strip().lower()
         role = next((r for r, words in _TABLE_LABELS
                      if any(label == w or label.startswith(w + " ") or
                             (len(w) > 3 and label.startswith(w)) for w in words)),
@@ -294,11 +294,11 @@ def subsilver_pm(tree: LexborHTMLParser, url: str, tz: ZoneInfo, now: datetime,
         raise MalformedPage(f"Личное сообщение {url}: не найден его номер (p=…).", _HINT_URL)
     pm_id = int(match.group(1)) if match else int(value)
     senders = users_among(list(rows["from"].iter(include_text=False))) or [
-        (_norm(rows["from"].text()), None)]
+        (squash(rows["from"].text()), None)]
     recipients = [name for role in ("to", "bcc") if role in rows
                   for name, _ in users_among(list(rows[role].iter(include_text=False)))]
-    subject = _norm(rows["subject"].text()) if "subject" in rows else ""
-    return _message(pm_id, senders[0], recipients, _norm(rows["sent"].text()), subject,
+    subject = squash(rows["subject"].text()) if "subject" in rows else ""
+    return _message(pm_id, senders[0], recipients, squash(rows["sent"].text()), subject,
                     content, url=url, tz=tz, now=now, folder=folder)
 
 
@@ -324,15 +324,15 @@ def subsilver_pm_row(row: Node, url: str, tz: ZoneInfo, now: datetime, own_name:
         return None
     people = row.css_first("p.topicauthor")
     users = users_among(list(people.iter(include_text=False))) if people is not None else []
-    if not users and people is not None and _norm(people.text()):
-        users = [(_norm(people.text()), None)]
+    if not users and people is not None and squash(people.text()):
+        users = [(squash(people.text()), None)]
     details = [p for p in row.css("p.topicdetails") if p.css_first("input") is None]
-    sent_at = listed_time(_norm(details[0].text()), tz, now) if details else None
+    sent_at = listed_time(squash(details[0].text()), tz, now) if details else None
     unread = any("unread" in (img.attributes.get("src") or "") or
                  "_new" in (img.attributes.get("src") or "") for img in row.css("img"))
     sender, sender_id = (own_name, None) if sent_folder else (users[0] if users else ("", None))
     return PmListEntry(
-        pm_id=pm_id, subject=_norm(title.text()), sender=sender, sent_at=sent_at,
+        pm_id=pm_id, subject=squash(title.text()), sender=sender, sent_at=sent_at,
         url=_abs_url(url, href, drop_sid=True), unread=unread,
         recipients=tuple(name for name, _ in users) if sent_folder else (),
         sender_id=sender_id,

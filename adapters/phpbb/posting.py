@@ -10,19 +10,19 @@ import logging
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
-from selectolax.lexbor import LexborHTMLParser
 
 from adapters.base import strip_sid
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.forms import (
     PostingForm,
+    classify_answer,
     is_logged_in,
     parse_posting_form,
     posting_error,
-    posting_success,
 )
 from adapters.phpbb.urls import sid_in_body
 from adapters.poster import LOOK, Answer, FormPoster, GuestForm
@@ -40,42 +40,12 @@ FLOOD_WAIT = 16.0
 _ADDRESS = re.compile(r"^address_list\[u\]\[(\d+)\]$")
 _POST_ID = re.compile(r"[?&;]p=(\d+)|#p(\d+)")
 
-_FORM_INVALID = ("ошибка отправки формы", "submitted form was invalid")
-_FLOOD = ("сразу после предыдущего", "так часто", "so soon after your last")
 _NO_USERS = ("пользователи не существуют", "users to be added do not exist")
 
 @dataclass(frozen=True, slots=True)
 class _Form:
     form: PostingForm
     received: float
-
-
-def classify_answer(html: str, *, pm: bool, after_post: int | None = None) -> Answer:
-    """phpBB's answer page to a reply or PM POST (status 200), read by its DOM.
-
-    ``after_post`` is the topic's last post when the form was made: a topic page counts as
-    «stored» only when it shows a newer post of ours, never an older one."""
-    tree = LexborHTMLParser(html)
-    has_form = tree.css_first("form#postform") is not None
-    if not has_form and tree.css_first("input[type=password]") is not None:
-        return Answer("login", html=html)
-    if not has_form:
-        stored = posting_success(html)
-        if stored is not None and (after_post is None or stored > after_post):
-            if not pm or tree.css_first("div#message") is not None:
-                return Answer("stored", stored, html=html)
-    error = posting_error(html) or ""
-    low = error.lower()
-    if has_form and tree.css_first('div.postbody[id^="ppr"]') is not None \
-            and not tree.css("form#postform p.error"):
-        return Answer("new_posts", text=error, html=html)
-    if any(n in low for n in _FORM_INVALID):
-        return Answer("form_invalid", text=error, html=html)
-    if any(n in low for n in _FLOOD):
-        return Answer("flood", text=error, html=html)
-    if error:
-        return Answer("refused", text=error, html=html)
-    return Answer("unknown", html=html)
 
 
 class PhpbbPoster(FormPoster[_Form]):
@@ -165,8 +135,9 @@ class PhpbbPoster(FormPoster[_Form]):
         data = dict(got.form.hidden)
         data["username_list"] = nick
         data["add_to"] = "Добавить"
-        r = self._post(got.form.action, data, referer=url, what=f"получателя «{nick}»")
-        html = self.forum.answer_html(r)
+        action, request = self._request(got.form.action, data, referer=url)
+        r = self.post(action, what=f"получателя «{nick}»", **request)
+        html = self.forum.decoded(r)
         try:
             form = parse_posting_form(html, url=url)
         except ForumError:
@@ -204,7 +175,12 @@ class PhpbbPoster(FormPoster[_Form]):
             self._wait(got)
             last = got.form.hidden.get("topic_cur_post_id") or ""
             after = int(last) if last.isdigit() else None
-            answer = self._send(got, build(got.form), what=what, pm=pm, after=after)
+            action, request = self._request(got.form.action, build(got.form),
+                                            referer=got.form.action)
+            answer = self.send_form(
+                action, what=what, **request,
+                stored=lambda r: self._stored(r, pm=pm),
+                classify=lambda r: self._answer(r, what=what, pm=pm, after=after))
             if answer.kind == "stored":
                 self._last_stored = self.http.clock()
             return answer
@@ -244,33 +220,40 @@ class PhpbbPoster(FormPoster[_Form]):
             return got
         return _Form(form, self.http.clock())
 
-    def _send(self, got: _Form, data: Mapping[str, str], *, what: str, pm: bool,
-              after: int | None) -> Answer:
-        r = self._post(got.form.action, data, referer=got.form.action, what=what)
-        if r.is_redirect:
-            location = r.headers.get("Location", "")
-            match = _POST_ID.search(location)
-            if not pm and match and "viewtopic.php" in location:
-                return Answer("stored", int(match.group(1) or match.group(2)))
-            # phpBB also redirects a cancelled form (3.0: a double click) back to the topic
-            # or the PM folder: without the new id this is no proof of a stored message.
-            return Answer("unknown")
-        if r.status_code >= 400:
-            if r.status_code in (403, 404):
-                html = self.forum.answer_html(r)
-                said = posting_error(html) or f"HTTP {r.status_code}"
-                raise PostingError(
-                    f"форум отклонил {what}: «{said}»",
-                    "проверьте в браузере, что учётной записи ведущего можно там писать",
-                )
-            raise PostingError(f"форум ответил HTTP {r.status_code} (запрос: {what})", LOOK,
-                               maybe_sent=True)
-        return classify_answer(self.forum.answer_html(r), pm=pm, after_post=after)
+    def _stored(self, r: httpx.Response, *, pm: bool) -> Answer:
+        """A redirect after the POST: stored only when it names the new post."""
+        location = r.headers.get("Location", "")
+        match = _POST_ID.search(location)
+        if not pm and match and "viewtopic.php" in location:
+            return Answer("stored", int(match.group(1) or match.group(2)))
+        # phpBB also redirects a cancelled form (3.0: a double click) back to the topic
+        # or the PM folder: without the new id this is no proof of a stored message.
+        return Answer("unknown")
 
-    def _post(self, url: str, data: Mapping[str, str], *, referer: str,
-              what: str) -> httpx.Response:
-        url, data = sid_in_body(url, dict(data))
-        return self.post(url, what=what, data=data, headers={"Referer": strip_sid(referer)})
+    def _answer(self, r: httpx.Response, *, what: str, pm: bool,
+                after: int | None) -> Answer:
+        """Any other answer: a 4xx, or the page phpBB answered with (:func:`classify_answer`)."""
+        if r.status_code in (403, 404):
+            said = posting_error(self.forum.decoded(r)) or f"HTTP {r.status_code}"
+            raise PostingError(
+                f"форум отклонил {what}: «{said}»",
+                "проверьте в браузере, что учётной записи ведущего можно там писать",
+            )
+        if r.status_code >= 400:
+            raise self.server_error(r.status_code, what)
+        return classify_answer(self.forum.decoded(r), pm=pm, after_post=after)
+
+    def server_error(self, status: int, what: str) -> PostingError:
+        return PostingError(f"форум ответил HTTP {status} (запрос: {what})", LOOK,
+                            maybe_sent=True)
+
+    @staticmethod
+    def _request(action: str, data: Mapping[str, str], *,
+                 referer: str) -> tuple[str, dict[str, Any]]:
+        """A form's POST as phpBB takes it: the ``sid`` out of the address into the fields
+        (:func:`~adapters.phpbb.urls.sid_in_body`), the Referer without one."""
+        url, fields = sid_in_body(action, dict(data))
+        return url, {"data": fields, "headers": {"Referer": strip_sid(referer)}}
 
     def _wait(self, got: _Form) -> None:
         """Not in the form's second (gotcha 11); keep the flood distance once seen."""
@@ -301,5 +284,4 @@ __all__ = [
     "Answer",
     "PhpbbPoster",
     "PostingError",
-    "classify_answer",
 ]

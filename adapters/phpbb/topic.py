@@ -20,6 +20,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.html import classes, squash
 from adapters.phpbb.body import body_of
 from adapters.phpbb.page import (
     _HINT_URL,
@@ -30,7 +31,6 @@ from adapters.phpbb.page import (
     RawPost,
     _ancestor,
     _iso_utc,
-    _norm,
     _raise_for_page,
     _text_after,
     _user_in,
@@ -53,7 +53,7 @@ def _prosilver_posts(
 ) -> list[tuple[int, Node]]:
     # Gotcha 1: other div.post blocks (PM history, posting review) have no p<digits> id.
     return _numbered((n for n in (tree.css("div.post") if nodes is None else nodes)
-                      if n.tag == "div" and "post" in (n.attributes.get("class") or "").split()),
+                      if n.tag == "div" and "post" in classes(n)),
                      "id")
 
 
@@ -94,11 +94,11 @@ def _page_body_parts(tree: LexborHTMLParser) -> list[Node] | None:
     for child in body.iter():
         if child.tag != "div":
             continue
-        classes = (child.attributes.get("class") or "").split()
-        if "post" in classes:
+        names = classes(child)
+        if "post" in names:
             found.append(child)
             posts += 1
-        elif "action-bar" in classes or "topic-actions" in classes:
+        elif "action-bar" in names or "topic-actions" in names:
             found += child.css("div.pagination")
     return found if posts and len(found) > posts else None
 
@@ -125,7 +125,7 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
         found = tree.css("div.post, " + PAGINATION_BOXES)
     prosilver = _prosilver_posts(tree, found) or _id_posts(tree)
     boxes = [n for n in found if not (
-        n.tag == "div" and "post" in (n.attributes.get("class") or "").split())]
+        n.tag == "div" and "post" in classes(n))]
     slots: list[RawPost | None]
     if prosilver:
         slots = [_prosilver_post(pid, node, url, tz, now) for pid, node in prosilver]
@@ -220,15 +220,15 @@ def _post_parts(node: Node) -> _Parts:
             tag = child.tag
             if tag != "p" and tag != "div":
                 continue
-            classes = (child.attributes.get("class") or "").split()
-            if tag == "p" and "author" in classes:
+            names = classes(child)
+            if tag == "p" and "author" in names:
                 parts.author_p = parts.author_p or child
-            elif tag == "div" and "content" in classes:
+            elif tag == "div" and "content" in names:
                 parts.content = parts.content or child
-            elif tag == "div" and "notice" in classes:
+            elif tag == "div" and "notice" in names:
                 parts.notices.append(child)
-                parts.deleted = parts.deleted or "post_deleted_msg" in classes
-            elif tag == "p" and "post-notice" in classes and "deleted" in classes:
+                parts.deleted = parts.deleted or "post_deleted_msg" in names
+            elif tag == "p" and "post-notice" in names and "deleted" in names:
                 parts.deleted = True
     if parts.author_p is None or parts.content is None:
         parts.author_p = node.css_first("p.author") or node.css_first(".author")
@@ -255,7 +255,7 @@ def _prosilver_post(
     pid: int, node: Node, url: str, tz: ZoneInfo, now: datetime
 ) -> RawPost | None:
     """The post, or None when it is soft-deleted (a moderator's view)."""
-    if "deleted" in (node.attributes.get("class") or "").split():
+    if "deleted" in classes(node):
         return None
     parts = _post_parts(node)
     author_p, content = parts.author_p, parts.content
@@ -312,7 +312,7 @@ def _author_line_time(author_p: Node, node: Node, content: Node, name: str, pid:
         parsed = _iso_utc(stamp.attributes.get("datetime") or "")
         if parsed is not None:
             return parsed
-    full = _norm(author_p.text())
+    full = squash(author_p.text())
     # «[by] Nick » date»: the date is everything after the last «»»; a style without the
     # «»» prints it after the nick.
     texts = [full.rsplit("»", 1)[1]] if "»" in full else []
@@ -351,7 +351,7 @@ def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime
     author_b = cell.css_first("b.postauthor") if cell is not None else None
     if cell is None or author_b is None:
         raise hidden_post_error(pid, url)
-    name = _norm(author_b.text())
+    name = squash(author_b.text())
     head_row = _ancestor(anchor, "tr")
     date_cell = head_row.css_first("td.gensmall") if head_row is not None else None
     blocks = date_cell.css("div") if date_cell is not None else []
@@ -365,7 +365,7 @@ def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime
     # the last bold label in the right-floated block.
     date_block = blocks[-1]
     labels = date_block.css("b")
-    text = _text_after(date_block, _norm(labels[-1].text())) if labels else _norm(
+    text = _text_after(date_block, squash(labels[-1].text())) if labels else squash(
         date_block.text())
     posted_at = read_date([text], f"Сообщение p{pid} на странице {url}", tz, now)
     body_row = _next_row(head_row)
@@ -413,10 +413,10 @@ def topic_title_and_id(tree: LexborHTMLParser, url: str) -> tuple[str, int | Non
             if "viewtopic" in (candidate.attributes.get("href") or ""):
                 link = candidate
                 break
-    title = _norm(link.text()) if link is not None else ""
+    title = squash(link.text()) if link is not None else ""
     if not title:
         heading = tree.css_first("h2.topic-title")
-        title = _norm(heading.text()) if heading is not None else ""
+        title = squash(heading.text()) if heading is not None else ""
     if not title:
         title = _head_title(tree)
     sources = [link.attributes.get("href") or "" if link is not None else ""]
@@ -436,7 +436,7 @@ def topic_title_and_id(tree: LexborHTMLParser, url: str) -> tuple[str, int | Non
 
 def _head_title(tree: LexborHTMLParser) -> str:
     node = tree.css_first("head title") or tree.css_first("title")
-    text = _norm(node.text()) if node is not None else ""
+    text = squash(node.text()) if node is not None else ""
     if not text:
         return ""
     if " • " in text:  # 3.0: «{board} • Просмотр темы - {title}»

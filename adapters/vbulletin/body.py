@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Iterator
 
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import classes as _classes
+from adapters.html import squash
 
 _VOID = frozenset({"br", "img", "hr", "input", "wbr", "area", "col", "embed", "source",
                    "track", "param", "meta", "link"})
@@ -64,28 +66,30 @@ def _codebox(code: Node) -> str:
     return f'<div class="codebox"><code>{html.escape(_text_lines(code), quote=False)}</code></div>'
 
 
-def _text_lines(node: Node) -> str:
-    """Text with ``<br>`` as line breaks (vB's highlighted [PHP] boxes break lines so)."""
-    parts: list[str] = []
+def text_pieces(node: Node, *, skip: frozenset[str] = frozenset(),
+                br: str | None = None) -> Iterator[str]:
+    """The texts under ``node`` in page order, the elements named in ``skip`` left out
+    (comments always), each ``<br>`` given as ``br`` when it is set."""
     for child in node.iter(include_text=True):
         if child.tag == "-text":
-            parts.append(child.text_content or "")
-        elif child.tag == "br":
-            parts.append("\n")
-        elif child.tag and not child.tag.startswith("-"):
-            parts.append(_text_lines(child))
-    return "".join(parts)
+            yield child.text_content or ""
+        elif br is not None and child.tag == "br":
+            yield br
+        elif child.tag and not child.tag.startswith("-") and child.tag not in skip:
+            yield from text_pieces(child, skip=skip, br=br)
+
+
+def _text_lines(node: Node) -> str:
+    """Text with ``<br>`` as line breaks (vB's highlighted [PHP] boxes break lines so)."""
+    return "".join(text_pieces(node, br="\n"))
+
+
+_HEADER_SKIP = frozenset({"a", "img"})
 
 
 def _header(node: Node) -> str:
     """«Сообщение от NAME»: the box's words without its links («View Post») and icons."""
-    parts: list[str] = []
-    for child in node.iter(include_text=True):
-        if child.tag == "-text":
-            parts.append(child.text_content or "")
-        elif child.tag not in ("a", "img") and child.tag and not child.tag.startswith("-"):
-            parts.append(_header(child))
-    return " ".join(" ".join(parts).split())
+    return squash(" ".join(text_pieces(node, skip=_HEADER_SKIP)))
 
 
 def _child(node: Node, tag: str, cls: str) -> Node | None:
@@ -141,4 +145,4 @@ def _vb3_quote(cell: Node) -> str:
     return _blockquote("", render_body(cell))
 
 
-__all__ = ["render_body"]
+__all__ = ["render_body", "text_pieces"]

@@ -8,13 +8,11 @@ for by the page's message box (not by the navbar form), the md5 login judged by 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 from typing import TypeVar
 
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
-from adapters.base import ForumSettings, HttpClient, Secret
 from adapters.board import BoardClient, cookies_set
 from adapters.poster import FORM_TYPE, form_body
 from adapters.vbulletin import forms, pms, topic
@@ -44,14 +42,13 @@ class VbulletinForum(BoardClient):
     PM stays in «Sent Items» and in message tracking)."""
     pm_folders_hint = "папки: inbox (входящие) и sentbox (отправленные)"
 
-    def __init__(self, forum: ForumSettings, *, http: HttpClient | None = None,
-                 password: Callable[[str], Secret] | None = None,
-                 now: Callable[[], datetime] | None = None, max_logins: int = 2) -> None:
-        self.address: ThreadAddress = parse_thread_url(self.require_url(forum))
+    def read_address(self, url: str) -> str:
+        self.address: ThreadAddress = parse_thread_url(url)
         self.topic_id = self.address.topic_id
         self.root = self.address.root
-        self._init_board(forum, lambda s: http or s.http_client(self.root),
-                         password=password, now=now, max_logins=max_logins)
+        return self.root
+
+    def start(self) -> None:
         self.order: Order | None = None
         """The numeric date order learnt from the pages read (``d.m.Y`` or ``m-d-Y``)."""
         self._charset_learnt = False
@@ -159,7 +156,7 @@ class VbulletinForum(BoardClient):
         return r
 
     def answer_html(self, r: httpx.Response) -> str:
-        return topic.decode_page(r.content, r.headers.get("content-type")) if r.content else ""
+        return self.decoded(r)
 
     def login_succeeded(self, r: httpx.Response, html: str) -> bool:
         user = self._session_user(r)

@@ -127,6 +127,16 @@ def post_id_in(url: str) -> int | None:
     return int(match.group(1) or match.group(2)) if match else None
 
 
+def stored_at(target: str, *, pm: bool, said: str = "") -> Answer | None:
+    """A stored message, when the board sends the host on to it (a redirect or its
+    refresh page): a PM back to ``private.php``, a reply to its post
+    (``showthread.php?p=N#postN``); None when ``target`` is neither."""
+    post_id = post_id_in(target)
+    if pm and "private.php" in target:
+        return Answer("stored", None, said)
+    if not pm and post_id is not None:
+        return Answer("stored", post_id, said)
+    return None
 
 
 def classify_answer(html: str, *, pm: bool) -> Answer:
@@ -145,12 +155,8 @@ def classify_answer(html: str, *, pm: bool) -> Answer:
         "div.blockrow.error li, div.errorblock li, td.panelsurround ol li, ol.errors li")]
     said = "; ".join(e for e in errors if e) or message_text(tree)
     low = said.lower()
-    if target and not errors:
-        stored = post_id_in(target)
-        if pm and "private.php" in target:
-            return Answer("stored", None, said)
-        if not pm and stored is not None:
-            return Answer("stored", stored, said)
+    if target and not errors and (stored := stored_at(target, pm=pm, said=said)) is not None:
+        return stored
     if "security token" in low or "маркер безопасности" in low or "ключ безопасности" in low:
         return Answer("token", text=said)
     if "between posts" in low or "flood" in low or "между сообщениями" in low or \
@@ -173,4 +179,5 @@ __all__ = [
     "md5_fields",
     "post_id_in",
     "posting_form",
+    "stored_at",
 ]

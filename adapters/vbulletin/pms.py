@@ -13,7 +13,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.vbulletin.body import render_body
 from adapters.vbulletin.dates import date_order, footer_zone, vb_date
-from adapters.vbulletin.topic import _norm, pagination, raise_for_page, user_id
+from adapters.vbulletin.topic import _norm, _shown, pagination, raise_for_page, user_id
 from referee.core.errors import DateParseError, MalformedPage, PmRemoved
 from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
 from referee.core.markup import plain_text
@@ -50,9 +50,9 @@ def _unread(box: Node, link: Node) -> bool:
 def _when(box: Node, *, tz: tzinfo, now: datetime) -> datetime | None:
     date = box.css_first("span.date")
     clock = box.css_first("span.time")
-    text = _norm(date.text()) if date is not None else ""
-    if clock is not None and _norm(clock.text()) not in text:
-        text = f"{text} {_norm(clock.text())}".strip()
+    text = _shown(date)
+    if (hour := _shown(clock)) not in text:
+        text = f"{text} {hour}".strip()
     if not text:
         return None
     try:
@@ -96,8 +96,7 @@ def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: d
     tree = LexborHTMLParser(html)
     message = tree.css_first('div[id^="post_message_"]')
     if message is None:
-        text = _norm(tree.css_first("div.standard_error, td.panelsurround").text()) if \
-            tree.css_first("div.standard_error, td.panelsurround") is not None else ""
+        text = _shown(tree.css_first("div.standard_error, td.panelsurround"))
         if any(w in text.lower() for w in _REMOVED):
             raise PmRemoved(f"Личное сообщение {pm_id} удалено или отозвано отправителем "
                             f"({url}).", "Попросите игрока прислать ход заново.")
@@ -110,7 +109,7 @@ def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: d
     content = inner[0] if len(inner) == 1 and "postcontent" in (
         inner[0].attributes.get("class") or "") else message
     date = box.css_first("span.date") or box.css_first("td.thead")
-    shown = _norm(date.text()) if date is not None else ""
+    shown = _shown(date)
     zone = footer_zone(html) or tz
     try:
         sent_at = vb_date(shown, tz=zone, now=now, order=date_order([shown]))
@@ -122,7 +121,7 @@ def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: d
     body = render_body(content).strip()
     return PrivateMessage(
         pm_id=pm_id, sender=sender, sender_id=sender_id, recipients=recipients,
-        sent_at=sent_at, subject=_norm(title.text()) if title is not None else "",
+        sent_at=sent_at, subject=_shown(title),
         body_html=body, body_text=plain_text(body), folder=folder)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
-from adapters.poster import FORM_TYPE, LOOK, Answer, FormPoster, GuestForm, form_body
+from adapters.poster import FORM_TYPE, Answer, FormPoster, GuestForm, form_body
 from adapters.vbulletin import forms, topic
 from adapters.vbulletin.client import VbulletinForum
 from referee.core.errors import PostingError
@@ -94,27 +94,17 @@ class VbulletinPoster(FormPoster[forms.Form]):
     def _submit(self, url: str, word: str, build: Callable[[forms.Form], dict[str, str]], *,
                 what: str, pm: bool) -> int | None:
         def send(form: forms.Form) -> Answer:
-            r = self.post(form.action, what=what,
-                          content=form_body(build(form), self.forum.charset),
-                          headers={**FORM_TYPE, "Referer": form.action})
-            if r.is_redirect:
-                return _redirected(r, pm=pm)
-            if r.status_code >= 500:
-                raise PostingError(f"форум ответил HTTP {r.status_code} на {what}", LOOK,
-                                   maybe_sent=True)
-            return forms.classify_answer(self.forum.answer_html(r), pm=pm)
+            return self.send_form(
+                form.action, what=what, stored=lambda r: _redirected(r, pm=pm),
+                classify=lambda r: forms.classify_answer(self.forum.decoded(r), pm=pm),
+                content=form_body(build(form), self.forum.charset),
+                headers={**FORM_TYPE, "Referer": form.action})
 
         return self.submit(lambda: self._form(url, word), send, what=what)
 
 
 def _redirected(r: httpx.Response, *, pm: bool) -> Answer:
-    location = r.headers.get("Location", "")
-    post_id = forms.post_id_in(location)
-    if pm and "private.php" in location:
-        return Answer("stored")
-    if not pm and post_id is not None:
-        return Answer("stored", post_id)
-    return Answer("unknown")
+    return forms.stored_at(r.headers.get("Location", ""), pm=pm) or Answer("unknown")
 
 
 __all__ = ["FLOOD_WAIT", "PostingError", "VbulletinPoster"]

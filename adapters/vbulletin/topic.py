@@ -18,7 +18,8 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
 from adapters.html import classes as _classes
-from adapters.vbulletin.body import render_body
+from adapters.html import element_children, squash
+from adapters.vbulletin.body import render_body, text_pieces
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
 from referee.core.errors import (
     AccessDenied,
@@ -49,7 +50,20 @@ _HINT_LOGIN = ("Проверьте [forum] username и пароль (REFEREE_PAS
 
 
 def _norm(text: str | None) -> str:
-    return " ".join((text or "").split())
+    return squash(text or "")
+
+
+def _shown(node: Node | None) -> str:
+    """The node's text as a reader sees it; empty when the page lacks the node."""
+    return _norm(node.text()) if node is not None else ""
+
+
+def _first_shown(tree: LexborHTMLParser, selectors: tuple[str, ...]) -> str:
+    """The text of the first of ``selectors`` that the page shows with words in it."""
+    for selector in selectors:
+        if text := _shown(tree.css_first(selector)):
+            return text
+    return ""
 
 
 # ---------------------------------------------------------------------------------------
@@ -86,13 +100,9 @@ def is_logged_in(tree: LexborHTMLParser) -> bool:
 def message_text(tree: LexborHTMLParser) -> str:
     """The words of vBulletin's message/error box (vB 4 ``div.standard_error`` /
     ``div.blockrow``, vB 3 ``td.panelsurround div.panel``), empty when there is none."""
-    for selector in ("div.standard_error div.blockrow", "div.standard_error",
-                     "form.vbform div.blockrow.restore", "td.panelsurround div.panel",
-                     "div.panel div"):
-        node = tree.css_first(selector)
-        if node is not None and _norm(node.text()):
-            return _norm(node.text())[:300]
-    return ""
+    return _first_shown(tree, ("div.standard_error div.blockrow", "div.standard_error",
+                               "form.vbform div.blockrow.restore",
+                               "td.panelsurround div.panel", "div.panel div"))[:300]
 
 
 def raise_for_page(tree: LexborHTMLParser, url: str, expected: str) -> NoReturn:
@@ -152,13 +162,23 @@ def _number(text: str | None) -> int | None:
     return int(match.group(0)) if match else None
 
 
+def _id_number(node: Node, prefix: str) -> int | None:
+    """The post number in an element's ``id`` after ``prefix`` (``post_P``, ``postP``)."""
+    return _number((node.attributes.get("id") or "")[len(prefix):])
+
+
+def _user_of(link: Node | None) -> int | None:
+    """The member id a profile link names (None: no link, a guest)."""
+    return user_id(link.attributes.get("href")) if link is not None else None
+
+
 def _message(node: Node, pid: int) -> Node | None:
     """``div#post_message_P``, or the ``blockquote.postcontent`` it wraps (vB 4: the whole
     text is that blockquote; it must not be read as a quote)."""
     message = node.css_first(f'div[id="post_message_{pid}"]')
     if message is None:
         return None
-    inner = [c for c in message.iter() if c.tag is not None and not c.tag.startswith("-")]
+    inner = element_children(message)
     if len(inner) == 1 and inner[0].tag == "blockquote" and "postcontent" in _classes(inner[0]):
         return inner[0]
     return message
@@ -183,7 +203,7 @@ def vb4_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
     """vB 4 (and styles built on it): ``li.postcontainer#post_P``."""
     found: list[RawPost] = []
     for li in tree.css('li[id^="post_"]'):
-        pid = _number((li.attributes.get("id") or "")[5:])
+        pid = _id_number(li, "post_")
         classes = _classes(li)
         if pid is None or not classes & {"postcontainer", "postbitlegacy", "postbit"}:
             continue
@@ -201,9 +221,8 @@ def vb4_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
         date = li.css_first("div.posthead span.date") or li.css_first("span.date")
         counter = li.css_first("a.postcounter")
         found.append(RawPost(
-            pid, _norm(who.text()), user_id(who.attributes.get("href")),
-            _norm(date.text()) if date is not None else "", content,
-            number=_number(counter.text()) if counter is not None else None,
+            pid, _norm(who.text()), _user_of(who), _shown(date), content,
+            number=_number(_shown(counter)),
             edit_text=_edit_text(li, "blockquote.lastedited, div.lastedited")))
     return found
 
@@ -213,7 +232,7 @@ def vb3_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
     ``div#post_message_P`` and the edit note ``div.smallfont > em``."""
     found: list[RawPost] = []
     for message in tree.css('div[id^="post_message_"]'):
-        pid = _number((message.attributes.get("id") or "")[len("post_message_"):])
+        pid = _id_number(message, "post_message_")
         if pid is None:
             continue
         box = tree.css_first(f'[id="post{pid}"]')
@@ -233,7 +252,7 @@ def vb3_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
         counter = box.css_first(f'a[id="postcount{pid}"]')
         cell = box.css_first(f'td[id="td_post_{pid}"]') or box
         found.append(RawPost(
-            pid, name, user_id(who.attributes.get("href")) if who is not None else None,
+            pid, name, _user_of(who),
             _words(head) if head is not None else "", _message(box, pid) or message,
             number=_number(counter.attributes.get("name")) if counter is not None else None,
             edit_text=_edit_text(cell, "div.smallfont em")))
@@ -241,17 +260,13 @@ def vb3_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
     return found
 
 
+_UNSEEN = frozenset({"script", "style", "noscript"})
+
+
 def _words(node: Node) -> str:
     """The node's visible words: scripts (vB 3 registers its user menu inside the name's
     ``div``), styles and comments left out."""
-    parts: list[str] = []
-    for child in node.iter(include_text=True):
-        if child.tag == "-text":
-            parts.append(child.text_content or "")
-        elif child.tag and not child.tag.startswith("-") and child.tag not in (
-                "script", "style", "noscript"):
-            parts.append(_words(child))
-    return _norm(" ".join(parts))
+    return _norm(" ".join(text_pieces(node, skip=_UNSEEN)))
 
 
 def _vb3_date_cell(box: Node, pid: int) -> Node | None:
@@ -271,7 +286,7 @@ def _check_vb3_hidden(tree: LexborHTMLParser, read: set[int], url: str) -> None:
     """A vB 3 post of a user on the host's ignore list is a ``table#postP`` without its
     message: a vote must not vanish silently. (A deleted post's stub is skipped.)"""
     for box in tree.css('table[id^="post"]'):
-        pid = _number((box.attributes.get("id") or "")[4:])
+        pid = _id_number(box, "post")
         if pid is not None and pid not in read and any(
                 w in _norm(box.text()).lower() for w in _IGNORED):
             raise _hidden(pid, url)
@@ -290,10 +305,8 @@ def vb5_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
         shown = li.css_first(".b-post__timestamp time")
         counter = li.css_first("a.b-post__count")
         found.append(RawPost(
-            pid, _norm(who.text()) if who is not None else "",
-            user_id(who.attributes.get("href")) if who is not None else None,
-            _norm(shown.text()) if shown is not None else "", content,
-            number=_number(counter.text()) if counter is not None else None,
+            pid, _shown(who), _user_of(who), _shown(shown), content,
+            number=_number(_shown(counter)),
             when=datetime.fromtimestamp(stamp, UTC) if stamp is not None else None,
             edit_text=_edit_text(li, ".b-post__edit")))
     return found
@@ -308,7 +321,7 @@ def raw_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
         if found:
             return found
     texts = tree.css('div[id^="post_message_"]')
-    if texts and all(_number((t.attributes.get("id") or "")[13:]) for t in texts):
+    if texts and all(_id_number(t, "post_message_") for t in texts):
         # Texts without their frames: a style that moved the author and the date.
         raise MalformedPage(
             f"На странице {url} есть тексты сообщений (div#post_message_N), но нет их рамок "
@@ -440,7 +453,7 @@ def _pages_from_links(tree: LexborHTMLParser) -> tuple[int, int]:
     for box in boxes:
         here = box.css_first("span.selected") or box.css_first("td.alt2 strong")
         if current is None and here is not None:
-            current = _number(_norm(here.text()))
+            current = _number(_shown(here))
         for link in box.css("a[href]"):
             found = _PAGE_LINK.search(link.attributes.get("href") or "")
             if found:
@@ -461,13 +474,10 @@ def per_page(pages: Pages, shown: int) -> int:
 
 
 def thread_title(tree: LexborHTMLParser) -> str:
-    for selector in ("#pagetitle .threadtitle", "#pagetitle h1", "h1.main-title",
-                     "td.navbar strong"):
-        node = tree.css_first(selector)
-        if node is not None and _norm(node.text()):
-            return _THREAD_WORD.sub("", _norm(node.text()))
-    title = tree.css_first("title")
-    return _norm(title.text()) if title is not None else ""
+    if text := _first_shown(tree, ("#pagetitle .threadtitle", "#pagetitle h1",
+                                   "h1.main-title", "td.navbar strong")):
+        return _THREAD_WORD.sub("", text)
+    return _shown(tree.css_first("title"))
 
 
 def _topic_id_on_page(tree: LexborHTMLParser) -> int | None:

@@ -52,9 +52,9 @@ class Runner:
     forum: ForumConfig | None = None
 
     def open(self) -> PhpbbForum:
-        forum = PhpbbForum((self.forum or forum_config(self.board)).settings(),
-                           cookie_file=self.db.with_suffix(".cookies"),
-                           password=lambda user: Secret(PASSWORD))
+        settings = (self.forum or forum_config(self.board)).settings(
+            self.db.with_suffix(".cookies"))
+        forum = PhpbbForum(settings, password=lambda user: Secret(PASSWORD))
         forum.http.sleep = self.naps
         forum.http.random = lambda: 0.0
         return forum
