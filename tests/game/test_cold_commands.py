@@ -7,70 +7,31 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
+import small_game
+from small_game import day
 
-from referee.config.game import Config, DaySchedule, ForumConfig, Player
-from referee.core.forum_settings import ForumSettings
-from referee.core.kernel import Post, PrivateMessage, TopicPage
+from referee.config.game import Config
+from referee.core.kernel import PrivateMessage
 from referee.game import Game
 from referee.game import nights as night_room
 from referee.store import Store
 
 DAYS = 6
-START = datetime(2026, 11, 1, 7, 0, tzinfo=UTC)
-PLAYERS = ("Лиса", "Шерлок", "Kotik", "Полковник", "Ёжик", "Гроза", "Nika-77", "Мотылёк",
-           "Снежок", "Ира-Ира", "Фея", "Zorro", "Сова", "Боцман", "Барон", "Alice", "Тайга",
-           "Рыжик", "Пчёлка", "Маргарита")
-ROLES = {"Лиса": ("mafia", "A"), "Шерлок": ("mafia", "A"), "Полковник": ("commissar", None)}
-HOST = "Ведущий"
-
-
-def day(n: int) -> DaySchedule:
-    begin = START + timedelta(days=n - 1)
-    return DaySchedule(n, begin, begin + timedelta(hours=12), begin + timedelta(hours=23))
 
 
 def config(tmp: Path) -> Config:
-    return Config(
-        path=tmp / "referee.toml", host=HOST,
-        forum=ForumConfig(ForumSettings(timezone="Europe/Moscow")),
-        players=tuple(Player(n, *ROLES.get(n, ("citizen", None))) for n in PLAYERS),
-        schedule=tuple(day(n) for n in range(1, DAYS + 1)),
-    )
-
-
-def fill(store: Store) -> None:
-    """Each day every living player votes for the day's target; each night the mafia
-    shoots one citizen and the commissar checks someone."""
-    alive = list(PLAYERS)
-    pid, posts = 1000, []
-    citizens = [n for n in PLAYERS if n not in ROLES]
-    for n in range(1, DAYS + 1):
-        target, victim = citizens.pop(), citizens.pop()
-        for i, voter in enumerate(a for a in alive if a != target):
-            pid += 1
-            posts.append(Post(pid, voter, None, day(n).start + timedelta(minutes=5 + i),
-                              f'Мой голос – <span style="color:red">{target}</span><br>'
-                              "Он весь день уходит от ответа, это подозрительно.", ""))
-        alive.remove(target)
-        night = day(n).deadline
-        store.save_pm(PrivateMessage(pid, "Лиса", None, (HOST,), night + timedelta(hours=1),
-                                     "Ход", f"Стреляем в {victim}", f"Стреляем в {victim}"))
-        store.save_pm(PrivateMessage(pid + 1, "Полковник", None, (HOST,),
-                                     night + timedelta(hours=2), "Ход", f"Проверяю {alive[3]}",
-                                     f"Проверяю {alive[3]}"))
-        alive.remove(victim)
-    store.save_topic_page(TopicPage(3, "Игра", 1, 1, len(posts), tuple(posts)), START)
+    return small_game.config(tmp, DAYS)
 
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     path = tmp_path / "game.db"
     with Store.open(path) as store:
-        fill(store)
+        small_game.fill(store, DAYS)
     return path
 
 

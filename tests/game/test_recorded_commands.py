@@ -17,14 +17,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+import small_game
+from small_game import day
 
-from referee.config.game import Config, DaySchedule, ForumConfig, Player
-from referee.core.forum_settings import ForumSettings
-from referee.core.kernel import Post, PrivateMessage, TopicPage
+from referee.config.game import Config
+from referee.core.kernel import Post, TopicPage
 from referee.game import Game
 from referee.game import days as day_room
 from referee.game import nights as night_room
@@ -33,56 +34,14 @@ from referee.host.status import game_status
 from referee.render.morning import private_results
 from referee.store import Store
 
-START = datetime(2026, 11, 1, 7, 0, tzinfo=UTC)
-PLAYERS = ("Лиса", "Шерлок", "Kotik", "Полковник", "Ёжик", "Гроза", "Nika-77", "Мотылёк",
-           "Снежок", "Ира-Ира", "Фея", "Zorro", "Сова", "Боцман", "Барон", "Alice", "Тайга",
-           "Рыжик", "Пчёлка", "Маргарита")
-ROLES = {"Лиса": ("mafia", "A"), "Шерлок": ("mafia", "A"), "Полковник": ("commissar", None)}
-HOST = "Ведущий"
-
-
-def day(n: int) -> DaySchedule:
-    begin = START + timedelta(days=n - 1)
-    return DaySchedule(n, begin, begin + timedelta(hours=12), begin + timedelta(hours=23))
-
 
 def config(tmp: Path, days: int) -> Config:
-    return Config(
-        path=tmp / "referee.toml", host=HOST,
-        forum=ForumConfig(ForumSettings(timezone="Europe/Moscow")),
-        players=tuple(Player(n, *ROLES.get(n, ("citizen", None))) for n in PLAYERS),
-        schedule=tuple(day(n) for n in range(1, days + 2)),
-    )
+    """The game of ``days`` turns and the day after them."""
+    return small_game.config(tmp, days + 1)
 
 
 def fill(store: Store, days: int) -> None:
-    """Each day every living player votes for the day's target; each night the mafia
-    shoots one citizen and the commissar checks someone; the day after the last one
-    has begun."""
-    alive = list(PLAYERS)
-    pid, posts = 1000, []
-    citizens = [n for n in PLAYERS if n not in ROLES]
-    for n in range(1, days + 1):
-        target, victim = citizens.pop(), citizens.pop()
-        for i, voter in enumerate(a for a in alive if a != target):
-            pid += 1
-            posts.append(Post(pid, voter, None, day(n).start + timedelta(minutes=5 + i),
-                              f'Мой голос – <span style="color:red">{target}</span><br>'
-                              "Он весь день уходит от ответа, это подозрительно.", ""))
-        alive.remove(target)
-        night = day(n).deadline
-        store.save_pm(PrivateMessage(pid, "Лиса", None, (HOST,), night + timedelta(hours=1),
-                                     "Ход", f"Стреляем в {victim}", f"Стреляем в {victim}"))
-        store.save_pm(PrivateMessage(pid + 1, "Полковник", None, (HOST,),
-                                     night + timedelta(hours=2), "Ход", f"Проверяю {alive[3]}",
-                                     f"Проверяю {alive[3]}"))
-        alive.remove(victim)
-    # Everyone writes on the day after the last one too: nobody leaves for silence (A1).
-    for i, who in enumerate(alive):
-        pid += 1
-        posts.append(Post(pid, who, None, day(days + 1).start + timedelta(minutes=i),
-                          "Доброе утро.", ""))
-    store.save_topic_page(TopicPage(3, "Игра", 1, 1, len(posts), tuple(posts)), START)
+    small_game.fill(store, days, morning_after=True)
 
 
 def after(days: int) -> datetime:
