@@ -58,7 +58,8 @@ def lock_path(db: Path) -> Path:
     return db.with_name(db.name + ".lock")
 
 
-def _try_lock(fd: int) -> bool:
+def try_lock(fd: int) -> bool:
+    """Take the operating system's lock on ``fd`` without waiting; False: another holds it."""
     try:
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -73,7 +74,7 @@ def _try_lock(fd: int) -> bool:
     return True
 
 
-def _holder(path: Path) -> str:
+def holder(path: Path) -> str:
     """Who holds the lock, as it wrote itself into the file (best effort)."""
     try:
         text = path.read_text(encoding="utf-8", errors="replace").strip()
@@ -98,17 +99,17 @@ def acquire(db: Path, *, wait: float = LOCK_WAIT,
         raise fs_error(e, path) from None
     deadline = time.monotonic() + wait
     told = False
-    while not _try_lock(fd):
-        holder = _holder(path)
+    while not try_lock(fd):
+        held_by = holder(path)
         if not told:
             notices.warning("%s занят другим запуском referee%s; жду, пока он закончит "
-                            "(до %.0f с)…", db.name, f" ({holder})" if holder else "", wait)
+                            "(до %.0f с)…", db.name, f" ({held_by})" if held_by else "", wait)
             told = True
         if time.monotonic() >= deadline:
             os.close(fd)
             raise StoreError(
                 f"{db} занят другим запуском referee"
-                + (f" ({holder})" if holder else "")
+                + (f" ({held_by})" if held_by else "")
                 + f", который не закончился за {wait:.0f} с",
                 "дайте ему закончить (или остановите) и запустите команду снова: базу игры "
                 "пишет один запуск за раз",

@@ -22,12 +22,7 @@ from pathlib import Path
 from types import TracebackType
 
 from referee.core.errors import GameError
-
-try:  # POSIX
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-    import msvcrt
+from referee.store.guard import holder, try_lock
 
 
 def lock_path(db: Path) -> Path:
@@ -47,11 +42,15 @@ class WatchLock:
         except OSError as e:
             raise GameError(f"не могу создать {self.path}: {e.strerror}",
                             "проверьте права на папку с базой игры") from None
-        if not _try_lock(fd):
-            holder = _holder(self.path)
+        try:
+            locked = try_lock(fd)
+        except OSError:
+            locked = False  # a lock the system refuses for another reason: not ours either
+        if not locked:
+            held_by = holder(self.path)
             os.close(fd)
             raise GameError(
-                f"для этой базы уже запущен referee watch{f' ({holder})' if holder else ''}",
+                f"для этой базы уже запущен referee watch{f' ({held_by})' if held_by else ''}",
                 "одна база — одно наблюдение: остановите то (Ctrl-C) или смотрите его вывод",
             )
         os.ftruncate(fd, 0)
@@ -69,25 +68,6 @@ class WatchLock:
                 pass  # the note is a courtesy; closing drops the lock either way
             os.close(self.fd)
             self.fd = None
-
-
-def _try_lock(fd: int) -> bool:
-    try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        else:  # pragma: no cover - Windows
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-    except OSError:
-        return False
-    return True
-
-
-def _holder(path: Path) -> str:
-    try:
-        text = path.read_text(encoding="utf-8", errors="replace").strip()
-    except OSError:
-        return ""
-    return text.splitlines()[0][:120] if text else ""
 
 
 __all__ = ["WatchLock", "lock_path"]
