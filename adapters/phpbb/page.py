@@ -18,6 +18,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
 from adapters.html import classes, squash
+from adapters.paging import page_size, read_index
 from referee.core.dates import parse_forum_date
 from referee.core.errors import (
     AccessDenied,
@@ -41,7 +42,6 @@ _SEO_USER_ID = re.compile(r"(?:/|^|\.)member(\d+)\.html?\b|-u(\d+)(?:/|\.html?\b
 _TOPIC_ID = re.compile(r"[?&;]t=(\d+)")
 _MSG_ID = re.compile(r"[?&;]p=(\d+)")
 _START = re.compile(r"[?&;]start=(\d+)")
-_PAGE_OF = re.compile(r"(?:Страница|Page)\s+(\d+)\s+(?:из|of)\s+(\d+)", re.IGNORECASE)
 _TOTAL = re.compile(
     r"(?:(\d+)\s+(?:сообщени[еяй]|posts?|messages?)\b)"
     r"|(?:(?:Сообщений|Всего сообщений|Posts|Messages)\s*:\s*(\d+))",
@@ -440,64 +440,32 @@ def pagination(tree: LexborHTMLParser, html: str, url: str, on_page: int,
             containers.append(row)
         elif jump.parent is not None:
             containers.append(jump.parent)
-    current, total, items, links, next_href = _read_boxes(containers, scattered)
-    per_page = _per_page(containers, html, links)
+    # 3.1+ shows the page as li.active span; 3.0 as a bare <strong> between the links.
+    index = read_index(containers, here="li.active span, span > strong")
+    per_page = _per_page(containers, html, index.links)
     proven = per_page is not None
+    current = index.current
     if current is None:
         start = _START.search(url)
         current = int(start.group(1)) // per_page + 1 if start and per_page else 1
-    total_pages = max([total or 1, current, *links.keys()])
     if per_page is None:
         # A one-page topic does not reveal the board's page size; what is on the page is a
         # lower bound and keeps arithmetic on it safe.
         per_page = max(on_page, 1)
-    if next_href is None:
-        next_href = links.get(current + 1)
+    next_href = index.next_of(current)
     next_url = _abs_url(url, next_href, drop_sid=True) if next_href else None
-    return Pages(current, total_pages, per_page, items, next_url, proven)
+    return Pages(current, index.last(current), per_page, _items(containers), next_url, proven)
 
 
-def _read_boxes(
-    containers: list[Node], scattered: bool
-) -> tuple[int | None, int | None, int | None, dict[int, str], str | None]:
-    """(current page, page count, item count, numbered links, rel=next link)."""
-    current: int | None = None
-    total: int | None = None
-    items: int | None = None
-    links: dict[int, str] = {}
-    next_href: str | None = None
+def _items(containers: list[Node]) -> int | None:
+    """The item count printed beside the index: «70 сообщений», «Сообщений: 36»."""
     for box in containers:
-        if not scattered and current is not None and items is not None:
-            break  # prosilver prints the same bar above and below the posts
         # A separator between elements: a minified page has no whitespace between
         # «70 сообщений» and the links.
-        text = squash(box.text(separator=" "))
-        if items is None:
-            match = _TOTAL.search(text)
-            if match:
-                items = int(match.group(1) or match.group(2))
-        page_of = _PAGE_OF.search(text)
-        if page_of:
-            current = current or int(page_of.group(1))
-            total = max(total or 0, int(page_of.group(2)))
-        active = box.css_first("li.active span")
-        if active is not None and squash(active.text()).isdigit():
-            current = int(squash(active.text()))
-        for link in box.css("a"):
-            label = squash(link.text())
-            href = link.attributes.get("href") or ""
-            if label.isdigit() and href and href != "#":
-                links.setdefault(int(label), href)
-            if next_href is None and (link.attributes.get("rel") or "") == "next":
-                next_href = href
-        if current is None:
-            for strong in box.css("strong"):
-                label = squash(strong.text())
-                # 3.0 lists the current page as a bare <strong> between the links.
-                if label.isdigit() and strong.parent is not None and strong.parent.tag == "span":
-                    current = int(label)
-                    break
-    return current, total, items, links, next_href
+        match = _TOTAL.search(squash(box.text(separator=" ")))
+        if match:
+            return int(match.group(1) or match.group(2))
+    return None
 
 
 def _per_page(containers: list[Node], html: str, links: dict[int, str]) -> int | None:
@@ -506,16 +474,11 @@ def _per_page(containers: list[Node], html: str, links: dict[int, str]) -> int |
         marked = box.css_first("[data-per-page]")
         if marked is not None and (marked.attributes.get("data-per-page") or "").isdigit():
             return int(marked.attributes["data-per-page"] or 0) or None
-    # Page N's link starts at (N-1)·size. Every link must agree; a link that does not (a page
-    # that rewrote one of its own addresses) is outvoted by the others.
-    sizes: list[int] = []
-    for number, href in links.items():
-        start = _START.search(href)
-        offset = int(start.group(1)) if start else 0
-        if number > 1 and offset > 0 and offset % (number - 1) == 0:
-            sizes.append(offset // (number - 1))
-    if sizes:
-        return max(sorted(set(sizes)), key=sizes.count)
+    # Page N's link starts at (N-1)·size.
+    size = page_size({number: int(start.group(1)) if (start := _START.search(href)) else 0
+                      for number, href in links.items()})
+    if size is not None:
+        return size
     script = _JS_PER_PAGE.search(html)
     if script:
         return int(script.group(1)) or None

@@ -15,7 +15,8 @@ from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.html import fragment, int_or_none, next_element, squash
+from adapters.html import fragment, next_element, squash
+from adapters.paging import PageIndex, label_number, page_size, read_index
 from adapters.smf.page import SmfPage
 from adapters.smf.urls import query_params, strip_session, topic_start
 from referee.core.dates import parse_forum_date
@@ -23,8 +24,8 @@ from referee.core.errors import DateParseError, MalformedPage
 from referee.core.kernel import EditNotice, Post, TopicPage
 from referee.core.markup import plain_text
 
-__all__ = ["normalise_body", "page_links", "parse_topic_page", "per_page_of", "post_blocks",
-           "poster_of", "read_edit_notice"]
+__all__ = ["normalise_body", "page_index", "parse_topic_page", "post_blocks", "poster_of",
+           "read_edit_notice"]
 
 _TEXT_ID = re.compile(r"^msg_(\d+)$")
 _USER_ID = re.compile(r"[?;&]u=(\d+)")
@@ -269,56 +270,44 @@ def _pagination(page: SmfPage, url: str) -> _Links:
     box = page.content().css_first("div.pagelinks")
     if box is None:
         return _Links(1, 1, None, None)
-    number, links, next_url = page_links(box, url)
-    starts = {n: href for n, (href, _) in links.items()}
-    per_page = per_page_of({n: start for n, (_, start) in links.items()}, box.html or "")
+    index, starts = page_index(box, url)
+    # The «...» gap: expandPages(this, url, first, last, per_page).
+    expand = _EXPAND.search(box.html or "")
+    size = int(expand.group(4)) if expand else 0
+    per_page = page_size(starts) or size or None
     here = _current_start(page, url)
+    number = index.current
     if number is None:
         number = here // per_page + 1 if per_page and here is not None else 1
-    if per_page is None and number > 1 and here:
-        per_page = here // (number - 1)
-    total = max([number, *starts])
-    expand = _EXPAND.search(box.html or "")
-    if expand and int(expand.group(4)):
-        total = max(total, int(expand.group(3)) // int(expand.group(4)) + 1)
-    if next_url is None:  # SMF 2.0's compact index has no arrow: the next page's number
-        next_url = starts.get(number + 1)
+    if per_page is None and here:
+        per_page = page_size({number: here})
+    total = index.last(number)
+    if expand and size:
+        total = max(total, int(expand.group(3)) // size + 1)
+    # SMF 2.0's compact index has no arrow: the next page is the one numbered after this.
+    next_url = index.next_of(number)
     return _Links(number, total, per_page, next_url if number < total else None)
 
 
-def page_links(box: Node, url: str) -> tuple[int | None, dict[int, tuple[str, int]],
-                                             str | None]:
-    """A page index (topics and PM folders alike): the current page's number (None when
-    it shows none), each numbered link's address and first item's offset (``topic=T.S``,
-    ``start=S``), and the «next» arrow's address."""
-    links: dict[int, tuple[str, int]] = {}
-    next_url = None
-    for link in box.css("a.nav_page, a.navPages"):
-        href = strip_session(urljoin(url, link.attributes.get("href") or ""))
+def page_index(box: Node, url: str) -> tuple[PageIndex, dict[int, int]]:
+    """A page index (topics and PM folders alike), its addresses without the session: the
+    page shown — 2.1 ``span.current_page`` «2»; 2.0 ``[<strong>2</strong>]``, a ``strong``
+    outside any link (the «Вниз» link holds a ``strong`` of its own) —, each numbered link
+    with its first item's offset (``topic=T.S``, ``start=S``), the «next» arrow."""
+    def address(href: str) -> str:
+        return strip_session(urljoin(url, href))
+
+    def offset(href: str) -> int | None:
         start = topic_start(href)[1] or query_params(href.partition("?")[2]).get("start")
-        label = squash(link.text())
-        if link.css_first("span.next_page") is not None:
-            next_url = href
-        elif label.isdigit() and start is not None and start.isdigit():
-            links[int(label)] = (href, int(start))
-    return current_number(box), links, next_url
+        return int(start) if start is not None and start.isdigit() else None
 
-
-def current_number(box: Node) -> int | None:
-    """2.1 ``span.current_page`` «2»; 2.0 ``[<strong>2</strong>]`` — a ``strong`` outside
-    any link (the «Вниз» link holds a ``strong`` of its own)."""
-    current = box.css_first("span.current_page")
-    if current is not None:
-        return int_or_none(squash(current.text()))
-    for strong in box.css("strong"):
-        inside_link = False
-        parent = strong.parent
-        while parent is not None and parent is not box and not inside_link:
-            inside_link = parent.tag == "a"
-            parent = parent.parent
-        if not inside_link and squash(strong.text()).isdigit():
-            return int(squash(strong.text()))
-    return None
+    index = read_index(
+        [box], links="a.nav_page, a.navPages", here="span.current_page, strong",
+        page_of=None, address=address,
+        number=lambda link: label_number(link) if offset(
+            address(link.attributes.get("href") or "")) is not None else None,
+        is_next=lambda link: link.css_first("span.next_page") is not None)
+    return index, {n: offset(href) or 0 for n, href in index.links.items()}
 
 
 def _current_start(page: SmfPage, url: str) -> int | None:
@@ -329,15 +318,6 @@ def _current_start(page: SmfPage, url: str) -> int | None:
         if start is not None and start.isdigit():
             return int(start)
     return None
-
-
-def per_page_of(starts: dict[int, int], box_html: str = "") -> int | None:
-    """Items a page, from the offsets of the numbered pages (or the «...» link's)."""
-    for number, start in sorted(starts.items()):
-        if number > 1 and start:
-            return start // (number - 1)
-    expand = _EXPAND.search(box_html)
-    return int(expand.group(4)) if expand and int(expand.group(4)) else None
 
 
 def _check_order(posts: list[tuple[Post, int | None]], url: str) -> None:
