@@ -57,12 +57,13 @@ def rel_next(link: Node) -> bool:
 def read_index(boxes: Iterable[Node], *, links: str = "a", here: str = "strong",
                page_of: re.Pattern[str] | None = PAGE_OF,
                number: Callable[[Node], int | None] = label_number,
-               is_next: Callable[[Node], bool] = rel_next,
+               is_next: Callable[[Node], bool] | None = rel_next,
                address: Callable[[str], str] = str) -> PageIndex:
     """The page index in ``boxes`` (a board may print it above and below the posts): the
     first number among the ``here`` elements that is no link, else the first «Страница N
     из M» (``page_of``, read in the text with a space between elements: a minified page
-    has none); the ``links`` elements with a ``number``; the first ``is_next`` link. Their
+    has none); the ``links`` elements with a ``number``; the first ``is_next`` link (None:
+    an arrow is read as any other link). Their
     ``href`` is kept as ``address`` makes it (absolute, without a session)."""
     current: int | None = None
     shown: int | None = None
@@ -76,7 +77,7 @@ def read_index(boxes: Iterable[Node], *, links: str = "a", here: str = "strong",
         current = current or unlinked_number(box, here)
         for link in box.css(links):
             href = address(link.attributes.get("href") or "")
-            if is_next(link):
+            if is_next is not None and is_next(link):
                 next_href = next_href or href
             elif (page := number(link)) is not None:
                 found.setdefault(page, href)

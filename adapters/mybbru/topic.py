@@ -17,6 +17,7 @@ from selectolax.lexbor import LexborHTMLParser, LexborNode
 from adapters.html import squash
 from adapters.mybbru.body import normalise_node
 from adapters.mybbru.page import page_message
+from adapters.paging import read_index
 from referee.core.dates import parse_forum_date
 from referee.core.errors import (
     AccessDenied,
@@ -134,18 +135,17 @@ def page_numbers(tree: LexborHTMLParser, asked: int = 1) -> tuple[int, int]:
     box = tree.css_first(".pagelink")
     if box is None:
         return 1, 1
-    numbers: list[int] = []
-    for link in box.css("a"):
-        text = (link.text() or "").strip()
-        if text.isdigit():
-            numbers.append(int(text))
-        query = parse_qs(urlsplit(link.attributes.get("href") or "").query)
-        if (p := query.get("p", [""])[0]).isdigit():
-            numbers.append(int(p))
-    current = box.css_first("strong")
-    text = (current.text() or "").strip() if current is not None else ""
-    here = int(text) if text.isdigit() else max(1, asked)
-    return here, max([here, *numbers])
+    index = read_index([box], page_of=None, number=_linked_page, is_next=None)
+    here = index.current or max(1, asked)
+    return here, index.last(here)
+
+
+def _linked_page(link: LexborNode) -> int | None:
+    """The page a link goes to: its text, or ``p=`` of its address (the «»»/«Вперёд»
+    ones)."""
+    text = squash(link.text())
+    page = parse_qs(urlsplit(link.attributes.get("href") or "").query).get("p", [""])[0]
+    return max([int(n) for n in (text, page) if n.isdigit()], default=None)
 
 
 def _post(block: LexborNode, topic_id: int, tz: tzinfo | None,

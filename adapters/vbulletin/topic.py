@@ -19,6 +19,7 @@ from selectolax.lexbor import LexborNode as Node
 from adapters import charset
 from adapters.html import classes as _classes
 from adapters.html import element_children, squash
+from adapters.paging import PAGE_OF, page_size, read_index
 from adapters.vbulletin.body import render_body, text_pieces
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
 from referee.core.errors import (
@@ -34,7 +35,6 @@ from referee.core.markup import plain_text
 
 _USER_ID = re.compile(r"(?:[?&;]u=|member\.php/|members?/)(\d+)")
 _DIGITS = re.compile(r"\d+")
-_PAGE_OF = re.compile(r"(?:Page|Страница|Стр\.)\s*(\d+)\s+(?:of|из)\s+(\d+)", re.IGNORECASE)
 _PAGE_LINK = re.compile(r"[?&;]page=(\d+)|/page(\d+)(?:[/?#]|$)|-(\d+)\.html?(?:[?#]|$)")
 _RESULTS = re.compile(
     r"(\d[\d,.\s\u00a0]*?)\s+(?:to|по)\s+(\d[\d,.\s\u00a0]*?)\s+(?:of|из)\s+(\d[\d,.\u00a0]*)",
@@ -417,11 +417,19 @@ def pagination(tree: LexborHTMLParser) -> Pages:
     page = total = 1
     for node in tree.css("#pagination_top a.popupctrl, div.pagenav td.vbmenu_control, "
                          "div.pagination a.popupctrl"):
-        if match := _PAGE_OF.search(_norm(node.text())):
+        if match := PAGE_OF.search(_norm(node.text())):
             page, total = int(match.group(1)), int(match.group(2))
             break
     else:
-        page, total = _pages_from_links(tree)
+        # Another pack's words (or a style's): the page is placed by its links (vB 4
+        # ``span.selected``, vB 3 ``td.alt2 strong``, the highest page linked). A thread
+        # read as one page would silently lose the others.
+        index = read_index(
+            tree.css("#pagination_top, div.pagenav, div.pagination, div.threadpagenav"),
+            links="a[href]", here="span.selected, td.alt2 strong", page_of=None,
+            number=_linked_page, is_next=None)
+        page = index.current or 1
+        total = index.last(page)
     vb5_page = tree.css_first("form.pagenav-form input.js-pagenum")
     vb5_total = tree.css_first("form.pagenav-form span.pagetotal")
     if vb5_page is not None and vb5_total is not None:
@@ -442,24 +450,10 @@ def pagination(tree: LexborHTMLParser) -> Pages:
                  _count(results.group(3)), nxt)
 
 
-def _pages_from_links(tree: LexborHTMLParser) -> tuple[int, int]:
-    """Where the page sits when no «Страница 1 из 3» is printed (a pack or style that words
-    it otherwise): the current page's number (vB 4 ``span.selected``, vB 3 ``td.alt2
-    strong``) and the highest page the page links name. A thread that is read as one page
-    would silently lose the others."""
-    boxes = tree.css("#pagination_top, div.pagenav, div.pagination, div.threadpagenav")
-    current = None
-    numbers: list[int] = []
-    for box in boxes:
-        here = box.css_first("span.selected") or box.css_first("td.alt2 strong")
-        if current is None and here is not None:
-            current = _number(_shown(here))
-        for link in box.css("a[href]"):
-            found = _PAGE_LINK.search(link.attributes.get("href") or "")
-            if found:
-                numbers.append(int(next(g for g in found.groups() if g)))
-    page = current or 1
-    return page, max([page, *numbers])
+def _linked_page(link: Node) -> int | None:
+    """The page a link goes to: ``page=K``, ``/pageK``, vBSEO ``-K.html``."""
+    found = _PAGE_LINK.search(link.attributes.get("href") or "")
+    return int(next(g for g in found.groups() if g)) if found else None
 
 
 def per_page(pages: Pages, shown: int) -> int:
@@ -468,8 +462,7 @@ def per_page(pages: Pages, shown: int) -> int:
     if pages.first is not None and pages.last is not None:
         if pages.page < pages.total_pages:
             return pages.last - pages.first + 1
-        if pages.page > 1 and (pages.first - 1) % (pages.page - 1) == 0:
-            return (pages.first - 1) // (pages.page - 1)
+        return page_size({pages.page: pages.first - 1}) or shown
     return shown
 
 

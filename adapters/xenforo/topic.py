@@ -14,6 +14,7 @@ from datetime import datetime, tzinfo
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.html import squash
+from adapters.paging import page_size, read_index
 from adapters.xenforo.body import normalise_body
 from adapters.xenforo.dates import viewer_zone
 from adapters.xenforo.page import (
@@ -80,24 +81,12 @@ def pages_of(tree: LexborHTMLParser, url: str) -> Pages:
     if nav is not None:
         page = _count(nav.attributes.get("data-page"), 1)
         return Pages(page, max(page, _count(nav.attributes.get("data-last"), page)))
-    current: int | None = None
-    total = 1
-    for box in tree.css(".pageNav"):
-        here = box.css_first(".pageNav-page--current")
-        if here is not None:
-            current = current or _count(squash(here.text()), 0) or None
-        for item in box.css(".pageNav-page"):
-            # The last page is always listed; «…» stands for the pages skipped.
-            total = max(total, _count(squash(item.text()), 0))
-    if current is None:
-        simple = tree.css_first(".pageNavSimple-el--current")
-        match = _PAGE_OF.search(squash(simple.text())) if simple is not None else None
-        if match and _count(match.group(1), 0):
-            current = _count(match.group(1), 1)
-            total = max(total, _count(match.group(2), 1))
-    if current is None:
-        current = _page_in(canonical_url(tree) or url)
-    return Pages(current, max(total, current))
+    # The last page is always listed; «…» stands for the pages skipped.
+    index = read_index(tree.css(".pageNav, .pageNavSimple-el--current"), links=".pageNav-page",
+                       here=".pageNav-page--current", page_of=_PAGE_OF,
+                       number=lambda item: _count(squash(item.text()), 0) or None)
+    current = index.current or _page_in(canonical_url(tree) or url)
+    return Pages(current, index.last(current))
 
 
 def _count(value: str | None, default: int) -> int:
@@ -124,10 +113,8 @@ def canonical_url(tree: LexborHTMLParser) -> str | None:
 def per_page_of(pages: Pages, posts: list[RawPost]) -> int:
     """The board's posts a page: a page before the last is full; on a later page the first
     post's number tells it (post #41 opens page 3 of 20-post pages)."""
-    if posts and pages.page > 1 and posts[0].number:
-        before = posts[0].number - 1
-        if before > 0 and before % (pages.page - 1) == 0:
-            return before // (pages.page - 1)
+    if posts and posts[0].number and (size := page_size({pages.page: posts[0].number - 1})):
+        return size
     if posts and pages.page < pages.total:
         return len(posts)
     return DEFAULT_PER_PAGE
