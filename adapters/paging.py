@@ -41,6 +41,19 @@ class PageIndex:
         return self.next_href or self.links.get(page + 1)
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a page sits among its pages, as an engine read it from its index."""
+
+    page: int
+    total: int
+    per_page: int | None = None
+    """Items a page, when the page tells it (never guessed from the items it shows)."""
+    items: int | None = None
+    """Items on all the pages, when the page prints it."""
+    next_url: str | None = None
+
+
 def label_number(link: Node) -> int | None:
     """A page link's number: its text, when it is a number and the link has an address (a
     ``#`` link only opens a script's page jump)."""
@@ -106,5 +119,5 @@ def page_size(offsets: dict[int, int]) -> int | None:
     return max(sorted(set(sizes)), key=sizes.count) if sizes else None
 
 
-__all__ = ["PAGE_OF", "PageIndex", "label_number", "page_size", "read_index", "rel_next",
+__all__ = ["PAGE_OF", "PageIndex", "Place", "label_number", "page_size", "read_index", "rel_next",
            "unlinked_number"]

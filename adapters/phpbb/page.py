@@ -18,7 +18,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
 from adapters.html import classes, squash
-from adapters.paging import page_size, read_index
+from adapters.paging import Place, page_size, read_index
 from referee.core.dates import parse_forum_date
 from referee.core.errors import (
     AccessDenied,
@@ -400,20 +400,8 @@ def edit_notice(node: Node, tz: ZoneInfo, now: datetime) -> EditNotice | None:
 PAGINATION_BOXES = "div.pagination, li.pagination, td.nav"
 
 
-@dataclass(frozen=True, slots=True)
-class Pages:
-    page: int
-    total_pages: int
-    per_page: int
-    total_items: int | None
-    next_url: str | None
-    per_page_proven: bool = False
-    """The page size was printed by the board (link offsets, the jump box, the JS variable),
-    not guessed from the posts on this page."""
-
-
-def pagination(tree: LexborHTMLParser, html: str, url: str, on_page: int,
-               boxes: list[Node] | None = None) -> Pages:
+def pagination(tree: LexborHTMLParser, html: str, url: str,
+               boxes: list[Node] | None = None) -> Place:
     """Page number, page count, page size and next link, from whatever phpBB printed.
 
     3.1+ (``pagination.html``): ``div.pagination`` with «70 сообщений», a ``ul`` of
@@ -424,10 +412,8 @@ def pagination(tree: LexborHTMLParser, html: str, url: str, on_page: int,
     <strong>4</strong>» in ``div.pagination`` (prosilver) or ``td.nav`` / ``td.gensmall``
     cells of one table row (subsilver2, «На страницу»), and the ``var per_page = '25'`` JS
     variable in ``<head>``. The page size comes from the ``start=`` offsets of numbered
-    links.
-
-    ``on_page`` (the items this page shows) is only the lower bound of the page size when
-    the board printed none (a topic of one page)."""
+    links, the jump box or the JS variable (None when the board printed none: a topic of
+    one page)."""
     containers = list(tree.css(PAGINATION_BOXES) if boxes is None else boxes)
     # prosilver keeps everything inside div.pagination; only subsilver2 needs the (costly,
     # whole-page) search for its scattered jump links.
@@ -443,18 +429,13 @@ def pagination(tree: LexborHTMLParser, html: str, url: str, on_page: int,
     # 3.1+ shows the page as li.active span; 3.0 as a bare <strong> between the links.
     index = read_index(containers, here="li.active span, span > strong")
     per_page = _per_page(containers, html, index.links)
-    proven = per_page is not None
     current = index.current
     if current is None:
         start = _START.search(url)
         current = int(start.group(1)) // per_page + 1 if start and per_page else 1
-    if per_page is None:
-        # A one-page topic does not reveal the board's page size; what is on the page is a
-        # lower bound and keeps arithmetic on it safe.
-        per_page = max(on_page, 1)
     next_href = index.next_of(current)
     next_url = _abs_url(url, next_href, drop_sid=True) if next_href else None
-    return Pages(current, index.last(current), per_page, _items(containers), next_url, proven)
+    return Place(current, index.last(current), per_page, _items(containers), next_url)
 
 
 def _items(containers: list[Node]) -> int | None:

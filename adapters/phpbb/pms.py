@@ -172,11 +172,11 @@ def read_pm_folder(
                  if table else _pm_row(row, url, tz, now, own_name))
         if entry is not None:
             entries.append(entry)
-    pages = pagination(tree, html, url, len(entries))
+    pages = pagination(tree, html, url)
     page = PmFolderPage(
         folder=folder,
         page=pages.page,
-        total_pages=pages.total_pages,
+        total_pages=pages.total,
         entries=tuple(entries),
     )
     return page, export_form(tree, url, rows)

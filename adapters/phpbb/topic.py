@@ -21,13 +21,13 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import classes, squash
+from adapters.paging import Place
 from adapters.phpbb.body import body_of
 from adapters.phpbb.page import (
     _HINT_URL,
     _POST_ID,
     _TOPIC_ID,
     PAGINATION_BOXES,
-    Pages,
     RawPost,
     _ancestor,
     _iso_utc,
@@ -135,7 +135,10 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
             _raise_for_page(tree, url, "тема")
         slots = [subsilver_post(pid, anchor, url, tz, now) for pid, anchor in anchors]
     title, topic_id = topic_title_and_id(tree, url)
-    pages = pagination(tree, html, url, len(slots), boxes)
+    pages = pagination(tree, html, url, boxes)
+    # A one-page topic does not reveal the board's page size; what is on the page is a
+    # lower bound and keeps arithmetic on it safe.
+    per_page = pages.per_page or max(len(slots), 1)
     if _first_post_pinned(slots, pages):
         slots = slots[1:]
     posts = tuple(
@@ -146,15 +149,15 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
         topic_id=topic_id,
         title=title,
         page=pages.page,
-        total_pages=pages.total_pages,
-        per_page=pages.per_page,
+        total_pages=pages.total,
+        per_page=per_page,
         posts=posts,
-        total_posts=pages.total_items,
+        total_posts=pages.items,
         next_url=pages.next_url,
     )
 
 
-def _post(raw: RawPost, place: int, pages: Pages, topic_id: int | None) -> Post:
+def _post(raw: RawPost, place: int, pages: Place, topic_id: int | None) -> Post:
     body_html, body_text = body_of(raw.content)
     return Post(
         post_id=raw.post_id,
@@ -170,16 +173,16 @@ def _post(raw: RawPost, place: int, pages: Pages, topic_id: int | None) -> Post:
     )
 
 
-def _first_post_pinned(slots: list[RawPost | None], pages: Pages) -> bool:
+def _first_post_pinned(slots: list[RawPost | None], pages: Place) -> bool:
     """Whether the first post shown is the topic's first post repeated above a later page:
     the page then holds one post more than its share of the topic, and that post is older
     than the next one."""
-    if pages.page <= 1 or not pages.per_page_proven or len(slots) < 2:
+    if pages.page <= 1 or pages.per_page is None or len(slots) < 2:
         return False
     expected = pages.per_page
-    if pages.total_items is not None:
-        expected = min(expected, pages.total_items - (pages.page - 1) * pages.per_page)
-    elif pages.page >= pages.total_pages:
+    if pages.items is not None:
+        expected = min(expected, pages.items - (pages.page - 1) * pages.per_page)
+    elif pages.page >= pages.total:
         return False  # the last page's share is unknown without the topic's post count
     if len(slots) != expected + 1:
         return False

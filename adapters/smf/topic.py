@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
@@ -16,7 +15,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import fragment, next_element, squash
-from adapters.paging import PageIndex, label_number, page_size, read_index
+from adapters.paging import PageIndex, Place, label_number, page_size, read_index
 from adapters.smf.page import SmfPage
 from adapters.smf.urls import query_params, strip_session, topic_start
 from referee.core.dates import parse_forum_date
@@ -258,18 +257,10 @@ def _quote_headers_inside(body: Node) -> None:
         header.decompose()
 
 
-@dataclass(frozen=True, slots=True)
-class _Links:
-    page: int
-    total: int
-    per_page: int | None
-    next_url: str | None
-
-
-def _pagination(page: SmfPage, url: str) -> _Links:
+def _pagination(page: SmfPage, url: str) -> Place:
     box = page.content().css_first("div.pagelinks")
     if box is None:
-        return _Links(1, 1, None, None)
+        return Place(1, 1)
     index, starts = page_index(box, url)
     # The «...» gap: expandPages(this, url, first, last, per_page).
     expand = _EXPAND.search(box.html or "")
@@ -286,7 +277,7 @@ def _pagination(page: SmfPage, url: str) -> _Links:
         total = max(total, int(expand.group(3)) // size + 1)
     # SMF 2.0's compact index has no arrow: the next page is the one numbered after this.
     next_url = index.next_of(number)
-    return _Links(number, total, per_page, next_url if number < total else None)
+    return Place(number, total, per_page, next_url=next_url if number < total else None)
 
 
 def page_index(box: Node, url: str) -> tuple[PageIndex, dict[int, int]]:

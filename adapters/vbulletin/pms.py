@@ -86,7 +86,7 @@ def parse_pm_folder(html: str, *, url: str, folder: str, tz: tzinfo, now: dateti
                 tree.css_first("div.standard_error, td.panelsurround") is not None:
             raise_for_page(tree, url, "папка личных сообщений")
     pages = pagination(tree)
-    return PmFolderPage(folder=folder, page=pages.page, total_pages=pages.total_pages,
+    return PmFolderPage(folder=folder, page=pages.page, total_pages=pages.total,
                         entries=tuple(entries))
 
 

@@ -19,7 +19,7 @@ from selectolax.lexbor import LexborNode as Node
 from adapters import charset
 from adapters.html import classes as _classes
 from adapters.html import element_children, squash
-from adapters.paging import PAGE_OF, page_size, read_index
+from adapters.paging import PAGE_OF, Place, page_size, read_index
 from adapters.vbulletin.body import render_body, text_pieces
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
 from referee.core.errors import (
@@ -394,26 +394,17 @@ def post_time(raw: RawPost, url: str, *, tz: tzinfo, now: datetime, order: Order
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Pages:
-    page: int
-    total_pages: int
-    first: int | None = None
-    last: int | None = None
-    total_posts: int | None = None
-    next_url: str | None = None
-
-
 def _count(text: str) -> int:
     return int(re.sub(r"\D", "", text) or 0)
 
 
-def pagination(tree: LexborHTMLParser) -> Pages:
+def pagination(tree: LexborHTMLParser) -> Place:
     """Where the page sits: vB 4 «Page 1 of 2» (``#pagination_top a.popupctrl``) and
     «Results 1 to 10 of 15» (``#postpagestats_above``); vB 3 ``div.pagenav
     td.vbmenu_control`` «Page 152 of 155» and the current page's title «Showing results
     3,021 to 3,040 of 3,086»; vB 5 ``input.js-pagenum`` and ``span.pagetotal``. Russian
-    packs: «Страница 1 из 2», «Показано с 1 по 10 из 15»."""
+    packs: «Страница 1 из 2», «Показано с 1 по 10 из 15». Posts per page: the span of a
+    full page, or (last page) the posts before it over the pages before it."""
     page = total = 1
     for node in tree.css("#pagination_top a.popupctrl, div.pagenav td.vbmenu_control, "
                          "div.pagination a.popupctrl"):
@@ -444,26 +435,18 @@ def pagination(tree: LexborHTMLParser) -> Pages:
         results = _RESULTS.search(current.attributes.get("title") or "")
     link = tree.css_first('a[rel="next"][href]')
     nxt = link.attributes.get("href") if link is not None else None
+    total = max(page, total)
     if results is None:
-        return Pages(page, max(page, total), next_url=nxt)
-    return Pages(page, max(page, total), _count(results.group(1)), _count(results.group(2)),
-                 _count(results.group(3)), nxt)
+        return Place(page, total, next_url=nxt)
+    first, last = _count(results.group(1)), _count(results.group(2))
+    size = last - first + 1 if page < total else page_size({page: first - 1})
+    return Place(page, total, size, _count(results.group(3)), nxt)
 
 
 def _linked_page(link: Node) -> int | None:
     """The page a link goes to: ``page=K``, ``/pageK``, vBSEO ``-K.html``."""
     found = _PAGE_LINK.search(link.attributes.get("href") or "")
     return int(next(g for g in found.groups() if g)) if found else None
-
-
-def per_page(pages: Pages, shown: int) -> int:
-    """Posts per page: the span of a full page, or (last page) the posts before it over
-    the pages before it; what the page shows when nothing else tells."""
-    if pages.first is not None and pages.last is not None:
-        if pages.page < pages.total_pages:
-            return pages.last - pages.first + 1
-        return page_size({pages.page: pages.first - 1}) or shown
-    return shown
 
 
 def thread_title(tree: LexborHTMLParser) -> str:
@@ -517,8 +500,8 @@ def read_topic_page(html: str, *, url: str, tz: tzinfo, now: datetime,
     )
     page = TopicPage(
         topic_id=tid, title=thread_title(tree), page=pages.page,
-        total_pages=pages.total_pages, per_page=per_page(pages, len(posts)), posts=posts,
-        total_posts=pages.total_posts, next_url=pages.next_url)
+        total_pages=pages.total, per_page=pages.per_page or len(posts), posts=posts,
+        total_posts=pages.items, next_url=pages.next_url)
     return page, order
 
 

@@ -14,7 +14,7 @@ from datetime import datetime, tzinfo
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.html import squash
-from adapters.paging import page_size, read_index
+from adapters.paging import Place, page_size, read_index
 from adapters.xenforo.body import normalise_body
 from adapters.xenforo.dates import viewer_zone
 from adapters.xenforo.page import (
@@ -67,26 +67,20 @@ def own_posts(raw: list[RawPost], page: int) -> list[RawPost]:
 
 # --------------------------------------------------------------------------- pagination
 
-@dataclass(frozen=True, slots=True)
-class Pages:
-    page: int
-    total: int
-
-
-def pages_of(tree: LexborHTMLParser, url: str) -> Pages:
+def pages_of(tree: LexborHTMLParser, url: str) -> Place:
     """The page shown and the page count: XF2 ``.pageNav`` (``pageNav-page--current``,
     the last numbered page), its ``pageNavSimple`` «N of M»; XF1 ``div.PageNav[data-page]
     [data-last]``; else the ``page-N`` of the canonical address (one page: 1 of 1)."""
     nav = tree.css_first("div.PageNav[data-page]")
     if nav is not None:
         page = _count(nav.attributes.get("data-page"), 1)
-        return Pages(page, max(page, _count(nav.attributes.get("data-last"), page)))
+        return Place(page, max(page, _count(nav.attributes.get("data-last"), page)))
     # The last page is always listed; «…» stands for the pages skipped.
     index = read_index(tree.css(".pageNav, .pageNavSimple-el--current"), links=".pageNav-page",
                        here=".pageNav-page--current", page_of=_PAGE_OF,
                        number=lambda item: _count(squash(item.text()), 0) or None)
     current = index.current or _page_in(canonical_url(tree) or url)
-    return Pages(current, index.last(current))
+    return Place(current, index.last(current))
 
 
 def _count(value: str | None, default: int) -> int:
@@ -110,7 +104,7 @@ def canonical_url(tree: LexborHTMLParser) -> str | None:
     return node.attributes.get("href") or node.attributes.get("content") or None
 
 
-def per_page_of(pages: Pages, posts: list[RawPost]) -> int:
+def per_page_of(pages: Place, posts: list[RawPost]) -> int:
     """The board's posts a page: a page before the last is full; on a later page the first
     post's number tells it (post #41 opens page 3 of 20-post pages)."""
     if posts and posts[0].number and (size := page_size({pages.page: posts[0].number - 1})):
@@ -190,5 +184,5 @@ def parse_topic_page(html: str, *, url: str, tz: tzinfo, now: datetime) -> Topic
     return read_thread_page(html, url=url, tz=tz, now=now).page
 
 
-__all__ = ["DEFAULT_PER_PAGE", "Pages", "ThreadView", "canonical_url",
+__all__ = ["DEFAULT_PER_PAGE", "ThreadView", "canonical_url",
            "own_posts", "pages_of", "parse_topic_page", "per_page_of", "read_thread_page"]
