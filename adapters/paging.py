@@ -62,21 +62,15 @@ def label_number(link: Node) -> int | None:
     return int(label) if label.isdigit() and href and href != "#" else None
 
 
-def rel_next(link: Node) -> bool:
-    """The ``rel="next"`` link."""
-    return (link.attributes.get("rel") or "") == "next"
-
-
 def read_index(boxes: Iterable[Node], *, links: str = "a", here: str = "strong",
                page_of: re.Pattern[str] | None = PAGE_OF,
                number: Callable[[Node], int | None] = label_number,
-               is_next: Callable[[Node], bool] | None = rel_next,
+               arrow: str | None = "a[rel=next]",
                address: Callable[[str], str] = str) -> PageIndex:
     """The page index in ``boxes`` (a board may print it above and below the posts): the
     first number among the ``here`` elements that is no link, else the first «Страница N
     из M» (``page_of``, read in the text with a space between elements: a minified page
-    has none); the ``links`` elements with a ``number``; the first ``is_next`` link (None:
-    an arrow is read as any other link). Their
+    has none); the ``links`` elements with a ``number``; the first ``arrow`` link. Their
     ``href`` is kept as ``address`` makes it (absolute, without a session)."""
     current: int | None = None
     shown: int | None = None
@@ -88,12 +82,12 @@ def read_index(boxes: Iterable[Node], *, links: str = "a", here: str = "strong",
             shown = shown or int(match.group(1))
             total = max(total, int(match.group(2)))
         current = current or unlinked_number(box, here)
+        next_node = box.css_first(arrow) if arrow and next_href is None else None
+        if next_node is not None:
+            next_href = address(next_node.attributes.get("href") or "")
         for link in box.css(links):
-            href = address(link.attributes.get("href") or "")
-            if is_next is not None and is_next(link):
-                next_href = next_href or href
-            elif (page := number(link)) is not None:
-                found.setdefault(page, href)
+            if (page := number(link)) is not None:
+                found.setdefault(page, address(link.attributes.get("href") or ""))
     return PageIndex(current or shown, found, next_href, total)
 
 
@@ -119,5 +113,5 @@ def page_size(offsets: dict[int, int]) -> int | None:
     return max(sorted(set(sizes)), key=sizes.count) if sizes else None
 
 
-__all__ = ["PAGE_OF", "PageIndex", "Place", "label_number", "page_size", "read_index", "rel_next",
+__all__ = ["PAGE_OF", "PageIndex", "Place", "label_number", "page_size", "read_index",
            "unlinked_number"]

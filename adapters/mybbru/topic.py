@@ -135,7 +135,7 @@ def page_numbers(tree: LexborHTMLParser, asked: int = 1) -> tuple[int, int]:
     box = tree.css_first(".pagelink")
     if box is None:
         return 1, 1
-    index = read_index([box], page_of=None, number=_linked_page, is_next=None)
+    index = read_index([box], page_of=None, number=_linked_page, arrow=None)
     here = index.current or max(1, asked)
     return here, index.last(here)
 

@@ -297,7 +297,7 @@ def page_index(box: Node, url: str) -> tuple[PageIndex, dict[int, int]]:
         page_of=None, address=address,
         number=lambda link: label_number(link) if offset(
             address(link.attributes.get("href") or "")) is not None else None,
-        is_next=lambda link: link.css_first("span.next_page") is not None)
+        arrow="a:has(span.next_page)")
     return index, {n: offset(href) or 0 for n, href in index.links.items()}
 
 

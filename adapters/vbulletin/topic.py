@@ -418,7 +418,7 @@ def pagination(tree: LexborHTMLParser) -> Place:
         index = read_index(
             tree.css("#pagination_top, div.pagenav, div.pagination, div.threadpagenav"),
             links="a[href]", here="span.selected, td.alt2 strong", page_of=None,
-            number=_linked_page, is_next=None)
+            number=_linked_page, arrow=None)
         page = index.current or 1
         total = index.last(page)
     vb5_page = tree.css_first("form.pagenav-form input.js-pagenum")
