@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import fragment, next_element, squash
-from adapters.paging import PageIndex, Place, label_number, page_size, read_index
+from adapters.paging import PageIndex, Place, page_size, read_index
 from adapters.smf.page import SmfPage
 from adapters.smf.urls import query_params, strip_session, topic_start
 from referee.core.dates import parse_forum_date
@@ -292,13 +292,10 @@ def page_index(box: Node, url: str) -> tuple[PageIndex, dict[int, int]]:
         start = topic_start(href)[1] or query_params(href.partition("?")[2]).get("start")
         return int(start) if start is not None and start.isdigit() else None
 
-    index = read_index(
-        [box], links="a.nav_page, a.navPages", here="span.current_page, strong",
-        page_of=None, address=address,
-        number=lambda link: label_number(link) if offset(
-            address(link.attributes.get("href") or "")) is not None else None,
-        arrow="a:has(span.next_page)")
-    return index, {n: offset(href) or 0 for n, href in index.links.items()}
+    index = read_index([box], links="a.nav_page, a.navPages", here="span.current_page, strong",
+                       page_of=None, address=address, arrow="a:has(span.next_page)")
+    return index, {n: start for n, href in index.links.items()
+                   if (start := offset(href)) is not None}
 
 
 def _current_start(page: SmfPage, url: str) -> int | None:
