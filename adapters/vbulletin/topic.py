@@ -19,7 +19,7 @@ from selectolax.lexbor import LexborNode as Node
 from adapters import charset
 from adapters.html import classes as _classes
 from adapters.html import element_children, squash
-from adapters.paging import PAGE_OF, Place, page_size, read_index
+from adapters.paging import Place, page_size, read_index
 from adapters.vbulletin.body import render_body, text_pieces
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
 from referee.core.errors import (
@@ -405,22 +405,14 @@ def pagination(tree: LexborHTMLParser) -> Place:
     3,021 to 3,040 of 3,086»; vB 5 ``input.js-pagenum`` and ``span.pagetotal``. Russian
     packs: «Страница 1 из 2», «Показано с 1 по 10 из 15». Posts per page: the span of a
     full page, or (last page) the posts before it over the pages before it."""
-    page = total = 1
-    for node in tree.css("#pagination_top a.popupctrl, div.pagenav td.vbmenu_control, "
-                         "div.pagination a.popupctrl"):
-        if match := PAGE_OF.search(_norm(node.text())):
-            page, total = int(match.group(1)), int(match.group(2))
-            break
-    else:
-        # Another pack's words (or a style's): the page is placed by its links (vB 4
-        # ``span.selected``, vB 3 ``td.alt2 strong``, the highest page linked). A thread
-        # read as one page would silently lose the others.
-        index = read_index(
-            tree.css("#pagination_top, div.pagenav, div.pagination, div.threadpagenav"),
-            links="a[href]", here="span.selected, td.alt2 strong", page_of=None,
-            number=_linked_page, arrow=None)
-        page = index.current or 1
-        total = index.last(page)
+    # The page shown is also marked (vB 4 ``span.selected``, vB 3 ``td.alt2 strong``) and
+    # the highest page is linked: a pack or style without the phrase is placed by them (a
+    # thread read as one page would silently lose the others).
+    index = read_index(
+        tree.css("#pagination_top, div.pagenav, div.pagination, div.threadpagenav"),
+        links="a[href]", here="span.selected, td.alt2 strong", number=_linked_page, arrow=None)
+    page = index.current or 1
+    total = index.last(page)
     vb5_page = tree.css_first("form.pagenav-form input.js-pagenum")
     vb5_total = tree.css_first("form.pagenav-form span.pagetotal")
     if vb5_page is not None and vb5_total is not None:
