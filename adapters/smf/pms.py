@@ -14,9 +14,8 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import int_or_none, squash
-from adapters.paging import page_size
 from adapters.smf.page import SmfPage
-from adapters.smf.topic import normalise_body, page_index, post_blocks, poster_of
+from adapters.smf.topic import normalise_body, place, post_blocks, poster_of
 from adapters.smf.urls import query_params, strip_session
 from referee.core.dates import parse_forum_date
 from referee.core.errors import DateParseError, MalformedPage
@@ -63,10 +62,16 @@ def parse_folder(html: str, *, url: str, folder: str, tz: ZoneInfo, now: datetim
     entries = tuple(e for row in form.css("table.table_grid tbody tr")
                     if (e := _entry(row, url, folder, account, tz, anchor)) is not None)
     messages = {pm.pm_id: pm for pm in _messages(page, folder, tz, anchor)}
-    number, total, per_page, starts = _page_index(page, url, form)
+    # 2.1 ``div.pagelinks``; 2.0 «Страницы: …» in ``div.pagesection div.floatleft``.
+    box = page.content().css_first("div.pagelinks") or next(
+        (d for d in page.content().css("div.pagesection div.floatleft")
+         if d.css_first("a.navPages, strong") is not None), None)
+    # The folder form posts back to its own page: ``…;f=inbox;start=25``.
+    here = query_params((form.attributes.get("action") or "").partition("?")[2]).get("start")
+    pages, starts = place(box, url, int(here) if here and here.isdigit() else None)
     return SmfFolder(
-        folder=folder, page=number, total_pages=total,
-        per_page=per_page, mode=_mode(page, entries, messages),
+        folder=folder, page=pages.page, total_pages=pages.total,
+        per_page=pages.per_page, mode=_mode(page, entries, messages),
         entries=entries, messages=messages, starts=starts, inbox_unread=_inbox_unread(page),
     )
 
@@ -173,23 +178,6 @@ def _time_after_labels(info: Node) -> str:
         elif child.tag != "a":
             parts.append(child.text())
     return squash("".join(parts)).strip(" :«»")
-
-
-def _page_index(page: SmfPage, url: str, form: Node) -> tuple[int, int, int | None,
-                                                              dict[int, int]]:
-    """(this page, the last page, the page size, each page's offset)."""
-    # 2.1 ``div.pagelinks``; 2.0 «Страницы: …» in ``div.pagesection div.floatleft``.
-    box = page.content().css_first("div.pagelinks") or next(
-        (d for d in page.content().css("div.pagesection div.floatleft")
-         if d.css_first("a.navPages, strong") is not None), None)
-    if box is None:
-        return 1, 1, None, {}
-    index, starts = page_index(box, url)
-    number = index.current or 1
-    # Else the folder form, which posts back to its own page: ``…;f=inbox;start=25``.
-    here = query_params((form.attributes.get("action") or "").partition("?")[2]).get("start")
-    own = {number: int(here)} if here and here.isdigit() else {}
-    return number, index.last(number), page_size(starts) or page_size(own), starts
 
 
 def _mode(page: SmfPage, entries: tuple[PmListEntry, ...],

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import fragment, next_element, squash
-from adapters.paging import PageIndex, Place, page_size, read_index
+from adapters.paging import Place, page_size, read_index
 from adapters.smf.page import SmfPage
 from adapters.smf.urls import query_params, strip_session, topic_start
 from referee.core.dates import parse_forum_date
@@ -23,7 +23,7 @@ from referee.core.errors import DateParseError, MalformedPage
 from referee.core.kernel import EditNotice, Post, TopicPage
 from referee.core.markup import plain_text
 
-__all__ = ["normalise_body", "page_index", "parse_topic_page", "post_blocks", "poster_of",
+__all__ = ["normalise_body", "parse_topic_page", "place", "post_blocks", "poster_of",
            "read_edit_notice"]
 
 _TEXT_ID = re.compile(r"^msg_(\d+)$")
@@ -51,7 +51,7 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
     page.check_zone(tz)
     anchor = page.now(now)
     topic_id, title = _topic(page, url)
-    links = _pagination(page, url)
+    links, _ = place(page.content().css_first("div.pagelinks"), url, _current_start(page, url))
     nodes = post_blocks(posts_box)
     if not nodes:
         # A topic page always shows at least one post: an empty reading would silently
@@ -257,16 +257,28 @@ def _quote_headers_inside(body: Node) -> None:
         header.decompose()
 
 
-def _pagination(page: SmfPage, url: str) -> Place:
-    box = page.content().css_first("div.pagelinks")
+def place(box: Node | None, url: str, here: int | None) -> tuple[Place, dict[int, int]]:
+    """Where a page sits (topics and PM folders alike), from its page index ``box`` and its
+    first item's own offset ``here``, and each linked page's offset; addresses without the
+    session. The page shown: 2.1 ``span.current_page`` «2»; 2.0 ``[<strong>2</strong>]``, a
+    ``strong`` outside any link (the «Вниз» link holds a ``strong`` of its own)."""
     if box is None:
-        return Place(1, 1)
-    index, starts = page_index(box, url)
+        return Place(1, 1), {}
+
+    def address(href: str) -> str:
+        return strip_session(urljoin(url, href))
+
+    def offset(href: str) -> str:
+        """A link's first item: ``topic=T.S``, ``start=S``."""
+        return topic_start(href)[1] or query_params(href.partition("?")[2]).get("start") or ""
+
+    index = read_index([box], links="a.nav_page, a.navPages", here="span.current_page, strong",
+                       page_of=None, address=address, arrow="a:has(span.next_page)")
+    starts = {n: int(offset(href)) for n, href in index.links.items() if offset(href).isdigit()}
     # The «...» gap: expandPages(this, url, first, last, per_page).
     expand = _EXPAND.search(box.html or "")
     size = int(expand.group(4)) if expand else 0
     per_page = page_size(starts) or size or None
-    here = _current_start(page, url)
     number = index.current
     if number is None:
         number = here // per_page + 1 if per_page and here is not None else 1
@@ -276,26 +288,8 @@ def _pagination(page: SmfPage, url: str) -> Place:
     if expand and size:
         total = max(total, int(expand.group(3)) // size + 1)
     # SMF 2.0's compact index has no arrow: the next page is the one numbered after this.
-    next_url = index.next_of(number)
-    return Place(number, total, per_page, next_url=next_url if number < total else None)
-
-
-def page_index(box: Node, url: str) -> tuple[PageIndex, dict[int, int]]:
-    """A page index (topics and PM folders alike), its addresses without the session: the
-    page shown — 2.1 ``span.current_page`` «2»; 2.0 ``[<strong>2</strong>]``, a ``strong``
-    outside any link (the «Вниз» link holds a ``strong`` of its own) —, each numbered link
-    with its first item's offset (``topic=T.S``, ``start=S``), the «next» arrow."""
-    def address(href: str) -> str:
-        return strip_session(urljoin(url, href))
-
-    def offset(href: str) -> int | None:
-        start = topic_start(href)[1] or query_params(href.partition("?")[2]).get("start")
-        return int(start) if start is not None and start.isdigit() else None
-
-    index = read_index([box], links="a.nav_page, a.navPages", here="span.current_page, strong",
-                       page_of=None, address=address, arrow="a:has(span.next_page)")
-    return index, {n: start for n, href in index.links.items()
-                   if (start := offset(href)) is not None}
+    next_url = index.next_of(number) if number < total else None
+    return Place(number, total, per_page, next_url=next_url), starts
 
 
 def _current_start(page: SmfPage, url: str) -> int | None:
