@@ -8,7 +8,6 @@ guest sees the navbar login form on every vB 4 page, so a login form alone prove
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import NoReturn
@@ -199,6 +198,20 @@ def _hidden(pid: int, url: str) -> MalformedPage:
         "Уберите всех из списка игнорирования ведущего (Мой кабинет → Контакты и друзья).")
 
 
+def _first(node: Node | None, selectors: tuple[str, ...]) -> Node | None:
+    """The first of ``selectors`` that ``node`` holds (in the order given, not the page's)."""
+    found = (node.css_first(s) for s in selectors) if node is not None else ()
+    return next((n for n in found if n is not None), None)
+
+
+def _author(name: str, pid: int, url: str, where: str) -> str:
+    """The author's name, which no post is read without (``where``: the markup looked for)."""
+    if not name:
+        raise MalformedPage(f"Сообщение {pid} на странице {url}: не найден автор ({where}).",
+                            _HINT_URL)
+    return name
+
+
 def vb4_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
     """vB 4 (and styles built on it): ``li.postcontainer#post_P``."""
     found: list[RawPost] = []
@@ -212,17 +225,12 @@ def vb4_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
             raise _hidden(pid, url)
         if content is None or "postbitdeleted" in classes:
             continue  # a deleted post's stub (shown to moderators), not a post any more
-        who = (li.css_first("div.username_container a.username")
-               or li.css_first("div.username_container .username")
-               or li.css_first(".userinfo .username") or li.css_first(".username"))
-        if who is None or not _norm(who.text()):
-            raise MalformedPage(f"Сообщение {pid} на странице {url}: не найден автор "
-                                "(div.username_container .username).", _HINT_URL)
-        date = li.css_first("div.posthead span.date") or li.css_first("span.date")
-        counter = li.css_first("a.postcounter")
+        who = _first(li, ("div.username_container a.username", "div.username_container .username",
+                          ".userinfo .username", ".username"))
         found.append(RawPost(
-            pid, _norm(who.text()), _user_of(who), _shown(date), content,
-            number=_number(_shown(counter)),
+            pid, _author(_shown(who), pid, url, "div.username_container .username"),
+            _user_of(who), _shown(_first(li, ("div.posthead span.date", "span.date"))), content,
+            number=_number(_shown(li.css_first("a.postcounter"))),
             edit_text=_edit_text(li, "blockquote.lastedited, div.lastedited")))
     return found
 
@@ -233,29 +241,20 @@ def vb3_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
     found: list[RawPost] = []
     for message in tree.css('div[id^="post_message_"]'):
         pid = _id_number(message, "post_message_")
-        if pid is None:
-            continue
-        box = tree.css_first(f'[id="post{pid}"]')
-        if box is None:
+        box = tree.css_first(f'[id="post{pid}"]') if pid is not None else None
+        if pid is None or box is None:
             continue
         menu = box.css_first(f'[id="postmenu_{pid}"]')
         # A member: a.bigusername; a guest (or a deleted member): span.bigusername or the
-        # name alone (template postbit / postbit_legacy).
-        who = menu.css_first("a.bigusername") if menu is not None else None
-        shown = (who or (menu.css_first(".bigusername") if menu is not None else None)
-                 or menu)
-        name = _words(shown) if shown is not None else ""
-        if not name:
-            raise MalformedPage(f"Сообщение {pid} на странице {url}: не найден автор "
-                                f"(div#postmenu_{pid} с a.bigusername).", _HINT_URL)
-        head = _vb3_date_cell(box, pid)
+        # name alone (template postbit / postbit_legacy). Only a member's is a link.
+        who = _first(menu, ("a.bigusername", ".bigusername")) or menu
         counter = box.css_first(f'a[id="postcount{pid}"]')
-        cell = box.css_first(f'td[id="td_post_{pid}"]') or box
         found.append(RawPost(
-            pid, name, _user_of(who),
-            _words(head) if head is not None else "", _message(box, pid) or message,
+            pid, _author(_words(who), pid, url, f"div#postmenu_{pid} с a.bigusername"),
+            _user_of(who), _words(_vb3_date_cell(box, pid)), _message(box, pid) or message,
             number=_number(counter.attributes.get("name")) if counter is not None else None,
-            edit_text=_edit_text(cell, "div.smallfont em")))
+            edit_text=_edit_text(box.css_first(f'td[id="td_post_{pid}"]') or box,
+                                 "div.smallfont em")))
     _check_vb3_hidden(tree, {r.post_id for r in found}, url)
     return found
 
@@ -263,10 +262,10 @@ def vb3_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
 _UNSEEN = frozenset({"script", "style", "noscript"})
 
 
-def _words(node: Node) -> str:
+def _words(node: Node | None) -> str:
     """The node's visible words: scripts (vB 3 registers its user menu inside the name's
-    ``div``), styles and comments left out."""
-    return _norm(" ".join(text_pieces(node, skip=_UNSEEN)))
+    ``div``), styles and comments left out; empty when the page lacks the node."""
+    return _norm(" ".join(text_pieces(node, skip=_UNSEEN))) if node is not None else ""
 
 
 def _vb3_date_cell(box: Node, pid: int) -> Node | None:
@@ -300,13 +299,11 @@ def vb5_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
         content = li.css_first(".js-post__content-text")
         if pid is None or content is None:
             continue
-        who = li.css_first(".b-userinfo__details .author a") or li.css_first(".author")
+        who = _first(li, (".b-userinfo__details .author a", ".author"))
         stamp = _number(li.attributes.get("data-node-publishdate"))
-        shown = li.css_first(".b-post__timestamp time")
-        counter = li.css_first("a.b-post__count")
         found.append(RawPost(
-            pid, _shown(who), _user_of(who), _shown(shown), content,
-            number=_number(_shown(counter)),
+            pid, _shown(who), _user_of(who), _shown(li.css_first(".b-post__timestamp time")),
+            content, number=_number(_shown(li.css_first("a.b-post__count"))),
             when=datetime.fromtimestamp(stamp, UTC) if stamp is not None else None,
             edit_text=_edit_text(li, ".b-post__edit")))
     return found
@@ -314,11 +311,8 @@ def vb5_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
 
 def raw_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
     """The page's posts in page order, whichever vBulletin layout it has."""
-    readers: tuple[Callable[[LexborHTMLParser, str], list[RawPost]], ...] = (
-        vb5_posts, vb4_posts, vb3_posts)
-    for read in readers:
-        found = read(tree, url)
-        if found:
+    for read in (vb5_posts, vb4_posts, vb3_posts):
+        if found := read(tree, url):
             return found
     texts = tree.css('div[id^="post_message_"]')
     if texts and all(_id_number(t, "post_message_") for t in texts):
