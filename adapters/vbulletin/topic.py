@@ -506,8 +506,7 @@ def read_topic_page(html: str, *, url: str, tz: tzinfo, now: datetime,
             posted_at=post_time(r, url, tz=zone, now=now, order=order),
             body_html=(body := render_body(r.content).strip()), body_text=plain_text(body),
             page=pages.page, position=index, topic_id=tid,
-            edit=edit_notice(r.edit_text, tz=zone, now=now, order=order) if r.edit_text
-            else None,
+            edit=edit_notice(r.edit_text, tz=zone, now=now, order=order),
         )
         for index, r in enumerate(raw, start=1)
     )
