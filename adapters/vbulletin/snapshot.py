@@ -123,9 +123,8 @@ class VbulletinPages(snapshot.SavedPages):
                 "на сохранённой странице ЛС не видно её номера (pmid)",
                 "сохраните ЛС из Chrome или Edge: они записывают адрес страницы в файл")
         folder = saved_folder(tree, page)
-        me = (self.settings.username,) if folder == "inbox" and self.settings.username else ()
         pm = pms.parse_pm(page.text, url=page.url, pm_id=pm_id, folder=folder, tz=self.tz,
-                           now=page.saved_at, recipients=me)
+                           now=page.saved_at, host=self.settings.username)
         return Reading("pm", pms=(pm,))
 
 
