@@ -59,10 +59,9 @@ class HtmlTopicPage:
         """The first post's number when the page numbers its posts one after another
         (then the posts' places in the topic do not depend on the board's page size)."""
         numbers = self.numbers
-        if not numbers or numbers[0] is None or len(numbers) != len(self.posts):
-            return None
-        first = numbers[0]
-        if any(n != first + i for i, n in enumerate(numbers)):
+        first = numbers[0] if numbers else None
+        if first is None or len(numbers) != len(self.posts) or any(
+                n != first + i for i, n in enumerate(numbers)):
             return None
         return first
 
