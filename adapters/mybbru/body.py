@@ -11,7 +11,7 @@ import html
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from adapters.html import element_children, fragment
+from adapters.html import classes, element_children, fragment
 from referee.core.markup import plain_text_node
 
 _ROOT = "__mybbru_body"
@@ -39,10 +39,6 @@ def normalise_node(root: LexborNode) -> None:
         _quote(box)
 
 
-def _classes(node: LexborNode) -> list[str]:
-    return (node.attributes.get("class") or "").split()
-
-
 def _code_boxes(root: LexborNode) -> None:
     for box in root.css(".code-box"):
         pre = box.css_first("pre")
@@ -68,7 +64,7 @@ def _open_hidden(box: LexborNode) -> None:
         head = children[0] if children else None
         if head is not None and len(children) > 1 and (
                 head.tag == "cite" or "onclick" in head.attributes
-                or any("head" in c or "title" in c for c in _classes(head))):
+                or any("head" in c or "title" in c for c in classes(head))):
             head.decompose()
         return
     for child in children:
@@ -82,7 +78,7 @@ def _quote(box: LexborNode) -> None:
     quote = next((c for c in element_children(box) if c.tag == "blockquote"), None)
     if quote is None:
         # A box without its blockquote (a board's own template): the whole box is quoted.
-        box.attrs["class"] = " ".join(c for c in _classes(box) if c != "quote-box")
+        box.attrs["class"] = " ".join(sorted(classes(box) - {"quote-box"}))
         wrapper = fragment("<blockquote></blockquote>", "blockquote")
         for child in list(box.iter(include_text=True)):
             wrapper.insert_child(child)

@@ -129,9 +129,6 @@ class MybbForum(BoardClient):
                               'укажите ссылку на тему: "https://…/viewtopic.php?id=149"')
         return self.topic_id
 
-    def api_url(self, method: str) -> str:
-        return f"{self.root}api.php?method={method}"
-
     def html_page_url(self, page: int) -> str:
         url = f"{self.root}viewtopic.php?id={self._topic()}"
         return f"{url}&p={page}" if page > 1 else url
@@ -149,12 +146,11 @@ class MybbForum(BoardClient):
     def call(self, method: str, params: dict[str, str] | None = None, *,
              form: dict[str, str] | None = None) -> Any:
         """One API call (a POST when ``form`` is given: the password never goes in a URL)."""
-        url = self.api_url(method)
         if form is None:
             # httpx replaces a URL's query by ``params``: the method goes in with them.
             r = self.http.get(f"{self.root}api.php", params={"method": method, **(params or {})})
         else:
-            r = self.http.post(url, data=form, retry=True)
+            r = self.http.post(f"{self.root}api.php?method={method}", data=form, retry=True)
         if r.status_code >= 400:
             raise ApiUnavailable(f"api.php ответил HTTP {r.status_code}")
         response = api.response_of(r.content, method)
@@ -174,19 +170,22 @@ class MybbForum(BoardClient):
         return self._decided(method, params)
 
     def _decided(self, method: str, params: dict[str, str]) -> Any:
-        decided = self.mode == "api"
         try:
             return self.call(method, params)
         except ApiUnavailable as e:
-            if decided:
+            if self.mode == "api":
                 raise
             raise _ApiClosed(e.message) from None
         except ApiRefused as e:
-            if decided or self._board_answers():
+            if self._api_answers():
                 raise
             raise _ApiClosed(f"на {method}: «{e.api_message}»") from None
 
-    def _board_answers(self) -> bool:
+    def _api_answers(self) -> bool:
+        """Whether the API is open: it answered this run already, or ``board.get`` answers
+        (a refusal of the run's first call is a closed API only when that fails too)."""
+        if self.mode == "api":
+            return True
         try:
             self.call("board.get", {"fields": "board_id"})
         except (ApiUnavailable, ApiRefused):
@@ -210,7 +209,7 @@ class MybbForum(BoardClient):
             response = self.call("board.auth",
                                  form={"login": username, "password": secret.reveal()})
         except ApiRefused as e:
-            if self.mode == "api" or self._board_answers():
+            if self._api_answers():
                 raise LoginFailed(f"форум не пустил «{username}»: «{e.api_message}»",
                                   "проверьте ник и пароль (REFEREE_PASSWORD) — войдите с ними "
                                   "в браузере") from None
@@ -229,38 +228,60 @@ class MybbForum(BoardClient):
 
     def fetch_topic_pages(self, cursor: PageCursor = FIRST_PAGE) -> Iterator[TopicPage]:
         """Pages of 100 posts from ``cursor.page`` on (a cursor kept with another page size
-        is turned into the page holding its first post)."""
+        is turned into the page holding its first post): through the API, or the topic's
+        HTML pages once the API proved closed."""
         topic = self._topic()
         per = cursor.per_page or PER_PAGE
         start = ((max(1, cursor.page) - 1) * per) // PER_PAGE + 1
         if self.mode != "html":
-            read = self._api_pages(topic, start, learn=cursor.per_page is None)
+            # Only the run's first API call finds the API closed, before any page is handed
+            # on: the pages are then read from where the API would have begun.
             try:
-                first = next(read)
-            except StopIteration:
+                yield from self._hundreds(topic, self._api_posts(topic, start,
+                                                                 learn=cursor.per_page is None))
                 return
             except _ApiClosed as e:
-                self._use_pages(e.why)
-            else:
-                yield first
-                yield from read
-                return
-        yield from self._html_pages(topic, start)
+                self.mode, self.closed_because = "html", e.why
+                note = (f"API форума закрыт ({e.why}): тема читается по HTML-страницам "
+                        "viewtopic.php — медленнее, время правок не видно")
+                self.notes.append(note)
+                log.info(note)
+        yield from self._hundreds(topic, self._html_posts(topic, start))
 
-    def _use_pages(self, why: str) -> None:
-        self.mode, self.closed_because = "html", why
-        note = (f"API форума закрыт ({why}): тема читается по HTML-страницам "
-                "viewtopic.php — медленнее, время правок не видно")
-        self.notes.append(note)
-        log.info(note)
+    def _hundreds(self, topic: int, posts: Iterator[tuple[int, Post, str]]
+                  ) -> Iterator[TopicPage]:
+        """``posts`` (each with its place in the topic, from 0, and the topic's title) as
+        pages of 100, the API's and the HTML pages' alike. A page is handed on once the post
+        after it is seen (then it is not the last) or the posts end (then it is)."""
+        page, held, title = 0, [], ""
+        for at, post, title in posts:
+            if len(held) == PER_PAGE:
+                yield self._page(topic, page, held, title, last=False)
+                held = []
+            if not held:
+                page = page + 1 if page else at // PER_PAGE + 1
+            held.append(post)
+        if held:
+            yield self._page(topic, page, held, title, last=True)
+
+    def _page(self, topic: int, page: int, posts: list[Post], title: str, *,
+              last: bool) -> TopicPage:
+        numbered = tuple(replace(p, page=page, position=i) for i, p in enumerate(posts, 1))
+        self._first_ids[page] = numbered[0].post_id
+        known = -(-self.topic.posts // PER_PAGE) if self.topic else 0
+        return TopicPage(topic_id=topic, title=title, page=page,
+                         total_pages=page if last else max(page + 1, known),
+                         per_page=PER_PAGE, posts=numbered,
+                         total_posts=(page - 1) * PER_PAGE + len(posts) if last else None)
+
+    # -- the topic through the API
 
     def _topic_info(self, topic: int) -> TopicInfo:
-        info = api.topic_info(self._api("topic.get", {"topic_id": str(topic),
-                                                      "fields": TOPIC_FIELDS}), topic)
+        ask = {"topic_id": str(topic), "fields": TOPIC_FIELDS}
+        info = api.topic_info(self._api("topic.get", ask), topic)
         if info is None and self._may_login():
             self.login()
-            info = api.topic_info(self._api("topic.get", {"topic_id": str(topic),
-                                                          "fields": TOPIC_FIELDS}), topic)
+            info = api.topic_info(self._api("topic.get", ask), topic)
         if info is None:
             raise TopicNotFound(
                 f"тема {topic} не найдена на {self.http.host} (API topic.get её не знает)",
@@ -274,30 +295,30 @@ class MybbForum(BoardClient):
         response = self._api("post.get", {
             "topic_id": str(topic), "fields": POST_FIELDS, "sort_by": "id", "sort_dir": "asc",
             "skip": str((page - 1) * PER_PAGE), "limit": str(PER_PAGE)})
-        posts = api.posts_of(response, page=page, topic_id=topic)
-        if posts:
-            self._first_ids[page] = posts[0].post_id
-        return posts
+        return api.posts_of(response, page=page, topic_id=topic)
 
-    def _api_pages(self, topic: int, start: int, *, learn: bool) -> Iterator[TopicPage]:
+    def _api_posts(self, topic: int, start: int, *, learn: bool
+                   ) -> Iterator[tuple[int, Post, str]]:
+        """The topic's posts from page ``start`` on, one ``post.get`` of 100 after another
+        (the next one asked only when a page is full)."""
         if learn and self.topic is None:
             self._topic_info(topic)
-        page = start
-        posts = self._post_page(topic, page)
+        page, posts = start, self._post_page(topic, start)
         if not posts:
             page, posts = self._nothing_at(topic, page)
         last_id = 0
-        while True:
-            following = self._post_page(topic, page + 1) if len(posts) >= PER_PAGE else []
+        while posts:
             if posts[0].post_id <= last_id:
                 raise MalformedPage(
                     f"API post.get отдаёт сообщения не по порядку (страница {page})",
                     "запустите sync ещё раз; если повторится — форум не держит сортировку",
                 )
-            yield self._page(topic, page, posts, last=not following)
-            if not following:
+            title = self.topic.subject if self.topic else ""
+            yield from (((page - 1) * PER_PAGE + i, p, title) for i, p in enumerate(posts))
+            if len(posts) < PER_PAGE:
                 return
-            last_id, page, posts = posts[-1].post_id, page + 1, following
+            last_id, page = posts[-1].post_id, page + 1
+            posts = self._post_page(topic, page)
 
     def _nothing_at(self, topic: int, page: int) -> tuple[int, list[Post]]:
         """``post.get`` has nothing where the store ended: posts were deleted (the topic
@@ -319,20 +340,10 @@ class MybbForum(BoardClient):
             "она видна",
         )
 
-    def _page(self, topic: int, page: int, posts: list[Post], *, last: bool) -> TopicPage:
-        known = -(-self.topic.posts // PER_PAGE) if self.topic else 0
-        return TopicPage(
-            topic_id=topic, title=self.topic.subject if self.topic else "", page=page,
-            total_pages=page if last else max(page + 1, known), per_page=PER_PAGE,
-            posts=tuple(posts),
-            total_posts=(page - 1) * PER_PAGE + len(posts) if last else None,
-        )
-
     # -- the topic's HTML pages (the API closed)
 
     def _html_page(self, topic: int, page: int) -> topic_page.HtmlTopicPage:
-        r, html, _ = self.http.get_text(self.html_page_url(page), reads_right=pages.reads_as_mybb,
-                                        what=f"страница {page} темы {topic}")
+        r, html = self.fetch(self.html_page_url(page), f"страница {page} темы {topic}")
         if r.status_code == 404:
             raise TopicNotFound(f"тема {topic} не найдена (HTTP 404 от {self.http.host})",
                                 "проверьте [forum] url")
@@ -350,9 +361,9 @@ class MybbForum(BoardClient):
         return topic_page.parse_topic_page(html, topic_id=topic, page=page, tz=self.tz,
                                            now=self.http.wall())
 
-    def _html_pages(self, topic: int, start: int) -> Iterator[TopicPage]:
-        """The board's own pages regrouped into pages of 100 posts from page ``start``.
-        Page 1 is read first: a full page 1 tells the board's page size."""
+    def _html_posts(self, topic: int, start: int) -> Iterator[tuple[int, Post, str]]:
+        """The topic's posts from page ``start`` (of 100) on, read from the board's own
+        pages. Page 1 is read first: a full page 1 tells the board's page size."""
         offset = (start - 1) * PER_PAGE
         here = self._html_page(topic, 1)
         size = len(here.posts)
@@ -363,36 +374,17 @@ class MybbForum(BoardClient):
         # what is left on a page that does not number them.
         first = here.first_number
         index = first - 1 if first is not None else (here.page - 1) * size
-        page, held, full = start, [], None
         while True:
             for post in here.posts:
+                if index >= offset:
+                    yield index, post, here.title
                 index += 1
-                if index <= offset:
-                    continue
-                if full is not None:
-                    yield self._html_topic_page(topic, page, full, here.title, last=False)
-                    page, full = page + 1, None
-                held.append(post)
-                if len(held) == PER_PAGE:
-                    full, held = held, []
             if here.page >= here.last_page:
                 break
             here = self._html_page(topic, here.page + 1)
-        if full is not None or held or page == 1:
-            yield self._html_topic_page(topic, page, full or held, here.title, last=True)
-        elif start > 1 and index:
+        if 0 < index <= offset:
             # Posts were deleted: the topic no longer reaches page ``start``.
-            yield from self._html_pages(topic, min(start - 1, -(-index // PER_PAGE)))
-
-    def _html_topic_page(self, topic: int, page: int, posts: list[Post], title: str,
-                         *, last: bool) -> TopicPage:
-        numbered = tuple(replace(p, page=page, position=i) for i, p in enumerate(posts, 1))
-        if numbered:
-            self._first_ids[page] = numbered[0].post_id
-        return TopicPage(topic_id=topic, title=title, page=page,
-                         total_pages=page if last else page + 1, per_page=PER_PAGE,
-                         posts=numbered,
-                         total_posts=(page - 1) * PER_PAGE + len(posts) if last else None)
+            yield from self._html_posts(topic, min(start - 1, -(-index // PER_PAGE)))
 
     # -- private messages
 

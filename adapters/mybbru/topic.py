@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from adapters.html import squash
+from adapters.html import int_or_none, squash
 from adapters.mybbru.body import normalise_node
 from adapters.mybbru.page import page_message
 from adapters.paging import read_index
@@ -30,8 +30,9 @@ from referee.core.kernel import EditNotice, Post
 from referee.core.markup import plain_text_node
 
 _POST_ID = re.compile(r"^p(\d+)$")
-_PROFILE_ID = re.compile(r"profile\.php\?(?:[^\"'#]*&)?id=(\d+)")
-_PM_TO = re.compile(r"messages\.php\?(?:[^\"'#]*&)?uid=(\d+)")
+# A profile link ``profile.php?id=U`` or a PM link ``messages.php?…uid=U``.
+_USER_LINK = re.compile(r"(?:profile\.php\?(?:[^\"'#]*&)?id"
+                        r"|messages\.php\?(?:[^\"'#]*&)?uid)=(\d+)")
 # «Отредактировано Kotik (мафия) (Сегодня 12:00:00)»: the date is the last parenthesis, a
 # nick may hold brackets of its own.
 _EDITED = re.compile(r"Отредактировано\s+(?P<who>.+?)\s*\((?P<when>[^()]*)\)\s*$",
@@ -59,10 +60,9 @@ class HtmlTopicPage:
         """The first post's number when the page numbers its posts one after another
         (then the posts' places in the topic do not depend on the board's page size)."""
         numbers = self.numbers
-        if not numbers or numbers[0] is None or len(numbers) != len(self.posts):
-            return None
-        first = numbers[0]
-        if any(n != first + i for i, n in enumerate(numbers)):
+        first = numbers[0] if numbers else None
+        if first is None or len(numbers) != len(self.posts) or any(
+                n != first + i for i, n in enumerate(numbers)):
             return None
         return first
 
@@ -211,23 +211,18 @@ def _author(block: LexborNode, post_id: int) -> tuple[str, int | None]:
 
 def _author_id(block: LexborNode, link: LexborNode | None) -> int | None:
     uid = (block.attributes.get("data-user-id") or "").strip()
-    if uid.isdigit():
-        return int(uid) if int(uid) > 1 else None
-    links = [link] if link is not None else []
-    links += block.css(".post-links a[href*='profile.php'], .post-links a[href*='uid=']")
-    for a in links:
-        m = _PROFILE_ID.search(a.attributes.get("href") or "") or _PM_TO.search(
-            a.attributes.get("href") or "")
-        if m:
-            return int(m.group(1)) if int(m.group(1)) > 1 else None
-    return None
+    if not uid.isdigit():
+        links = [link] if link is not None else []
+        links += block.css(".post-links a[href*='profile.php'], .post-links a[href*='uid=']")
+        found = (_USER_LINK.search(a.attributes.get("href") or "") for a in links)
+        uid = next((m.group(1) for m in found if m), "")
+    return int(uid) if uid.isdigit() and int(uid) > 1 else None
 
 
 def _number(block: LexborNode) -> int | None:
     """The post's number in the topic: the ``strong`` of its ``h3`` (1 is the first post)."""
     node = block.css_first("h3 strong")
-    text = (node.text() or "").strip() if node is not None else ""
-    return int(text) if text.isdigit() else None
+    return int_or_none(node.text() if node is not None else None)
 
 
 def _edit_notice(node: LexborNode, tz: tzinfo | None, now: datetime | None) -> EditNotice | None:

@@ -35,14 +35,9 @@ def _render(node: Node) -> str:
     if tag is None or tag.startswith("-") or tag in _DROP:
         return ""
     if tag == "div":
-        if "bbcode_container" in _classes(node):
-            box = _vb4_box(node)
-            if box is not None:
-                return box
-        else:
-            box = _vb3_box(node)
-            if box is not None:
-                return box
+        box = _vb4_box(node) if "bbcode_container" in _classes(node) else _vb3_box(node)
+        if box is not None:
+            return box
     return _element(node)
 
 
@@ -115,12 +110,8 @@ def _vb4_box(box: Node) -> str | None:
     return _codebox(code) if code is not None else None
 
 
-def _first_element(node: Node) -> Node | None:
-    return next(iter(node.iter()), None)
-
-
 def _vb3_box(box: Node) -> str | None:
-    title = _first_element(box)
+    title = next(iter(box.iter()), None)  # the box's first element
     if title is None or title.tag != "div" or "smallfont" not in _classes(title):
         return None
     words = " ".join(title.text().split())

@@ -197,10 +197,9 @@ class VbulletinForum(BoardClient):
         """Open one PM (this marks it read for the host)."""
         pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
         url = self.pm_url(pm_id)
-        me = (self.forum.username,) if folder == "inbox" and self.forum.username else ()
         return self.read(url, lambda html: pms.parse_pm(
             html, url=url, pm_id=pm_id, folder=folder, tz=self.tz, now=self.now(),
-            recipients=me), what=f"личное сообщение {pm_id}")
+            host=self.forum.username), what=f"личное сообщение {pm_id}")
 
 
 def _userid(name: str) -> bool:

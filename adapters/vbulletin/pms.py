@@ -91,8 +91,9 @@ def parse_pm_folder(html: str, *, url: str, folder: str, tz: tzinfo, now: dateti
 
 
 def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: datetime,
-             recipients: tuple[str, ...] = ()) -> PrivateMessage:
-    """One opened PM (``private.php?do=showpm&pmid=N``); opening it marks it read."""
+             host: str | None = None) -> PrivateMessage:
+    """One opened PM (``private.php?do=showpm&pmid=N``); opening it marks it read. ``host``:
+    the host's name, an inbox PM's recipient (the page does not name it)."""
     tree = LexborHTMLParser(html)
     message = tree.css_first('div[id^="post_message_"]')
     if message is None:
@@ -120,7 +121,8 @@ def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: d
         "div.smallfont strong")
     body = render_body(content).strip()
     return PrivateMessage(
-        pm_id=pm_id, sender=sender, sender_id=sender_id, recipients=recipients,
+        pm_id=pm_id, sender=sender, sender_id=sender_id,
+        recipients=(host,) if folder == "inbox" and host else (),
         sent_at=sent_at, subject=_shown(title),
         body_html=body, body_text=plain_text(body), folder=folder)
 

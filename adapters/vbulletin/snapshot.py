@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters import snapshot
-from adapters.base import ForumSettings
 from adapters.snapshot import Reading, SavedPage
 from adapters.vbulletin import claims_page, pms, topic
 from adapters.vbulletin.dates import Order
@@ -74,10 +72,8 @@ class VbulletinPages(snapshot.SavedPages):
     engine = "vbulletin"
     title = "vBulletin 3.8/4.x"
     url_example = "…/showthread.php?t=N"
-
-    def __init__(self, settings: ForumSettings, *, tz: ZoneInfo | None = None) -> None:
-        super().__init__(settings, tz=tz)
-        self._order: Order | None = None
+    _order: Order | None = None
+    """The numeric date order learnt from the saved pages read so far (as the live board's)."""
 
     def reads_right(self, text: str) -> bool:
         return topic.reads_as_vbulletin(text)
@@ -127,9 +123,8 @@ class VbulletinPages(snapshot.SavedPages):
                 "на сохранённой странице ЛС не видно её номера (pmid)",
                 "сохраните ЛС из Chrome или Edge: они записывают адрес страницы в файл")
         folder = saved_folder(tree, page)
-        me = (self.settings.username,) if folder == "inbox" and self.settings.username else ()
         pm = pms.parse_pm(page.text, url=page.url, pm_id=pm_id, folder=folder, tz=self.tz,
-                           now=page.saved_at, recipients=me)
+                           now=page.saved_at, host=self.settings.username)
         return Reading("pm", pms=(pm,))
 
 

@@ -8,7 +8,6 @@ guest sees the navbar login form on every vB 4 page, so a login form alone prove
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import NoReturn
@@ -192,81 +191,65 @@ def _edit_text(node: Node | None, selector: str) -> str:
     return ""
 
 
-def _hidden(pid: int, url: str) -> MalformedPage:
-    return MalformedPage(
-        f"Сообщение {pid} на странице {url} скрыто: его автор в списке игнорирования "
-        "учётной записи ведущего, и vBulletin не показывает текст.",
-        "Уберите всех из списка игнорирования ведущего (Мой кабинет → Контакты и друзья).")
+def _first(node: Node | None, selectors: tuple[str, ...]) -> Node | None:
+    """The first of ``selectors`` that ``node`` holds (in the order given, not the page's)."""
+    found = (node.css_first(s) for s in selectors) if node is not None else ()
+    return next((n for n in found if n is not None), None)
 
 
-def vb4_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
+def _author(name: str, pid: int, url: str, where: str) -> str:
+    """The author's name, which no post is read without (``where``: the markup looked for)."""
+    if not name:
+        raise MalformedPage(f"Сообщение {pid} на странице {url}: не найден автор ({where}).",
+                            _HINT_URL)
+    return name
+
+
+def _vb4_post(li: Node, tree: LexborHTMLParser, url: str) -> RawPost | None:
     """vB 4 (and styles built on it): ``li.postcontainer#post_P``."""
-    found: list[RawPost] = []
-    for li in tree.css('li[id^="post_"]'):
-        pid = _id_number(li, "post_")
-        classes = _classes(li)
-        if pid is None or not classes & {"postcontainer", "postbitlegacy", "postbit"}:
-            continue
-        content = _message(li, pid)
-        if "postbitignored" in classes and content is None:
-            raise _hidden(pid, url)
-        if content is None or "postbitdeleted" in classes:
-            continue  # a deleted post's stub (shown to moderators), not a post any more
-        who = (li.css_first("div.username_container a.username")
-               or li.css_first("div.username_container .username")
-               or li.css_first(".userinfo .username") or li.css_first(".username"))
-        if who is None or not _norm(who.text()):
-            raise MalformedPage(f"Сообщение {pid} на странице {url}: не найден автор "
-                                "(div.username_container .username).", _HINT_URL)
-        date = li.css_first("div.posthead span.date") or li.css_first("span.date")
-        counter = li.css_first("a.postcounter")
-        found.append(RawPost(
-            pid, _norm(who.text()), _user_of(who), _shown(date), content,
-            number=_number(_shown(counter)),
-            edit_text=_edit_text(li, "blockquote.lastedited, div.lastedited")))
-    return found
+    pid = _id_number(li, "post_")
+    classes = _classes(li)
+    if pid is None or not classes & {"postcontainer", "postbitlegacy", "postbit"}:
+        return None
+    content = _message(li, pid)
+    if content is None or "postbitdeleted" in classes:
+        return None  # a deleted post's stub (shown to moderators), or an ignored one's
+    who = _first(li, ("div.username_container a.username", "div.username_container .username",
+                      ".userinfo .username", ".username"))
+    return RawPost(
+        pid, _author(_shown(who), pid, url, "div.username_container .username"),
+        _user_of(who), _shown(_first(li, ("div.posthead span.date", "span.date"))), content,
+        number=_number(_shown(li.css_first("a.postcounter"))),
+        edit_text=_edit_text(li, "blockquote.lastedited, div.lastedited"))
 
 
-def vb3_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
-    """vB 3: ``table#postP`` holding ``td.thead`` (date), ``#postmenu_P a.bigusername``,
-    ``div#post_message_P`` and the edit note ``div.smallfont > em``."""
-    found: list[RawPost] = []
-    for message in tree.css('div[id^="post_message_"]'):
-        pid = _id_number(message, "post_message_")
-        if pid is None:
-            continue
-        box = tree.css_first(f'[id="post{pid}"]')
-        if box is None:
-            continue
-        menu = box.css_first(f'[id="postmenu_{pid}"]')
-        # A member: a.bigusername; a guest (or a deleted member): span.bigusername or the
-        # name alone (template postbit / postbit_legacy).
-        who = menu.css_first("a.bigusername") if menu is not None else None
-        shown = (who or (menu.css_first(".bigusername") if menu is not None else None)
-                 or menu)
-        name = _words(shown) if shown is not None else ""
-        if not name:
-            raise MalformedPage(f"Сообщение {pid} на странице {url}: не найден автор "
-                                f"(div#postmenu_{pid} с a.bigusername).", _HINT_URL)
-        head = _vb3_date_cell(box, pid)
-        counter = box.css_first(f'a[id="postcount{pid}"]')
-        cell = box.css_first(f'td[id="td_post_{pid}"]') or box
-        found.append(RawPost(
-            pid, name, _user_of(who),
-            _words(head) if head is not None else "", _message(box, pid) or message,
-            number=_number(counter.attributes.get("name")) if counter is not None else None,
-            edit_text=_edit_text(cell, "div.smallfont em")))
-    _check_vb3_hidden(tree, {r.post_id for r in found}, url)
-    return found
+def _vb3_post(message: Node, tree: LexborHTMLParser, url: str) -> RawPost | None:
+    """vB 3: ``div#post_message_P`` in its ``table#postP``, which holds ``td.thead`` (date),
+    ``#postmenu_P a.bigusername`` and the edit note ``div.smallfont > em``."""
+    pid = _id_number(message, "post_message_")
+    box = tree.css_first(f'[id="post{pid}"]') if pid is not None else None
+    if pid is None or box is None:
+        return None
+    # A member: a.bigusername; a guest (or a deleted member): span.bigusername or the name
+    # alone (template postbit / postbit_legacy). Only a member's is a link.
+    menu = box.css_first(f'[id="postmenu_{pid}"]')
+    who = _first(menu, ("a.bigusername", ".bigusername")) or menu
+    counter = box.css_first(f'a[id="postcount{pid}"]')
+    return RawPost(
+        pid, _author(_words(who), pid, url, f"div#postmenu_{pid} с a.bigusername"),
+        _user_of(who), _words(_vb3_date_cell(box, pid)), _message(box, pid) or message,
+        number=_number(counter.attributes.get("name")) if counter is not None else None,
+        edit_text=_edit_text(box.css_first(f'td[id="td_post_{pid}"]') or box,
+                             "div.smallfont em"))
 
 
 _UNSEEN = frozenset({"script", "style", "noscript"})
 
 
-def _words(node: Node) -> str:
+def _words(node: Node | None) -> str:
     """The node's visible words: scripts (vB 3 registers its user menu inside the name's
-    ``div``), styles and comments left out."""
-    return _norm(" ".join(text_pieces(node, skip=_UNSEEN)))
+    ``div``), styles and comments left out; empty when the page lacks the node."""
+    return _norm(" ".join(text_pieces(node, skip=_UNSEEN))) if node is not None else ""
 
 
 def _vb3_date_cell(box: Node, pid: int) -> Node | None:
@@ -279,47 +262,53 @@ def _vb3_date_cell(box: Node, pid: int) -> Node | None:
     return box.css_first("td.thead")
 
 
+def _vb5_post(li: Node, tree: LexborHTMLParser, url: str) -> RawPost | None:
+    """vB 5: ``li.b-post[data-node-id][data-node-publishdate]`` (unix seconds, exact)."""
+    pid = _number(li.attributes.get("data-node-id"))
+    content = li.css_first(".js-post__content-text")
+    if pid is None or content is None:
+        return None
+    who = _first(li, (".b-userinfo__details .author a", ".author"))
+    stamp = _number(li.attributes.get("data-node-publishdate"))
+    return RawPost(
+        pid, _shown(who), _user_of(who), _shown(li.css_first(".b-post__timestamp time")),
+        content, number=_number(_shown(li.css_first("a.b-post__count"))),
+        when=datetime.fromtimestamp(stamp, UTC) if stamp is not None else None,
+        edit_text=_edit_text(li, ".b-post__edit"))
+
+
+_LAYOUTS = (("li.b-post[data-node-id]", _vb5_post), ('li[id^="post_"]', _vb4_post),
+            ('div[id^="post_message_"]', _vb3_post))
+"""Each layout's post frames (vB 3: the posts' texts) and their reader: the first layout
+that reads a post is the page's."""
 _IGNORED = ("ignore list", "списке игнорирования", "в игнор")
 
 
-def _check_vb3_hidden(tree: LexborHTMLParser, read: set[int], url: str) -> None:
-    """A vB 3 post of a user on the host's ignore list is a ``table#postP`` without its
-    message: a vote must not vanish silently. (A deleted post's stub is skipped.)"""
-    for box in tree.css('table[id^="post"]'):
-        pid = _id_number(box, "post")
-        if pid is not None and pid not in read and any(
-                w in _norm(box.text()).lower() for w in _IGNORED):
-            raise _hidden(pid, url)
-
-
-def vb5_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
-    """vB 5: ``li.b-post[data-node-id][data-node-publishdate]`` (unix seconds, exact)."""
-    found: list[RawPost] = []
-    for li in tree.css("li.b-post[data-node-id]"):
-        pid = _number(li.attributes.get("data-node-id"))
-        content = li.css_first(".js-post__content-text")
-        if pid is None or content is None:
-            continue
-        who = li.css_first(".b-userinfo__details .author a") or li.css_first(".author")
-        stamp = _number(li.attributes.get("data-node-publishdate"))
-        shown = li.css_first(".b-post__timestamp time")
-        counter = li.css_first("a.b-post__count")
-        found.append(RawPost(
-            pid, _shown(who), _user_of(who), _shown(shown), content,
-            number=_number(_shown(counter)),
-            when=datetime.fromtimestamp(stamp, UTC) if stamp is not None else None,
-            edit_text=_edit_text(li, ".b-post__edit")))
-    return found
+def _check_hidden(tree: LexborHTMLParser, read: set[int], url: str) -> None:
+    """A post of a user on the host's ignore list comes without its message (vB 4
+    ``li.postbitignored``, vB 3 a ``table#postP`` that says so): a vote must not vanish
+    silently. (A deleted post's stub is skipped.)"""
+    for box in tree.css('li.postbitignored[id^="post_"], table[id^="post"]'):
+        pid = _id_number(box, "post_" if box.tag == "li" else "post")
+        if pid is not None and pid not in read and (box.tag == "li" or any(
+                w in _norm(box.text()).lower() for w in _IGNORED)):
+            raise MalformedPage(
+                f"Сообщение {pid} на странице {url} скрыто: его автор в списке игнорирования "
+                "учётной записи ведущего, и vBulletin не показывает текст.",
+                "Уберите всех из списка игнорирования ведущего (Мой кабинет → Контакты и "
+                "друзья).")
 
 
 def raw_posts(tree: LexborHTMLParser, url: str) -> list[RawPost]:
     """The page's posts in page order, whichever vBulletin layout it has."""
-    readers: tuple[Callable[[LexborHTMLParser, str], list[RawPost]], ...] = (
-        vb5_posts, vb4_posts, vb3_posts)
-    for read in readers:
-        found = read(tree, url)
+    found: list[RawPost] = []
+    for frames, read in _LAYOUTS:
+        found = [raw for frame in tree.css(frames) if (raw := read(frame, tree, url))]
         if found:
-            return found
+            break
+    _check_hidden(tree, {r.post_id for r in found}, url)
+    if found:
+        return found
     texts = tree.css('div[id^="post_message_"]')
     if texts and all(_id_number(t, "post_message_") for t in texts):
         # Texts without their frames: a style that moved the author and the date.
@@ -485,8 +474,7 @@ def read_topic_page(html: str, *, url: str, tz: tzinfo, now: datetime,
             posted_at=post_time(r, url, tz=zone, now=now, order=order),
             body_html=(body := render_body(r.content).strip()), body_text=plain_text(body),
             page=pages.page, position=index, topic_id=tid,
-            edit=edit_notice(r.edit_text, tz=zone, now=now, order=order) if r.edit_text
-            else None,
+            edit=edit_notice(r.edit_text, tz=zone, now=now, order=order),
         )
         for index, r in enumerate(raw, start=1)
     )

@@ -48,19 +48,16 @@ class ThreadAddress:
         if self.topic_id is None:
             raise ConfigError("в [forum] url нет номера темы", _HINT)
         more = page > 1
-        node = f"{self.topic_id}-{self.slug}" if self.slug else str(self.topic_id)
         if self.form == "query":
             return f"{self.root}showthread.php?t={self.topic_id}" + (
                 f"&page={page}" if more else "")
-        if self.form == "query_slug":
-            return f"{self.root}showthread.php?{node}" + (f"/page{page}" if more else "")
-        if self.form == "path":
-            return f"{self.root}showthread.php/{node}" + (f"/page{page}" if more else "")
-        if self.form == "threads":
-            return f"{self.root}threads/{node}" + (f"/page{page}" if more else "")
         if self.form == "vbseo":
             return self.base + (f"-{page}" if more else "") + ".html"
-        return self.base + (f"/page{page}" if more else "")
+        suffix = f"/page{page}" if more else ""
+        node = f"{self.topic_id}-{self.slug}" if self.slug else str(self.topic_id)
+        folder = {"query_slug": "showthread.php?", "path": "showthread.php/",
+                  "threads": "threads/"}.get(self.form)
+        return f"{self.root}{folder}{node}{suffix}" if folder else self.base + suffix
 
 
 def parse_thread_url(url: str) -> ThreadAddress:
