@@ -15,6 +15,7 @@ from urllib.parse import urlencode
 import httpx
 
 from adapters.base import HttpClient
+from adapters.form import HtmlForm
 from adapters.http_client import Closing
 from referee.core.errors import LoginRequired, NetworkError, PostingError
 
@@ -87,7 +88,7 @@ class FormPoster(Closing, Generic[F]):
 
     # -- 1. the form
 
-    def read_form(self, url: str, read: Callable[[str], F], *, what: str) -> F:
+    def read_form(self, url: str, read: Callable[[str], HtmlForm], *, what: str) -> HtmlForm:
         """The form as the logged-in host: ``read`` parses it and raises
         :class:`GuestForm` when the page was made for a guest; a CAPTCHA is refused."""
         try:
@@ -99,7 +100,7 @@ class FormPoster(Closing, Generic[F]):
             except GuestForm:
                 raise LoginRequired(f"форум показывает гостю {what} сразу после входа",
                                     "проверьте в браузере, что вход сохраняется") from None
-        if getattr(form, "has_captcha", False):
+        if form.has_captcha:
             raise PostingError(f"{what}: форум просит капчу, referee её не решает",
                                "отправьте это сообщение вручную в браузере")
         return form

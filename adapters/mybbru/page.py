@@ -7,12 +7,11 @@ by :mod:`.topic`; facts and their sources: README.md.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from urllib.parse import parse_qs, urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters import charset
+from adapters.form import HtmlForm, find_form, read_form
 from adapters.html import squash
 
 _MYBB_MARKUP = re.compile(
@@ -50,59 +49,15 @@ def is_punbb_page(html: str) -> bool:
 
 # --------------------------------------------------------------------------- forms
 
-@dataclass(frozen=True, slots=True)
-class PostForm:
-    """A posting form (``post.php?tid=N``, ``messages.php?action=new``) as served."""
-
-    action: str
-    values: dict[str, str] = field(default_factory=dict)
-    """Every hidden field and the default of every text field, as a browser sends them."""
-    message_field: str = "req_message"
-    submit: tuple[str, str] | None = None
-    fields: frozenset[str] = frozenset()
-    """Every named control of the form (to know whether it asks for a subject, a
-    recipient)."""
-    checked: dict[str, str] = field(default_factory=dict)
-    """Checkboxes the board ticks by default (``savemessage``): a browser sends them."""
-
-
-def parse_post_form(html: str, *, url: str, action_has: str) -> PostForm | None:
+def parse_post_form(html: str, *, url: str, action_has: str) -> HtmlForm | None:
     """``form#post`` (or the first form whose action contains ``action_has``); None when
-    the page has no such form (a login page, a message instead)."""
+    the page has no such form (a login page, a message instead). A browser sends its hidden
+    and text fields, the boxes the board ticks by default (``savemessage``), the message
+    (``req_message``) and its first submit button."""
     tree = LexborHTMLParser(html)
-    form = tree.css_first("form#post")
-    if form is None or action_has not in (form.attributes.get("action") or ""):
-        form = next((f for f in tree.css("form")
-                     if action_has in (f.attributes.get("action") or "")), None)
-    if form is None:
-        return None
-    values: dict[str, str] = {}
-    checked: dict[str, str] = {}
-    names: set[str] = set()
-    submit: tuple[str, str] | None = None
-    for node in form.css("input"):
-        a = node.attributes
-        name, kind = a.get("name") or "", (a.get("type") or "text").lower()
-        if not name:
-            continue
-        names.add(name)
-        if kind in ("hidden", "text"):
-            values[name] = a.get("value") or ""
-        elif kind == "checkbox" and "checked" in a:
-            checked[name] = a.get("value") or "1"
-        elif kind == "submit" and submit is None:
-            submit = (name, a.get("value") or "")
-    area = form.css_first("textarea#main-reply") or form.css_first("textarea")
-    message_field = (area.attributes.get("name") if area is not None else None) or "req_message"
-    names.add(message_field)
-    return PostForm(action=urljoin(url, form.attributes.get("action") or url), values=values,
-                    message_field=message_field, submit=submit, fields=frozenset(names),
-                    checked=checked)
-
-
-def form_target(action: str, key: str) -> str:
-    """A query value of a form's action (``tid`` of ``post.php?tid=N``)."""
-    return parse_qs(urlsplit(action).query).get(key, [""])[0]
+    form = find_form(tree, "form#post", action_has=action_has) or find_form(
+        tree, action_has=action_has)
+    return None if form is None else read_form(form, url, box="1", message="req_message")
 
 
 def page_message(html: str) -> str:

@@ -17,6 +17,7 @@ import re
 import httpx
 
 from adapters.base import same_site
+from adapters.form import HtmlForm
 from adapters.mybbru import page as pages
 from adapters.mybbru.client import MybbForum
 from adapters.poster import FORM_TYPE, FormPoster, form_body
@@ -43,7 +44,7 @@ def stored_id(r: httpx.Response, html: str, pattern: re.Pattern[str]) -> int | N
     return None
 
 
-class MybbPoster(FormPoster[pages.PostForm]):
+class MybbPoster(FormPoster[HtmlForm]):
     """Sends replies and PMs as the logged-in host over a :class:`MybbForum` session."""
 
     forum: MybbForum
@@ -65,9 +66,9 @@ class MybbPoster(FormPoster[pages.PostForm]):
         topic = str(self.forum._topic())
         url = self.reply_url()
         form, charset = self._form(url, "post.php", "форма ответа", guest_field="req_username")
-        self.check_topic(pages.form_target(form.action, "tid"), topic)
+        self.check_topic(form.target("tid"), topic)
         data = self._fields(form, message)
-        if subject and "req_subject" in form.fields:
+        if subject and "req_subject" in form.named:
             data["req_subject"] = subject
         r, html = self._post(form.action, data, charset, referer=url,
                              what=f"ответ в теме {topic}")
@@ -98,7 +99,7 @@ class MybbPoster(FormPoster[pages.PostForm]):
     # -- steps
 
     def _form(self, url: str, action_has: str, what: str,
-              guest_field: str | None = None) -> tuple[pages.PostForm, str]:
+              guest_field: str | None = None) -> tuple[HtmlForm, str]:
         """The form as the logged-in host sees it (one login when the board shows a login
         page or a guest's form: the host's messages never go out as a guest)."""
         if not self.forum.logged_in():
@@ -106,7 +107,7 @@ class MybbPoster(FormPoster[pages.PostForm]):
         for attempt in range(2):
             r, html, codec = self.http.get_text(url, reads_right=pages.reads_as_mybb, what=what)
             form = pages.parse_post_form(html, url=url, action_has=action_has)
-            guest = form is not None and guest_field is not None and guest_field in form.fields
+            guest = form is not None and guest_field is not None and guest_field in form.named
             if form is not None and not guest:
                 return form, pages.form_charset(r.content, r.headers.get("content-type"), codec)
             if attempt == 0 and (guest or pages.has_login_form(html)) \
@@ -122,12 +123,11 @@ class MybbPoster(FormPoster[pages.PostForm]):
         raise PostingError(f"форум не показал {what}")  # pragma: no cover - loop returns
 
     @staticmethod
-    def _fields(form: pages.PostForm, message: str) -> dict[str, str]:
-        data = {**form.values, **form.checked}
+    def _fields(form: HtmlForm, message: str) -> dict[str, str]:
+        data = form.sends("hidden", "text", "checkbox")
         data.setdefault("form_sent", "1")
-        data[form.message_field] = message
-        name, value = form.submit or ("submit", "")
-        data[name or "submit"] = value or "Отправить"
+        data[form.textarea] = message
+        data.update([form.press("submit", "Отправить")])
         return data
 
     def _post(self, action: str, data: dict[str, str], charset: str,

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from typing import TypeVar
 
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.board import BoardClient, cookies_set, walk_pages
-from adapters.phpbb.forms import LoginForm, is_logged_in, login_error, parse_login_form
+from adapters.form import HtmlForm
+from adapters.phpbb.forms import is_logged_in, login_error, parse_login_form
 from adapters.phpbb.page import _message_panel, reads_as_phpbb
 from adapters.phpbb.pm_export import ExportedPm, ExportForm, PmExport
 from adapters.phpbb.pms import parse_pm, read_pm_folder
@@ -199,7 +199,7 @@ class PhpbbForum(PmExport, BoardClient):
         self._received = received_at
         super().login(form_html, form_url)
 
-    def login_form(self, form_html: str | None, form_url: str | None) -> LoginForm:
+    def login_form(self, form_html: str | None, form_url: str | None) -> HtmlForm:
         if form_html is None:
             _, form_html = self.fetch(self.login_url())
         try:
@@ -209,9 +209,9 @@ class PhpbbForum(PmExport, BoardClient):
                               f"откройте {self.login_url()} в браузере") from None
         if form.has_captcha:
             raise self._failure("captcha_required", self.forum.username or "")
-        return replace(form, action=form.action or self.login_url())
+        return form
 
-    def post_login(self, form: LoginForm, username: str) -> httpx.Response:
+    def post_login(self, form: HtmlForm, username: str) -> httpx.Response:
         action, data = sid_in_body(form.action, self._login_data(form, username))
         # Gotcha 11: a form posted in the second it was made is refused (FORM_INVALID).
         since = self.http.clock() - self._received if self._received is not None else 0.0
@@ -232,16 +232,15 @@ class PhpbbForum(PmExport, BoardClient):
     def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
         return self._failure(login_error(html) if html else None, username)
 
-    def _login_data(self, form: LoginForm, username: str) -> dict[str, str]:
+    def _login_data(self, form: HtmlForm, username: str) -> dict[str, str]:
         """The fields a browser would post: hidden ones (creation_time, form_token, sid,
         redirect), the name, the password, «Запомнить меня» and the ``login`` button."""
         data = dict(form.hidden)
-        data[form.username_field] = username
-        data[form.password_field] = self._secret(username).reveal()
-        name, value = form.submit or ("login", "")
-        data[name or "login"] = value or "Вход"
-        if self.remember_me and form.autologin_field:
-            data[form.autologin_field] = "on"
+        data[form.first("text") or "username"] = username
+        data[form.first("password") or "password"] = self._secret(username).reveal()
+        data.update([form.press("login", "Вход")])
+        if self.remember_me and form.named.get("autologin") == "checkbox":
+            data["autologin"] = "on"
         return data
 
     @staticmethod

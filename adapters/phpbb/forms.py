@@ -4,17 +4,16 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from enum import StrEnum
 
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.form import HtmlForm, find_form, read_form
 from adapters.html import squash
 from adapters.phpbb.page import (
     _HINT_URL,
     _MSG_ID,
-    _abs_url,
     _ancestor,
     _login_form_node,
     _message_panel,
@@ -44,76 +43,21 @@ class LoginErrorKind(StrEnum):
     UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True)
-class LoginForm:
-    """What a client needs to POST phpBB's login form like a browser would.
-
-    ``hidden`` maps each hidden field to the value PHP will see: when a name repeats (the
-    3.3 page has two ``redirect`` fields) the last one wins, as in ``$_POST``.
-    """
-
-    action: str
-    hidden: dict[str, str] = field(default_factory=dict)
-    username_field: str = "username"
-    password_field: str = "password"
-    submit: tuple[str, str] | None = ("login", "")
-    autologin_field: str | None = None
-    has_captcha: bool = False
+_CAPTCHA = (
+    'input[name="confirm_code"], input[name="qa_answer"], input[name="confirm_id"], '
+    ".g-recaptcha, .cf-turnstile, textarea[name=\"g-recaptcha-response\"], "
+    'iframe[src*="recaptcha"], script[src*="recaptcha"], script[src*="turnstile"]'
+)
 
 
-def parse_login_form(html: str, *, url: str) -> LoginForm:
-    tree = LexborHTMLParser(html)
-    form = _login_form_node(tree)
+def parse_login_form(html: str, *, url: str) -> HtmlForm:
+    """The login form: a browser posts its hidden fields (when a name repeats, as on the
+    3.3 page's two ``redirect`` fields, the last wins, as in ``$_POST``), the first text
+    box's name, the password, «Запомнить меня» (``autologin``) and the ``login`` button."""
+    form = _login_form_node(LexborHTMLParser(html))
     if form is None:
         raise MalformedPage(f"На странице {url} нет формы входа phpBB (form#login).", _HINT_URL)
-    username_field = "username"
-    for box in form.css("input"):
-        kind = (box.attributes.get("type") or "text").lower()
-        if kind == "text" and box.attributes.get("name"):
-            username_field = box.attributes["name"] or username_field
-            break
-    password = form.css_first("input[type=password]")
-    autologin = form.css_first('input[type=checkbox][name="autologin"]')
-    return LoginForm(
-        action=_abs_url(url, form.attributes.get("action") or url),
-        hidden=_hidden_fields(form),
-        username_field=username_field,
-        password_field=(password.attributes.get("name") if password is not None else None)
-        or "password",
-        submit=_submit(form, "login"),
-        autologin_field="autologin" if autologin is not None else None,
-        has_captcha=_has_captcha(form),
-    )
-
-
-def _hidden_fields(form: Node) -> dict[str, str]:
-    fields: dict[str, str] = {}
-    for box in form.css('input[type="hidden"]'):
-        name = box.attributes.get("name")
-        if name:
-            fields[name] = box.attributes.get("value") or ""
-    return fields
-
-
-def _submit(form: Node, preferred: str) -> tuple[str, str] | None:
-    buttons = [
-        b for b in form.css('input[type="submit"], button[type="submit"]')
-        if b.attributes.get("name")
-    ]
-    for button in buttons:
-        if button.attributes.get("name") == preferred:
-            return preferred, button.attributes.get("value") or ""
-    if buttons:
-        return buttons[0].attributes.get("name") or "", buttons[0].attributes.get("value") or ""
-    return None
-
-
-def _has_captcha(form: Node) -> bool:
-    return form.css_first(
-        'input[name="confirm_code"], input[name="qa_answer"], input[name="confirm_id"], '
-        ".g-recaptcha, .cf-turnstile, textarea[name=\"g-recaptcha-response\"], "
-        'iframe[src*="recaptcha"], script[src*="recaptcha"], script[src*="turnstile"]'
-    ) is not None
+    return read_form(form, url, captcha=_CAPTCHA)
 
 
 _LOGIN_ERRORS: tuple[tuple[LoginErrorKind, tuple[str, ...]], ...] = (
@@ -146,7 +90,7 @@ def login_error(html: str) -> LoginErrorKind | None:
     for kind, needles in _LOGIN_ERRORS:
         if any(needle in text for needle in needles):
             return kind
-    if form is not None and _has_captcha(form):
+    if form is not None and form.css_first(_CAPTCHA) is not None:
         return LoginErrorKind.CAPTCHA_REQUIRED
     return LoginErrorKind.UNKNOWN
 
@@ -178,57 +122,20 @@ def _logged_in_name(tree: LexborHTMLParser) -> str:
 # ---------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class PostingForm:
-    """phpBB's reply or PM compose form, as a browser would submit it.
-
-    ``hidden`` holds ``form_token``, ``creation_time``, ``topic_cur_post_id``, … (last
-    value wins, like PHP); ``defaults`` the checked checkboxes and radios a browser would
-    also send (``attach_sig=on``, ``icon=0``). Post ``subject`` (kept as prefilled),
-    ``textarea`` = the message, and the ``submit`` pair.
-    """
-
-    action: str
-    hidden: dict[str, str] = field(default_factory=dict)
-    textarea: str = "message"
-    subject: str | None = None
-    submit: tuple[str, str] | None = ("post", "")
-    defaults: dict[str, str] = field(default_factory=dict)
-    has_captcha: bool = False
-
-
 def _posting_form_node(tree: LexborHTMLParser) -> Node | None:
-    form = tree.css_first("form#postform")
-    if form is not None and form.css_first("textarea") is not None:
-        return form
-    return None
+    return find_form(tree, "form#postform", holding="textarea")
 
 
-def parse_posting_form(html: str, *, url: str) -> PostingForm:
+def parse_posting_form(html: str, *, url: str) -> HtmlForm:
+    """The reply or PM compose form: a browser posts its hidden fields (``form_token``,
+    ``creation_time``, ``topic_cur_post_id``, …), its ticked boxes and radios
+    (``attach_sig=on``, ``icon=0``), the subject as prefilled, the message (the PM form's
+    recipient and attachment-comment boxes are not it) and the ``post`` button."""
     tree = LexborHTMLParser(html)
     form = _posting_form_node(tree)
     if form is None:
         _raise_for_page(tree, url, "форма ответа")
-    textarea = "message"
-    areas = [a.attributes.get("name") or "" for a in form.css("textarea")]
-    if "message" not in areas:
-        textarea = next((n for n in areas if n and n not in ("username_list", "filecomment")),
-                        "message")
-    subject_box = form.css_first('input[name="subject"]')
-    defaults: dict[str, str] = {}
-    for box in form.css('input[type="checkbox"], input[type="radio"]'):
-        name = box.attributes.get("name")
-        if name and "checked" in box.attributes:
-            defaults[name] = box.attributes.get("value") or "on"
-    return PostingForm(
-        action=_abs_url(url, form.attributes.get("action") or url),
-        hidden=_hidden_fields(form),
-        textarea=textarea,
-        subject=(subject_box.attributes.get("value") or "") if subject_box is not None else None,
-        submit=_submit(form, "post"),
-        defaults=defaults,
-        has_captcha=_has_captcha(form),
-    )
+    return read_form(form, url, captcha=_CAPTCHA, not_message=("username_list", "filecomment"))
 
 
 def posting_error(html: str) -> str | None:

@@ -17,6 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
+from adapters.form import find_form
 from adapters.html import classes, squash
 from adapters.paging import Place, page_size, read_index
 from referee.core.dates import parse_forum_date
@@ -92,14 +93,9 @@ def decode_page(content: bytes, content_type: str | None = None) -> str:
 # ---------------------------------------------------------------------------------------
 
 def _login_form_node(tree: LexborHTMLParser) -> Node | None:
-    form = tree.css_first("form#login")
-    if form is not None and form.css_first("input[type=password]") is not None:
-        return form
-    for form in tree.css("form"):
-        # subsilver2 and 3.0 quick-login forms carry no id; the password box gives them away.
-        if form.css_first("input[type=password]") is not None:
-            return form
-    return None
+    # subsilver2 and 3.0 quick-login forms carry no id; the password box gives them away.
+    return find_form(tree, "form#login", holding="input[type=password]") or find_form(
+        tree, holding="input[type=password]")
 
 
 def _message_panel(tree: LexborHTMLParser) -> tuple[str, str] | None:

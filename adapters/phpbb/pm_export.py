@@ -19,9 +19,10 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters.base import HttpClient
+from adapters.form import read_form
 from adapters.html import squash
 from adapters.phpbb.bbcode import bbcode_to_html
-from adapters.phpbb.forms import _hidden_fields, _logged_in_name
+from adapters.phpbb.forms import _logged_in_name
 from adapters.phpbb.page import _USER_ID, _abs_url, _ancestor, _iso_utc, row_pm_id
 from referee.core.errors import ForumError, MalformedPage, NetworkError
 from referee.core.kernel import PmBatch, PmFolderPage, PmListEntry, PrivateMessage
@@ -70,7 +71,7 @@ def export_form(tree: LexborHTMLParser, url: str, rows: list[Node]) -> ExportFor
     button = form.css_first('input[name="submit_export"], button[name="submit_export"]')
     if button is None:
         return None
-    fields = _hidden_fields(form)
+    fields = read_form(form, url).hidden
     fields["export_option"] = "XML"
     fields["submit_export"] = button.attributes.get("value") or "1"
     return ExportForm(

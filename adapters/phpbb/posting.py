@@ -11,14 +11,13 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
 
 import httpx
 
 from adapters.base import strip_sid
+from adapters.form import HtmlForm
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.forms import (
-    PostingForm,
     classify_answer,
     is_logged_in,
     parse_posting_form,
@@ -44,7 +43,7 @@ _NO_USERS = ("пользователи не существуют", "users to be 
 
 @dataclass(frozen=True, slots=True)
 class _Form:
-    form: PostingForm
+    form: HtmlForm
     received: float
 
 
@@ -82,11 +81,12 @@ class PhpbbPoster(FormPoster[_Form]):
         url = self.reply_url()
         topic = str(self.forum.topic_id)
 
-        def build(form: PostingForm) -> dict[str, str]:
-            return self._fields(form, message, subject if subject is not None else form.subject)
+        def build(form: HtmlForm) -> dict[str, str]:
+            return self._fields(form, message,
+                                subject if subject is not None else form.fields.get("subject"))
 
-        def check(form: PostingForm) -> None:
-            target = parse_qs(urlsplit(form.action).query).get("t", [""])[0]
+        def check(form: HtmlForm) -> None:
+            target = form.target("t")
             self.check_topic(f"t={target}" if target else None, f"t={topic}")
 
         return self._submit(lambda: self._get_form(url, "форму ответа"), build, check,
@@ -107,7 +107,7 @@ class PhpbbPoster(FormPoster[_Form]):
                 return got
             return self._get_form(url, "форму ЛС")
 
-        def build(form: PostingForm) -> dict[str, str]:
+        def build(form: HtmlForm) -> dict[str, str]:
             data = {k: v for k, v in self._fields(form, message, subject).items()
                     if not _ADDRESS.match(k)}
             data[f"address_list[u][{user_id}]"] = "to"
@@ -119,7 +119,7 @@ class PhpbbPoster(FormPoster[_Form]):
 
     def _get_form(self, url: str, what: str) -> _Form:
         """GET a posting form as the logged-in host (:meth:`FormPoster.read_form`)."""
-        def read(html: str) -> PostingForm:
+        def read(html: str) -> HtmlForm:
             form = parse_posting_form(html, url=url)  # a login page raises here
             if not is_logged_in(html):
                 raise GuestForm
@@ -162,8 +162,8 @@ class PhpbbPoster(FormPoster[_Form]):
     def _submit(
         self,
         get_form: Callable[[], _Form],
-        build: Callable[[PostingForm], dict[str, str]],
-        check: Callable[[PostingForm], None],
+        build: Callable[[HtmlForm], dict[str, str]],
+        check: Callable[[HtmlForm], None],
         *,
         what: str,
         pm: bool,
@@ -265,15 +265,13 @@ class PhpbbPoster(FormPoster[_Form]):
             self.http.sleep(wait)
 
     @staticmethod
-    def _fields(form: PostingForm, message: str, subject: str | None) -> dict[str, str]:
+    def _fields(form: HtmlForm, message: str, subject: str | None) -> dict[str, str]:
         """What a browser posts: hidden fields, checked boxes, subject, text, the button."""
-        data = dict(form.defaults)
-        data.update(form.hidden)
+        data = form.sends("hidden", "checkbox", "radio")
         if subject is not None:
             data["subject"] = subject
         data[form.textarea] = message
-        name, value = form.submit or ("post", "")
-        data[name or "post"] = value or "Отправить"
+        data.update([form.press("post", "Отправить")])
         return data
 
 

@@ -15,6 +15,7 @@ from typing import TypeVar
 import httpx
 
 from adapters.board import BoardClient, walk_pages
+from adapters.form import HtmlForm
 from adapters.smf import forms, pms, topic
 from adapters.smf.page import SmfPage, looks_like_smf, reads_as_smf
 from adapters.smf.urls import parse_topic_url, query_params, strip_session, topic_page_address
@@ -129,19 +130,17 @@ class SmfForum(BoardClient):
     def login_url(self) -> str:
         return f"{self.script}?action=login"
 
-    def login_form(self, form_html: str | None, form_url: str | None) -> forms.LoginForm:
+    def login_form(self, form_html: str | None, form_url: str | None) -> HtmlForm:
         if not form_html or SmfPage(form_html, "").login_form() is None:
             _, form_html = self.fetch(self.login_url(), "страницу входа")
         return forms.parse_login_form(form_html, url=self.login_url())
 
-    def post_login(self, form: forms.LoginForm, username: str) -> httpx.Response:
+    def post_login(self, form: HtmlForm, username: str) -> httpx.Response:
         """The form's two randomly named tokens, the name and the password; SMF refuses a
         login within ~2 s of the last one (:data:`LOGIN_SPACING`)."""
-        data = dict(form.hidden)
-        data[form.user_field] = username
-        data[form.password_field] = self._secret(username).reveal()
-        if form.cookie_length:
-            data[form.cookie_length[0]] = form.cookie_length[1]
+        data = form.sends("hidden", "select")
+        data[form.first("text") or "user"] = username
+        data[form.first("password") or "passwrd"] = self._secret(username).reveal()
         if self._last_login is not None:
             wait = self._last_login + LOGIN_SPACING - self.http.clock()
             if wait > 0:

@@ -6,13 +6,11 @@ sources: README.md («Login», «Replies and PMs»).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import replace
 from typing import Literal
-from urllib.parse import urljoin
-
-from selectolax.lexbor import LexborNode as Node
 
 from adapters import poster
+from adapters.form import HtmlForm, read_form
 from adapters.html import squash
 from adapters.smf.page import SmfPage
 from adapters.smf.urls import strip_session
@@ -20,8 +18,6 @@ from referee.core.errors import MalformedPage
 
 __all__ = [
     "AnswerKind",
-    "LoginForm",
-    "PostingForm",
     "classify_answer",
     "login_error",
     "parse_login_form",
@@ -39,54 +35,19 @@ _NEW_REPLY = ("новый ответ", "new reply", "new replies")
 _FLOOD = re.compile(r"\d+\s*(?:секунд|seconds)", re.IGNORECASE)
 
 
-@dataclass(frozen=True, slots=True)
-class LoginForm:
-    action: str
-    user_field: str
-    password_field: str
-    hidden: dict[str, str] = field(default_factory=dict)
-    """Both random tokens, as the form holds them."""
-    cookie_length: tuple[str, str] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class PostingForm:
-    """A reply or PM form as a browser would post it (text fields and checked boxes)."""
-
-    action: str
-    fields: dict[str, str]
-    textarea: str = "message"
-
-    def value(self, name: str) -> str | None:
-        return self.fields.get(name)
-
-
-def parse_login_form(html: str, *, url: str) -> LoginForm:
+def parse_login_form(html: str, *, url: str) -> HtmlForm:
+    """The login form: a browser posts both random tokens (hidden), the name (the first
+    text box), the password and the chosen ``cookielength``."""
     page = SmfPage(html, url)
-    form = page.login_form()
-    if form is None:
+    node = page.login_form()
+    if node is None:
         raise MalformedPage("на странице входа нет формы входа SMF",
                             f"откройте {strip_session(url)} в браузере")
-    user = form.css_first("input[name=user]") or form.css_first("input[type=text]")
-    password = form.css_first("input[type=password]")
-    if user is None or password is None:
+    form = read_form(node, url, action="index.php?action=login2")
+    if form.first("text") is None or form.first("password") is None:
         raise MalformedPage("в форме входа SMF нет полей имени и пароля",
                             f"откройте {strip_session(url)} в браузере")
-    hidden = {name: node.attributes.get("value") or ""
-              for node in form.css("input[type=hidden]")
-              if (name := node.attributes.get("name"))}
-    length = form.css_first("select[name=cookielength]")
-    chosen = None
-    if length is not None:
-        option = length.css_first("option[selected]") or length.css_first("option")
-        if option is not None:
-            chosen = ("cookielength", option.attributes.get("value") or "")
-    return LoginForm(
-        action=_action(form, url, "index.php?action=login2"),
-        user_field=user.attributes.get("name") or "user",
-        password_field=password.attributes.get("name") or "passwrd",
-        hidden=hidden, cookie_length=chosen,
-    )
+    return _without_session(form)
 
 
 def login_error(html: str) -> tuple[str, str]:
@@ -107,43 +68,21 @@ def login_error(html: str) -> tuple[str, str]:
     return "other", said
 
 
-def parse_posting_form(html: str, *, url: str) -> PostingForm:
-    """``form#postmodify`` with what a browser sends for it: hidden and text inputs, the
-    selected options, checked boxes, the text area; never the draft/preview buttons."""
+def parse_posting_form(html: str, *, url: str) -> HtmlForm:
+    """``form#postmodify``: a browser sends its hidden and text inputs, the selected
+    options, ticked boxes and the text area; never the draft/preview buttons."""
     page = SmfPage(html, url)
-    form = page.tree.css_first("form#postmodify")
-    if form is None:
+    node = page.tree.css_first("form#postmodify")
+    if node is None:
         page.raise_for_page("форму отправки", "форма отправки сообщения")
         raise AssertionError  # pragma: no cover - raise_for_page always raises
-    fields: dict[str, str] = {}
-    for node in form.css("input"):
-        _input(node, fields)
-    for select in form.css("select"):
-        name = select.attributes.get("name")
-        option = select.css_first("option[selected]") or select.css_first("option")
-        if name and option is not None:
-            fields.setdefault(name, option.attributes.get("value") or "")
-    area = form.css_first("textarea")
-    textarea = area.attributes.get("name") or "message" if area is not None else "message"
-    return PostingForm(action=_action(form, url, url), fields=fields, textarea=textarea)
+    return _without_session(read_form(node, url))
 
 
-def _input(node: Node, fields: dict[str, str]) -> None:
-    name = node.attributes.get("name")
-    kind = (node.attributes.get("type") or "text").lower()
-    if not name or kind in ("submit", "button", "image", "file", "reset"):
-        return
-    if kind in ("checkbox", "radio"):
-        if "checked" in node.attributes:
-            fields[name] = node.attributes.get("value") or "on"
-        return
-    # A hidden «0» before a checkbox of the same name: the box, when checked, wins.
-    fields.setdefault(name, node.attributes.get("value") or "")
-
-
-def _action(form: Node, url: str, default: str) -> str:
-    action = form.attributes.get("action") or default
-    return strip_session(urljoin(url, action.replace("&amp;", "&")))
+def _without_session(form: HtmlForm) -> HtmlForm:
+    """The form's address without SMF's ``PHPSESSID=`` (a session secret), an ``&amp;``
+    written twice read as ``&``."""
+    return replace(form, action=strip_session(form.action.replace("&amp;", "&")))
 
 
 Answer = poster.Answer

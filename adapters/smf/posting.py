@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import httpx
 
+from adapters.form import HtmlForm
 from adapters.poster import LOOK, Answer, FormPoster
 from adapters.smf import forms
 from adapters.smf.client import SmfForum
@@ -30,7 +31,7 @@ _SECONDS = re.compile(r"(\d+)\s*(?:секунд|seconds)", re.IGNORECASE)
 _NEW = re.compile(r'id="msg(\d+)"(?:(?!id="msg\d+").)*?<a id="new"', re.DOTALL)
 
 
-class SmfPoster(FormPoster[forms.PostingForm]):
+class SmfPoster(FormPoster[HtmlForm]):
     """Sends replies and PMs as the logged-in host over an :class:`SmfForum` session."""
 
     flood_default = SEND_SPACING
@@ -54,8 +55,8 @@ class SmfPoster(FormPoster[forms.PostingForm]):
                                'укажите адрес темы, например "…/index.php?topic=123.0"')
         url = f"{self.forum.script}?action=post;topic={topic}.0"
 
-        def fill(form: forms.PostingForm) -> dict[str, str]:
-            self.check_topic(form.value("topic"), topic)
+        def fill(form: HtmlForm) -> dict[str, str]:
+            self.check_topic(form.fields.get("topic"), topic)
             data = dict(form.fields)
             data["subject"] = subject if subject is not None else data.get("subject", "")
             data["goback"] = "1"  # the redirect then leads to the new post
@@ -73,7 +74,7 @@ class SmfPoster(FormPoster[forms.PostingForm]):
                                "отправьте это сообщение вручную в браузере")
         url = f"{self.forum.script}?action=pm;sa=send"
 
-        def fill(form: forms.PostingForm) -> dict[str, str]:
+        def fill(form: HtmlForm) -> dict[str, str]:
             data = dict(form.fields)
             data["to"] = f'"{to.strip()}"'  # quoted: a nick may hold a comma
             data["bcc"] = ""
@@ -87,9 +88,9 @@ class SmfPoster(FormPoster[forms.PostingForm]):
 
     # -- hooks
 
-    def _form(self, url: str, what: str) -> forms.PostingForm:
+    def _form(self, url: str, what: str) -> HtmlForm:
         """The form as the logged-in host sees it (a guest form leads to a login)."""
-        def read(html: str) -> forms.PostingForm:
+        def read(html: str) -> HtmlForm:
             form = forms.parse_posting_form(html, url=url)  # a login page raises here
             if not SmfPage(html, url).logged_in:
                 raise LoginRequired(f"форма {what} показана гостю")
@@ -97,11 +98,11 @@ class SmfPoster(FormPoster[forms.PostingForm]):
 
         return self.read_form(url, read, what=f"форму: {what}")
 
-    def _submit(self, url: str, fill: Callable[[forms.PostingForm], dict[str, str]], *,
+    def _submit(self, url: str, fill: Callable[[HtmlForm], dict[str, str]], *,
                 what: str, pm: bool) -> int | None:
-        def send(form: forms.PostingForm) -> Answer:
+        def send(form: HtmlForm) -> Answer:
             data = fill(form)
-            last_msg = form.value("last_msg")
+            last_msg = form.fields.get("last_msg")
             return self.send_form(
                 form.action, what=what, data=data, headers={"Referer": strip_session(url)},
                 stored=lambda r: Answer("stored", self._stored(r, what=what, pm=pm,
@@ -113,8 +114,8 @@ class SmfPoster(FormPoster[forms.PostingForm]):
     def relogin(self, answer: Answer) -> None:
         pass  # a lost session: the form's page logs in again (BoardClient.read)
 
-    def cure(self, answer: Answer, form: forms.PostingForm,
-             get_form: Callable[[], forms.PostingForm]) -> forms.PostingForm | None:
+    def cure(self, answer: Answer, form: HtmlForm,
+             get_form: Callable[[], HtmlForm]) -> HtmlForm | None:
         if answer.kind == "new_reply" and answer.form is not None:
             log.info("a reply arrived since the form was made; submitting again")
             return answer.form

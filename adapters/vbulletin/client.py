@@ -14,6 +14,7 @@ import httpx
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.board import BoardClient, cookies_set
+from adapters.form import HtmlForm
 from adapters.poster import FORM_TYPE, form_body
 from adapters.vbulletin import forms, pms, topic
 from adapters.vbulletin.dates import Order
@@ -128,7 +129,7 @@ class VbulletinForum(BoardClient):
         self._charset_learnt = True
         return r, html
 
-    def login_form(self, form_html: str | None, form_url: str | None) -> forms.Form:
+    def login_form(self, form_html: str | None, form_url: str | None) -> HtmlForm:
         """The navbar form vBulletin shows, or its documented fields. Before any page was
         read the board's encoding is unknown, and vBulletin takes the login name in it: the
         PM inbox is read first (a guest gets the no-permission page and its login form)."""
@@ -140,9 +141,9 @@ class VbulletinForum(BoardClient):
             form_html = self.fetch(form_url, "форма входа")[1]
         form = forms.login_form(form_html, form_url or self.root) if form_html else None
         self._login_referer = form_url or self.root
-        return form or forms.Form(f"{self.root}login.php?do=login")
+        return form or HtmlForm(f"{self.root}login.php?do=login")
 
-    def post_login(self, form: forms.Form, username: str) -> httpx.Response:
+    def post_login(self, form: HtmlForm, username: str) -> httpx.Response:
         data = {"s": "", "securitytoken": "guest", **form.fields}
         data.pop("vb_login_password_hint", None)
         md5, md5_utf = forms.md5_fields(self._secret(username).reveal())

@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
 from typing import Literal
-from urllib.parse import urljoin
 
 from selectolax.lexbor import LexborHTMLParser
-from selectolax.lexbor import LexborNode as Node
 
+from adapters.form import HtmlForm, find_form, read_form
 from adapters.poster import Answer
 from adapters.vbulletin.topic import is_logged_in, message_text
 
@@ -45,64 +43,23 @@ def md5_fields(password: str) -> tuple[str, str]:
 # --------------------------------------------------------------------------- forms
 
 
-@dataclass(frozen=True, slots=True)
-class Form:
-    """A form as a browser would send it: its address and its fields' values."""
-
-    action: str
-    fields: dict[str, str] = field(default_factory=dict)
-    textarea: str = "message"
-    has_captcha: bool = False
+_CAPTCHA = ('input[name*="humanverify"], input[name="recaptcha_response_field"], '
+            "div.g-recaptcha")
 
 
-def _inputs(form: Node) -> dict[str, str]:
-    """Hidden and text fields, checked boxes, selected options, and ``sbutton`` (vB's
-    submit) — never «Preview» or other buttons."""
-    values: dict[str, str] = {}
-    for node in form.css("input[name]"):
-        name = node.attributes.get("name") or ""
-        kind = (node.attributes.get("type") or "text").lower()
-        value = node.attributes.get("value") or ""
-        if kind in ("submit", "button", "image", "reset"):
-            if name == "sbutton":
-                values[name] = value
-        elif kind in ("checkbox", "radio"):
-            if "checked" in node.attributes:
-                values[name] = value or "1"
-        elif kind != "file":
-            values.setdefault(name, value)
-    for select in form.css("select[name]"):
-        chosen = select.css_first("option[selected]") or select.css_first("option")
-        if chosen is not None:
-            values[select.attributes.get("name") or ""] = chosen.attributes.get("value") or ""
-    return values
-
-
-def login_form(html: str, url: str) -> Form | None:
+def login_form(html: str, url: str) -> HtmlForm | None:
     """The page's login form (the navbar's on a guest's page, or the no-permission page's)."""
-    tree = LexborHTMLParser(html)
-    for form in tree.css("form"):
-        if form.css_first('input[name="vb_login_username"]') is not None:
-            action = urljoin(url, form.attributes.get("action") or "login.php?do=login")
-            return Form(action, _inputs(form))
-    return None
+    node = find_form(LexborHTMLParser(html), holding='input[name="vb_login_username"]')
+    return None if node is None else read_form(node, url, action="login.php?do=login", box="1")
 
 
-def posting_form(html: str, url: str, action_word: str) -> Form | None:
-    """The reply (``newreply.php``) or PM (``private.php``) form with a ``message`` box."""
-    tree = LexborHTMLParser(html)
-    for form in tree.css("form"):
-        action = form.attributes.get("action") or ""
-        # The PM form has a textarea for the recipients too: the text box is «message».
-        box = form.css_first('textarea[name="message"]') or form.css_first("textarea[name]")
-        if action_word in action and box is not None:
-            captcha = form.css_first('input[name*="humanverify"], '
-                                     'input[name="recaptcha_response_field"], '
-                                     "div.g-recaptcha") is not None
-            fields = _inputs(form)
-            return Form(urljoin(url, action), fields, box.attributes.get("name") or "message",
-                        captcha)
-    return None
+def posting_form(html: str, url: str, action_word: str) -> HtmlForm | None:
+    """The reply (``newreply.php``) or PM (``private.php``) form with a text area. A browser
+    sends its hidden and text fields, ticked boxes, selected options, and the ``sbutton``
+    (vB's submit) — never «Preview» or other buttons; the PM form has a text area for the
+    recipients too: the text box is «message»."""
+    node = find_form(LexborHTMLParser(html), action_has=action_word, holding="textarea[name]")
+    return None if node is None else read_form(node, url, box="1", captcha=_CAPTCHA)
 
 
 # --------------------------------------------------------------------------- answers
@@ -172,7 +129,6 @@ def classify_answer(html: str, *, pm: bool) -> Answer:
 
 __all__ = [
     "Answer",
-    "Form",
     "classify_answer",
     "login_form",
     "login_outcome",

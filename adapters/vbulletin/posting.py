@@ -11,6 +11,7 @@ from collections.abc import Callable
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
+from adapters.form import HtmlForm
 from adapters.poster import FORM_TYPE, Answer, FormPoster, GuestForm, form_body
 from adapters.vbulletin import forms, topic
 from adapters.vbulletin.client import VbulletinForum
@@ -21,7 +22,7 @@ FLOOD_WAIT = 31.0
 _THREAD = re.compile(r"[?&;]t=(\d+)")
 
 
-class VbulletinPoster(FormPoster[forms.Form]):
+class VbulletinPoster(FormPoster[HtmlForm]):
     """Replies and PMs as the logged-in host over a :class:`VbulletinForum` session."""
 
     flood_default = FLOOD_WAIT
@@ -45,7 +46,7 @@ class VbulletinPoster(FormPoster[forms.Form]):
         topic_id = str(self.forum.topic_id)
         url = self.reply_url()
 
-        def build(form: forms.Form) -> dict[str, str]:
+        def build(form: HtmlForm) -> dict[str, str]:
             target = _THREAD.search(form.action)
             self.check_topic(target.group(1) if target else form.fields.get("t"), topic_id)
             data = self._fields(form, message)
@@ -60,7 +61,7 @@ class VbulletinPoster(FormPoster[forms.Form]):
                 user_id: int | None = None) -> int | None:
         """Send one PM to ``to`` (by name: vBulletin's form takes names). vBulletin does
         not tell the new PM's id: None."""
-        def build(form: forms.Form) -> dict[str, str]:
+        def build(form: HtmlForm) -> dict[str, str]:
             data = self._fields(form, message)
             data.update({"recipients": to, "bccrecipients": "", "title": subject})
             data.setdefault("savecopy", "1")
@@ -72,15 +73,15 @@ class VbulletinPoster(FormPoster[forms.Form]):
     # -- hooks
 
     @staticmethod
-    def _fields(form: forms.Form, message: str) -> dict[str, str]:
+    def _fields(form: HtmlForm, message: str) -> dict[str, str]:
         data = dict(form.fields)
         data[form.textarea] = message
         data["wysiwyg"] = "0"
-        data.setdefault("sbutton", "Submit")
+        data["sbutton"] = form.buttons.get("sbutton", "Submit")
         return data
 
-    def _form(self, url: str, word: str) -> forms.Form:
-        def read(html: str) -> forms.Form:
+    def _form(self, url: str, word: str) -> HtmlForm:
+        def read(html: str) -> HtmlForm:
             tree = LexborHTMLParser(html)
             form = forms.posting_form(html, url, word)
             if form is None:
@@ -91,9 +92,9 @@ class VbulletinPoster(FormPoster[forms.Form]):
 
         return self.read_form(url, read, what="форма отправки")
 
-    def _submit(self, url: str, word: str, build: Callable[[forms.Form], dict[str, str]], *,
+    def _submit(self, url: str, word: str, build: Callable[[HtmlForm], dict[str, str]], *,
                 what: str, pm: bool) -> int | None:
-        def send(form: forms.Form) -> Answer:
+        def send(form: HtmlForm) -> Answer:
             return self.send_form(
                 form.action, what=what, stored=lambda r: _redirected(r, pm=pm),
                 classify=lambda r: forms.classify_answer(self.forum.decoded(r), pm=pm),

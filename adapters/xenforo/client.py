@@ -15,6 +15,7 @@ from typing import TypeVar
 import httpx
 
 from adapters.board import BoardClient, cookies_set
+from adapters.form import HtmlForm
 from adapters.xenforo import forms
 from adapters.xenforo.page import (
     cookie_prefix,
@@ -118,7 +119,7 @@ class XenforoForum(BoardClient):
 
     # -- login (hooks): the form just served or ``login/``, posted to ``login/login``
 
-    def login_form(self, form_html: str | None, form_url: str | None) -> forms.LoginForm:
+    def login_form(self, form_html: str | None, form_url: str | None) -> HtmlForm:
         form = forms.parse_login_form(form_html, form_url or self.board.url("login/")) \
             if form_html else None
         if form is None:
@@ -132,12 +133,12 @@ class XenforoForum(BoardClient):
             raise _failure("captcha_required", self.forum.username or "")
         return form
 
-    def post_login(self, form: forms.LoginForm, username: str) -> httpx.Response:
-        data = dict(form.hidden)
-        data[form.username_field] = username
-        data[form.password_field] = self._secret(username).reveal()
-        if self.remember_me and form.remember_field:
-            data[form.remember_field] = "1"
+    def post_login(self, form: HtmlForm, username: str) -> httpx.Response:
+        data = form.sends(*forms.SENT)
+        data[form.first("text", "email") or "login"] = username
+        data[form.first("password") or "password"] = self._secret(username).reveal()
+        if self.remember_me and ("remember" in form.named or "login/login" in form.action):
+            data["remember"] = "1"
         r = self.post_form(form.action, username=username, data=data,
                            headers={"Referer": self.board.url("login/")})
         del data

@@ -7,13 +7,13 @@ README.md («Login and errors», «Posting»).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Literal
 
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import poster
+from adapters.form import HtmlForm, find_form, read_form
 from adapters.html import squash
 from adapters.xenforo.page import (
     absolute,
@@ -23,8 +23,8 @@ from adapters.xenforo.page import (
     login_form,
 )
 
-_CAPTCHA = ("[data-xf-init*='captcha']", ".g-recaptcha", ".h-captcha", ".cf-turnstile",
-            "input[name='captcha_question_answer']", "[data-xf-init='re-captcha']",
+_CAPTCHA = ("[data-xf-init*='captcha'], .g-recaptcha, .h-captcha, .cf-turnstile, "
+            "input[name='captcha_question_answer'], [data-xf-init='re-captcha'], "
             "iframe[src*='captcha']")
 _SECONDS = re.compile(r"(\d+)\s*(?:секунд|сек\.?|seconds?)", re.IGNORECASE)
 
@@ -41,58 +41,27 @@ _LOGIN_ERRORS: tuple[tuple[LoginErrorKind, tuple[str, ...]], ...] = (
 )
 
 
-def has_captcha(node: Node) -> bool:
-    return any(node.css_first(selector) is not None for selector in _CAPTCHA)
+SENT = ("hidden", "checkbox")
+"""The fields of a form XenForo is sent as served: hidden inputs and ticked boxes."""
 
 
-def _fields(form: Node, tree: LexborHTMLParser, *leave: str) -> dict[str, str]:
-    """Hidden inputs and checked boxes as a browser posts them (but ``leave``), with the
-    page's ``_xfToken`` when the form holds none."""
-    data: dict[str, str] = {}
-    for node in form.css("input"):
-        name = node.attributes.get("name")
-        kind = (node.attributes.get("type") or "text").lower()
-        if not name:
-            continue
-        if kind == "hidden" or (kind == "checkbox" and "checked" in node.attributes):
-            data[name] = node.attributes.get("value") or ("1" if kind == "checkbox" else "")
-    data = {k: v for k, v in data.items() if k not in leave}
-    if not data.get("_xfToken") and (token := csrf_token(tree)):
-        data["_xfToken"] = token
-    return data
+def _read(form: Node, tree: LexborHTMLParser, url: str, *leave: str) -> HtmlForm:
+    """The form (but the fields ``leave``), with the page's ``_xfToken`` when the form
+    holds none."""
+    read = read_form(form, url, base=absolute(tree, url, ""), box="1",
+                     captcha=_CAPTCHA, leave=leave)
+    if not read.sends(*SENT).get("_xfToken") and (token := csrf_token(tree)):
+        return read.adding("_xfToken", token)
+    return read
 
 
-@dataclass(frozen=True, slots=True)
-class LoginForm:
-    action: str
-    hidden: dict[str, str] = field(default_factory=dict)
-    username_field: str = "login"
-    password_field: str = "password"
-    remember_field: str | None = "remember"
-    has_captcha: bool = False
-
-
-def parse_login_form(html: str, url: str) -> LoginForm | None:
+def parse_login_form(html: str, url: str) -> HtmlForm | None:
     """The login form of a page (the login page, or the one XenForo shows with «Вы должны
-    войти…»), or None."""
+    войти…»), or None. The poster fills the name (the first text or e-mail box), the
+    password and «remember» (a box, or the ``login/login`` action that takes one)."""
     tree = LexborHTMLParser(html)
     form = login_form(tree)
-    if form is None:
-        return None
-    hidden = _fields(form, tree, "remember")
-    user = form.css_first("input[name='login'], input[type='text'], input[type='email']")
-    password = form.css_first("input[type='password']")
-    remember = form.css_first("input[name='remember']")
-    return LoginForm(
-        action=absolute(tree, url, form.attributes.get("action") or url),
-        hidden=hidden,
-        username_field=(user.attributes.get("name") or "login") if user is not None else "login",
-        password_field=(password.attributes.get("name") or "password")
-        if password is not None else "password",
-        remember_field="remember" if remember is not None or "login/login" in (
-            form.attributes.get("action") or "") else None,
-        has_captcha=has_captcha(form),
-    )
+    return None if form is None else _read(form, tree, url, "remember")
 
 
 def login_error(html: str) -> LoginErrorKind | None:
@@ -104,28 +73,14 @@ def login_error(html: str) -> LoginErrorKind | None:
     return None
 
 
-@dataclass(frozen=True, slots=True)
-class PostingForm:
-    """A reply or new-conversation form: where it goes and its hidden fields."""
-
-    action: str
-    hidden: dict[str, str]
-    has_captcha: bool = False
-
-
-def parse_posting_form(html: str, action_part: str, url: str) -> PostingForm | None:
+def parse_posting_form(html: str, action_part: str, url: str) -> HtmlForm | None:
     """The form whose action contains ``action_part`` (``add-reply``,
     ``conversations/add``), with ``_xfToken`` (from the form or ``html[data-csrf]``); the
     editor's own ``message``/``message_html`` fields are left out (the poster sets
     ``message``). None when the page has no such form (or is a guest's)."""
     tree = LexborHTMLParser(html)
-    for form in tree.css("form[action]"):
-        action = form.attributes.get("action") or ""
-        if action_part not in action:
-            continue
-        hidden = _fields(form, tree, "message", "message_html")
-        return PostingForm(absolute(tree, url, action), hidden, has_captcha(form))
-    return None
+    form = find_form(tree, "form[action]", action_has=action_part)
+    return None if form is None else _read(form, tree, url, "message", "message_html")
 
 
 Answer = poster.Answer
@@ -149,5 +104,5 @@ def classify_answer(html: str) -> Answer:
     return Answer("unknown", text=squash(title.text()) if title is not None else "")
 
 
-__all__ = ["Answer", "LoginForm", "PostingForm", "classify_answer", "has_captcha",
-           "login_error", "parse_login_form", "parse_posting_form"]
+__all__ = ["SENT", "Answer", "classify_answer", "login_error", "parse_login_form",
+           "parse_posting_form"]

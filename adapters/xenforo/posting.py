@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 import httpx
 
+from adapters.form import HtmlForm
 from adapters.poster import Answer, FormPoster, GuestForm
 from adapters.xenforo import forms
 from adapters.xenforo.client import XenforoForum
@@ -29,7 +30,7 @@ _LOOK = ("посмотрите в теме (или в переписках) в �
          "снова: если сообщение там, оно отправлено")
 
 
-class XenforoPoster(FormPoster[forms.PostingForm]):
+class XenforoPoster(FormPoster[HtmlForm]):
     """Sends replies and new conversations as the logged-in host over a
     :class:`XenforoForum` session (implements :class:`referee.core.kernel.Poster`)."""
 
@@ -42,7 +43,7 @@ class XenforoPoster(FormPoster[forms.PostingForm]):
         """Reply in the game thread; the new post's id (None while it awaits approval)."""
         thread = self.forum._thread()
 
-        def build(form: forms.PostingForm) -> dict[str, str]:
+        def build(form: HtmlForm) -> dict[str, str]:
             # Never post into another thread than [forum] url, whatever the form says.
             try:
                 _, target = parse_thread_url(form.action)
@@ -50,7 +51,7 @@ class XenforoPoster(FormPoster[forms.PostingForm]):
                 target = None
             self.check_topic(str(target.thread_id) if target else route_of(form.action),
                              thread.thread_id)
-            return {**form.hidden, "message": message}
+            return {**form.sends(*forms.SENT), "message": message}
 
         return self._submit(thread.reply_url(), "add-reply", build,
                             what=f"ответ в теме {thread.thread_id}", stored=_reply_stored)
@@ -60,8 +61,9 @@ class XenforoPoster(FormPoster[forms.PostingForm]):
         """Start a conversation with ``to``; returns the key of its first message (as the
         PM sync will store it: see :mod:`adapters.xenforo.pms`)."""
 
-        def build(form: forms.PostingForm) -> dict[str, str]:
-            return {**form.hidden, "recipients": to, "title": subject, "message": message}
+        def build(form: HtmlForm) -> dict[str, str]:
+            return {**form.sends(*forms.SENT), "recipients": to, "title": subject,
+                    "message": message}
 
         return self._submit(self.forum.board.url("conversations/add"), "conversations/add",
                             build, what=f"переписка с «{to}»", stored=_conversation_stored)
@@ -71,8 +73,8 @@ class XenforoPoster(FormPoster[forms.PostingForm]):
     def flood_delay(self, answer: Answer) -> float:
         return min(MAX_FLOOD_WAIT, (answer.wait or self.flood_wait) + 1.0)
 
-    def _form(self, url: str, action_part: str, what: str) -> forms.PostingForm:
-        def read(html: str) -> forms.PostingForm:
+    def _form(self, url: str, action_part: str, what: str) -> HtmlForm:
+        def read(html: str) -> HtmlForm:
             tree = parse(html)
             if login_form(tree) is not None and not is_logged_in(tree):
                 raise LoginRequired(f"форма входа вместо формы ({what})")
@@ -89,7 +91,7 @@ class XenforoPoster(FormPoster[forms.PostingForm]):
         return self.read_form(url, read, what=f"форму ({what})")
 
     def _submit(self, url: str, action_part: str,
-                build: Callable[[forms.PostingForm], dict[str, str]], *, what: str,
+                build: Callable[[HtmlForm], dict[str, str]], *, what: str,
                 stored: Callable[[str], int | None | bool]) -> int | None:
         def redirected(r: httpx.Response) -> Answer:
             result = stored(r.headers.get("Location", ""))
@@ -98,7 +100,7 @@ class XenforoPoster(FormPoster[forms.PostingForm]):
             raise PostingError(f"форум перенаправил ответ на {what} туда, где не видно, "
                                "сохранено ли сообщение", self.look, maybe_sent=True)
 
-        def send(form: forms.PostingForm) -> Answer:
+        def send(form: HtmlForm) -> Answer:
             return self.send_form(form.action, what=what, data=build(form),
                                   headers={"Referer": url}, stored=redirected,
                                   classify=self._answer)

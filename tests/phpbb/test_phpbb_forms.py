@@ -40,9 +40,9 @@ def _failed_login(text: str, *, captcha: bool = False) -> str:
 def test_login_form_gives_action_hidden_fields_and_field_names():
     form = parse_login_form(html("phpbb33-ru/login.html"), url=f"{BOARD}/ucp.php?mode=login")
     assert form.action == f"{BOARD}/ucp.php?mode=login"
-    assert (form.username_field, form.password_field, form.autologin_field) == (
-        "username", "password", "autologin")
-    assert form.submit == ("login", "Вход")
+    assert (form.first("text"), form.first("password"), form.named["autologin"]) == (
+        "username", "password", "checkbox")
+    assert form.press("login", "") == ("login", "Вход")
     assert set(form.hidden) == {"redirect", "creation_time", "form_token", "sid"}
     assert form.hidden["sid"] == "4dd5a1220f642fdd95804df967fce0d7"
     assert form.hidden["creation_time"] == "1795971550"
@@ -109,9 +109,9 @@ def test_reply_form_gives_token_fields_and_message_box():
         "creation_time": "1795971649",
         "form_token": "206f2564cee53a570b4ee5e689b14f7764ed31f2",
     }
-    assert (form.textarea, form.subject, form.submit) == (
+    assert (form.textarea, form.fields["subject"], form.press("post", "")) == (
         "message", "Re: Мафия: игра 2", ("post", "Отправить"))
-    assert form.defaults == {"icon": "0", "attach_sig": "on"}
+    assert form.sends("checkbox", "radio") == {"icon": "0", "attach_sig": "on"}
     assert form.has_captcha is False
 
 
@@ -122,7 +122,7 @@ def test_pm_compose_form_keeps_the_sid_of_its_action():
                            "&sid=ca99ca0a4b9743db6645eaf52e8ace67")
     assert form.hidden["form_token"] == "95f5d495bae38e6b56f83343c0311461356ab57c"
     assert form.hidden["creation_time"] == "1795971650"
-    assert (form.textarea, form.subject) == ("message", "")
+    assert (form.textarea, form.fields["subject"]) == ("message", "")
 
 
 def _reply_form_with_error(text: str) -> str:

@@ -16,9 +16,9 @@ def _sent(name: str) -> set[str]:
 def test_the_login_form_names_its_two_random_tokens() -> None:
     form = forms.parse_login_form(html("login_page.html"), url=page_url("login_page.html"))
     assert form.action == "http://127.0.0.1:8080/index.php?action=login2"
-    assert (form.user_field, form.password_field) == ("user", "passwrd")
+    assert (form.first("text"), form.first("password")) == ("user", "passwrd")
     assert form.hidden == {"dd4892be132": "0" * 32, "a2c0de2": "37a342409632f30b93a1a03d6023f6fe"}
-    assert form.cookie_length == ("cookielength", "3153600")
+    assert form.sends("select") == {"cookielength": "3153600"}
     # What the browser sent when the real login failed: the same names.
     assert set(form.hidden) | {"user", "passwrd", "cookielength"} == _sent("login_failed.html")
 
@@ -43,8 +43,8 @@ def test_the_reply_form_holds_what_the_browser_sent() -> None:
     form = forms.parse_posting_form(html("reply_form_host.html"),
                                     url=page_url("reply_form_host.html"))
     assert form.action == "http://127.0.0.1:8080/index.php?action=post2;start=0;board=4"
-    assert (form.value("topic"), form.value("last_msg"), form.value("goback"),
-            form.value("d1fabad3"), form.value("notify"), form.value("icon")) == (
+    assert (form.fields["topic"], form.fields["last_msg"], form.fields["goback"],
+            form.fields["d1fabad3"], form.fields["notify"], form.fields["icon"]) == (
         "2", "71", "1", "0" * 32, "0", "xx")
     assert _sent("reply_bad_token_host.html") - {"post"} <= set(form.fields) | {"message"}
 
@@ -56,7 +56,7 @@ def test_the_pm_form_holds_what_the_browser_sent() -> None:
     assert _sent("pm_send_result_host.html") - {"post"} <= set(form.fields) | {"message"}
     reply = forms.parse_posting_form(html("pm_reply_form_host.html"),
                                      url=page_url("pm_reply_form_host.html"))
-    assert (reply.value("to"), reply.value("replied_to"), reply.value("subject")) == (
+    assert (reply.fields["to"], reply.fields["replied_to"], reply.fields["subject"]) == (
         '"Мотылёк"', "42", "Re: Спасибо")
 
 
@@ -69,7 +69,7 @@ def test_answers_with_http_200_are_told_apart() -> None:
     assert kind("pm_bad_token_host.html").kind == "token"
     late = kind("new_replies_warning_host.html")
     assert late.kind == "new_reply" and late.form is not None
-    assert late.form.value("last_msg") == "74"  # the form comes back up to date
+    assert late.form.fields["last_msg"] == "74"  # the form comes back up to date
     assert kind("reply_form_host.html").kind == "unknown"  # a form with no error shown
     assert kind("reply_form_guest.html").kind == "login"
 

@@ -7,6 +7,7 @@ import pytest
 from support.xenforo.pages import document, editor_form, error_page, login_form, login_page
 
 from adapters.base import ForumSettings
+from adapters.form import HtmlForm
 from adapters.xenforo import forms
 from adapters.xenforo.client import XenforoForum
 from adapters.xenforo.posting import PostingError, XenforoPoster
@@ -18,8 +19,8 @@ def test_the_login_form_gives_its_fields_and_token() -> None:
     form = forms.parse_login_form(login_page(PREFIX, "1,tok"), "http://b.test/forum/login/")
     assert form is not None
     assert form.action == "http://b.test/forum/login/login"
-    assert (form.username_field, form.password_field, form.remember_field) == (
-        "login", "password", "remember")
+    assert (form.first("text", "email"), form.first("password"), "remember" in form.named) == (
+        "login", "password", True)
     assert form.hidden == {"_xfRedirect": "", "_xfToken": "1,tok"}
     assert not form.has_captcha
 
@@ -84,8 +85,8 @@ def test_a_reply_form_for_another_thread_is_never_posted(
         monkeypatch: pytest.MonkeyPatch) -> None:
     forum = XenforoForum(ForumSettings(url="http://b.test/forum/threads/m.5/", username="H"))
     poster = XenforoPoster(forum)
-    monkeypatch.setattr(poster, "_form", lambda *a: forms.PostingForm(
-        "http://b.test/forum/threads/other.6/add-reply", {"_xfToken": "1,t"}))
+    monkeypatch.setattr(poster, "_form", lambda *a: HtmlForm(
+        "http://b.test/forum/threads/other.6/add-reply", (("hidden", "_xfToken", "1,t"),)))
     monkeypatch.setattr(poster, "post", lambda *a, **k: pytest.fail("posted"))
     with pytest.raises(PostingError, match="не в тему игры"):
         poster.reply("Итоги")
