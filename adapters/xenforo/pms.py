@@ -26,8 +26,8 @@ from adapters.xenforo.page import (
     login_form,
     raise_for_page,
     time_of,
-    user_of,
 )
+from adapters.xenforo.posts import XF1, XF2, Shape, read_message
 from adapters.xenforo.topic import pages_of
 from referee.core.errors import MalformedPage
 from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
@@ -207,24 +207,15 @@ def _message_id(node: Node) -> int | None:
     return None
 
 
-def _message(node: Node, url: str, tz: tzinfo, now: datetime) -> ConversationMessage:
+def _message(node: Node, url: str, tz: tzinfo, now: datetime,
+             shape: Shape) -> ConversationMessage:
     mid = _message_id(node)
     if mid is None:
         raise MalformedPage(f"Сообщение переписки на странице {url} без номера.", HINT_URL)
-    link = node.css_first(".message-name a.username, .messageUserInfo a.username, "
-                          ".message-name .username")
-    user = user_of(link, node.attributes.get("data-author") or "")
-    body = (node.css_first(".message-body .bbWrapper") or node.css_first(".message-body")
-            or node.css_first("blockquote.messageText"))
-    header = (node.css_first(".message-attribution") or node.css_first(".messageMeta")
-              or node)
-    sent_at = time_of(date_in(header), tz, now)
-    if body is None or not user.name or sent_at is None:
-        raise MalformedPage(
-            f"Сообщение {mid} переписки на странице {url}: не найдены автор, время или текст.",
-            HINT_URL)
-    body_html, body_text = normalise_body(body)
-    return ConversationMessage(mid, user.name, user.user_id, sent_at, body_html, body_text)
+    raw = read_message(node, f"Сообщение {mid} переписки", mid, url, tz, now, shape)
+    body_html, body_text = normalise_body(raw.body)
+    return ConversationMessage(mid, raw.author, raw.author_id, raw.posted_at, body_html,
+                               body_text)
 
 
 def _participants(tree: LexborHTMLParser) -> tuple[str, ...]:
@@ -271,12 +262,12 @@ def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
     """One page of a conversation (XF2 ``article.message--conversationMessage``, XF1
     ``li.message`` in ``ol#messageList``), oldest message first."""
     tree = LexborHTMLParser(html)
-    nodes = tree.css("article.message--conversationMessage") or tree.css(
-        "ol#messageList li.message")
+    xf2 = tree.css("article.message--conversationMessage")
+    nodes = xf2 or tree.css("ol#messageList li.message")
     if not nodes:
         raise_for_page(tree, url, "страница переписки")
     zone = viewer_zone(tree, tz)
-    messages = tuple(_message(n, url, zone, now) for n in nodes)
+    messages = tuple(_message(n, url, zone, now, XF2 if xf2 else XF1) for n in nodes)
     pages = pages_of(tree, url)
     canonical = tree.css_first('link[rel="canonical"]')
     source = (canonical.attributes.get("href") or "") if canonical is not None else ""
