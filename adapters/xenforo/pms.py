@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.html import squash
+from adapters.html import classes, squash
 from adapters.xenforo.body import normalise_body
 from adapters.xenforo.dates import viewer_zone
 from adapters.xenforo.page import (
@@ -28,7 +28,7 @@ from adapters.xenforo.page import (
     time_of,
 )
 from adapters.xenforo.posts import XF1, XF2, Shape, read_message
-from adapters.xenforo.topic import pages_of
+from adapters.xenforo.topic import canonical_url, pages_of
 from referee.core.errors import MalformedPage
 from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
 
@@ -144,8 +144,7 @@ def _row(node: Node, tz: tzinfo, now: datetime) -> ConversationRow | None:
         messages=(count or 0) + 1,
         last_at=time_of(date_in(latest), tz, now) if latest is not None else None,
         last_sender=squash(last_sender.text()) if last_sender is not None else "",
-        unread="is-unread" in (node.attributes.get("class") or "").split()
-        or "unread" in (node.attributes.get("class") or "").split(),
+        unread=bool(classes(node) & {"is-unread", "unread"}),
     )
 
 
@@ -269,8 +268,7 @@ def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
     zone = viewer_zone(tree, tz)
     messages = tuple(_message(n, url, zone, now, XF2 if xf2 else XF1) for n in nodes)
     pages = pages_of(tree, url)
-    canonical = tree.css_first('link[rel="canonical"]')
-    source = (canonical.attributes.get("href") or "") if canonical is not None else ""
+    source = canonical_url(tree) or ""
     title = tree.css_first("h1.p-title-value") or tree.css_first(".titleBar h1")
     return ConversationPage(
         conversation_id=conversation_id_in(source) or conversation_id_in(url),

@@ -34,16 +34,12 @@ class Shape:
     """Where one generation's templates put a message's parts: thread posts and
     conversation messages share the markup (``message_macros``, XF1 ``message``)."""
 
-    author: tuple[str, ...]
-    """The author's link, the first selector that finds one."""
-    avatar: str
-    """The avatar link, whose user id stands in when the name has none."""
+    author: tuple[str, ...]  # the author's link: the first selector that finds one
+    avatar: str  # the avatar link, whose user id stands in when the name has none
     body: tuple[str, ...]
-    header: tuple[str, ...]
-    """Where XenForo prints the date."""
+    header: tuple[str, ...]  # where XenForo prints the date
     edit: str
-    number: str
-    """Where XenForo prints «#12»."""
+    number: str  # where XenForo prints «#12»
     author_mark: str  # what an error names as missing
     body_mark: str
 
