@@ -116,14 +116,11 @@ def _route(href: str, conversation_id: int) -> str:
 def _row(node: Node, tz: tzinfo, now: datetime) -> ConversationRow | None:
     title_link = (node.css_first("a.structItem-title") or node.css_first(".structItem-title a")
                   or node.css_first("h3.title a"))
-    href = title_link.attributes.get("href") or "" if title_link is not None else ""
+    # The title's link, else any link of the row that names a conversation.
+    links = ([title_link] if title_link is not None else []) + node.css("a[href]")
+    hrefs = [a.attributes.get("href") or "" for a in links]
+    href = next((h for h in hrefs if conversation_id_in(h) is not None), "")
     conversation_id = conversation_id_in(href)
-    if conversation_id is None:
-        for link in node.css("a[href]"):
-            conversation_id = conversation_id_in(link.attributes.get("href") or "")
-            if conversation_id is not None:
-                href = link.attributes.get("href") or ""
-                break
     if conversation_id is None:
         return None
     main = node.css_first(".structItem-cell--main") or node
@@ -189,14 +186,11 @@ class ConversationPage:
 
 
 def _message_id(node: Node) -> int | None:
-    for candidate in [node, *node.css("span.u-anchorTarget")]:
-        for key in ("id", "data-content"):
-            match = _MESSAGE_ID.match(candidate.attributes.get(key) or "")
-            if match:
-                return int(match.group(1))
-    holder = node.css_first("[data-lb-id^='message-']")
-    if holder is not None:
-        match = _MESSAGE_ID.match(holder.attributes.get("data-lb-id") or "")
+    marks = [c.attributes.get(key) for c in [node, *node.css("span.u-anchorTarget")]
+             for key in ("id", "data-content")]
+    marks += [h.attributes.get("data-lb-id") for h in node.css("[data-lb-id^='message-']")[:1]]
+    for mark in marks:
+        match = _MESSAGE_ID.match(mark or "")
         if match:
             return int(match.group(1))
     for link in node.css(".message-attribution a[href], .messageMeta a[href]"):
