@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from adapters.html import squash
+from adapters.html import int_or_none, squash
 from adapters.xenforo.dates import read_date_text
 from referee.core.errors import (
     AccessDenied,
@@ -201,9 +201,9 @@ def user_of(link: Node | None, fallback: str = "") -> User:
     if link is None:
         return User(fallback, None)
     name = squash(link.text()) or fallback
-    uid = (link.attributes.get("data-user-id") or "").strip()
-    if _DIGITS.match(uid) and uid != "0":
-        return User(name, int(uid))
+    uid = int_or_none(link.attributes.get("data-user-id"))
+    if uid:  # guests: data-user-id="0"
+        return User(name, uid)
     match = _MEMBER_ID.search(link.attributes.get("href") or "")
     return User(name, int(match.group(1)) if match else None)
 
