@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborNode as Node
 from adapters.html import fragment, next_element, squash
 from adapters.paging import Place, page_size, read_index
 from adapters.smf.page import SmfPage
-from adapters.smf.urls import query_params, strip_session, topic_start
+from adapters.smf.urls import SESSION, query_params, strip_session, topic_start
 from referee.core.dates import parse_forum_date
 from referee.core.errors import DateParseError, MalformedPage
 from referee.core.kernel import EditNotice, Post, TopicPage
@@ -29,7 +29,6 @@ __all__ = ["normalise_body", "parse_topic_page", "place", "post_blocks", "poster
 _TEXT_ID = re.compile(r"^msg_(\d+)$")
 _USER_ID = re.compile(r"[?;&]u=(\d+)")
 _REPLY_NO = re.compile(r"#\s*(\d+)")
-_SESSION = re.compile(r"(?<=[?&;])PHPSESSID=[^&;#\"'\s]*(?:&amp;|[&;])?", re.IGNORECASE)
 # SMF 2.0 wraps the time: «« Ответ #12 : 26 ноября 2026, 23:02 »» (the Russian pack's
 # $txt['on'] is empty), the English «« Reply #12 on: … »», the first post «« on: … »».
 _TIME_FRAME = re.compile(
@@ -90,7 +89,7 @@ def post_blocks(box: Node) -> list[tuple[int, Node]]:
         while block is not None and block.tag != "form" and block.css_first(
                 "div.poster") is None:
             block = block.parent
-        if block is not None and block.tag != "form" and block.css_first("div.poster"):
+        if block is not None and block.tag != "form":  # the nearest holding div.poster
             seen.add(int(match.group(1)))
             found.append((int(match.group(1)), block))
     return found
@@ -234,7 +233,7 @@ def normalise_body(body: Node) -> str:
     for img in body.css("img.smiley"):
         if "src" in img.attrs:
             del img.attrs["src"]
-    return _SESSION.sub("", (body.inner_html or "").strip())
+    return SESSION.sub("", (body.inner_html or "").strip())
 
 
 def _quote_headers_inside(body: Node) -> None:

@@ -23,7 +23,8 @@ __all__ = [
 ]
 
 _QUERYLESS_TOPIC = re.compile(r"/topic,(\d+)(?:\.(\w+))?(?:\.html)?$")
-_SESSION = re.compile(r"(?<=[?&;])PHPSESSID=[^&;#\"'\s]*(?:&amp;|[&;])?", re.IGNORECASE)
+SESSION = re.compile(r"(?<=[?&;])PHPSESSID=[^&;#\"'\s]*(?:&amp;|[&;])?", re.IGNORECASE)
+"""SMF's session parameter in an address (a secret: it stands for the login)."""
 _TOPIC_VALUE = re.compile(r"^(\d+)(?:\.(\w+))?$")
 
 _HINT_URL = ('скопируйте адрес первой страницы темы из браузера, например '
@@ -44,7 +45,7 @@ def query_params(query: str) -> dict[str, str]:
 
 def strip_session(url: str) -> str:
     """``url`` without SMF's ``PHPSESSID=`` parameter (a session secret)."""
-    out = _SESSION.sub("", url)
+    out = SESSION.sub("", url)
     return out[:-1] if out.endswith(("?", "&", ";")) else out
 
 

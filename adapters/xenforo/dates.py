@@ -8,7 +8,7 @@ pages»: the viewer's midnight, XenForo's date texts).
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, time, timedelta, timezone, tzinfo
+from datetime import UTC, datetime, timedelta, timezone, tzinfo
 
 from selectolax.lexbor import LexborHTMLParser
 
@@ -78,24 +78,16 @@ def _weekday_at(text: str, zone: tzinfo, now: datetime) -> datetime | None:
     weekday = _WEEKDAYS.get(match.group("day").lower()) if match else None
     if match is None or weekday is None:
         return None
-    clock = _clock(match.group("clock"))
-    if clock is None:
-        return None
     today = now.astimezone(zone).date()
     for back in range(2, 7):
         day = today - timedelta(days=back)
         if day.weekday() == weekday:
-            return datetime.combine(day, clock).replace(tzinfo=zone).astimezone(UTC)
+            try:
+                return parse_forum_date(f"{day:%d.%m.%Y} {match.group('clock')}", tz=zone,
+                                        now=now)
+            except DateParseError:
+                return None  # no clock a day has
     return None  # today's or yesterday's weekday: XenForo would have printed a word
-
-
-def _clock(text: str) -> time | None:
-    for fmt in ("%H:%M", "%I:%M %p", "%I:%M%p"):
-        try:
-            return datetime.strptime(text.upper(), fmt).time()
-        except ValueError:
-            continue
-    return None
 
 
 __all__ = ["read_date_text", "viewer_zone"]

@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from adapters.html import squash
+from adapters.html import int_or_none, squash
 from adapters.xenforo.dates import read_date_text
 from referee.core.errors import (
     AccessDenied,
@@ -46,10 +46,16 @@ search (XF2 ``data-xf-init="quick-search"``, XF1 ``#QuickSearch``) comes with th
 
 # --------------------------------------------------------------------------- the page
 
+def root_mark(tree: LexborHTMLParser, name: str) -> str:
+    """An attribute of the page's ``<html>``, where XenForo marks the page's generation,
+    template, session and token ('' when it has none)."""
+    html = tree.css_first("html")
+    return (html.attributes.get(name) or "") if html is not None else ""
+
+
 def generation(tree: LexborHTMLParser) -> Generation | None:
     """2 for ``<html id="XF">`` (XenForo 2), 1 for ``<html id="XenForo">`` (XenForo 1)."""
-    html = tree.css_first("html")
-    mark = (html.attributes.get("id") or "") if html is not None else ""
+    mark = root_mark(tree, "id")
     if mark == "XF":
         return 2
     if mark == "XenForo":
@@ -59,19 +65,13 @@ def generation(tree: LexborHTMLParser) -> Generation | None:
 
 def is_logged_in(tree: LexborHTMLParser) -> bool:
     """XF2: ``html[data-logged-in="true"]``; XF1: the ``LoggedIn`` class on ``<html>``."""
-    html = tree.css_first("html")
-    if html is None:
-        return False
-    if (html.attributes.get("data-logged-in") or "").lower() == "true":
-        return True
-    return "LoggedIn" in (html.attributes.get("class") or "").split()
+    return (root_mark(tree, "data-logged-in").lower() == "true"
+            or "LoggedIn" in root_mark(tree, "class").split())
 
 
 def cookie_prefix(tree: LexborHTMLParser) -> str:
     """``html[data-cookie-prefix]`` (XF2; ``xf_`` by default, which XF1 uses too)."""
-    html = tree.css_first("html")
-    prefix = html.attributes.get("data-cookie-prefix") if html is not None else None
-    return prefix or "xf_"
+    return root_mark(tree, "data-cookie-prefix") or "xf_"
 
 
 def absolute(tree: LexborHTMLParser, page_url: str, href: str) -> str:
@@ -84,8 +84,7 @@ def absolute(tree: LexborHTMLParser, page_url: str, href: str) -> str:
 
 def csrf_token(tree: LexborHTMLParser) -> str | None:
     """The form token: ``html[data-csrf]`` (XF2) or the first ``_xfToken`` input."""
-    html = tree.css_first("html")
-    token = html.attributes.get("data-csrf") if html is not None else None
+    token = root_mark(tree, "data-csrf")
     if token:
         return token
     node = tree.css_first('input[name="_xfToken"]')
@@ -202,9 +201,9 @@ def user_of(link: Node | None, fallback: str = "") -> User:
     if link is None:
         return User(fallback, None)
     name = squash(link.text()) or fallback
-    uid = (link.attributes.get("data-user-id") or "").strip()
-    if _DIGITS.match(uid) and uid != "0":
-        return User(name, int(uid))
+    uid = int_or_none(link.attributes.get("data-user-id"))
+    if uid:  # guests: data-user-id="0"
+        return User(name, uid)
     match = _MEMBER_ID.search(link.attributes.get("href") or "")
     return User(name, int(match.group(1)) if match else None)
 
@@ -217,5 +216,5 @@ __all__ = [
     "HINT_LOGIN", "HINT_URL", "Generation", "User", "absolute", "cookie_prefix", "csrf_token",
     "date_in",
     "error_text", "generation", "is_logged_in", "login_form", "parse",
-    "raise_for_page", "reads_as_xenforo", "time_of", "user_of",
+    "raise_for_page", "reads_as_xenforo", "root_mark", "time_of", "user_of",
 ]

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.html import squash
+from adapters.html import classes, squash
 from adapters.xenforo.body import normalise_body
 from adapters.xenforo.dates import viewer_zone
 from adapters.xenforo.page import (
@@ -26,9 +26,9 @@ from adapters.xenforo.page import (
     login_form,
     raise_for_page,
     time_of,
-    user_of,
 )
-from adapters.xenforo.topic import pages_of
+from adapters.xenforo.posts import XF1, XF2, Shape, read_message
+from adapters.xenforo.topic import canonical_url, pages_of
 from referee.core.errors import MalformedPage
 from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
 
@@ -116,14 +116,11 @@ def _route(href: str, conversation_id: int) -> str:
 def _row(node: Node, tz: tzinfo, now: datetime) -> ConversationRow | None:
     title_link = (node.css_first("a.structItem-title") or node.css_first(".structItem-title a")
                   or node.css_first("h3.title a"))
-    href = title_link.attributes.get("href") or "" if title_link is not None else ""
+    # The title's link, else any link of the row that names a conversation.
+    links = ([title_link] if title_link is not None else []) + node.css("a[href]")
+    hrefs = [a.attributes.get("href") or "" for a in links]
+    href = next((h for h in hrefs if conversation_id_in(h) is not None), "")
     conversation_id = conversation_id_in(href)
-    if conversation_id is None:
-        for link in node.css("a[href]"):
-            conversation_id = conversation_id_in(link.attributes.get("href") or "")
-            if conversation_id is not None:
-                href = link.attributes.get("href") or ""
-                break
     if conversation_id is None:
         return None
     main = node.css_first(".structItem-cell--main") or node
@@ -144,8 +141,7 @@ def _row(node: Node, tz: tzinfo, now: datetime) -> ConversationRow | None:
         messages=(count or 0) + 1,
         last_at=time_of(date_in(latest), tz, now) if latest is not None else None,
         last_sender=squash(last_sender.text()) if last_sender is not None else "",
-        unread="is-unread" in (node.attributes.get("class") or "").split()
-        or "unread" in (node.attributes.get("class") or "").split(),
+        unread=bool(classes(node) & {"is-unread", "unread"}),
     )
 
 
@@ -190,14 +186,11 @@ class ConversationPage:
 
 
 def _message_id(node: Node) -> int | None:
-    for candidate in [node, *node.css("span.u-anchorTarget")]:
-        for key in ("id", "data-content"):
-            match = _MESSAGE_ID.match(candidate.attributes.get(key) or "")
-            if match:
-                return int(match.group(1))
-    holder = node.css_first("[data-lb-id^='message-']")
-    if holder is not None:
-        match = _MESSAGE_ID.match(holder.attributes.get("data-lb-id") or "")
+    marks = [c.attributes.get(key) for c in [node, *node.css("span.u-anchorTarget")]
+             for key in ("id", "data-content")]
+    marks += [h.attributes.get("data-lb-id") for h in node.css("[data-lb-id^='message-']")[:1]]
+    for mark in marks:
+        match = _MESSAGE_ID.match(mark or "")
         if match:
             return int(match.group(1))
     for link in node.css(".message-attribution a[href], .messageMeta a[href]"):
@@ -207,24 +200,15 @@ def _message_id(node: Node) -> int | None:
     return None
 
 
-def _message(node: Node, url: str, tz: tzinfo, now: datetime) -> ConversationMessage:
+def _message(node: Node, url: str, tz: tzinfo, now: datetime,
+             shape: Shape) -> ConversationMessage:
     mid = _message_id(node)
     if mid is None:
         raise MalformedPage(f"Сообщение переписки на странице {url} без номера.", HINT_URL)
-    link = node.css_first(".message-name a.username, .messageUserInfo a.username, "
-                          ".message-name .username")
-    user = user_of(link, node.attributes.get("data-author") or "")
-    body = (node.css_first(".message-body .bbWrapper") or node.css_first(".message-body")
-            or node.css_first("blockquote.messageText"))
-    header = (node.css_first(".message-attribution") or node.css_first(".messageMeta")
-              or node)
-    sent_at = time_of(date_in(header), tz, now)
-    if body is None or not user.name or sent_at is None:
-        raise MalformedPage(
-            f"Сообщение {mid} переписки на странице {url}: не найдены автор, время или текст.",
-            HINT_URL)
-    body_html, body_text = normalise_body(body)
-    return ConversationMessage(mid, user.name, user.user_id, sent_at, body_html, body_text)
+    raw = read_message(node, f"Сообщение {mid} переписки", mid, url, tz, now, shape)
+    body_html, body_text = normalise_body(raw.body)
+    return ConversationMessage(mid, raw.author, raw.author_id, raw.posted_at, body_html,
+                               body_text)
 
 
 def _participants(tree: LexborHTMLParser) -> tuple[str, ...]:
@@ -271,15 +255,14 @@ def parse_conversation_page(html: str, *, url: str, tz: ZoneInfo,
     """One page of a conversation (XF2 ``article.message--conversationMessage``, XF1
     ``li.message`` in ``ol#messageList``), oldest message first."""
     tree = LexborHTMLParser(html)
-    nodes = tree.css("article.message--conversationMessage") or tree.css(
-        "ol#messageList li.message")
+    xf2 = tree.css("article.message--conversationMessage")
+    nodes = xf2 or tree.css("ol#messageList li.message")
     if not nodes:
         raise_for_page(tree, url, "страница переписки")
     zone = viewer_zone(tree, tz)
-    messages = tuple(_message(n, url, zone, now) for n in nodes)
+    messages = tuple(_message(n, url, zone, now, XF2 if xf2 else XF1) for n in nodes)
     pages = pages_of(tree, url)
-    canonical = tree.css_first('link[rel="canonical"]')
-    source = (canonical.attributes.get("href") or "") if canonical is not None else ""
+    source = canonical_url(tree) or ""
     title = tree.css_first("h1.p-title-value") or tree.css_first(".titleBar h1")
     return ConversationPage(
         conversation_id=conversation_id_in(source) or conversation_id_in(url),

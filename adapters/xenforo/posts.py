@@ -28,14 +28,40 @@ _POST_ID = re.compile(r"^(?:js-)?post-(\d+)$")
 _NUMBER = re.compile(r"#\s*(\d[\d\s.,\u00a0\u202f]*)")
 _MODERATOR = ("модератор", "moderator")
 
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """Where one generation's templates put a message's parts: thread posts and
+    conversation messages share the markup (``message_macros``, XF1 ``message``)."""
+
+    author: tuple[str, ...]  # the author's link: the first selector that finds one
+    avatar: str  # the avatar link, whose user id stands in when the name has none
+    body: tuple[str, ...]
+    header: tuple[str, ...]  # where XenForo prints the date
+    edit: str
+    number: str  # where XenForo prints «#12»
+    author_mark: str  # what an error names as missing
+    body_mark: str
+
+
 # XF2 author: the user cell (post_macros / message_macros::user_info), an article's author
 # box (post_article_macros, XF 2.2+), then wherever a style put the user block.
-_XF2_AUTHOR = (".message-name .username", ".message-articleUserName .username",
-               ".message-userDetails .username", ".message-user .username")
-_XF2_AVATAR = ".message-avatar a[data-user-id], .message-articleUserInfo a[data-user-id]"
-_XF2_BODY = (".message-body .bbWrapper", ".js-selectToQuote .bbWrapper", ".message-body")
-_XF1_AUTHOR = (".messageUserInfo .username, .userText .username, "
-               ".messageMeta .authorEnd .username")
+XF2 = Shape(
+    author=(".message-name .username", ".message-articleUserName .username",
+            ".message-userDetails .username", ".message-user .username"),
+    avatar=".message-avatar a[data-user-id], .message-articleUserInfo a[data-user-id]",
+    body=(".message-body .bbWrapper", ".js-selectToQuote .bbWrapper", ".message-body"),
+    header=(".message-attribution",), edit=".message-lastEdit",
+    number=".message-attribution-opposite", author_mark="data-author, .message-name",
+    body_mark=".message-body .bbWrapper")
+XF1 = Shape(
+    author=(".messageUserInfo .username, .userText .username, "
+            ".messageMeta .authorEnd .username",),
+    avatar=".messageUserInfo a.avatar, .avatarHolder a", body=("blockquote.messageText",),
+    header=(".messageMeta .datePermalink", ".messageMeta"), edit="div.editDate",
+    number=".messageMeta .publicControls, .postNumber", author_mark="data-author, a.username",
+    body_mark="blockquote.messageText")
+
 _TIMES = "time, abbr.DateTime, span.DateTime"
 # Where a post's own date, number and author never are: its text, its edit notice, its
 # signature, the author's profile lines.
@@ -70,8 +96,8 @@ def read_posts(tree: LexborHTMLParser, url: str, zone: tzinfo, now: datetime) ->
         if pid in seen:
             continue
         seen.add(pid)
-        read = _xf2_post if xf2 else _xf1_post
-        found.append(read(node, pid, url, zone, now, not has_list or _in_list(node)))
+        found.append(read_message(node, f"Сообщение {pid}", pid, url, zone, now,
+                                  XF2 if xf2 else XF1, not has_list or _in_list(node)))
     return found
 
 
@@ -147,8 +173,8 @@ def _first(node: Node, selectors: tuple[str, ...]) -> Node | None:
     return None
 
 
-def _missing(pid: int, url: str, what: str) -> MalformedPage:
-    return MalformedPage(f"Сообщение {pid} на странице {url}: {what}.", HINT_URL)
+def _missing(label: str, url: str, what: str) -> MalformedPage:
+    return MalformedPage(f"{label} на странице {url}: {what}.", HINT_URL)
 
 
 def _links_here(found: Node, root: Node, pid: int) -> bool:
@@ -160,8 +186,8 @@ def _links_here(found: Node, root: Node, pid: int) -> bool:
     return False
 
 
-def _posted_at(node: Node, header: Node | None, pid: int, url: str, zone: tzinfo,
-               now: datetime) -> datetime:
+def _posted_at(node: Node, header: Node | None, pid: int, label: str, url: str,
+               zone: tzinfo, now: datetime) -> datetime:
     when = time_of(date_in(header), zone, now) if header is not None else None
     if when is None:
         # Styles that print the date elsewhere (UI.X repeats it in the user cell): a date
@@ -171,7 +197,7 @@ def _posted_at(node: Node, header: Node | None, pid: int, url: str, zone: tzinfo
         when = next((w for w in (time_of(t, zone, now) for t in found) if w is not None), None)
     if when is None:
         shown = squash(header.text())[:60] if header is not None else ""
-        raise _missing(pid, url, "не найдено время сообщения (time.u-dt)"
+        raise _missing(label, url, "не найдено время сообщения (time.u-dt)"
                        + (f": «{shown}»" if shown else ""))
     return when
 
@@ -200,52 +226,33 @@ def _edit_notice(box: Node | None, author: str, zone: tzinfo, now: datetime) -> 
     return EditNotice(editor=editor, edited_at=time_of(date_in(box), zone, now), count=1)
 
 
-def _xf2_user(node: Node) -> User:
+def _user(node: Node, shape: Shape) -> User:
     named = squash(node.attributes.get("data-author") or "")
-    link = _first(node, _XF2_AUTHOR)
     # data-author is the plain username XenForo's own quote script reads; the link's text
     # may carry a style's or an add-on's decorations. Guests and deleted members print a
     # bare span.username (data-user-id="0").
-    shown = user_of(link, named)
+    shown = user_of(_first(node, shape.author), named)
     uid = shown.user_id
     if uid is None:
-        avatar = node.css_first(_XF2_AVATAR)
+        avatar = node.css_first(shape.avatar)
         uid = user_of(avatar).user_id if avatar is not None else None
     return User(named or shown.name, uid)
 
 
-def _xf2_post(node: Node, pid: int, url: str, zone: tzinfo, now: datetime,
-              listed: bool) -> RawPost:
-    user = _xf2_user(node)
+def read_message(node: Node, label: str, pid: int, url: str, zone: tzinfo, now: datetime,
+                 shape: Shape, listed: bool = True) -> RawPost:
+    """One post or conversation message (``label`` names it in errors: «Сообщение 12»)."""
+    user = _user(node, shape)
     if not user.name:
-        raise _missing(pid, url, "не найден автор (data-author, .message-name)")
-    body = _first(node, _XF2_BODY)
+        raise _missing(label, url, f"не найден автор ({shape.author_mark})")
+    body = _first(node, shape.body)
     if body is None:
-        raise _missing(pid, url, "нет текста сообщения (.message-body .bbWrapper)")
-    posted_at = _posted_at(node, node.css_first(".message-attribution"), pid, url, zone, now)
-    edit = _edit_notice(node.css_first(".message-lastEdit"), user.name, zone, now)
-    number = _number(node, node.css_first(".message-attribution-opposite"))
+        raise _missing(label, url, f"нет текста сообщения ({shape.body_mark})")
+    posted_at = _posted_at(node, _first(node, shape.header), pid, label, url, zone, now)
+    edit = _edit_notice(node.css_first(shape.edit), user.name, zone, now)
+    number = _number(node, node.css_first(shape.number))
     return RawPost(pid, user.name, user.user_id, posted_at, body, edit, number, listed)
 
 
-def _xf1_post(node: Node, pid: int, url: str, zone: tzinfo, now: datetime,
-              listed: bool) -> RawPost:
-    named = squash(node.attributes.get("data-author") or "")
-    shown = user_of(node.css_first(_XF1_AUTHOR), named)
-    if shown.user_id is None:
-        avatar = node.css_first(".messageUserInfo a.avatar, .avatarHolder a")
-        shown = User(shown.name, user_of(avatar).user_id if avatar is not None else None)
-    name = named or shown.name
-    if not name:
-        raise _missing(pid, url, "не найден автор (data-author, a.username)")
-    body = node.css_first("blockquote.messageText")
-    if body is None:
-        raise _missing(pid, url, "нет текста сообщения (blockquote.messageText)")
-    meta = node.css_first(".messageMeta .datePermalink") or node.css_first(".messageMeta")
-    posted_at = _posted_at(node, meta, pid, url, zone, now)
-    edit = _edit_notice(node.css_first("div.editDate"), name, zone, now)
-    number = _number(node, node.css_first(".messageMeta .publicControls, .postNumber"))
-    return RawPost(pid, name, shown.user_id, posted_at, body, edit, number, listed)
-
-
-__all__ = ["RawPost", "read_posts", "looks_like_posts"]
+__all__ = ["XF1", "XF2", "RawPost", "Shape", "looks_like_posts", "read_message",
+           "read_posts"]

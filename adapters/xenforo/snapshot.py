@@ -17,7 +17,7 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters import snapshot
 from adapters.base import ForumSettings
 from adapters.snapshot import Reading, SavedPage, most_linked
-from adapters.xenforo.page import error_text, generation, login_form, reads_as_xenforo
+from adapters.xenforo.page import error_text, generation, login_form, reads_as_xenforo, root_mark
 from adapters.xenforo.pms import (
     ConversationPage,
     ConversationRow,
@@ -43,8 +43,7 @@ _TEMPLATES = {
 
 def template_of(tree: LexborHTMLParser) -> str:
     """The page's template: XF2 ``html[data-template]``, XF1 ``div#content``'s class."""
-    html = tree.css_first("html")
-    name = (html.attributes.get("data-template") or "") if html is not None else ""
+    name = root_mark(tree, "data-template")
     if name:
         return name
     content = tree.css_first("div#content[class]")
