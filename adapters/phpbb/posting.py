@@ -25,7 +25,7 @@ from adapters.phpbb.forms import (
     posting_error,
 )
 from adapters.phpbb.urls import sid_in_body
-from adapters.poster import LOOK, Answer, FormPoster, GuestForm
+from adapters.poster import Answer, FormPoster, GuestForm
 from referee.core.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.phpbb.posting")
@@ -96,16 +96,14 @@ class PhpbbPoster(FormPoster[_Form]):
                 user_id: int | None = None) -> int | None:
         """Send a PM to ``to``; returns the PM's id. ``user_id`` skips the name lookup."""
         url = self.compose_url()
-        first: _Form | None = None
+        ready: list[_Form] = []
         if user_id is None:
-            first, user_id = self._add_recipient(url, to)
+            added, user_id = self._add_recipient(url, to)
+            ready.append(added)
 
         def get() -> _Form:
-            nonlocal first
-            if first is not None:
-                got, first = first, None
-                return got
-            return self._get_form(url, "форму ЛС")
+            # The form phpBB answered the added recipient with goes first, then fresh ones.
+            return ready.pop() if ready else self._get_form(url, "форму ЛС")
 
         def build(form: PostingForm) -> dict[str, str]:
             data = {k: v for k, v in self._fields(form, message, subject).items()
@@ -242,10 +240,6 @@ class PhpbbPoster(FormPoster[_Form]):
         if r.status_code >= 400:
             raise self.server_error(r.status_code, what)
         return classify_answer(self.forum.decoded(r), pm=pm, after_post=after)
-
-    def server_error(self, status: int, what: str) -> PostingError:
-        return PostingError(f"форум ответил HTTP {status} (запрос: {what})", LOOK,
-                            maybe_sent=True)
 
     @staticmethod
     def _request(action: str, data: Mapping[str, str], *,
