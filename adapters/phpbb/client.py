@@ -110,8 +110,7 @@ class PhpbbForum(PmExport, BoardClient):
 
     # -- fetching
 
-    def reads_right(self, html: str) -> bool:
-        return reads_as_phpbb(html)
+    reads_right = staticmethod(reads_as_phpbb)
 
     def fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
         r, html = super().fetch(url, what)
@@ -154,9 +153,8 @@ class PhpbbForum(PmExport, BoardClient):
             if first.page >= first.total_pages or page_no == 2:
                 # The topic is a single page, or page 1 is needed anyway.
                 yield first
-                if first.page >= first.total_pages:
-                    return
-                page_no = 2
+            if first.page >= first.total_pages:
+                return
         yield from walk_pages(self.fetch_topic_page, page_no, max_pages=max_pages,
                               resizes=True)
 

@@ -247,9 +247,7 @@ def _abs_url(base: str, href: str, *, drop_sid: bool = False) -> str:
 def _iso_utc(value: str) -> datetime | None:
     try:
         parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        if parsed.tzinfo is None:
-            return None
-        return parsed.astimezone(UTC)
+        return parsed.astimezone(UTC) if parsed.tzinfo is not None else None
     except (ValueError, OverflowError):  # «9999-12-31T23:59:59-12:00» is no clock
         return None
 
@@ -353,11 +351,8 @@ def edit_notice(node: Node, tz: ZoneInfo, now: datetime) -> EditNotice | None:
         return None
     rest = match.group("rest")
     editor_node = node.css_first("a, span.username, span.username-coloured")
-    candidates: list[tuple[str, str]] = []
-    if editor_node is not None:
-        editor = squash(editor_node.text())
-        if editor and editor in rest:
-            candidates.append((editor, rest.split(editor, 1)[1]))
+    named = text_of(editor_node)
+    candidates = [(named, rest.split(named, 1)[1])] if named and named in rest else []
     if " on " in rest:
         editor, date_text = rest.rsplit(" on ", 1)
         candidates.append((editor, date_text))
@@ -370,7 +365,7 @@ def edit_notice(node: Node, tz: ZoneInfo, now: datetime) -> EditNotice | None:
         except DateParseError:
             continue
         return EditNotice(editor=editor.strip(), edited_at=edited_at, count=int(match["n"]))
-    editor = squash(editor_node.text()) if editor_node is not None else rest
+    editor = named if editor_node is not None else rest
     return EditNotice(editor=editor, edited_at=None, count=int(match["n"]))
 
 

@@ -67,13 +67,12 @@ class PhpbbPages(snapshot.SavedPages):
     title = "phpBB 3.x"
     url_example = "…/viewtopic.php?t=N"
 
+    reads_right = staticmethod(reads_as_phpbb)
+
     @classmethod
     def open(cls, settings: ForumSettings) -> SnapshotForum:
         assert settings.snapshot is not None  # the registry opens only a snapshot folder
         return SnapshotForum(settings.snapshot, forum=settings)
-
-    def reads_right(self, text: str) -> bool:
-        return reads_as_phpbb(text)
 
     def read(self, page: SavedPage) -> Reading:
         kind = page_kind(page.text)
