@@ -279,19 +279,9 @@ def date_candidates(text: str) -> list[str]:
     """The texts a post's date may be in ``text``: the text itself, then without a post
     number, then each piece between separators (the last piece first: the date closes the
     author line)."""
-    found: list[str] = []
-
-    def add(candidate: str) -> None:
-        candidate = squash(candidate).strip(_TRIM)
-        if candidate and candidate not in found:
-            found.append(candidate)
-
-    add(text)
     bare = _POST_NUMBER.sub(" ", text)
-    add(bare)
-    for piece in reversed(_PIECES.split(bare)):
-        add(piece)
-    return found
+    found = (squash(c).strip(_TRIM) for c in (text, bare, *reversed(_PIECES.split(bare))))
+    return [candidate for candidate in dict.fromkeys(found) if candidate]
 
 
 def read_date(texts: list[str], what: str, tz: ZoneInfo, now: datetime) -> datetime:

@@ -65,10 +65,9 @@ def export_form(tree: LexborHTMLParser, url: str, rows: list[Node]) -> ExportFor
     if select is None or select.css_first('option[value="XML"]') is None:
         return None
     form = _ancestor(select, "form")
-    if form is None:
-        return None
-    button = form.css_first('input[name="submit_export"], button[name="submit_export"]')
-    if button is None:
+    button = None if form is None else form.css_first(
+        'input[name="submit_export"], button[name="submit_export"]')
+    if form is None or button is None:
         return None
     fields = _hidden_fields(form)
     fields["export_option"] = "XML"

@@ -277,12 +277,9 @@ def _subsilver_pm(tree: LexborHTMLParser, url: str) -> _Found | None:
 
 def subsilver_folder_rows(tree: LexborHTMLParser) -> list[Node]:
     """The message rows of a subsilver2 folder page (each holds a ``marked_msg_id[]``)."""
-    rows: list[Node] = []
-    for box in tree.css('input[name="marked_msg_id[]"]'):
-        row = _ancestor(box, "tr")
-        if row is not None and row.css_first("span.topictitle") is not None:
-            rows.append(row)
-    return rows
+    rows = (_ancestor(box, "tr") for box in tree.css('input[name="marked_msg_id[]"]'))
+    return [row for row in rows
+            if row is not None and row.css_first("span.topictitle") is not None]
 
 
 def subsilver_pm_row(row: Node, where: _Where, own_name: str,
