@@ -202,12 +202,13 @@ def _pm_row(row: Node, where: _Where, own_name: str, sent_folder: bool) -> PmLis
     )
     inner = row.css_first("div.list-inner") or row.css_first("dt")
     info = row.css_first("dd.info span")
+    users = users_among(_children(inner))
     if info is not None and ":" in info.text():
         # Sent folders: «Кому <user>» and «<dd class="info">Отправлено: date</dd>».
         return _entry(row, title, where, unread, (own_name, None),
-                      tuple(name for name, _ in users_among(_children(inner)) if name),
+                      tuple(name for name, _ in users),
                       squash(info.text()).split(":", 1)[1].strip())
-    users = [u for u in users_among(_children(inner)) if u[0] != squash(title.text())]
+    users = [u for u in users if u[0] != squash(title.text())]
     full = text_of(inner)
     return _entry(row, title, where, unread, users[0] if users else ("", None),
                   (), full.rsplit("»", 1)[1].strip() if "»" in full else "")

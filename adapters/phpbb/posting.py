@@ -16,6 +16,7 @@ from urllib.parse import parse_qs, urlsplit
 import httpx
 
 from adapters.base import strip_sid
+from adapters.html import int_or_none
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.forms import (
     PostingForm,
@@ -129,7 +130,7 @@ class PhpbbPoster(FormPoster[_Form]):
     def _add_recipient(self, url: str, nick: str) -> tuple[_Form, int]:
         """«Добавить получателей»: phpBB turns the name into ``address_list[u][ID]``."""
         got = self._get_form(url, "форму ЛС")
-        self._wait(got)
+        self.before_send(got)
         data = dict(got.form.hidden)
         data["username_list"] = nick
         data["add_to"] = "Добавить"
@@ -170,9 +171,7 @@ class PhpbbPoster(FormPoster[_Form]):
         after the «new posts» review, one retry after flood control."""
         def send(got: _Form) -> Answer:
             check(got.form)
-            self._wait(got)
-            last = got.form.hidden.get("topic_cur_post_id") or ""
-            after = int(last) if last.isdigit() else None
+            after = int_or_none(got.form.hidden.get("topic_cur_post_id"))
             action, request = self._request(got.form.action, build(got.form),
                                             referer=got.form.action)
             answer = self.send_form(
@@ -249,7 +248,7 @@ class PhpbbPoster(FormPoster[_Form]):
         url, fields = sid_in_body(action, dict(data))
         return url, {"data": fields, "headers": {"Referer": strip_sid(referer)}}
 
-    def _wait(self, got: _Form) -> None:
+    def before_send(self, got: _Form) -> None:
         """Not in the form's second (gotcha 11); keep the flood distance once seen."""
         need = LASTCLICK_WAIT if "lastclick" in got.form.hidden else POST_WAIT
         wait = need - (self.http.clock() - got.received)
