@@ -1,7 +1,7 @@
 """What every phpBB page shares: its bytes decoded, the error panels and login forms that
 stand in for a page (gotcha 10: a login-required page is HTTP 200), users, links and dates,
-what every post layout shares once its parts are found (the raw post, its date text read
-whatever a style printed around it, the edit notice), and where a page sits among its
+what every post layout shares once its parts are found (its date text read whatever a
+style printed around it, the edit notice), and where a page sits among its
 pages (topics and PM folders)."""
 
 from __future__ import annotations
@@ -265,7 +265,7 @@ def _text_after(container: Node, marker: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# Posts: the raw post, its date, its edit notice
+# Posts: their dates and edit notices
 # ---------------------------------------------------------------------------------------
 
 # A post's number printed next to its date: Post Numbers («#5»), styles' permalinks
