@@ -81,17 +81,13 @@ class PhpbbPoster(FormPoster[_Form]):
     def reply(self, message: str, subject: str | None = None) -> int | None:
         """Reply in the game topic; returns the new post's id (``p=N``)."""
         url = self.reply_url()
-        topic = str(self.forum.topic_id)
 
         def build(form: PostingForm) -> dict[str, str]:
             return self._fields(form, message, subject if subject is not None else form.subject)
 
-        def check(form: PostingForm) -> None:
-            target = parse_qs(urlsplit(form.action).query).get("t", [""])[0]
-            self.check_topic(f"t={target}" if target else None, f"t={topic}")
-
-        return self._submit(lambda: self._get_form(url, "форму ответа"), build, check,
-                            what=f"ответ в теме t={topic}", pm=False)
+        return self._submit(lambda: self._get_form(url, "форму ответа"), build,
+                            what=f"ответ в теме t={self.forum.topic_id}",
+                            topic=self.forum.topic_id)
 
     def send_pm(self, to: str, message: str, subject: str,
                 user_id: int | None = None) -> int | None:
@@ -112,7 +108,7 @@ class PhpbbPoster(FormPoster[_Form]):
             data[f"address_list[u][{user_id}]"] = "to"
             return data
 
-        return self._submit(get, build, lambda form: None, what=f"ЛС для «{to}»", pm=True)
+        return self._submit(get, build, what=f"ЛС для «{to}»", topic=None)
 
     # -- steps
 
@@ -162,15 +158,19 @@ class PhpbbPoster(FormPoster[_Form]):
         self,
         get_form: Callable[[], _Form],
         build: Callable[[PostingForm], dict[str, str]],
-        check: Callable[[PostingForm], None],
         *,
         what: str,
-        pm: bool,
+        topic: int | None,
     ) -> int | None:
-        """POST a form; one fresh form after FORM_INVALID (or a lost session), one resubmit
-        after the «new posts» review, one retry after flood control."""
+        """POST a form — a reply's only into the game ``topic``, a PM's (``topic`` None)
+        anywhere; one fresh form after FORM_INVALID (or a lost session), one resubmit after
+        the «new posts» review, one retry after flood control."""
+        pm = topic is None
+
         def send(got: _Form) -> Answer:
-            check(got.form)
+            if topic is not None:
+                target = parse_qs(urlsplit(got.form.action).query).get("t", [""])[0]
+                self.check_topic(f"t={target}" if target else None, f"t={topic}")
             after = int_or_none(got.form.hidden.get("topic_cur_post_id"))
             action, request = self._request(got.form.action, build(got.form),
                                             referer=got.form.action)
