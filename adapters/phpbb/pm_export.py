@@ -237,13 +237,12 @@ class PmExport:
             log.info("export of %s page %s does not line up with its %s listed rows",
                      page.folder, page.page, len(form.row_ids))
             return PmBatch(missing=tuple(wanted))
-        at = {pm_id: i for i, pm_id in enumerate(form.row_ids) if pm_id is not None}
+        by_id = dict(zip(form.row_ids, rows, strict=True))  # a listed PM's export row
         found, missing = [], []
         for entry in wanted:
-            i = at.get(entry.pm_id)
-            if i is not None and same_message(rows[i], entry):
-                found.append(pm_from_export(rows[i], entry, folder=page.folder,
-                                                  form=form))
+            row = by_id.get(entry.pm_id)
+            if row is not None and same_message(row, entry):
+                found.append(pm_from_export(row, entry, folder=page.folder, form=form))
             else:
                 missing.append(entry)
         return PmBatch(pms=tuple(found), missing=tuple(missing))
@@ -299,9 +298,9 @@ def _page_rows(first: int, exported: list[ExportedPm], start: int, page: PmFolde
     rows = exported[start - first:start - first + len(form.row_ids)] if start >= first else []
     if not rows or len(rows) != len(form.row_ids):
         return None
-    at = {pm_id: i for i, pm_id in enumerate(form.row_ids) if pm_id is not None}
-    if all(rows[at[e.pm_id]].subject == squash(e.subject)
-           for e in page.entries if e.pm_id in at):
+    by_id = dict(zip(form.row_ids, rows, strict=True))
+    if all(by_id[e.pm_id].subject == squash(e.subject)
+           for e in page.entries if e.pm_id in by_id):
         return rows
     return None
 
