@@ -45,14 +45,13 @@ _KNOWN = frozenset({*_SIMPLE, "color", "size", "quote", "code", "url", "email", 
 class _Open:
     tag: str
     close: str
-    raw: str
     parts: list[str] = field(default_factory=list)
 
 
 def bbcode_to_html(text: str) -> str:
     """phpBB BBCode → the HTML prosilver shows for it (see the module's notes)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    stack: list[_Open] = [_Open("", "", "")]
+    stack: list[_Open] = [_Open("", "")]
     pos = 0
     after = 0  # line breaks after the tag before that only set it on its own line
     for m in _TAG.finditer(text):
@@ -108,13 +107,13 @@ def _open(stack: list[_Open], tag: str, arg: str | None, attrs: str, raw: str) -
     if tag == "*":
         if stack[-1].tag == "*":
             _close(stack, "*", "")
-        stack.append(_Open("*", "</li>", raw, ["<li>"]))
+        stack.append(_Open("*", "</li>", ["<li>"]))
         return
     start, end = _start_tag(tag, arg, attrs)
     if start is None:
         stack[-1].parts.append(html.escape(raw, quote=False))
         return
-    stack.append(_Open(tag, end, raw, [start]))
+    stack.append(_Open(tag, end, [start]))
 
 
 def _start_tag(tag: str, arg: str | None, attrs: str) -> tuple[str | None, str]:

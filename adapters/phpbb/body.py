@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from selectolax.lexbor import LexborNode as Node
 
+from adapters.html import element_children
 from referee.core.markup import plain_text, plain_text_node
 
 _HIDDEN = ("display:none", "display: none")
@@ -43,16 +44,14 @@ def _swap(html: str, node: Node, cls: str) -> str:
 
 
 def _is_spoiler(box: Node) -> bool:
-    classes = (box.attributes.get("class") or "").lower()
+    if box.tag not in ("div", "blockquote"):
+        return box.css_first("code") is None
+    first = next(iter(element_children(box)), None)
     if box.tag == "div":  # subsilver2's quote box
-        first = next((c for c in box.iter() if c.tag and not c.tag.startswith("-")), None)
         return _hides(box) or (first is not None and _hides(first))
-    if box.tag == "blockquote":
-        if "spoil" in classes or _hides(box):
-            return True
-        first = next((c for c in box.iter() if c.tag and not c.tag.startswith("-")), None)
-        return first is not None and first.tag != "cite" and _hides(first)
-    return box.css_first("code") is None
+    if "spoil" in (box.attributes.get("class") or "").lower() or _hides(box):
+        return True
+    return first is not None and first.tag != "cite" and _hides(first)
 
 
 def _hides(node: Node) -> bool:

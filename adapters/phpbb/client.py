@@ -15,7 +15,7 @@ from adapters.board import BoardClient, cookies_set, walk_pages
 from adapters.form import HtmlForm
 from adapters.phpbb.forms import is_logged_in, login_error, parse_login_form
 from adapters.phpbb.page import _message_panel, reads_as_phpbb
-from adapters.phpbb.pm_export import ExportedPm, ExportForm, PmExport
+from adapters.phpbb.pm_export import PmExport
 from adapters.phpbb.pms import parse_pm, read_pm_folder
 from adapters.phpbb.topic import parse_topic_page
 from adapters.phpbb.urls import parse_topic_url, sid_in_body
@@ -74,10 +74,7 @@ class PhpbbForum(PmExport, BoardClient):
     def start(self) -> None:
         self.per_page: int | None = None
         self._pm_per_page: dict[str, int] = {}
-        self._exports: dict[tuple[str, int], ExportForm] = {}
-        self._form_key = None
-        self._folder_rows: dict[str, tuple[int, list[ExportedPm]]] = {}
-        self.export_off = ""
+        self.start_export()
         self._received: float | None = None
         """When the last page (a login form, maybe) arrived: gotcha 11."""
 
@@ -113,8 +110,7 @@ class PhpbbForum(PmExport, BoardClient):
 
     # -- fetching
 
-    def reads_right(self, html: str) -> bool:
-        return reads_as_phpbb(html)
+    reads_right = staticmethod(reads_as_phpbb)
 
     def fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
         r, html = super().fetch(url, what)
@@ -157,22 +153,12 @@ class PhpbbForum(PmExport, BoardClient):
             if first.page >= first.total_pages or page_no == 2:
                 # The topic is a single page, or page 1 is needed anyway.
                 yield first
-                if first.page >= first.total_pages:
-                    return
-                page_no = 2
+            if first.page >= first.total_pages:
+                return
         yield from walk_pages(self.fetch_topic_page, page_no, max_pages=max_pages,
                               resizes=True)
 
     # -- login
-
-    def _session_user(self) -> str | None:
-        """The ``{prefix}_u`` cookie value (``"1"`` = guest), prefix read from Set-Cookie."""
-        for name in self.http.cookie_names():
-            if name.endswith("_sid"):
-                value = self.http.cookie_value(name[: -len("_sid")] + "_u")
-                if value is not None:
-                    return value
-        return None
 
     def login_succeeded(self, r: httpx.Response, html: str) -> bool:
         """Judged by the session the forum gave us, not by the page text: the answer to
@@ -186,9 +172,14 @@ class PhpbbForum(PmExport, BoardClient):
         return self.logged_in()
 
     def logged_in(self) -> bool:
-        user = self._session_user()
-        return user is not None and user != "1"
-
+        """Whether the session cookie ``{prefix}_u`` names a user (``"1"`` = guest); the
+        prefix differs per board and is read from the ``{prefix}_sid`` cookie."""
+        for name in self.http.cookie_names():
+            if name.endswith("_sid"):
+                user = self.http.cookie_value(name.removesuffix("_sid") + "_u")
+                if user is not None:
+                    return user != "1"
+        return False
 
     def login(self, form_html: str | None = None, form_url: str | None = None, *,
               received_at: float | None = None) -> None:

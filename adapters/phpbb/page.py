@@ -1,24 +1,24 @@
 """What every phpBB page shares: its bytes decoded, the error panels and login forms that
 stand in for a page (gotcha 10: a login-required page is HTTP 200), users, links and dates,
-what every post layout shares once its parts are found (the raw post, its date text read
-whatever a style printed around it, the edit notice), and where a page sits among its
+what every post layout shares once its parts are found (its date text read whatever a
+style printed around it, the edit notice), and where a page sits among its
 pages (topics and PM folders)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Literal, NoReturn
-from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
+from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
+from adapters.base import strip_sid
 from adapters.form import find_form
-from adapters.html import classes, squash
+from adapters.html import classes, int_or_none, squash
 from adapters.paging import Place, page_size, read_index
 from referee.core.dates import parse_forum_date
 from referee.core.errors import (
@@ -225,9 +225,7 @@ def users_among(nodes: list[Node]) -> list[tuple[str, int | None]]:
         if node.tag == "a":
             # Group recipients (3.0) link to memberlist.php?mode=group: a name, no user id.
             found.append((squash(node.text()), user_id_of(node.attributes.get("href") or "")))
-        elif node.tag == "span" and any(
-            c in (node.attributes.get("class") or "") for c in ("username", "username-coloured")
-        ):
+        elif node.tag == "span" and "username" in (node.attributes.get("class") or ""):
             found.append((squash(node.text()), None))
         elif node.tag not in ("-text", "br", "-comment"):
             found.extend(users_among(list(node.iter(include_text=False))))
@@ -235,24 +233,23 @@ def users_among(nodes: list[Node]) -> list[tuple[str, int | None]]:
 
 
 def _abs_url(base: str, href: str, *, drop_sid: bool = False) -> str:
+    # Navigation links (``drop_sid``): the session travels in the cookie; a sid would only
+    # make equal pages look different.
     url = urljoin(base, href)
-    if drop_sid and "sid=" in url:
-        # Navigation links: the session travels in the cookie; a sid would only make
-        # equal pages look different.
-        parts = urlsplit(url)
-        query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "sid"]
-        url = urlunsplit(parts._replace(query=urlencode(query)))
-    return url
+    return strip_sid(url) if drop_sid else url
 
 
 def _iso_utc(value: str) -> datetime | None:
     try:
         parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        if parsed.tzinfo is None:
-            return None
-        return parsed.astimezone(UTC)
+        return parsed.astimezone(UTC) if parsed.tzinfo is not None else None
     except (ValueError, OverflowError):  # «9999-12-31T23:59:59-12:00» is no clock
         return None
+
+
+def text_of(node: Node | None) -> str:
+    """The element's text as a reader sees it ("" for no element)."""
+    return squash(node.text()) if node is not None else ""
 
 
 def _text_after(container: Node, marker: str) -> str:
@@ -263,26 +260,8 @@ def _text_after(container: Node, marker: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------
-# Posts: the raw post, its date, its edit notice
+# Posts: their dates and edit notices
 # ---------------------------------------------------------------------------------------
-
-@dataclass(frozen=True, slots=True)
-class RawPost:
-    post_id: int
-    author: str
-    author_id: int | None
-    posted_at: datetime
-    content: Node
-    edit: EditNotice | None
-
-
-def hidden_post_error(pid: int, url: str) -> MalformedPage:
-    return MalformedPage(
-        f"Сообщение p{pid} на странице {url} скрыто: его автор в списке недругов учётной "
-        f"записи ведущего, и phpBB не выводит ни автора, ни текст.",
-        "Уберите всех из списка недругов ведущего (Личный раздел → Друзья и недруги).",
-    )
-
 
 # A post's number printed next to its date: Post Numbers («#5»), styles' permalinks
 # («Сообщение #5», «№ 5»).
@@ -295,19 +274,9 @@ def date_candidates(text: str) -> list[str]:
     """The texts a post's date may be in ``text``: the text itself, then without a post
     number, then each piece between separators (the last piece first: the date closes the
     author line)."""
-    found: list[str] = []
-
-    def add(candidate: str) -> None:
-        candidate = squash(candidate).strip(_TRIM)
-        if candidate and candidate not in found:
-            found.append(candidate)
-
-    add(text)
     bare = _POST_NUMBER.sub(" ", text)
-    add(bare)
-    for piece in reversed(_PIECES.split(bare)):
-        add(piece)
-    return found
+    found = (squash(c).strip(_TRIM) for c in (text, bare, *reversed(_PIECES.split(bare))))
+    return [candidate for candidate in dict.fromkeys(found) if candidate]
 
 
 def read_date(texts: list[str], what: str, tz: ZoneInfo, now: datetime) -> datetime:
@@ -337,18 +306,17 @@ def listed_time(text: str, tz: ZoneInfo, now: datetime) -> datetime | None:
 def row_pm_id(row: Node, href: str = "", *, any_link: bool = False) -> int | None:
     """A PM folder row's message id: ``href``'s ``p=``, the row's ``marked_msg_id[]``
     checkbox, or (``any_link``) any link of the row with ``p=``."""
-    match = _MSG_ID.search(href)
-    if match:
-        return int(match.group(1))
     box = row.css_first('input[name="marked_msg_id[]"]')
-    value = (box.attributes.get("value") or "") if box is not None else ""
-    if value.isdigit():
-        return int(value)
-    for link in row.css("a[href]") if any_link else ():
-        match = _MSG_ID.search(link.attributes.get("href") or "")
-        if match:
-            return int(match.group(1))
-    return None
+    links = row.css("a[href]") if any_link else []
+    found = (msg_id(href), int_or_none(box.attributes.get("value")) if box is not None else None,
+             *(msg_id(link.attributes.get("href") or "") for link in links))
+    return next((pm_id for pm_id in found if pm_id is not None), None)
+
+
+def msg_id(address: str) -> int | None:
+    """The post or message an address names (``p=``)."""
+    match = _MSG_ID.search(address)
+    return int(match.group(1)) if match else None
 
 
 def first_edit(nodes: list[Node], tz: ZoneInfo, now: datetime) -> EditNotice | None:
@@ -368,11 +336,8 @@ def edit_notice(node: Node, tz: ZoneInfo, now: datetime) -> EditNotice | None:
         return None
     rest = match.group("rest")
     editor_node = node.css_first("a, span.username, span.username-coloured")
-    candidates: list[tuple[str, str]] = []
-    if editor_node is not None:
-        editor = squash(editor_node.text())
-        if editor and editor in rest:
-            candidates.append((editor, rest.split(editor, 1)[1]))
+    named = text_of(editor_node)
+    candidates = [(named, rest.split(named, 1)[1])] if named and named in rest else []
     if " on " in rest:
         editor, date_text = rest.rsplit(" on ", 1)
         candidates.append((editor, date_text))
@@ -385,7 +350,7 @@ def edit_notice(node: Node, tz: ZoneInfo, now: datetime) -> EditNotice | None:
         except DateParseError:
             continue
         return EditNotice(editor=editor.strip(), edited_at=edited_at, count=int(match["n"]))
-    editor = squash(editor_node.text()) if editor_node is not None else rest
+    editor = named if editor_node is not None else rest
     return EditNotice(editor=editor, edited_at=None, count=int(match["n"]))
 
 

@@ -23,7 +23,7 @@ from adapters.form import read_form
 from adapters.html import squash
 from adapters.phpbb.bbcode import bbcode_to_html
 from adapters.phpbb.forms import _logged_in_name
-from adapters.phpbb.page import _USER_ID, _abs_url, _ancestor, _iso_utc, row_pm_id
+from adapters.phpbb.page import _abs_url, _ancestor, _iso_utc, row_pm_id, user_id_of
 from referee.core.errors import ForumError, MalformedPage, NetworkError
 from referee.core.kernel import PmBatch, PmFolderPage, PmListEntry, PrivateMessage
 from referee.core.markup import plain_text
@@ -66,10 +66,9 @@ def export_form(tree: LexborHTMLParser, url: str, rows: list[Node]) -> ExportFor
     if select is None or select.css_first('option[value="XML"]') is None:
         return None
     form = _ancestor(select, "form")
-    if form is None:
-        return None
-    button = form.css_first('input[name="submit_export"], button[name="submit_export"]')
-    if button is None:
+    button = None if form is None else form.css_first(
+        'input[name="submit_export"], button[name="submit_export"]')
+    if form is None or button is None:
         return None
     fields = read_form(form, url).hidden
     fields["export_option"] = "XML"
@@ -83,8 +82,7 @@ def export_form(tree: LexborHTMLParser, url: str, rows: list[Node]) -> ExportFor
 
 def _logged_in_id(tree: LexborHTMLParser) -> int | None:
     link = tree.css_first('li#username_logged_in a[href*="mode=viewprofile"]')
-    match = _USER_ID.search(link.attributes.get("href") or "") if link is not None else None
-    return int(match.group(1)) if match else None
+    return user_id_of(link.attributes.get("href") or "") if link is not None else None
 
 
 def parse_pm_export(content: bytes) -> list[ExportedPm]:
@@ -182,14 +180,16 @@ class PmExport:
 
     http: HttpClient
     logins: int
-    _exports: dict[tuple[str, int], ExportForm]
-    _form_key: _FormKey | None
-    _folder_rows: dict[str, tuple[int, list[ExportedPm]]]
-    """Per folder: an export that went past its page, and the folder place of its first
-    row."""
-    export_off: str
-    """Why this run stopped exporting (empty while it works)."""
     pm_folder_url: Callable[..., str]
+
+    def start_export(self) -> None:
+        """The run's export state: each listed page's form, the form key, per folder an
+        export that went past its page (with the folder place of its first row), and why
+        this run stopped exporting (empty while it works)."""
+        self._exports: dict[tuple[str, int], ExportForm] = {}
+        self._form_key: _FormKey | None = None
+        self._folder_rows: dict[str, tuple[int, list[ExportedPm]]] = {}
+        self.export_off = ""
 
     def _remember_export(self, folder: str, page: int, url: str,
                          form: ExportForm | None) -> None:
@@ -222,7 +222,8 @@ class PmExport:
         if form is None:
             return self._give_up(wanted, "на странице папки нет выгрузки в XML")
         start = int(form.fields.get("start") or 0)
-        rows = self._rows_at_hand(page, form, start)
+        # This page's rows from an earlier answer of this listing, when it reached them.
+        rows = _page_rows(*self._folder_rows.get(page.folder, (0, [])), start, page, form)
         if rows is None:
             try:
                 exported = parse_pm_export(self._post_export(page, form))
@@ -237,13 +238,12 @@ class PmExport:
             log.info("export of %s page %s does not line up with its %s listed rows",
                      page.folder, page.page, len(form.row_ids))
             return PmBatch(missing=tuple(wanted))
-        at = {pm_id: i for i, pm_id in enumerate(form.row_ids) if pm_id is not None}
+        by_id = dict(zip(form.row_ids, rows, strict=True))  # a listed PM's export row
         found, missing = [], []
         for entry in wanted:
-            i = at.get(entry.pm_id)
-            if i is not None and same_message(rows[i], entry):
-                found.append(pm_from_export(rows[i], entry, folder=page.folder,
-                                                  form=form))
+            row = by_id.get(entry.pm_id)
+            if row is not None and same_message(row, entry):
+                found.append(pm_from_export(row, entry, folder=page.folder, form=form))
             else:
                 missing.append(entry)
         return PmBatch(pms=tuple(found), missing=tuple(missing))
@@ -257,20 +257,11 @@ class PmExport:
         if len(exported) <= size:
             return exported if len(exported) == size else None
         for first in (start, 0):  # the folder place of the answer's first row
-            rows = exported[start - first:start - first + size]
-            if _same_rows(rows, page, form):
+            rows = _page_rows(first, exported, start, page, form)
+            if rows is not None:
                 self._folder_rows[page.folder] = (first, exported)
                 return rows
         return None
-
-    def _rows_at_hand(self, page: PmFolderPage, form: ExportForm,
-                      start: int) -> list[ExportedPm] | None:
-        """This page's rows from an earlier answer of this listing, when it reached them
-        and they are still the rows listed."""
-        first, exported = self._folder_rows.get(page.folder, (0, []))
-        size = len(form.row_ids)
-        rows = exported[start - first:start - first + size] if start >= first else []
-        return rows if _same_rows(rows, page, form) else None
 
     def _post_export(self, page: PmFolderPage, form: ExportForm) -> bytes:
         fields = dict(form.fields)
@@ -300,14 +291,19 @@ class PmExport:
         return PmBatch(missing=tuple(wanted), unavailable=why)
 
 
-def _same_rows(rows: list[ExportedPm], page: PmFolderPage,
-               form: ExportForm) -> bool:
-    """Whether export rows stand where the listing shows its messages (by subject)."""
+def _page_rows(first: int, exported: list[ExportedPm], start: int, page: PmFolderPage,
+               form: ExportForm) -> list[ExportedPm] | None:
+    """The rows of ``page`` (its first at the folder place ``start``) in an export whose
+    first row is at the folder place ``first``, when they stand where the listing shows
+    its messages (by subject)."""
+    rows = exported[start - first:start - first + len(form.row_ids)] if start >= first else []
     if not rows or len(rows) != len(form.row_ids):
-        return False
-    at = {pm_id: i for i, pm_id in enumerate(form.row_ids) if pm_id is not None}
-    return all(rows[at[e.pm_id]].subject == squash(e.subject)
-               for e in page.entries if e.pm_id in at)
+        return None
+    by_id = dict(zip(form.row_ids, rows, strict=True))
+    if all(by_id[e.pm_id].subject == squash(e.subject)
+           for e in page.entries if e.pm_id in by_id):
+        return rows
+    return None
 
 
 __all__ = ["FORM_KEY_WAIT", "ExportForm", "ExportedPm", "PmExport", "export_form",

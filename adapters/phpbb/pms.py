@@ -11,6 +11,7 @@ date) and the ``marked_msg_id[]`` checkbox; an unread message's folder image is
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from urllib.parse import parse_qsl, urlsplit
 from zoneinfo import ZoneInfo
@@ -18,20 +19,21 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.html import squash
+from adapters.html import int_or_none, squash
 from adapters.phpbb.body import body_of
 from adapters.phpbb.forms import _logged_in_name
 from adapters.phpbb.page import (
     _HINT_URL,
-    _MSG_ID,
     _PM_POST_ID,
     _abs_url,
     _ancestor,
     _raise_for_page,
     listed_time,
+    msg_id,
     pagination,
     read_date,
     row_pm_id,
+    text_of,
     users_among,
 )
 from adapters.phpbb.pm_export import ExportForm, export_form
@@ -49,13 +51,19 @@ from referee.core.kernel import (
 # ---------------------------------------------------------------------------------------
 
 _FOLDERS = {"0": "inbox", "-1": "sentbox", "-2": "outbox", "-3": "drafts"}
-_PM_ROLES = {
-    **dict.fromkeys(("отправлено", "sent"), "sent"),
-    **dict.fromkeys(("от", "from"), "from"),
-    **dict.fromkeys(("получатель", "получатели", "кому", "to", "recipient", "recipients",
-                     "скрытая копия", "bcc"), "to"),
-}
-_PM_ORDER = ("sent", "from", "to")  # ucp_pm_viewmessage.html prints the labels in this order
+_ROLES = (
+    ("subject", ("тема", "заголов", "subject")),
+    ("from", ("от", "from", "автор", "author")),
+    ("sent", ("отправлен", "sent", "дата", "date")),
+    ("to", ("кому", "получател", "to", "recipient")),
+    ("bcc", ("скрыт", "bcc")),
+)
+# The labels' order in the templates, for a label in another language:
+_PM_ORDER = ("sent", "from", "to")  # prosilver's ucp_pm_viewmessage.html
+_TABLE_ORDER = ("subject", "from", "sent", "to", "bcc")  # subsilver2's message table
+
+_Found = tuple[int, str, dict[str, list[Node]], Node]
+"""A message as a layout shows it: its id, subject, header values by role, content."""
 
 
 def parse_pm(
@@ -69,20 +77,28 @@ def parse_pm(
     """
     tree = LexborHTMLParser(html)
     post = tree.css_first("div.post.pm")
-    if post is None:
-        table = subsilver_pm(tree, url, tz, now, folder)
-        if table is not None:
-            return table
+    found = _prosilver_pm(post, url) if post is not None else _subsilver_pm(tree, url)
+    if found is None:
         _raise_for_page(tree, url, "личное сообщение")
-    match = _PM_POST_ID.match(post.attributes.get("id") or "")
-    if match is None:
-        match = _MSG_ID.search(url)
-    if match is None:
-        raise MalformedPage(f"Личное сообщение {url}: не найден его номер (div#post-N).",
+    pm_id, subject, roles, content = found
+    senders = users_among(roles.get("from", [])) or [(_joined(roles.get("from", [])), None)]
+    if not senders[0][0]:
+        raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не найден отправитель («От:»).",
                             _HINT_URL)
-    pm_id = int(match.group(1))
-    subject_node = post.css_first("h3")
-    subject = squash(subject_node.text()) if subject_node is not None else ""
+    sent_text = _joined(roles.get("sent", []))
+    sent_at = read_date([sent_text], f"Личное сообщение {pm_id} ({url})", tz, now)
+    recipients = [name for role in ("to", "bcc") for name, _ in users_among(roles.get(role, []))]
+    body_html, body_text = body_of(content)
+    return PrivateMessage(
+        pm_id=pm_id, sender=senders[0][0], sender_id=senders[0][1],
+        recipients=tuple(recipients), sent_at=sent_at, subject=subject,
+        body_html=body_html, body_text=body_text, folder=folder,
+    )
+
+
+def _prosilver_pm(post: Node, url: str) -> _Found:
+    own = _PM_POST_ID.match(post.attributes.get("id") or "")
+    pm_id = _pm_id((int(own.group(1)) if own else None, msg_id(url)), url, "div#post-N")
     author_p = post.css_first("p.author")
     content = post.css_first("div.content")
     if author_p is None or content is None:
@@ -91,55 +107,44 @@ def parse_pm(
             f"текста (div.content).",
             _HINT_URL,
         )
-    sent_text, sender, sender_id, recipients = _pm_header(author_p)
-    return _message(pm_id, (sender, sender_id), recipients, sent_text, subject, content,
-                    url=url, tz=tz, now=now, folder=folder)
+    return pm_id, text_of(post.css_first("h3")), _pm_header(author_p), content
 
 
-def _message(pm_id: int, sender: tuple[str, int | None], recipients: list[str],
-             sent_text: str, subject: str, content: Node, *, url: str, tz: ZoneInfo,
-             now: datetime, folder: str) -> PrivateMessage:
-    """The message once a style's header is read: its sender checked, its date read."""
-    if not sender[0]:
-        raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не найден отправитель («От:»).",
-                            _HINT_URL)
-    sent_at = read_date([sent_text], f"Личное сообщение {pm_id} ({url})", tz, now)
-    body_html, body_text = body_of(content)
-    return PrivateMessage(
-        pm_id=pm_id, sender=sender[0], sender_id=sender[1], recipients=tuple(recipients),
-        sent_at=sent_at, subject=subject, body_html=body_html, body_text=body_text,
-        folder=folder,
-    )
+def _pm_id(found: Iterable[int | None], url: str, where: str) -> int:
+    """The first number the page gives its message (its own mark, the address's ``p=``)."""
+    pm_id = next((number for number in found if number is not None), None)
+    if pm_id is None:
+        raise MalformedPage(f"Личное сообщение {url}: не найден его номер ({where}).", _HINT_URL)
+    return pm_id
 
 
-def _pm_header(author_p: Node) -> tuple[str, str, int | None, list[str]]:
+def _pm_header(author_p: Node) -> dict[str, list[Node]]:
     """«<strong>Отправлено:</strong> date <br><strong>От:</strong> user <br><strong>
-    Получатель:</strong> users» → (date text, sender, sender id, recipients).
-
-    Labels are recognised in Russian and English; unknown labels fall back to phpBB's fixed
-    order (sent, from, to, bcc).
-    """
-    segments: list[tuple[str, list[Node]]] = []
+    Получатель:</strong> users» → the nodes after each label, by role (:func:`_role`)."""
+    roles: dict[str, list[Node]] = {}
+    segment: list[Node] | None = None
     for child in author_p.iter(include_text=True):
         if child.tag == "strong":
-            segments.append((squash(child.text()).rstrip(":").strip().lower(), []))
-        elif segments:
-            segments[-1][1].append(child)
-    sent_text, sender, sender_id = "", "", None
-    recipients: list[str] = []
-    for index, (label, nodes) in enumerate(segments):
-        role = _PM_ROLES.get(label) or _PM_ORDER[min(index, len(_PM_ORDER) - 1)]
-        if role == "sent":
-            sent_text = squash(" ".join(
-                (n.text(deep=False) or "") if n.tag == "-text" else n.text() for n in nodes
-            ))
-        elif role == "from":
-            users = users_among(nodes)
-            if users:
-                sender, sender_id = users[0]
-        else:
-            recipients.extend(name for name, _ in users_among(nodes))
-    return sent_text, sender, sender_id, recipients
+            segment = roles.setdefault(_role(child.text(), len(roles), _PM_ORDER), [])
+        elif segment is not None:
+            segment.append(child)
+    return roles
+
+
+def _role(label: str, index: int, order: tuple[str, ...]) -> str:
+    """A header label's role, in Russian or English; a label in another language takes
+    the role its place has in the template (``order``)."""
+    label = squash(label).rstrip(":").strip().lower()
+    return next((role for role, words in _ROLES
+                 if any(label == w or label.startswith(w + " ") or
+                        (len(w) > 3 and label.startswith(w)) for w in words)),
+                order[min(index, len(order) - 1)])
+
+
+def _joined(nodes: list[Node]) -> str:
+    """The text of a header value's nodes, as a reader sees it."""
+    return squash(" ".join(
+        (n.text(deep=False) or "") if n.tag == "-text" else n.text() for n in nodes))
 
 
 def parse_pm_folder(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> PmFolderPage:
@@ -166,12 +171,10 @@ def read_pm_folder(
             _raise_for_page(tree, url, "папка личных сообщений")
     own_name = _logged_in_name(tree)
     folder = _folder_name(tree, url)
-    entries: list[PmListEntry] = []
-    for row in rows:
-        entry = (subsilver_pm_row(row, url, tz, now, own_name, folder in ("sentbox", "outbox"))
-                 if table else _pm_row(row, url, tz, now, own_name))
-        if entry is not None:
-            entries.append(entry)
+    read_row = subsilver_pm_row if table else _pm_row
+    where = (url, tz, now)
+    entries = [entry for row in rows if (entry := read_row(
+        row, where, own_name, folder in ("sentbox", "outbox"))) is not None]
     pages = pagination(tree, html, url)
     page = PmFolderPage(
         folder=folder,
@@ -182,51 +185,48 @@ def read_pm_folder(
     return page, export_form(tree, url, rows)
 
 
-def _pm_row(
-    row: Node, url: str, tz: ZoneInfo, now: datetime, own_name: str
-) -> PmListEntry | None:
+_Where = tuple[str, ZoneInfo, datetime]
+"""The folder page's address, the time zone it is shown in and when it was read."""
+
+
+def _pm_row(row: Node, where: _Where, own_name: str, sent_folder: bool) -> PmListEntry | None:
     title = row.css_first("a.topictitle")
     if title is None:
         return None
-    href = title.attributes.get("href") or ""
-    if "action=delete" in href or row.css_first("span.error") is not None:
+    if "action=delete" in (title.attributes.get("href") or "") \
+            or row.css_first("span.error") is not None:
         return None
+    unread = "pm_unread" in " ".join(
+        (node.attributes.get("class") or "") + " " + (node.attributes.get("style") or "")
+        for node in (row, row.css_first("dl")) if node is not None
+    )
+    inner = row.css_first("div.list-inner") or row.css_first("dt")
+    info = row.css_first("dd.info span")
+    users = users_among(_children(inner))
+    if info is not None and ":" in info.text():
+        # Sent folders: «Кому <user>» and «<dd class="info">Отправлено: date</dd>».
+        return _entry(row, title, where, unread, (own_name, None),
+                      tuple(name for name, _ in users),
+                      squash(info.text()).split(":", 1)[1].strip())
+    users = [u for u in users if u[0] != squash(title.text())]
+    full = text_of(inner)
+    return _entry(row, title, where, unread, users[0] if users else ("", None),
+                  (), full.rsplit("»", 1)[1].strip() if "»" in full else "")
+
+
+def _entry(row: Node, title: Node, where: _Where, unread: bool,
+           sender: tuple[str, int | None], recipients: tuple[str, ...],
+           sent_text: str) -> PmListEntry | None:
+    """A folder row once a layout has read it; None for a row without a message id."""
+    url, tz, now = where
+    href = title.attributes.get("href") or ""
     pm_id = row_pm_id(row, href)
     if pm_id is None:
         return None
-    holder = row.css_first("dl")
-    marks = " ".join(
-        (node.attributes.get("class") or "") + " " + (node.attributes.get("style") or "")
-        for node in (row, holder) if node is not None
-    )
-    unread = "pm_unread" in marks
-    inner = row.css_first("div.list-inner") or row.css_first("dt")
-    info = row.css_first("dd.info span")
-    sender = ""
-    sender_id: int | None = None
-    recipients: tuple[str, ...] = ()
-    sent_text = ""
-    if info is not None and ":" in info.text():
-        # Sent folders: «Кому <user>» and «<dd class="info">Отправлено: date</dd>».
-        sent_text = squash(info.text()).split(":", 1)[1].strip()
-        recipients = tuple(name for name, _ in users_among(_children(inner)) if name)
-        sender = own_name
-    elif inner is not None:
-        users = [u for u in users_among(_children(inner)) if u[0] != squash(title.text())]
-        if users:
-            sender, sender_id = users[0]
-        full = squash(inner.text())
-        sent_text = full.rsplit("»", 1)[1].strip() if "»" in full else ""
-    sent_at = listed_time(sent_text, tz, now)
     return PmListEntry(
-        pm_id=pm_id,
-        subject=squash(title.text()),
-        sender=sender,
-        sent_at=sent_at,
-        url=_abs_url(url, href, drop_sid=True),
-        unread=unread,
-        recipients=recipients,
-        sender_id=sender_id,
+        pm_id=pm_id, subject=squash(title.text()), sender=sender[0],
+        sent_at=listed_time(sent_text, tz, now), url=_abs_url(url, href, drop_sid=True),
+        unread=unread, recipients=recipients, sender_id=sender[1],
     )
 
 
@@ -251,89 +251,54 @@ def _folder_name(tree: LexborHTMLParser, url: str) -> str:
 # subsilver2's PM table and folder rows
 # ---------------------------------------------------------------------------------------
 
-_TABLE_LABELS = (
-    ("subject", ("тема", "заголов", "subject")),
-    ("from", ("от", "from", "автор", "author")),
-    ("sent", ("отправлен", "sent", "дата", "date")),
-    ("to", ("кому", "получател", "to", "recipient")),
-    ("bcc", ("скрыт", "bcc")),
-)
-_TABLE_ORDER = ("subject", "from", "sent", "to", "bcc")  # the rows' order in the template
-
-
-def pm_header_rows(tree: LexborHTMLParser) -> dict[str, Node]:
-    """The message table's label rows, by role (empty when the page has none)."""
-    rows: dict[str, Node] = {}
+def pm_header_rows(tree: LexborHTMLParser) -> dict[str, list[Node]]:
+    """The message table's value cells, by role (empty when the page has none)."""
+    rows: dict[str, list[Node]] = {}
     for index, label_cell in enumerate(
             c for c in tree.css("td.genmed") if c.css_first("b") is not None):
         value = label_cell.next
         while value is not None and value.tag != "td":
             value = value.next
-        if value is None:
-            continue
-        label = squash(label_cell.text()).rstrip(":").strip().lower()
-        role = next((r for r, words in _TABLE_LABELS
-                     if any(label == w or label.startswith(w + " ") or
-                            (len(w) > 3 and label.startswith(w)) for w in words)),
-                    _TABLE_ORDER[min(index, len(_TABLE_ORDER) - 1)])
-        rows.setdefault(role, value)
+        if value is not None:
+            rows.setdefault(_role(label_cell.text(), index, _TABLE_ORDER), [value])
     return rows if "from" in rows and "sent" in rows else {}
 
 
-def subsilver_pm(tree: LexborHTMLParser, url: str, tz: ZoneInfo, now: datetime,
-                 folder: str) -> PrivateMessage | None:
+def _subsilver_pm(tree: LexborHTMLParser, url: str) -> _Found | None:
     """The message of a subsilver2 PM page, or None when the page is not one."""
     rows = pm_header_rows(tree)
     content = tree.css_first("div.postbody")
     if not rows or content is None:
         return None
-    match = _MSG_ID.search(url)
     marked = tree.css_first('input[name="p"], input[name="marked_msg_id[]"]')
-    value = (marked.attributes.get("value") or "") if marked is not None else ""
-    if match is None and not value.isdigit():
-        raise MalformedPage(f"Личное сообщение {url}: не найден его номер (p=…).", _HINT_URL)
-    pm_id = int(match.group(1)) if match else int(value)
-    senders = users_among(list(rows["from"].iter(include_text=False))) or [
-        (squash(rows["from"].text()), None)]
-    recipients = [name for role in ("to", "bcc") if role in rows
-                  for name, _ in users_among(list(rows[role].iter(include_text=False)))]
-    subject = squash(rows["subject"].text()) if "subject" in rows else ""
-    return _message(pm_id, senders[0], recipients, squash(rows["sent"].text()), subject,
-                    content, url=url, tz=tz, now=now, folder=folder)
+    value = marked.attributes.get("value") if marked is not None else None
+    pm_id = _pm_id((msg_id(url), int_or_none(value)), url, "p=…")
+    return pm_id, _joined(rows.get("subject", [])), rows, content
 
 
 def subsilver_folder_rows(tree: LexborHTMLParser) -> list[Node]:
     """The message rows of a subsilver2 folder page (each holds a ``marked_msg_id[]``)."""
-    rows: list[Node] = []
-    for box in tree.css('input[name="marked_msg_id[]"]'):
-        row = _ancestor(box, "tr")
-        if row is not None and row.css_first("span.topictitle") is not None:
-            rows.append(row)
-    return rows
+    rows = (_ancestor(box, "tr") for box in tree.css('input[name="marked_msg_id[]"]'))
+    return [row for row in rows
+            if row is not None and row.css_first("span.topictitle") is not None]
 
 
-def subsilver_pm_row(row: Node, url: str, tz: ZoneInfo, now: datetime, own_name: str,
+def subsilver_pm_row(row: Node, where: _Where, own_name: str,
                      sent_folder: bool) -> PmListEntry | None:
     title = next((a for a in row.css("span.topictitle a")
                   if "action=delete" not in (a.attributes.get("href") or "")), None)
     if title is None:
         return None  # deleted by its author before it was read: nothing left to open
-    href = title.attributes.get("href") or ""
-    pm_id = row_pm_id(row, href)
-    if pm_id is None:
-        return None
     people = row.css_first("p.topicauthor")
-    users = users_among(list(people.iter(include_text=False))) if people is not None else []
-    if not users and people is not None and squash(people.text()):
-        users = [(squash(people.text()), None)]
+    users = users_among([people] if people is not None else [])
+    if not users and text_of(people):
+        users = [(text_of(people), None)]
     details = [p for p in row.css("p.topicdetails") if p.css_first("input") is None]
-    sent_at = listed_time(squash(details[0].text()), tz, now) if details else None
     unread = any("unread" in (img.attributes.get("src") or "") or
                  "_new" in (img.attributes.get("src") or "") for img in row.css("img"))
-    sender, sender_id = (own_name, None) if sent_folder else (users[0] if users else ("", None))
-    return PmListEntry(
-        pm_id=pm_id, subject=squash(title.text()), sender=sender, sent_at=sent_at,
-        url=_abs_url(url, href, drop_sid=True), unread=unread,
-        recipients=tuple(name for name, _ in users) if sent_folder else (),
-        sender_id=sender_id,
-    )
+    if sent_folder:
+        sender, recipients = (own_name, None), tuple(name for name, _ in users)
+    else:
+        sender, recipients = users[0] if users else ("", None), ()
+    return _entry(row, title, where, unread, sender, recipients,
+                  text_of(details[0]) if details else "")

@@ -16,6 +16,7 @@ import httpx
 
 from adapters.base import strip_sid
 from adapters.form import HtmlForm
+from adapters.html import int_or_none
 from adapters.phpbb.client import PhpbbForum
 from adapters.phpbb.forms import (
     classify_answer,
@@ -24,7 +25,7 @@ from adapters.phpbb.forms import (
     posting_error,
 )
 from adapters.phpbb.urls import sid_in_body
-from adapters.poster import LOOK, Answer, FormPoster, GuestForm
+from adapters.poster import Answer, FormPoster, GuestForm
 from referee.core.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.phpbb.posting")
@@ -79,33 +80,27 @@ class PhpbbPoster(FormPoster[_Form]):
     def reply(self, message: str, subject: str | None = None) -> int | None:
         """Reply in the game topic; returns the new post's id (``p=N``)."""
         url = self.reply_url()
-        topic = str(self.forum.topic_id)
 
         def build(form: HtmlForm) -> dict[str, str]:
             return self._fields(form, message,
                                 subject if subject is not None else form.fields.get("subject"))
 
-        def check(form: HtmlForm) -> None:
-            target = form.target("t")
-            self.check_topic(f"t={target}" if target else None, f"t={topic}")
-
-        return self._submit(lambda: self._get_form(url, "форму ответа"), build, check,
-                            what=f"ответ в теме t={topic}", pm=False)
+        return self._submit(lambda: self._get_form(url, "форму ответа"), build,
+                            what=f"ответ в теме t={self.forum.topic_id}",
+                            topic=self.forum.topic_id)
 
     def send_pm(self, to: str, message: str, subject: str,
                 user_id: int | None = None) -> int | None:
         """Send a PM to ``to``; returns the PM's id. ``user_id`` skips the name lookup."""
         url = self.compose_url()
-        first: _Form | None = None
+        ready: list[_Form] = []
         if user_id is None:
-            first, user_id = self._add_recipient(url, to)
+            added, user_id = self._add_recipient(url, to)
+            ready.append(added)
 
         def get() -> _Form:
-            nonlocal first
-            if first is not None:
-                got, first = first, None
-                return got
-            return self._get_form(url, "форму ЛС")
+            # The form phpBB answered the added recipient with goes first, then fresh ones.
+            return ready.pop() if ready else self._get_form(url, "форму ЛС")
 
         def build(form: HtmlForm) -> dict[str, str]:
             data = {k: v for k, v in self._fields(form, message, subject).items()
@@ -113,7 +108,7 @@ class PhpbbPoster(FormPoster[_Form]):
             data[f"address_list[u][{user_id}]"] = "to"
             return data
 
-        return self._submit(get, build, lambda form: None, what=f"ЛС для «{to}»", pm=True)
+        return self._submit(get, build, what=f"ЛС для «{to}»", topic=None)
 
     # -- steps
 
@@ -131,7 +126,7 @@ class PhpbbPoster(FormPoster[_Form]):
     def _add_recipient(self, url: str, nick: str) -> tuple[_Form, int]:
         """«Добавить получателей»: phpBB turns the name into ``address_list[u][ID]``."""
         got = self._get_form(url, "форму ЛС")
-        self._wait(got)
+        self.before_send(got)
         data = dict(got.form.hidden)
         data["username_list"] = nick
         data["add_to"] = "Добавить"
@@ -163,18 +158,20 @@ class PhpbbPoster(FormPoster[_Form]):
         self,
         get_form: Callable[[], _Form],
         build: Callable[[HtmlForm], dict[str, str]],
-        check: Callable[[HtmlForm], None],
         *,
         what: str,
-        pm: bool,
+        topic: int | None,
     ) -> int | None:
-        """POST a form; one fresh form after FORM_INVALID (or a lost session), one resubmit
-        after the «new posts» review, one retry after flood control."""
+        """POST a form — a reply's only into the game ``topic``, a PM's (``topic`` None)
+        anywhere; one fresh form after FORM_INVALID (or a lost session), one resubmit after
+        the «new posts» review, one retry after flood control."""
+        pm = topic is None
+
         def send(got: _Form) -> Answer:
-            check(got.form)
-            self._wait(got)
-            last = got.form.hidden.get("topic_cur_post_id") or ""
-            after = int(last) if last.isdigit() else None
+            if topic is not None:
+                target = got.form.target("t")
+                self.check_topic(f"t={target}" if target else None, f"t={topic}")
+            after = int_or_none(got.form.hidden.get("topic_cur_post_id"))
             action, request = self._request(got.form.action, build(got.form),
                                             referer=got.form.action)
             answer = self.send_form(
@@ -243,10 +240,6 @@ class PhpbbPoster(FormPoster[_Form]):
             raise self.server_error(r.status_code, what)
         return classify_answer(self.forum.decoded(r), pm=pm, after_post=after)
 
-    def server_error(self, status: int, what: str) -> PostingError:
-        return PostingError(f"форум ответил HTTP {status} (запрос: {what})", LOOK,
-                            maybe_sent=True)
-
     @staticmethod
     def _request(action: str, data: Mapping[str, str], *,
                  referer: str) -> tuple[str, dict[str, Any]]:
@@ -255,7 +248,7 @@ class PhpbbPoster(FormPoster[_Form]):
         url, fields = sid_in_body(action, dict(data))
         return url, {"data": fields, "headers": {"Referer": strip_sid(referer)}}
 
-    def _wait(self, got: _Form) -> None:
+    def before_send(self, got: _Form) -> None:
         """Not in the form's second (gotcha 11); keep the flood distance once seen."""
         need = LASTCLICK_WAIT if "lastclick" in got.form.hidden else POST_WAIT
         wait = need - (self.http.clock() - got.received)

@@ -21,11 +21,9 @@ from adapters import snapshot
 from adapters.base import ForumSettings
 from adapters.phpbb.forms import _posting_form_node
 from adapters.phpbb.page import PageKind, _login_form_node, _message_panel, reads_as_phpbb
-from adapters.phpbb.pms import parse_pm, parse_pm_folder, pm_header_rows
+from adapters.phpbb.pms import _FOLDERS, parse_pm, parse_pm_folder, pm_header_rows
 from adapters.phpbb.topic import _id_posts, _prosilver_posts, parse_topic_page, subsilver_anchors
 from adapters.snapshot import Reading, SavedPage
-
-_FOLDER_NAMES = {"0": "inbox", "-1": "sentbox", "-2": "outbox"}
 
 
 def saved_pm_folder(html: str) -> str:
@@ -33,7 +31,7 @@ def saved_pm_folder(html: str) -> str:
     node = LexborHTMLParser(html).css_first("li#active-subsection a")
     href = (node.attributes.get("href") or "") if node else ""
     value = parse_qs(urlsplit(href.replace("&amp;", "&")).query).get("folder", ["inbox"])[0]
-    return _FOLDER_NAMES.get(value, value)
+    return _FOLDERS.get(value, value)
 
 
 def page_kind(html: str) -> PageKind:
@@ -69,13 +67,12 @@ class PhpbbPages(snapshot.SavedPages):
     title = "phpBB 3.x"
     url_example = "…/viewtopic.php?t=N"
 
+    reads_right = staticmethod(reads_as_phpbb)
+
     @classmethod
     def open(cls, settings: ForumSettings) -> SnapshotForum:
         assert settings.snapshot is not None  # the registry opens only a snapshot folder
         return SnapshotForum(settings.snapshot, forum=settings)
-
-    def reads_right(self, text: str) -> bool:
-        return reads_as_phpbb(text)
 
     def read(self, page: SavedPage) -> Reading:
         kind = page_kind(page.text)

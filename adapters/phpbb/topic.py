@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.html import classes, squash
+from adapters.html import classes, int_or_none, squash
 from adapters.paging import Place
 from adapters.phpbb.body import body_of
 from adapters.phpbb.page import (
@@ -28,20 +28,19 @@ from adapters.phpbb.page import (
     _POST_ID,
     _TOPIC_ID,
     PAGINATION_BOXES,
-    RawPost,
     _ancestor,
     _iso_utc,
     _raise_for_page,
     _text_after,
     _user_in,
     first_edit,
-    hidden_post_error,
     pagination,
     read_date,
+    text_of,
     user_id_of,
 )
 from referee.core.errors import MalformedPage
-from referee.core.kernel import Post, TopicPage
+from referee.core.kernel import EditNotice, Post, TopicPage
 
 # ---------------------------------------------------------------------------------------
 # Finding the posts
@@ -126,7 +125,7 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
     prosilver = _prosilver_posts(tree, found) or _id_posts(tree)
     boxes = [n for n in found if not (
         n.tag == "div" and "post" in classes(n))]
-    slots: list[RawPost | None]
+    slots: list[Post | None]
     if prosilver:
         slots = [_prosilver_post(pid, node, url, tz, now) for pid, node in prosilver]
     else:
@@ -142,8 +141,8 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
     if _first_post_pinned(slots, pages):
         slots = slots[1:]
     posts = tuple(
-        _post(raw, place, pages, topic_id)
-        for place, raw in enumerate(slots, start=1) if raw is not None
+        replace(post, page=pages.page, position=place, topic_id=topic_id)
+        for place, post in enumerate(slots, start=1) if post is not None
     )
     return TopicPage(
         topic_id=topic_id,
@@ -157,23 +156,28 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
     )
 
 
-def _post(raw: RawPost, place: int, pages: Place, topic_id: int | None) -> Post:
-    body_html, body_text = body_of(raw.content)
-    return Post(
-        post_id=raw.post_id,
-        author=raw.author,
-        author_id=raw.author_id,
-        posted_at=raw.posted_at,
-        body_html=body_html,
-        body_text=body_text,
-        page=pages.page,
-        position=place,
-        topic_id=topic_id,
-        edit=raw.edit,
+def _post(pid: int, author: tuple[str, int | None], posted_at: datetime, content: Node,
+          edit: EditNotice | None) -> Post:
+    """The post as either layout found it; its page, place and topic are set once the
+    page is read."""
+    body_html, body_text = body_of(content)
+    return Post(post_id=pid, author=author[0], author_id=author[1], posted_at=posted_at,
+                body_html=body_html, body_text=body_text, edit=edit)
+
+
+def _broken(pid: int, url: str, missing: str) -> MalformedPage:
+    return MalformedPage(f"Сообщение p{pid} на странице {url}: {missing}.", _HINT_URL)
+
+
+def hidden_post_error(pid: int, url: str) -> MalformedPage:
+    return MalformedPage(
+        f"Сообщение p{pid} на странице {url} скрыто: его автор в списке недругов учётной "
+        f"записи ведущего, и phpBB не выводит ни автора, ни текст.",
+        "Уберите всех из списка недругов ведущего (Личный раздел → Друзья и недруги).",
     )
 
 
-def _first_post_pinned(slots: list[RawPost | None], pages: Place) -> bool:
+def _first_post_pinned(slots: list[Post | None], pages: Place) -> bool:
     """Whether the first post shown is the topic's first post repeated above a later page:
     the page then holds one post more than its share of the topic, and that post is older
     than the next one."""
@@ -256,7 +260,7 @@ def _author_strong(author_p: Node) -> Node | None:
 
 def _prosilver_post(
     pid: int, node: Node, url: str, tz: ZoneInfo, now: datetime
-) -> RawPost | None:
+) -> Post | None:
     """The post, or None when it is soft-deleted (a moderator's view)."""
     if "deleted" in classes(node):
         return None
@@ -267,21 +271,15 @@ def _prosilver_post(
     if content is None and author_p is None and node.css_first("div.ignore") is not None:
         # 3.0 renders a foe's post as div.ignore only (research §1.4).
         raise hidden_post_error(pid, url)
-    name, uid = _author(node, author_p)
-    if not name:
-        raise MalformedPage(
-            f"Сообщение p{pid} на странице {url}: не найден автор (p.author strong).", _HINT_URL
-        )
+    author = _author(node, author_p)
+    if not author[0]:
+        raise _broken(pid, url, "не найден автор (p.author strong)")
     if content is None:
-        raise MalformedPage(
-            f"Сообщение p{pid} на странице {url}: нет текста сообщения (div.content).", _HINT_URL
-        )
+        raise _broken(pid, url, "нет текста сообщения (div.content)")
     if author_p is None:
-        raise MalformedPage(
-            f"Сообщение p{pid} на странице {url}: нет строки с датой (p.author).", _HINT_URL
-        )
-    posted_at = _author_line_time(author_p, node, content, name, pid, url, tz, now)
-    return RawPost(pid, name, uid, posted_at, content, first_edit(parts.notices, tz, now))
+        raise _broken(pid, url, "нет строки с датой (p.author)")
+    posted_at = _author_line_time(author_p, node, content, author[0], pid, url, tz, now)
+    return _post(pid, author, posted_at, content, first_edit(parts.notices, tz, now))
 
 
 def _author(node: Node, author_p: Node | None) -> tuple[str, int | None]:
@@ -311,26 +309,28 @@ def _author_line_time(author_p: Node, node: Node, content: Node, name: str, pid:
     stamp = next((c for c in author_p.iter() if c.tag == "time"), None)
     if stamp is None or "datetime" not in stamp.attributes:
         stamp = author_p.css_first("time[datetime]")
-    if stamp is not None:
-        parsed = _iso_utc(stamp.attributes.get("datetime") or "")
-        if parsed is not None:
-            return parsed
+    exact = _stamp([stamp] if stamp is not None else [])
+    if exact is not None:
+        return exact
     full = squash(author_p.text())
     # «[by] Nick » date»: the date is everything after the last «»»; a style without the
     # «»» prints it after the nick.
     texts = [full.rsplit("»", 1)[1]] if "»" in full else []
     texts.append(_text_after(author_p, name))
-    what = f"Сообщение p{pid} на странице {url}"
     try:
-        return read_date(texts, what, tz, now)
+        return read_date(texts, f"Сообщение p{pid} на странице {url}", tz, now)
     except MalformedPage:
         # A style that moved the date out of the author line keeps <time> elsewhere.
-        for other in node.css("time[datetime]"):
-            if not _inside(other, content):
-                parsed = _iso_utc(other.attributes.get("datetime") or "")
-                if parsed is not None:
-                    return parsed
-        raise
+        exact = _stamp(t for t in node.css("time[datetime]") if not _inside(t, content))
+        if exact is None:
+            raise
+        return exact
+
+
+def _stamp(stamps: Iterable[Node]) -> datetime | None:
+    """The first of the ``<time>`` elements whose ``datetime`` names an instant."""
+    instants = (_iso_utc(t.attributes.get("datetime") or "") for t in stamps)
+    return next((at for at in instants if at is not None), None)
 
 
 # ---------------------------------------------------------------------------------------
@@ -342,7 +342,7 @@ def subsilver_anchors(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
     return _numbered(tree.css('a[name^="p"]'), "name")
 
 
-def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime) -> RawPost:
+def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime) -> Post:
     """subsilver2's ``viewtopic_body.html``: the first row holds ``<a name="p123">`` and
     ``<b class="postauthor">`` (the bare name, coloured by a style attribute) in its first
     cell and the date after the last bold label («<b>Добавлено:</b> 22 ноя 2026, 14:26»,
@@ -350,42 +350,29 @@ def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime
     ``div.postbody`` (the signature is a second one after «_________________») and the
     edit notice in ``span.gensmall``; the row after it links the profile (``u=``). A foe's
     post is one ``td`` with the anchor and phpBB's notice, nothing else."""
-    cell = anchor.parent
-    author_b = cell.css_first("b.postauthor") if cell is not None else None
-    if cell is None or author_b is None:
+    author_b = anchor.parent.css_first("b.postauthor") if anchor.parent is not None else None
+    if author_b is None:
         raise hidden_post_error(pid, url)
     name = squash(author_b.text())
     head_row = _ancestor(anchor, "tr")
     date_cell = head_row.css_first("td.gensmall") if head_row is not None else None
     blocks = date_cell.css("div") if date_cell is not None else []
     if not name or not blocks:
-        raise MalformedPage(
-            f"Сообщение p{pid} на странице {url}: не найдены автор и дата (b.postauthor, "
-            f"«Добавлено:»).",
-            _HINT_URL,
-        )
+        raise _broken(pid, url, "не найдены автор и дата (b.postauthor, «Добавлено:»)")
     # «<b>Добавлено:</b> 22 ноя 2026, 14:26&nbsp;» / «<b>Posted:</b> …»: the date follows
     # the last bold label in the right-floated block.
-    date_block = blocks[-1]
-    labels = date_block.css("b")
-    text = _text_after(date_block, squash(labels[-1].text())) if labels else squash(
-        date_block.text())
+    labels = blocks[-1].css("b")
+    text = _text_after(blocks[-1], squash(labels[-1].text()) if labels else "")
     posted_at = read_date([text], f"Сообщение p{pid} на странице {url}", tz, now)
     body_row = _next_row(head_row)
     content = body_row.css_first("div.postbody") if body_row is not None else None
     if body_row is None or content is None:
-        raise MalformedPage(
-            f"Сообщение p{pid} на странице {url}: нет текста сообщения (div.postbody).",
-            _HINT_URL,
-        )
-    edit = first_edit(body_row.css("span.gensmall"), tz, now)
-    uid = None
+        raise _broken(pid, url, "нет текста сообщения (div.postbody)")
     profile_row = _next_row(body_row)
-    if profile_row is not None:
-        link = profile_row.css_first('a[href*="mode=viewprofile"]')
-        if link is not None:
-            uid = user_id_of(link.attributes.get("href") or "")
-    return RawPost(pid, name, uid, posted_at, content, edit)
+    link = profile_row.css_first('a[href*="mode=viewprofile"]') if profile_row is not None else None
+    uid = user_id_of(link.attributes.get("href") or "") if link is not None else None
+    return _post(pid, (name, uid), posted_at, content,
+                 first_edit(body_row.css("span.gensmall"), tz, now))
 
 
 def _next_row(row: Node | None) -> Node | None:
@@ -410,36 +397,20 @@ def topic_title_and_id(tree: LexborHTMLParser, url: str) -> tuple[str, int | Non
     - {board}» (``PAGE_TITLE_NUMBER``), 3.0 «{board} • Просмотр темы - {title}». The id:
     the title link's ``t=``, the canonical link (3.1+), the page's own address, or the
     search box's hidden ``t``."""
-    link = tree.css_first("h2.topic-title a") or tree.css_first("#pageheader h2 a")
-    if link is None:
-        for candidate in tree.css("h2 a"):
-            if "viewtopic" in (candidate.attributes.get("href") or ""):
-                link = candidate
-                break
-    title = squash(link.text()) if link is not None else ""
-    if not title:
-        heading = tree.css_first("h2.topic-title")
-        title = squash(heading.text()) if heading is not None else ""
-    if not title:
-        title = _head_title(tree)
-    sources = [link.attributes.get("href") or "" if link is not None else ""]
-    canonical = tree.css_first('link[rel="canonical"]')
-    if canonical is not None:
-        sources.append(canonical.attributes.get("href") or "")
-    sources.append(url)
-    for source in sources:
+    link = tree.css_first("h2.topic-title a") or tree.css_first("#pageheader h2 a") or next(
+        (a for a in tree.css("h2 a") if "viewtopic" in (a.attributes.get("href") or "")), None)
+    title = text_of(link) or text_of(tree.css_first("h2.topic-title")) or _head_title(tree)
+    linked = (link, tree.css_first('link[rel="canonical"]'))
+    for source in [*(n.attributes.get("href") or "" for n in linked if n is not None), url]:
         match = _TOPIC_ID.search(source)
         if match:
             return title, int(match.group(1))
     hidden = tree.css_first('input[name="t"]')
-    if hidden is not None and (hidden.attributes.get("value") or "").isdigit():
-        return title, int(hidden.attributes["value"] or 0)
-    return title, None
+    return title, int_or_none(hidden.attributes.get("value")) if hidden is not None else None
 
 
 def _head_title(tree: LexborHTMLParser) -> str:
-    node = tree.css_first("head title") or tree.css_first("title")
-    text = squash(node.text()) if node is not None else ""
+    text = text_of(tree.css_first("head title") or tree.css_first("title"))
     if not text:
         return ""
     if " • " in text:  # 3.0: «{board} • Просмотр темы - {title}»
