@@ -30,6 +30,10 @@ LOOK = ("посмотрите в теме (или в «Отправленных�
 FRESH = ("token", "form_invalid", "login")
 """Answer kinds that a fresh form (and, for ``login``, a new login) may cure once."""
 
+Fill = Callable[[HtmlForm], dict[str, str]]
+"""What the driver sends for a form: checked against the game topic (a reply), with the
+message, the subject and the recipient (a PM) filled in."""
+
 
 def form_body(values: dict[str, str], charset: str) -> bytes:
     """A form in the page's own encoding, as a browser sends it from a ``windows-1251``
@@ -75,6 +79,18 @@ class FormPoster(Closing, Generic[F]):
     """The request errors after which the message may have been stored."""
     look = LOOK
     """Where the host looks before sending again a message that may have been stored."""
+    reply_what = "ответ в теме {topic}"
+    """How the host's messages name a reply (``topic``: the game topic's id)."""
+    pm_what = "личное сообщение для «{to}»"
+    """How they name a PM (``to``: the recipient as the host wrote it)."""
+    subject_field = "subject"
+    """Where a given subject goes: a PM's always, a reply's only when its form has the field
+    (else the board's own «Re: …» stays)."""
+    recipient_field = "recipients"
+    message_field: str | None = None
+    """Where the message goes; None: the form's text area (:attr:`HtmlForm.textarea`)."""
+    topic_hint = ""
+    """How to write ``[forum] url`` so that it names the game topic."""
 
     def __init__(self, forum: Any, *, flood_wait: float | None = None) -> None:
         self.forum = forum
@@ -85,6 +101,89 @@ class FormPoster(Closing, Generic[F]):
 
     def close(self) -> None:
         self.forum.close()
+
+    # -- the driver: a reply and a PM, each one form's round
+
+    def reply(self, message: str, subject: str | None = None) -> int | None:
+        """Reply in the game topic; the new post's id, or None when the board does not
+        tell."""
+        topic = self.topic()
+        return self.deliver(self.reply_url(), self.filling(message, subject, topic=topic),
+                            what=self.reply_what.format(topic=topic), pm=False)
+
+    def send_pm(self, to: str, message: str, subject: str,
+                user_id: int | None = None) -> int | None:
+        """Send one PM to the member named ``to``; its id when the board tells."""
+        return self.deliver(self.compose_url(user_id),
+                            self.filling(message, subject, to=self.recipient(to)),
+                            what=self.pm_what.format(to=to), pm=True)
+
+    def filling(self, message: str, subject: str | None, *, topic: str | None = None,
+                to: str | None = None) -> Fill:
+        """The fill of one message: a reply's form checked against ``topic`` first
+        (:meth:`check_topic`), then what the form sends as served (:meth:`fields`), the
+        message, the subject and a PM's recipient ``to`` in the engine's fields."""
+        def fill(form: HtmlForm) -> dict[str, str]:
+            if topic is not None:
+                self.check_topic(self.form_topic(form), topic)
+            data = self.fields(form, pm=to is not None)
+            data[self.message_field or form.textarea] = message
+            if subject is not None and (to is not None or self.subject_field in form.named):
+                data[self.subject_field] = subject
+            if to is not None:
+                data[self.recipient_field] = to
+            return data
+
+        return fill
+
+    def deliver(self, url: str, fill: Fill, *, what: str, pm: bool) -> int | None:
+        """The form at ``url`` through :meth:`submit`: got by :meth:`form_at`, filled by
+        ``fill`` and sent by :meth:`send`."""
+        return self.submit(lambda: self.form_at(url, what, pm=pm),
+                           lambda form: self.send(form, fill, url=url, what=what, pm=pm),
+                           what=what)
+
+    # -- the engine's hooks for the driver
+
+    def topic(self) -> str:
+        """Hook: the game topic's id, or an error when ``[forum] url`` names none."""
+        if self.forum.topic_id is None:
+            raise PostingError("в [forum] url нет номера темы: referee не знает, куда писать",
+                               self.topic_hint)
+        return str(self.forum.topic_id)
+
+    def reply_url(self) -> str:  # pragma: no cover - every engine's own
+        """Hook: the address of the game topic's reply form."""
+        raise NotImplementedError
+
+    def compose_url(self, user_id: int | None = None) -> str:  # pragma: no cover - same
+        """Hook: the address of the PM form (to ``user_id`` when the board takes one)."""
+        raise NotImplementedError
+
+    def form_topic(self, form: HtmlForm) -> str | None:  # pragma: no cover - same
+        """Hook: the topic a reply form's address (or field) names, as :meth:`check_topic`
+        compares it."""
+        raise NotImplementedError
+
+    def recipient(self, to: str) -> str:
+        """Hook: the recipient field's value for ``to`` (refused when the board cannot
+        take it)."""
+        return to
+
+    def fields(self, form: HtmlForm, *, pm: bool) -> dict[str, str]:
+        """Hook: what a browser sends of the form as served, with the board's own fixed
+        fields (its button…)."""
+        return dict(form.fields)
+
+    def form_at(self, url: str, what: str, *, pm: bool) -> F:  # pragma: no cover - same
+        """Hook: the form at ``url`` as the logged-in host sees it (:meth:`read_form`)."""
+        raise NotImplementedError
+
+    def send(self, form: F, fill: Fill, *, url: str, what: str,
+             pm: bool) -> Answer:  # pragma: no cover - same
+        """Hook: one send of ``form`` filled by ``fill`` (:meth:`post` or
+        :meth:`send_form`), and the board's answer."""
+        raise NotImplementedError
 
     # -- 1. the form
 
@@ -215,5 +314,5 @@ class FormPoster(Closing, Generic[F]):
             form = again
 
 
-__all__ = ["FORM_TYPE", "LOOK", "Answer", "FormPoster", "GuestForm", "PostingError",
+__all__ = ["FORM_TYPE", "LOOK", "Answer", "Fill", "FormPoster", "GuestForm", "PostingError",
            "form_body"]
