@@ -31,8 +31,7 @@ FRESH = ("token", "form_invalid", "login")
 """Answer kinds that a fresh form (and, for ``login``, a new login) may cure once."""
 
 Fill = Callable[[HtmlForm], dict[str, str]]
-"""What the driver sends for a form: checked against the game topic (a reply), with the
-message, the subject and the recipient (a PM) filled in."""
+"""The driver's fill of a form (:meth:`FormPoster.deliver`): the fields to send."""
 
 
 def form_body(values: dict[str, str], charset: str) -> bytes:
@@ -70,7 +69,11 @@ F = TypeVar("F")
 
 class FormPoster(Closing, Generic[F]):
     """Replies and PMs as the logged-in host over an engine's board client (implements
-    :class:`referee.core.kernel.Poster` with the engine's ``reply`` and ``send_pm``)."""
+    :class:`referee.core.kernel.Poster`). The engine writes the driver's hooks
+    ``reply_url()``, ``compose_url(user_id)``, ``form_topic(form)`` (the topic a reply
+    form names, as :meth:`check_topic` compares it), ``form_at(url, what, pm=)`` (the form
+    as the host sees it: :meth:`read_form`) and ``send(form, fill, url=, what=, pm=)`` (one
+    send and the board's answer: :meth:`post` or :meth:`send_form`)."""
 
     flood_default = 31.0
     """The board's default flood interval plus a margin, when its answer names none."""
@@ -108,37 +111,34 @@ class FormPoster(Closing, Generic[F]):
         """Reply in the game topic; the new post's id, or None when the board does not
         tell."""
         topic = self.topic()
-        return self.deliver(self.reply_url(), self.filling(message, subject, topic=topic),
-                            what=self.reply_what.format(topic=topic), pm=False)
+        return self.deliver(self.reply_url(), message, subject, topic=topic,
+                            what=self.reply_what.format(topic=topic))
 
     def send_pm(self, to: str, message: str, subject: str,
                 user_id: int | None = None) -> int | None:
         """Send one PM to the member named ``to``; its id when the board tells."""
-        return self.deliver(self.compose_url(user_id),
-                            self.filling(message, subject, to=self.recipient(to)),
-                            what=self.pm_what.format(to=to), pm=True)
+        return self.deliver(self.compose_url(user_id), message, subject,
+                            to=self.recipient(to), what=self.pm_what.format(to=to))
 
-    def filling(self, message: str, subject: str | None, *, topic: str | None = None,
-                to: str | None = None) -> Fill:
-        """The fill of one message: a reply's form checked against ``topic`` first
-        (:meth:`check_topic`), then what the form sends as served (:meth:`fields`), the
-        message, the subject and a PM's recipient ``to`` in the engine's fields."""
+    def deliver(self, url: str, message: str, subject: str | None, *, what: str,
+                topic: str | None = None, to: str | None = None) -> int | None:
+        """One message through the form at ``url`` (:meth:`submit`): the form got by
+        :meth:`form_at`; a reply's checked against ``topic`` (:meth:`check_topic`); filled
+        with what it sends as served (:meth:`fields`), the message, the subject and a PM's
+        recipient ``to``; sent by :meth:`send`."""
+        pm = to is not None
+
         def fill(form: HtmlForm) -> dict[str, str]:
             if topic is not None:
                 self.check_topic(self.form_topic(form), topic)
-            data = self.fields(form, pm=to is not None)
+            data = self.fields(form, pm=pm)
             data[self.message_field or form.textarea] = message
-            if subject is not None and (to is not None or self.subject_field in form.named):
+            if subject is not None and (pm or self.subject_field in form.named):
                 data[self.subject_field] = subject
             if to is not None:
                 data[self.recipient_field] = to
             return data
 
-        return fill
-
-    def deliver(self, url: str, fill: Fill, *, what: str, pm: bool) -> int | None:
-        """The form at ``url`` through :meth:`submit`: got by :meth:`form_at`, filled by
-        ``fill`` and sent by :meth:`send`."""
         return self.submit(lambda: self.form_at(url, what, pm=pm),
                            lambda form: self.send(form, fill, url=url, what=what, pm=pm),
                            what=what)
@@ -152,19 +152,6 @@ class FormPoster(Closing, Generic[F]):
                                self.topic_hint)
         return str(self.forum.topic_id)
 
-    def reply_url(self) -> str:  # pragma: no cover - every engine's own
-        """Hook: the address of the game topic's reply form."""
-        raise NotImplementedError
-
-    def compose_url(self, user_id: int | None = None) -> str:  # pragma: no cover - same
-        """Hook: the address of the PM form (to ``user_id`` when the board takes one)."""
-        raise NotImplementedError
-
-    def form_topic(self, form: HtmlForm) -> str | None:  # pragma: no cover - same
-        """Hook: the topic a reply form's address (or field) names, as :meth:`check_topic`
-        compares it."""
-        raise NotImplementedError
-
     def recipient(self, to: str) -> str:
         """Hook: the recipient field's value for ``to`` (refused when the board cannot
         take it)."""
@@ -174,16 +161,6 @@ class FormPoster(Closing, Generic[F]):
         """Hook: what a browser sends of the form as served, with the board's own fixed
         fields (its button…)."""
         return dict(form.fields)
-
-    def form_at(self, url: str, what: str, *, pm: bool) -> F:  # pragma: no cover - same
-        """Hook: the form at ``url`` as the logged-in host sees it (:meth:`read_form`)."""
-        raise NotImplementedError
-
-    def send(self, form: F, fill: Fill, *, url: str, what: str,
-             pm: bool) -> Answer:  # pragma: no cover - same
-        """Hook: one send of ``form`` filled by ``fill`` (:meth:`post` or
-        :meth:`send_form`), and the board's answer."""
-        raise NotImplementedError
 
     # -- 1. the form
 

@@ -104,10 +104,16 @@ class MybbPoster(FormPoster[tuple[HtmlForm, str]]):
         """Sent once, whatever the answer: stored (a reply's post id; a PM's id when the
         board says), else an error (:meth:`_not_stored`)."""
         html_form, charset = form
+        data = fill(html_form)
         action = html_form.action
+        if not same_site(httpx.URL(action).host, self.http.host):
+            raise PostingError(f"форма отправляется на другой сайт ({httpx.URL(action).host}); "
+                               "referee её не отправит", "проверьте [forum] url")
         if pm:
             action += ("&" if "?" in action else "?") + "format=json"
-        r, html = self._post(action, fill(html_form), charset, referer=url, what=what)
+        r = self.post(action, what=what, content=form_body(data, charset),
+                      headers={**FORM_TYPE, "Referer": url})
+        html = self.forum.decoded(r)
         if pm and r.content.lstrip()[:1] == b"{":
             return Answer("stored", self._pm_json(r.content, what))
         found = stored_id(r, html, _STORED_PM if pm else _STORED_POST)
@@ -115,15 +121,6 @@ class MybbPoster(FormPoster[tuple[HtmlForm, str]]):
                                  r.headers.get("location", "")):
             return Answer("stored", found)
         raise self._not_stored(r, html, what)
-
-    def _post(self, action: str, data: dict[str, str], charset: str,
-              *, referer: str, what: str) -> tuple[httpx.Response, str]:
-        if not same_site(httpx.URL(action).host, self.http.host):
-            raise PostingError(f"форма отправляется на другой сайт ({httpx.URL(action).host}); "
-                               "referee её не отправит", "проверьте [forum] url")
-        r = self.post(action, what=what, content=form_body(data, charset),
-                      headers={**FORM_TYPE, "Referer": referer})
-        return r, self.forum.decoded(r)
 
     @staticmethod
     def _pm_json(content: bytes, what: str) -> int | None:

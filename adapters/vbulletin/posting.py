@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-import httpx
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.form import HtmlForm
@@ -67,14 +66,12 @@ class VbulletinPoster(FormPoster[HtmlForm]):
     def send(self, form: HtmlForm, fill: Fill, *, url: str, what: str, pm: bool) -> Answer:
         """A reply's new post id (``p=N``); vBulletin does not tell a new PM's id."""
         return self.send_form(
-            form.action, what=what, stored=lambda r: _redirected(r, pm=pm),
+            form.action, what=what,
+            stored=lambda r: (forms.stored_at(r.headers.get("Location", ""), pm=pm)
+                              or Answer("unknown")),
             classify=lambda r: forms.classify_answer(self.forum.decoded(r), pm=pm),
             content=form_body(fill(form), self.forum.charset),
             headers={**FORM_TYPE, "Referer": form.action})
-
-
-def _redirected(r: httpx.Response, *, pm: bool) -> Answer:
-    return forms.stored_at(r.headers.get("Location", ""), pm=pm) or Answer("unknown")
 
 
 __all__ = ["FLOOD_WAIT", "PostingError", "VbulletinPoster"]
