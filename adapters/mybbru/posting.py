@@ -46,7 +46,6 @@ class MybbPoster(FormPoster[tuple[HtmlForm, str]]):
 
     forum: MybbForum
     unsure = ForumError
-
     pm_what = "ЛС для «{to}»"
     subject_field = "req_subject"
     recipient_field = "req_username"

@@ -35,6 +35,8 @@ class SmfPoster(FormPoster[HtmlForm]):
     """Sends replies and PMs as the logged-in host over an :class:`SmfForum` session."""
 
     flood_default = SEND_SPACING
+    topic_hint = 'укажите адрес темы, например "…/index.php?topic=123.0"'
+    recipient_field = "to"
     forum: SmfForum
 
     def __init__(self, forum: SmfForum) -> None:
@@ -43,9 +45,6 @@ class SmfPoster(FormPoster[HtmlForm]):
         self.spacing: float | None = None
         """Seconds the board demands between two sends, once it has said so (a flood
         refusal); None: no wait before a send."""
-
-    topic_hint = 'укажите адрес темы, например "…/index.php?topic=123.0"'
-    recipient_field = "to"
 
     # -- hooks
 

@@ -25,7 +25,6 @@ class VbulletinPoster(FormPoster[HtmlForm]):
 
     flood_default = FLOOD_WAIT
     forum: VbulletinForum
-
     reply_what = "ответ в теме t={topic}"
     subject_field = "title"
     topic_hint = 'укажите ссылку на тему: "…/showthread.php?t=123"'

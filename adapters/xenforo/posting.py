@@ -37,7 +37,6 @@ class XenforoPoster(FormPoster[HtmlForm]):
     max_flood_wait = MAX_FLOOD_WAIT
     look = _LOOK
     forum: XenforoForum
-
     pm_what = "переписка с «{to}»"
     subject_field = "title"
     message_field = "message"  # BB code; the editor's own ``message_html`` is left out
