@@ -30,6 +30,9 @@ LOOK = ("посмотрите в теме (или в «Отправленных�
 FRESH = ("token", "form_invalid", "login")
 """Answer kinds that a fresh form (and, for ``login``, a new login) may cure once."""
 
+Fill = Callable[[HtmlForm], dict[str, str]]
+"""The driver's fill of a form (:meth:`FormPoster.deliver`): the fields to send."""
+
 
 def form_body(values: dict[str, str], charset: str) -> bytes:
     """A form in the page's own encoding, as a browser sends it from a ``windows-1251``
@@ -66,7 +69,11 @@ F = TypeVar("F")
 
 class FormPoster(Closing, Generic[F]):
     """Replies and PMs as the logged-in host over an engine's board client (implements
-    :class:`referee.core.kernel.Poster` with the engine's ``reply`` and ``send_pm``)."""
+    :class:`referee.core.kernel.Poster`). The engine writes the driver's hooks
+    ``reply_url()``, ``compose_url(user_id)``, ``form_topic(form)`` (the topic a reply
+    form names, as :meth:`check_topic` compares it), ``form_at(url, what, pm=)`` (the form
+    as the host sees it: :meth:`read_form`) and ``send(form, fill, url=, what=, pm=)`` (one
+    send and the board's answer: :meth:`post` or :meth:`send_form`)."""
 
     flood_default = 31.0
     """The board's default flood interval plus a margin, when its answer names none."""
@@ -75,6 +82,18 @@ class FormPoster(Closing, Generic[F]):
     """The request errors after which the message may have been stored."""
     look = LOOK
     """Where the host looks before sending again a message that may have been stored."""
+    reply_what = "ответ в теме {topic}"
+    """How the host's messages name a reply (``topic``: the game topic's id)."""
+    pm_what = "личное сообщение для «{to}»"
+    """How they name a PM (``to``: the recipient as the host wrote it)."""
+    subject_field = "subject"
+    """Where a given subject goes: a PM's always, a reply's only when its form has the field
+    (else the board's own «Re: …» stays)."""
+    recipient_field = "recipients"
+    message_field: str | None = None
+    """Where the message goes; None: the form's text area (:attr:`HtmlForm.textarea`)."""
+    topic_hint = ""
+    """How to write ``[forum] url`` so that it names the game topic."""
 
     def __init__(self, forum: Any, *, flood_wait: float | None = None) -> None:
         self.forum = forum
@@ -85,6 +104,63 @@ class FormPoster(Closing, Generic[F]):
 
     def close(self) -> None:
         self.forum.close()
+
+    # -- the driver: a reply and a PM, each one form's round
+
+    def reply(self, message: str, subject: str | None = None) -> int | None:
+        """Reply in the game topic; the new post's id, or None when the board does not
+        tell."""
+        topic = self.topic()
+        return self.deliver(self.reply_url(), message, subject, topic=topic,
+                            what=self.reply_what.format(topic=topic))
+
+    def send_pm(self, to: str, message: str, subject: str,
+                user_id: int | None = None) -> int | None:
+        """Send one PM to the member named ``to``; its id when the board tells."""
+        return self.deliver(self.compose_url(user_id), message, subject,
+                            to=self.recipient(to), what=self.pm_what.format(to=to))
+
+    def deliver(self, url: str, message: str, subject: str | None, *, what: str,
+                topic: str | None = None, to: str | None = None) -> int | None:
+        """One message through the form at ``url`` (:meth:`submit`): the form got by
+        :meth:`form_at`; a reply's checked against ``topic`` (:meth:`check_topic`); filled
+        with what it sends as served (:meth:`fields`), the message, the subject and a PM's
+        recipient ``to``; sent by :meth:`send`."""
+        pm = to is not None
+
+        def fill(form: HtmlForm) -> dict[str, str]:
+            if topic is not None:
+                self.check_topic(self.form_topic(form), topic)
+            data = self.fields(form, pm=pm)
+            data[self.message_field or form.textarea] = message
+            if subject is not None and (pm or self.subject_field in form.named):
+                data[self.subject_field] = subject
+            if to is not None:
+                data[self.recipient_field] = to
+            return data
+
+        return self.submit(lambda: self.form_at(url, what, pm=pm),
+                           lambda form: self.send(form, fill, url=url, what=what, pm=pm),
+                           what=what)
+
+    # -- the engine's hooks for the driver
+
+    def topic(self) -> str:
+        """Hook: the game topic's id, or an error when ``[forum] url`` names none."""
+        if self.forum.topic_id is None:
+            raise PostingError("в [forum] url нет номера темы: referee не знает, куда писать",
+                               self.topic_hint)
+        return str(self.forum.topic_id)
+
+    def recipient(self, to: str) -> str:
+        """Hook: the recipient field's value for ``to`` (refused when the board cannot
+        take it)."""
+        return to
+
+    def fields(self, form: HtmlForm, *, pm: bool) -> dict[str, str]:
+        """Hook: what a browser sends of the form as served, with the board's own fixed
+        fields (its button…)."""
+        return dict(form.fields)
 
     # -- 1. the form
 
@@ -215,5 +291,5 @@ class FormPoster(Closing, Generic[F]):
             form = again
 
 
-__all__ = ["FORM_TYPE", "LOOK", "Answer", "FormPoster", "GuestForm", "PostingError",
+__all__ = ["FORM_TYPE", "LOOK", "Answer", "Fill", "FormPoster", "GuestForm", "PostingError",
            "form_body"]

@@ -11,7 +11,6 @@ again).
 from __future__ import annotations
 
 import json
-import logging
 import re
 
 import httpx
@@ -20,10 +19,8 @@ from adapters.base import same_site
 from adapters.form import HtmlForm
 from adapters.mybbru import page as pages
 from adapters.mybbru.client import MybbForum
-from adapters.poster import FORM_TYPE, FormPoster, form_body
+from adapters.poster import FORM_TYPE, Answer, Fill, FormPoster, form_body
 from referee.core.errors import ForumError, PostingError
-
-log = logging.getLogger("referee.mybbru.posting")
 
 _STORED_POST = re.compile(r"viewtopic\.php\?pid=(\d+)")
 _STORED_PM = re.compile(r"messages\.php\?(?:[^\"'>]*&(?:amp;)?)?(?:id|pid)=(\d+)")
@@ -44,13 +41,19 @@ def stored_id(r: httpx.Response, html: str, pattern: re.Pattern[str]) -> int | N
     return None
 
 
-class MybbPoster(FormPoster[HtmlForm]):
+class MybbPoster(FormPoster[tuple[HtmlForm, str]]):
     """Sends replies and PMs as the logged-in host over a :class:`MybbForum` session."""
 
     forum: MybbForum
     unsure = ForumError
+    pm_what = "ЛС для «{to}»"
+    subject_field = "req_subject"
+    recipient_field = "req_username"
 
-    # -- urls
+    # -- hooks
+
+    def topic(self) -> str:
+        return str(self.forum._topic())
 
     def reply_url(self) -> str:
         return f"{self.forum.root}post.php?tid={self.forum._topic()}"
@@ -59,55 +62,28 @@ class MybbPoster(FormPoster[HtmlForm]):
         url = f"{self.forum.root}messages.php?action=new"
         return f"{url}&uid={user_id}" if user_id else url
 
-    # -- public
+    def form_topic(self, form: HtmlForm) -> str | None:
+        return form.target("tid")
 
-    def reply(self, message: str, subject: str | None = None) -> int | None:
-        """Reply in the game topic; the new post's id."""
-        topic = str(self.forum._topic())
-        url = self.reply_url()
-        form, charset = self._form(url, "post.php", "форма ответа", guest_field="req_username")
-        self.check_topic(form.target("tid"), topic)
-        data = self._fields(form, message)
-        if subject and "req_subject" in form.named:
-            data["req_subject"] = subject
-        r, html = self._post(form.action, data, charset, referer=url,
-                             what=f"ответ в теме {topic}")
-        post_id = stored_id(r, html, _STORED_POST)
-        if post_id is not None:
-            log.info("reply stored as post %s", post_id)
-            return post_id
-        raise self._not_stored(r, html, f"ответ в теме {topic}")
+    def fields(self, form: HtmlForm, *, pm: bool) -> dict[str, str]:
+        data = form.sends("hidden", "text", "checkbox")
+        data.setdefault("form_sent", "1")
+        data.update([form.press("submit", "Отправить")])
+        return data
 
-    def send_pm(self, to: str, message: str, subject: str,
-                user_id: int | None = None) -> int | None:
-        """A private message to ``to``; the board's id for it when it says."""
-        url = self.compose_url(user_id)
-        form, charset = self._form(url, "messages.php", "форма личного сообщения")
-        data = self._fields(form, message)
-        data["req_username"] = to
-        data["req_subject"] = subject
-        action = form.action + ("&" if "?" in form.action else "?") + "format=json"
-        r, html = self._post(action, data, charset, referer=url, what=f"ЛС для «{to}»")
-        if r.content.lstrip()[:1] == b"{":
-            return self._pm_json(r.content, to)
-        pm_id = stored_id(r, html, _STORED_PM)
-        if pm_id is not None or (r.is_redirect and "messages.php" in
-                                 r.headers.get("location", "")):
-            return pm_id
-        raise self._not_stored(r, html, f"ЛС для «{to}»")
-
-    # -- steps
-
-    def _form(self, url: str, action_has: str, what: str,
-              guest_field: str | None = None) -> tuple[HtmlForm, str]:
-        """The form as the logged-in host sees it (one login when the board shows a login
-        page or a guest's form: the host's messages never go out as a guest)."""
+    def form_at(self, url: str, what: str, *, pm: bool) -> tuple[HtmlForm, str]:
+        """The form as the logged-in host sees it, and its charset (one login when the
+        board shows a login page or a guest's form: the host's messages never go out as a
+        guest)."""
+        action_has = "messages.php" if pm else "post.php"
+        shown = "форма личного сообщения" if pm else "форма ответа"
         if not self.forum.logged_in():
             self.forum.login()
         for attempt in range(2):
-            r, html, codec = self.http.get_text(url, reads_right=pages.reads_as_mybb, what=what)
+            r, html, codec = self.http.get_text(url, reads_right=pages.reads_as_mybb, what=shown)
             form = pages.parse_post_form(html, url=url, action_has=action_has)
-            guest = form is not None and guest_field is not None and guest_field in form.named
+            # A reply form that asks for a guest's name was made for a guest.
+            guest = form is not None and not pm and "req_username" in form.named
             if form is not None and not guest:
                 return form, pages.form_charset(r.content, r.headers.get("content-type"), codec)
             if attempt == 0 and (guest or pages.has_login_form(html)) \
@@ -116,41 +92,47 @@ class MybbPoster(FormPoster[HtmlForm]):
                 continue
             said = pages.page_message(html)
             raise PostingError(
-                f"форум не показал {what} (HTTP {r.status_code})"
+                f"форум не показал {shown} (HTTP {r.status_code})"
                 + (f": «{said}»" if said else ""),
                 "откройте её в браузере под учётной записью ведущего",
             )
-        raise PostingError(f"форум не показал {what}")  # pragma: no cover - loop returns
+        raise PostingError(f"форум не показал {shown}")  # pragma: no cover - loop returns
 
-    @staticmethod
-    def _fields(form: HtmlForm, message: str) -> dict[str, str]:
-        data = form.sends("hidden", "text", "checkbox")
-        data.setdefault("form_sent", "1")
-        data[form.textarea] = message
-        data.update([form.press("submit", "Отправить")])
-        return data
-
-    def _post(self, action: str, data: dict[str, str], charset: str,
-              *, referer: str, what: str) -> tuple[httpx.Response, str]:
+    def send(self, form: tuple[HtmlForm, str], fill: Fill, *, url: str, what: str,
+             pm: bool) -> Answer:
+        """Sent once, whatever the answer: stored (a reply's post id; a PM's id when the
+        board says), else an error (:meth:`_not_stored`)."""
+        html_form, charset = form
+        data = fill(html_form)
+        action = html_form.action
         if not same_site(httpx.URL(action).host, self.http.host):
             raise PostingError(f"форма отправляется на другой сайт ({httpx.URL(action).host}); "
                                "referee её не отправит", "проверьте [forum] url")
+        if pm:
+            action += ("&" if "?" in action else "?") + "format=json"
         r = self.post(action, what=what, content=form_body(data, charset),
-                      headers={**FORM_TYPE, "Referer": referer})
-        return r, self.forum.decoded(r)
+                      headers={**FORM_TYPE, "Referer": url})
+        html = self.forum.decoded(r)
+        if pm and r.content.lstrip()[:1] == b"{":
+            return Answer("stored", self._pm_json(r.content, what))
+        found = stored_id(r, html, _STORED_PM if pm else _STORED_POST)
+        if found is not None or (pm and r.is_redirect and "messages.php" in
+                                 r.headers.get("location", "")):
+            return Answer("stored", found)
+        raise self._not_stored(r, html, what)
 
     @staticmethod
-    def _pm_json(content: bytes, to: str) -> int | None:
+    def _pm_json(content: bytes, what: str) -> int | None:
         try:
             payload = json.loads(content.decode("utf-8-sig"))
         except ValueError:
-            raise PostingError(f"форум ответил на ЛС для «{to}» непонятно",
+            raise PostingError(f"форум ответил на {what} непонятно",
                                "проверьте папку отправленных на форуме",
                                maybe_sent=True) from None
         error = payload.get("error") if isinstance(payload, dict) else None
         if error:
             text = error.get("message") if isinstance(error, dict) else error
-            raise PostingError(f"форум не отправил ЛС для «{to}»: «{text}»",
+            raise PostingError(f"форум не отправил {what}: «{text}»",
                                "проверьте ник получателя")
         response = payload.get("response") if isinstance(payload, dict) else None
         pm_id = response.get("id") if isinstance(response, dict) else None

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import httpx
 
 from adapters.form import HtmlForm
-from adapters.poster import LOOK, Answer, FormPoster
+from adapters.poster import LOOK, Answer, Fill, FormPoster
 from adapters.smf import forms
 from adapters.smf.client import SmfForum
 from adapters.smf.page import SmfPage
@@ -35,6 +35,8 @@ class SmfPoster(FormPoster[HtmlForm]):
     """Sends replies and PMs as the logged-in host over an :class:`SmfForum` session."""
 
     flood_default = SEND_SPACING
+    topic_hint = 'укажите адрес темы, например "…/index.php?topic=123.0"'
+    recipient_field = "to"
     forum: SmfForum
 
     def __init__(self, forum: SmfForum) -> None:
@@ -44,51 +46,29 @@ class SmfPoster(FormPoster[HtmlForm]):
         """Seconds the board demands between two sends, once it has said so (a flood
         refusal); None: no wait before a send."""
 
-    # -- public
+    # -- hooks
 
-    def reply(self, message: str, subject: str | None = None) -> int | None:
-        """Reply in the game topic; the new post's id (read off the page SMF redirects
-        to), or None when that page does not show it."""
-        topic = self.forum.topic_id
-        if topic is None:
-            raise PostingError("в [forum] url нет номера темы: referee не знает, куда писать",
-                               'укажите адрес темы, например "…/index.php?topic=123.0"')
-        url = f"{self.forum.script}?action=post;topic={topic}.0"
+    def reply_url(self) -> str:
+        return f"{self.forum.script}?action=post;topic={self.topic()}.0"
 
-        def fill(form: HtmlForm) -> dict[str, str]:
-            self.check_topic(form.fields.get("topic"), topic)
-            data = dict(form.fields)
-            data["subject"] = subject if subject is not None else data.get("subject", "")
-            data["goback"] = "1"  # the redirect then leads to the new post
-            data[form.textarea] = message
-            data["post"] = "Отправить"
-            return data
+    def compose_url(self, user_id: int | None = None) -> str:
+        return f"{self.forum.script}?action=pm;sa=send"
 
-        return self._submit(url, fill, what=f"ответ в теме {topic}", pm=False)
+    def form_topic(self, form: HtmlForm) -> str | None:
+        return form.fields.get("topic")
 
-    def send_pm(self, to: str, message: str, subject: str,
-                user_id: int | None = None) -> int | None:
-        """Send one PM to the member named ``to``. SMF does not tell the new PM's id."""
+    def recipient(self, to: str) -> str:
         if '"' in to or not to.strip():
             raise PostingError(f"ник «{to}» нельзя вписать в поле «Кому» SMF",
                                "отправьте это сообщение вручную в браузере")
-        url = f"{self.forum.script}?action=pm;sa=send"
+        return f'"{to.strip()}"'  # quoted: a nick may hold a comma
 
-        def fill(form: HtmlForm) -> dict[str, str]:
-            data = dict(form.fields)
-            data["to"] = f'"{to.strip()}"'  # quoted: a nick may hold a comma
-            data["bcc"] = ""
-            data["subject"] = subject
-            data[form.textarea] = message
-            data["post"] = "Отправить"
-            return data
+    def fields(self, form: HtmlForm, *, pm: bool) -> dict[str, str]:
+        # A reply's «goback»: the redirect then leads to the new post.
+        own = {"bcc": ""} if pm else {"goback": "1"}
+        return {**form.fields, **own, "post": "Отправить"}
 
-        self._submit(url, fill, what=f"личное сообщение для «{to}»", pm=True)
-        return None
-
-    # -- hooks
-
-    def _form(self, url: str, what: str) -> HtmlForm:
+    def form_at(self, url: str, what: str, *, pm: bool) -> HtmlForm:
         """The form as the logged-in host sees it (a guest form leads to a login)."""
         def read(html: str) -> HtmlForm:
             form = forms.parse_posting_form(html, url=url)  # a login page raises here
@@ -98,18 +78,15 @@ class SmfPoster(FormPoster[HtmlForm]):
 
         return self.read_form(url, read, what=f"форму: {what}")
 
-    def _submit(self, url: str, fill: Callable[[HtmlForm], dict[str, str]], *,
-                what: str, pm: bool) -> int | None:
-        def send(form: HtmlForm) -> Answer:
-            data = fill(form)
-            last_msg = form.fields.get("last_msg")
-            return self.send_form(
-                form.action, what=what, data=data, headers={"Referer": strip_session(url)},
-                stored=lambda r: Answer("stored", self._stored(r, what=what, pm=pm,
-                                                               after=last_msg)),
-                classify=lambda r: forms.classify_answer(self.forum.decoded(r), url=form.action))
-
-        return self.submit(lambda: self._form(url, what), send, what=what)
+    def send(self, form: HtmlForm, fill: Fill, *, url: str, what: str, pm: bool) -> Answer:
+        """The new reply's id read off the page SMF redirects to (:meth:`_stored`); SMF
+        does not tell a new PM's id."""
+        last_msg = form.fields.get("last_msg")
+        return self.send_form(
+            form.action, what=what, data=fill(form), headers={"Referer": strip_session(url)},
+            stored=lambda r: Answer("stored", self._stored(r, what=what, pm=pm,
+                                                           after=last_msg)),
+            classify=lambda r: forms.classify_answer(self.forum.decoded(r), url=form.action))
 
     def relogin(self, answer: Answer) -> None:
         pass  # a lost session: the form's page logs in again (BoardClient.read)
@@ -157,7 +134,6 @@ class SmfPoster(FormPoster[HtmlForm]):
         new = int(found.group(1)) if found else None
         if new is not None and after and after.isdigit() and new <= int(after):
             return None
-        log.info("%s stored as %s", what, new)
         return new
 
     def post(self, url: str, *, what: str, **request: object) -> httpx.Response:

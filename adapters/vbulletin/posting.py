@@ -6,13 +6,11 @@ the hooks of :class:`adapters.poster.FormPoster`. The forms, the answers and wha
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-import httpx
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.form import HtmlForm
-from adapters.poster import FORM_TYPE, Answer, FormPoster, GuestForm, form_body
+from adapters.poster import FORM_TYPE, Answer, Fill, FormPoster, GuestForm, form_body
 from adapters.vbulletin import forms, topic
 from adapters.vbulletin.client import VbulletinForum
 from referee.core.errors import PostingError
@@ -27,63 +25,35 @@ class VbulletinPoster(FormPoster[HtmlForm]):
 
     flood_default = FLOOD_WAIT
     forum: VbulletinForum
-
-    # -- addresses
-
-    def reply_url(self) -> str:
-        if self.forum.topic_id is None:
-            raise PostingError("в [forum] url нет номера темы: referee не знает, куда писать",
-                               'укажите ссылку на тему: "…/showthread.php?t=123"')
-        return f"{self.forum.root}newreply.php?do=newreply&noquote=1&t={self.forum.topic_id}"
-
-    def compose_url(self) -> str:
-        return f"{self.forum.root}private.php?do=newpm"
-
-    # -- public
-
-    def reply(self, message: str, subject: str | None = None) -> int | None:
-        """Reply in the game thread; the new post's id (``p=N``)."""
-        topic_id = str(self.forum.topic_id)
-        url = self.reply_url()
-
-        def build(form: HtmlForm) -> dict[str, str]:
-            target = _THREAD.search(form.action)
-            self.check_topic(target.group(1) if target else form.fields.get("t"), topic_id)
-            data = self._fields(form, message)
-            if subject is not None:
-                data["title"] = subject
-            return data
-
-        return self._submit(url, "newreply.php", build, what=f"ответ в теме t={topic_id}",
-                            pm=False)
-
-    def send_pm(self, to: str, message: str, subject: str,
-                user_id: int | None = None) -> int | None:
-        """Send one PM to ``to`` (by name: vBulletin's form takes names). vBulletin does
-        not tell the new PM's id: None."""
-        def build(form: HtmlForm) -> dict[str, str]:
-            data = self._fields(form, message)
-            data.update({"recipients": to, "bccrecipients": "", "title": subject})
-            data.setdefault("savecopy", "1")
-            return data
-
-        return self._submit(self.compose_url(), "private.php", build,
-                            what=f"личное сообщение для «{to}»", pm=True)
+    reply_what = "ответ в теме t={topic}"
+    subject_field = "title"
+    topic_hint = 'укажите ссылку на тему: "…/showthread.php?t=123"'
 
     # -- hooks
 
-    @staticmethod
-    def _fields(form: HtmlForm, message: str) -> dict[str, str]:
-        data = dict(form.fields)
-        data[form.textarea] = message
-        data["wysiwyg"] = "0"
-        data["sbutton"] = form.buttons.get("sbutton", "Submit")
+    def reply_url(self) -> str:
+        return f"{self.forum.root}newreply.php?do=newreply&noquote=1&t={self.topic()}"
+
+    def compose_url(self, user_id: int | None = None) -> str:
+        """vBulletin's form takes the recipient by name."""
+        return f"{self.forum.root}private.php?do=newpm"
+
+    def form_topic(self, form: HtmlForm) -> str | None:
+        target = _THREAD.search(form.action)
+        return target.group(1) if target else form.fields.get("t")
+
+    def fields(self, form: HtmlForm, *, pm: bool) -> dict[str, str]:
+        data = {**form.fields, "wysiwyg": "0",
+                "sbutton": form.buttons.get("sbutton", "Submit")}
+        if pm:
+            data["bccrecipients"] = ""
+            data.setdefault("savecopy", "1")
         return data
 
-    def _form(self, url: str, word: str) -> HtmlForm:
+    def form_at(self, url: str, what: str, *, pm: bool) -> HtmlForm:
         def read(html: str) -> HtmlForm:
             tree = LexborHTMLParser(html)
-            form = forms.posting_form(html, url, word)
+            form = forms.posting_form(html, url, "private.php" if pm else "newreply.php")
             if form is None:
                 topic.raise_for_page(tree, url, "форма отправки")
             if not topic.is_logged_in(tree):
@@ -92,20 +62,15 @@ class VbulletinPoster(FormPoster[HtmlForm]):
 
         return self.read_form(url, read, what="форма отправки")
 
-    def _submit(self, url: str, word: str, build: Callable[[HtmlForm], dict[str, str]], *,
-                what: str, pm: bool) -> int | None:
-        def send(form: HtmlForm) -> Answer:
-            return self.send_form(
-                form.action, what=what, stored=lambda r: _redirected(r, pm=pm),
-                classify=lambda r: forms.classify_answer(self.forum.decoded(r), pm=pm),
-                content=form_body(build(form), self.forum.charset),
-                headers={**FORM_TYPE, "Referer": form.action})
-
-        return self.submit(lambda: self._form(url, word), send, what=what)
-
-
-def _redirected(r: httpx.Response, *, pm: bool) -> Answer:
-    return forms.stored_at(r.headers.get("Location", ""), pm=pm) or Answer("unknown")
+    def send(self, form: HtmlForm, fill: Fill, *, url: str, what: str, pm: bool) -> Answer:
+        """A reply's new post id (``p=N``); vBulletin does not tell a new PM's id."""
+        return self.send_form(
+            form.action, what=what,
+            stored=lambda r: (forms.stored_at(r.headers.get("Location", ""), pm=pm)
+                              or Answer("unknown")),
+            classify=lambda r: forms.classify_answer(self.forum.decoded(r), pm=pm),
+            content=form_body(fill(form), self.forum.charset),
+            headers={**FORM_TYPE, "Referer": form.action})
 
 
 __all__ = ["FLOOD_WAIT", "PostingError", "VbulletinPoster"]

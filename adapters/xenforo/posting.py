@@ -8,12 +8,11 @@ where each was verified: README.md («Posting»).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 import httpx
 
 from adapters.form import HtmlForm
-from adapters.poster import Answer, FormPoster, GuestForm
+from adapters.poster import Answer, Fill, FormPoster, GuestForm
 from adapters.xenforo import forms
 from adapters.xenforo.client import XenforoForum
 from adapters.xenforo.page import error_text, is_logged_in, login_form, parse
@@ -38,47 +37,41 @@ class XenforoPoster(FormPoster[HtmlForm]):
     max_flood_wait = MAX_FLOOD_WAIT
     look = _LOOK
     forum: XenforoForum
-
-    def reply(self, message: str, subject: str | None = None) -> int | None:
-        """Reply in the game thread; the new post's id (None while it awaits approval)."""
-        thread = self.forum._thread()
-
-        def build(form: HtmlForm) -> dict[str, str]:
-            # Never post into another thread than [forum] url, whatever the form says.
-            try:
-                _, target = parse_thread_url(form.action)
-            except ConfigError:
-                target = None
-            self.check_topic(str(target.thread_id) if target else route_of(form.action),
-                             thread.thread_id)
-            return {**form.sends(*forms.SENT), "message": message}
-
-        return self._submit(thread.reply_url(), "add-reply", build,
-                            what=f"ответ в теме {thread.thread_id}", stored=_reply_stored)
-
-    def send_pm(self, to: str, message: str, subject: str,
-                user_id: int | None = None) -> int | None:
-        """Start a conversation with ``to``; returns the key of its first message (as the
-        PM sync will store it: see :mod:`adapters.xenforo.pms`)."""
-
-        def build(form: HtmlForm) -> dict[str, str]:
-            return {**form.sends(*forms.SENT), "recipients": to, "title": subject,
-                    "message": message}
-
-        return self._submit(self.forum.board.url("conversations/add"), "conversations/add",
-                            build, what=f"переписка с «{to}»", stored=_conversation_stored)
+    pm_what = "переписка с «{to}»"
+    subject_field = "title"
+    message_field = "message"  # BB code; the editor's own ``message_html`` is left out
 
     # -- hooks
+
+    def topic(self) -> str:
+        return str(self.forum._thread().thread_id)
+
+    def reply_url(self) -> str:
+        return self.forum._thread().reply_url()
+
+    def compose_url(self, user_id: int | None = None) -> str:
+        return self.forum.board.url("conversations/add")
+
+    def form_topic(self, form: HtmlForm) -> str | None:
+        try:
+            _, target = parse_thread_url(form.action)
+        except ConfigError:
+            target = None
+        return str(target.thread_id) if target else route_of(form.action)
+
+    def fields(self, form: HtmlForm, *, pm: bool) -> dict[str, str]:
+        return form.sends(*forms.SENT)
 
     def flood_delay(self, answer: Answer) -> float:
         return min(MAX_FLOOD_WAIT, (answer.wait or self.flood_wait) + 1.0)
 
-    def _form(self, url: str, action_part: str, what: str) -> HtmlForm:
+    def form_at(self, url: str, what: str, *, pm: bool) -> HtmlForm:
         def read(html: str) -> HtmlForm:
             tree = parse(html)
             if login_form(tree) is not None and not is_logged_in(tree):
                 raise LoginRequired(f"форма входа вместо формы ({what})")
-            form = forms.parse_posting_form(html, action_part, url)
+            form = forms.parse_posting_form(html, "conversations/add" if pm else "add-reply",
+                                            url)
             if form is None:
                 said = error_text(tree)
                 raise PostingError(
@@ -90,22 +83,18 @@ class XenforoPoster(FormPoster[HtmlForm]):
 
         return self.read_form(url, read, what=f"форму ({what})")
 
-    def _submit(self, url: str, action_part: str,
-                build: Callable[[HtmlForm], dict[str, str]], *, what: str,
-                stored: Callable[[str], int | None | bool]) -> int | None:
+    def send(self, form: HtmlForm, fill: Fill, *, url: str, what: str, pm: bool) -> Answer:
+        """A reply's new post id (None while it awaits approval); a new conversation's key
+        of its first message (as the PM sync will store it: see :mod:`adapters.xenforo.pms`)."""
         def redirected(r: httpx.Response) -> Answer:
-            result = stored(r.headers.get("Location", ""))
+            result = (_conversation_stored if pm else _reply_stored)(r.headers.get("Location", ""))
             if result is not False:
                 return Answer("stored", None if result is True else result)
             raise PostingError(f"форум перенаправил ответ на {what} туда, где не видно, "
                                "сохранено ли сообщение", self.look, maybe_sent=True)
 
-        def send(form: HtmlForm) -> Answer:
-            return self.send_form(form.action, what=what, data=build(form),
-                                  headers={"Referer": url}, stored=redirected,
-                                  classify=self._answer)
-
-        return self.submit(lambda: self._form(url, action_part, what), send, what=what)
+        return self.send_form(form.action, what=what, data=fill(form),
+                              headers={"Referer": url}, stored=redirected, classify=self._answer)
 
     def _answer(self, r: httpx.Response) -> Answer:
         answer = forms.classify_answer(self.forum.answer_html(r))

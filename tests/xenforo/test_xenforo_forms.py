@@ -85,7 +85,7 @@ def test_a_reply_form_for_another_thread_is_never_posted(
         monkeypatch: pytest.MonkeyPatch) -> None:
     forum = XenforoForum(ForumSettings(url="http://b.test/forum/threads/m.5/", username="H"))
     poster = XenforoPoster(forum)
-    monkeypatch.setattr(poster, "_form", lambda *a: HtmlForm(
+    monkeypatch.setattr(poster, "form_at", lambda *a, **k: HtmlForm(
         "http://b.test/forum/threads/other.6/add-reply", (("hidden", "_xfToken", "1,t"),)))
     monkeypatch.setattr(poster, "post", lambda *a, **k: pytest.fail("posted"))
     with pytest.raises(PostingError, match="не в тему игры"):
