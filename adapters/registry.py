@@ -150,7 +150,8 @@ def engine_for(settings: ForumSettings,
                       "укажите [forum] engine в referee.toml")
 
 
-_PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+"""What a browser names a page it saves («Веб-страница, полностью» / «только HTML»)."""
 
 
 def _snapshot_engine(settings: ForumSettings, among: list[Engine] | None = None) -> Engine:
@@ -166,7 +167,7 @@ def _snapshot_engine(settings: ForumSettings, among: list[Engine] | None = None)
     pages = 0
     if folder is not None and folder.is_dir():
         for path in sorted(folder.iterdir()):
-            if not path.is_file() or path.suffix.lower() not in _PAGE_SUFFIXES:
+            if not path.is_file() or path.suffix.lower() not in PAGE_SUFFIXES:
                 continue
             pages += 1
             html = path.read_bytes()[:200_000].decode("utf-8", "replace")

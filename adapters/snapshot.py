@@ -45,7 +45,7 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters import charset
 from adapters.base import ForumSettings
 from adapters.http_client import Closing
-from adapters.registry import engines
+from adapters.registry import PAGE_SUFFIXES, engines
 from referee.core.errors import ConfigError, ForumError, MalformedPage, TopicNotFound
 from referee.core.kernel import (
     FIRST_PAGE,
@@ -58,8 +58,6 @@ from referee.core.kernel import (
 
 log = logging.getLogger("referee.snapshot")
 
-PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
-"""What a browser names a page it saves («Веб-страница, полностью» / «только HTML»)."""
 _ARCHIVES = (".mht", ".mhtml", ".webarchive", ".maff")
 _SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\s*(\S+?)\s*-->", re.IGNORECASE)
 
@@ -141,7 +139,9 @@ class SavedPages:
     @classmethod
     def open(cls, settings: ForumSettings) -> SnapshotForum:
         """``settings``' snapshot folder read by this engine (the registry's entry)."""
-        return open_saved(settings, cls)
+        if settings.snapshot is None:
+            raise ConfigError("[forum] snapshot не задан", "укажите папку сохранённых страниц")
+        return SnapshotForum(settings.snapshot, cls(settings))
 
     def topic_of(self, url: str) -> int | None:
         """The game topic's number in ``[forum] url`` (None for a bare board address): the
@@ -450,13 +450,5 @@ class SnapshotForum(Closing):
         return pm
 
 
-def open_saved(settings: ForumSettings, pages: Callable[[ForumSettings], SavedPages]
-               ) -> SnapshotForum:
-    """``settings``' snapshot folder read by an engine's :class:`SavedPages`."""
-    if settings.snapshot is None:
-        raise ConfigError("[forum] snapshot не задан", "укажите папку сохранённых страниц")
-    return SnapshotForum(settings.snapshot, pages(settings))
-
-
 __all__ = ["PAGE_SUFFIXES", "Reading", "SavedPage", "SavedPages", "SnapshotForum",
-           "most_linked", "open_saved", "saved_from"]
+           "most_linked", "saved_from"]
