@@ -273,14 +273,6 @@ class BoardClient(Closing):
         self.logins += 1
         return username
 
-    def require_same_site(self, action: str) -> None:
-        """The password never goes to another site, whatever the form says."""
-        host = httpx.URL(action).host
-        if not same_site(host, self.http.host):
-            raise LoginFailed(f"форма входа отправила бы пароль на другой сайт ({host}); "
-                              "referee отказывается",
-                              "проверьте [forum] url: он должен вести на сам форум")
-
     def post_form(self, action: str, *, username: str, **request: Any) -> httpx.Response:
         """POST a login form once (never retried: a login is not idempotent); a 5xx is a
         :class:`NetworkError` that names the login."""
@@ -331,7 +323,11 @@ class BoardClient(Closing):
         username = self.begin_login()
         for attempt in range(2):  # a second go only with a fresh form (:meth:`login_again`)
             form = self.login_form(form_html, form_url)
-            self.require_same_site(form.action)
+            host = httpx.URL(form.action).host
+            if not same_site(host, self.http.host):  # never the password to another site
+                raise LoginFailed(f"форма входа отправила бы пароль на другой сайт ({host}); "
+                                  "referee отказывается",
+                                  "проверьте [forum] url: он должен вести на сам форум")
             r = self.post_login(form, username)
             html = self.answer_html(r)
             if self.login_succeeded(r, html):

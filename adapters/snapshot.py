@@ -143,11 +143,6 @@ class SavedPages:
             raise ConfigError("[forum] snapshot не задан", "укажите папку сохранённых страниц")
         return SnapshotForum(settings.snapshot, cls(settings))
 
-    def topic_of(self, url: str) -> int | None:
-        """The game topic's number in ``[forum] url`` (None for a bare board address): the
-        registry entry's ``topic_id`` unless the engine reads it otherwise."""
-        return engines()[self.engine].topic_id(url)
-
     def read(self, page: SavedPage) -> Reading:
         """What ``page`` is, and its contents; a :class:`ForumError` for a page of this
         engine that cannot be read (it is skipped, with the error's words)."""
@@ -241,9 +236,9 @@ class SnapshotForum(Closing):
         self.pages = pages
         self.engine = pages.engine
         self.tz = pages.tz
-        self.topic_id: int | None = None
-        if pages.settings.url:
-            self.topic_id = pages.topic_of(pages.settings.url)
+        url = pages.settings.url
+        # The game topic's number, read by the registry entry (None for a bare board address).
+        self.topic_id = engines()[self.engine].topic_id(url) if url else None
         self.skipped: list[tuple[Path, str]] = []
         self._foreign: dict[str, int] = {}
         self._topics: dict[int | None, _Topic] = {}
