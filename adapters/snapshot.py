@@ -346,29 +346,24 @@ class SnapshotForum(Closing):
 
     def _pick_topic(self) -> dict[int, list[TopicPage]]:
         topics = self._topics
-        chosen: int | None | Literal[False] = False
-        if self.topic_id is not None:
-            if self.topic_id in topics:
-                chosen = self.topic_id
-            elif None in topics and len(topics) == 1:
-                chosen = None
-            elif topics:
-                raise ConfigError(
-                    f"в папке snapshot {self.folder} нет страниц темы {self.topic_id}, "
-                    f"которую называет [forum] url: в ней {self._holds()}",
-                    "сохраните в эту папку страницы темы игры — или исправьте [forum] url",
-                )
-        elif len(topics) > 1:
-            ids = ", ".join(str(t) for t in sorted(t for t in topics if t is not None))
-            raise ConfigError(
-                f"в папке snapshot {self.folder} страницы нескольких тем ({ids})",
-                f'укажите [forum] url = "{self.pages.url_example}" — какая из них игра',
-            )
-        elif topics:
-            chosen = next(iter(topics))
-            self.topic_id = chosen
-        if chosen is False:
+        if not topics:
             return {}
+        if self.topic_id is None:
+            if len(topics) > 1:
+                ids = ", ".join(str(t) for t in sorted(t for t in topics if t is not None))
+                raise ConfigError(
+                    f"в папке snapshot {self.folder} страницы нескольких тем ({ids})",
+                    f'укажите [forum] url = "{self.pages.url_example}" — какая из них игра',
+                )
+            self.topic_id = next(iter(topics))
+        # Pages that print no topic number are the game's when they are all the folder holds.
+        chosen = self.topic_id if self.topic_id in topics else None
+        if chosen not in topics or (chosen is None and len(topics) > 1):
+            raise ConfigError(
+                f"в папке snapshot {self.folder} нет страниц темы {self.topic_id}, "
+                f"которую называет [forum] url: в ней {self._holds()}",
+                "сохраните в эту папку страницы темы игры — или исправьте [forum] url",
+            )
         for tid, other in topics.items():
             if tid != chosen:
                 for versions in other.pages.values():
