@@ -82,11 +82,8 @@ def declared(content: bytes, content_type: str | None) -> tuple[str | None, str 
     if own is None:
         meta = _META_CHARSET.search(content[:4096])
         own = codec_name(meta.group(1).decode("ascii", "replace")) if meta else None
-    header = None
-    if content_type:
-        match = _HEADER_CHARSET.search(content_type)
-        header = codec_name(match.group(1)) if match else None
-    return own, header
+    match = _HEADER_CHARSET.search(content_type or "")
+    return own, (codec_name(match.group(1)) if match else None)
 
 
 def codec_name(label: str) -> str | None:
@@ -104,11 +101,7 @@ def codec_name(label: str) -> str | None:
 
 def candidates(content: bytes, content_type: str | None) -> list[str]:
     """The encodings to try, in order: the bytes' own declaration, the header, fallbacks."""
-    out: list[str] = []
-    for name in (*declared(content, content_type), *FALLBACKS):
-        if name and name not in out:
-            out.append(name)
-    return out
+    return list(dict.fromkeys(n for n in (*declared(content, content_type), *FALLBACKS) if n))
 
 
 def signatures(text: str) -> tuple[int, str | None]:
