@@ -23,6 +23,7 @@ long phpBB game is a few hundred kilobytes)."""
 ACCEPT_ENCODING = "gzip, deflate"
 """What the client asks for: the encodings it can inflate within the cap itself."""
 
+
 class _Inflater:
     """One answer's decompressor: gzip, zlib-wrapped deflate or raw deflate (servers send
     both under «deflate»), fed piece by piece with a bound on what comes out."""
