@@ -9,7 +9,7 @@ fine, stores fine and counts wrong (a vote for «РЁРµСЂР»РѕРє» is a
 So a page is decoded under the declaration in its bytes first, the header second, and the
 usual encodings of Russian boards last, and a candidate wins only when the bytes decode
 under it *strictly* and the text *reads right*: no mojibake signature
-(:func:`garbled`) and the engine's own check (``reads_right``: its markup in the board's
+(:func:`signatures`) and the engine's own check (``reads_right``: its markup in the board's
 language). A page that reads right under none is :class:`Undecodable`; the HTTP client asks
 for it again and then stops with a :class:`~referee.core.errors.NetworkError` that names it
 (:meth:`adapters.base.HttpClient.get_text`).
@@ -138,11 +138,6 @@ def _cyrillic_letters(text: str) -> int:
     return len(text.encode("cp1251", "ignore").translate(None, _NOT_CYRILLIC))
 
 
-def garbled(text: str) -> str | None:
-    """Why ``text`` surely is a wrong decoding (None: it may be right)."""
-    return signatures(text)[1]
-
-
 def decide(content: bytes, content_type: str | None = None, *,
            reads_right: ReadsRight | None = None) -> tuple[str, str]:
     """(text, codec): of the candidates under which the page decodes strictly, reads right
@@ -189,7 +184,7 @@ def salvage(content: bytes, content_type: str | None = None, *,
         except LookupError:
             continue
         bad = text.count("\ufffd")  # a «�» the page itself holds counts too: the safe side
-        if bad <= 0 or bad > SALVAGE_MAX_BAD or garbled(text) is not None:
+        if bad <= 0 or bad > SALVAGE_MAX_BAD or signatures(text)[1] is not None:
             continue
         if reads_right is not None and not reads_right(text):
             continue
@@ -238,5 +233,5 @@ def reads_in_language(marks: tuple[str, ...], words: tuple[str, ...]) -> ReadsRi
 
 
 __all__ = ["CYRILLIC_LANGUAGES", "FALLBACKS", "ReadsRight", "Undecodable", "candidates",
-           "codec_name", "decide", "decide_lenient", "declared", "decode_lenient", "garbled",
+           "codec_name", "decide", "decide_lenient", "declared", "decode_lenient",
            "in_other_language", "reads_in_language", "salvage", "signatures"]
