@@ -121,10 +121,30 @@ class BoardClient(Closing):
                  now: Callable[[], datetime] | None = None, max_logins: int = 2) -> None:
         """The default constructor: ``[forum] url`` read by :meth:`read_address`, the
         session opened at the site root it names (``http``: one made already, as tests
-        pass), then the engine's own run state (:meth:`start`)."""
-        root = self.read_address(self.require_url(forum))
-        self._init_board(forum, lambda s: http or s.http_client(root), password=password,
-                         now=now, max_logins=max_logins)
+        pass), the board's time zone, the clock, the login budget, then the engine's own
+        run state (:meth:`start`)."""
+        forum = ForumSettings.of(forum)  # the core's plain values get the client's builder
+        if not forum.url:
+            raise ConfigError("[forum] url не задан: referee не знает, какую тему читать",
+                              f'добавьте в [forum] url = "{self.url_example}"')
+        root = self.read_address(forum.url)
+        self.forum = forum
+        try:
+            self.tz = ZoneInfo(forum.timezone)
+            """The board's time zone: pages that do not say theirs show times in it."""
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ConfigError(f"[forum] timezone {forum.timezone!r} — неизвестный часовой "
+                              "пояс", 'пример: timezone = "Europe/Moscow"') from None
+        self.http = http or forum.http_client(root)
+        if self.http.complete is None:
+            self.http.complete = self.whole_answer
+        self._password_source = password or (lambda user: get_password(user))
+        self._password: Secret | None = None
+        self.now = now or (lambda: datetime.now(UTC))
+        self.max_logins = max_logins
+        self.logins = 0
+        self.charset = "utf-8"
+        """The board's encoding, learnt from the pages read (forms are sent in it)."""
         self.start()
 
     def read_address(self, url: str) -> str:
@@ -135,32 +155,6 @@ class BoardClient(Closing):
     def start(self) -> None:
         """Hook: the engine's own run state (caches, learnt page sizes), once the session
         is open."""
-
-    def _init_board(self, forum: ForumSettings,
-                    http: Callable[[ForumSettings], HttpClient], *,
-                    password: Callable[[str], Secret] | None,
-                    now: Callable[[], datetime] | None, max_logins: int) -> None:
-        """What every engine's ``__init__`` does after reading its address: the session
-        (``http`` builds it from the settings, which may be the core's plain values), the
-        board's time zone, the clock, the login budget."""
-        forum = ForumSettings.of(forum)
-        self.forum = forum
-        try:
-            self.tz = ZoneInfo(forum.timezone)
-            """The board's time zone: pages that do not say theirs show times in it."""
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ConfigError(f"[forum] timezone {forum.timezone!r} — неизвестный часовой "
-                              "пояс", 'пример: timezone = "Europe/Moscow"') from None
-        self.http = http(forum)
-        if self.http.complete is None:
-            self.http.complete = self.whole_answer
-        self._password_source = password or (lambda user: get_password(user))
-        self._password: Secret | None = None
-        self.now = now or (lambda: datetime.now(UTC))
-        self.max_logins = max_logins
-        self.logins = 0
-        self.charset = "utf-8"
-        """The board's encoding, learnt from the pages read (forms are sent in it)."""
 
     @property
     def requests(self) -> int:
@@ -175,13 +169,6 @@ class BoardClient(Closing):
         if self._password is None:
             self._password = self._password_source(username)
         return self._password
-
-    @classmethod
-    def require_url(cls, forum: ForumSettings) -> str:
-        if not forum.url:
-            raise ConfigError("[forum] url не задан: referee не знает, какую тему читать",
-                              f'добавьте в [forum] url = "{cls.url_example}"')
-        return forum.url
 
     def folder_id(self, folder: str) -> int:
         """The board's number of a PM folder: a kernel name or a number the host gave."""
@@ -286,14 +273,6 @@ class BoardClient(Closing):
         self.logins += 1
         return username
 
-    def require_same_site(self, action: str) -> None:
-        """The password never goes to another site, whatever the form says."""
-        host = httpx.URL(action).host
-        if not same_site(host, self.http.host):
-            raise LoginFailed(f"форма входа отправила бы пароль на другой сайт ({host}); "
-                              "referee отказывается",
-                              "проверьте [forum] url: он должен вести на сам форум")
-
     def post_form(self, action: str, *, username: str, **request: Any) -> httpx.Response:
         """POST a login form once (never retried: a login is not idempotent); a 5xx is a
         :class:`NetworkError` that names the login."""
@@ -330,8 +309,8 @@ class BoardClient(Closing):
                               reads_right=self.reads_right) if r.content else ""
 
     def answer_html(self, r: httpx.Response) -> str:
-        """Hook: the text of a form's answer (the engine's decoding)."""
-        return r.text if r.content else ""
+        """Hook: the text of a login's answer (:meth:`decoded`), or of the page it leads to."""
+        return self.decoded(r)
 
     def login_again(self, r: httpx.Response, html: str) -> str | None:
         """Hook: a refused login worth one more go (the form's token was refused, not the
@@ -344,7 +323,11 @@ class BoardClient(Closing):
         username = self.begin_login()
         for attempt in range(2):  # a second go only with a fresh form (:meth:`login_again`)
             form = self.login_form(form_html, form_url)
-            self.require_same_site(form.action)
+            host = httpx.URL(form.action).host
+            if not same_site(host, self.http.host):  # never the password to another site
+                raise LoginFailed(f"форма входа отправила бы пароль на другой сайт ({host}); "
+                                  "referee отказывается",
+                                  "проверьте [forum] url: он должен вести на сам форум")
             r = self.post_login(form, username)
             html = self.answer_html(r)
             if self.login_succeeded(r, html):

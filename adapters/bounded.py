@@ -10,7 +10,6 @@ the cap is passed, with a Russian error that names the request.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Callable
 
 import httpx
 
@@ -23,9 +22,6 @@ long phpBB game is a few hundred kilobytes)."""
 
 ACCEPT_ENCODING = "gzip, deflate"
 """What the client asks for: the encodings it can inflate within the cap itself."""
-
-Inflate = Callable[[bytes, int], bytes]
-"""Inflate some raw bytes, giving at most the given number of decoded bytes per call."""
 
 
 class _Inflater:
@@ -50,11 +46,6 @@ class _Inflater:
             out = self.d.decompress(data, room + 1)
         self.first = False
         return out
-
-    def tail(self, room: int) -> bytes:
-        """What the decompressor holds back from earlier input, at most ``room`` + 1."""
-        return self.d.decompress(self.d.unconsumed_tail, room + 1) if self.d.unconsumed_tail \
-            else b""
 
 
 def read_bounded(client: httpx.Client, request: httpx.Request, cap: int,
@@ -84,8 +75,8 @@ def read_bounded(client: httpx.Client, request: httpx.Request, cap: int,
                     take(chunk)
                     continue
                 take(inflater.feed(chunk, cap - len(out)))
-                while inflater.d.unconsumed_tail:
-                    take(inflater.tail(cap - len(out)))
+                while inflater.d.unconsumed_tail:  # held back by the bound: fed again
+                    take(inflater.feed(inflater.d.unconsumed_tail, cap - len(out)))
             if inflater is not None:
                 take(inflater.d.flush())
         except zlib.error as e:

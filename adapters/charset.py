@@ -9,7 +9,7 @@ fine, stores fine and counts wrong (a vote for «РЁРµСЂР»РѕРє» is a
 So a page is decoded under the declaration in its bytes first, the header second, and the
 usual encodings of Russian boards last, and a candidate wins only when the bytes decode
 under it *strictly* and the text *reads right*: no mojibake signature
-(:func:`garbled`) and the engine's own check (``reads_right``: its markup in the board's
+(:func:`signatures`) and the engine's own check (``reads_right``: its markup in the board's
 language). A page that reads right under none is :class:`Undecodable`; the HTTP client asks
 for it again and then stops with a :class:`~referee.core.errors.NetworkError` that names it
 (:meth:`adapters.base.HttpClient.get_text`).
@@ -82,11 +82,8 @@ def declared(content: bytes, content_type: str | None) -> tuple[str | None, str 
     if own is None:
         meta = _META_CHARSET.search(content[:4096])
         own = codec_name(meta.group(1).decode("ascii", "replace")) if meta else None
-    header = None
-    if content_type:
-        match = _HEADER_CHARSET.search(content_type)
-        header = codec_name(match.group(1)) if match else None
-    return own, header
+    match = _HEADER_CHARSET.search(content_type or "")
+    return own, (codec_name(match.group(1)) if match else None)
 
 
 def codec_name(label: str) -> str | None:
@@ -104,11 +101,7 @@ def codec_name(label: str) -> str | None:
 
 def candidates(content: bytes, content_type: str | None) -> list[str]:
     """The encodings to try, in order: the bytes' own declaration, the header, fallbacks."""
-    out: list[str] = []
-    for name in (*declared(content, content_type), *FALLBACKS):
-        if name and name not in out:
-            out.append(name)
-    return out
+    return list(dict.fromkeys(n for n in (*declared(content, content_type), *FALLBACKS) if n))
 
 
 def signatures(text: str) -> tuple[int, str | None]:
@@ -143,11 +136,6 @@ def signatures(text: str) -> tuple[int, str | None]:
 
 def _cyrillic_letters(text: str) -> int:
     return len(text.encode("cp1251", "ignore").translate(None, _NOT_CYRILLIC))
-
-
-def garbled(text: str) -> str | None:
-    """Why ``text`` surely is a wrong decoding (None: it may be right)."""
-    return signatures(text)[1]
 
 
 def decide(content: bytes, content_type: str | None = None, *,
@@ -196,7 +184,7 @@ def salvage(content: bytes, content_type: str | None = None, *,
         except LookupError:
             continue
         bad = text.count("\ufffd")  # a «�» the page itself holds counts too: the safe side
-        if bad <= 0 or bad > SALVAGE_MAX_BAD or garbled(text) is not None:
+        if bad <= 0 or bad > SALVAGE_MAX_BAD or signatures(text)[1] is not None:
             continue
         if reads_right is not None and not reads_right(text):
             continue
@@ -245,5 +233,5 @@ def reads_in_language(marks: tuple[str, ...], words: tuple[str, ...]) -> ReadsRi
 
 
 __all__ = ["CYRILLIC_LANGUAGES", "FALLBACKS", "ReadsRight", "Undecodable", "candidates",
-           "codec_name", "decide", "decide_lenient", "declared", "decode_lenient", "garbled",
+           "codec_name", "decide", "decide_lenient", "declared", "decode_lenient",
            "in_other_language", "reads_in_language", "salvage", "signatures"]

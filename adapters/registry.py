@@ -114,10 +114,6 @@ def _named(name: str) -> Engine:
     return engine
 
 
-def _claiming(url: str) -> list[Engine]:
-    return [e for e in engines().values() if e.claims_url(url)]
-
-
 def engine_for(settings: ForumSettings,
                first_page: Callable[[str], str] | None = None) -> Engine:
     """The engine that reads ``settings``' board: the one named, or the one the address
@@ -128,7 +124,7 @@ def engine_for(settings: ForumSettings,
     if settings.snapshot is not None and not settings.url:
         return _snapshot_engine(settings)
     url = settings.url or ""
-    found = _claiming(url)
+    found = [e for e in engines().values() if e.claims_url(url)]
     if len(found) == 1:
         return found[0]
     known = ", ".join(f'"{n}"' for n in engines())
@@ -150,7 +146,8 @@ def engine_for(settings: ForumSettings,
                       "укажите [forum] engine в referee.toml")
 
 
-_PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
+"""What a browser names a page it saves («Веб-страница, полностью» / «только HTML»)."""
 
 
 def _snapshot_engine(settings: ForumSettings, among: list[Engine] | None = None) -> Engine:
@@ -166,7 +163,7 @@ def _snapshot_engine(settings: ForumSettings, among: list[Engine] | None = None)
     pages = 0
     if folder is not None and folder.is_dir():
         for path in sorted(folder.iterdir()):
-            if not path.is_file() or path.suffix.lower() not in _PAGE_SUFFIXES:
+            if not path.is_file() or path.suffix.lower() not in PAGE_SUFFIXES:
                 continue
             pages += 1
             html = path.read_bytes()[:200_000].decode("utf-8", "replace")
@@ -193,8 +190,7 @@ def _snapshot_engine(settings: ForumSettings, among: list[Engine] | None = None)
 
 def topic_id(url: str, engine: str | None = None) -> int | None:
     """The topic's number in a topic address, read by its engine's rules."""
-    found = _named(engine) if engine else engine_for(ForumSettings(url=url))
-    return found.topic_id(url)
+    return engine_for(ForumSettings(url=url, engine=engine)).topic_id(url)
 
 
 def post_url(topic_url: str, post_id: int, engine: str | None = None) -> str | None:

@@ -45,7 +45,7 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters import charset
 from adapters.base import ForumSettings
 from adapters.http_client import Closing
-from adapters.registry import engines
+from adapters.registry import PAGE_SUFFIXES, engines
 from referee.core.errors import ConfigError, ForumError, MalformedPage, TopicNotFound
 from referee.core.kernel import (
     FIRST_PAGE,
@@ -58,8 +58,6 @@ from referee.core.kernel import (
 
 log = logging.getLogger("referee.snapshot")
 
-PAGE_SUFFIXES = (".html", ".htm", ".xhtml", ".shtml")
-"""What a browser names a page it saves («Веб-страница, полностью» / «только HTML»)."""
 _ARCHIVES = (".mht", ".mhtml", ".webarchive", ".maff")
 _SAVED_FROM = re.compile(r"<!--\s*saved from url=\(\d+\)\s*(\S+?)\s*-->", re.IGNORECASE)
 
@@ -141,12 +139,9 @@ class SavedPages:
     @classmethod
     def open(cls, settings: ForumSettings) -> SnapshotForum:
         """``settings``' snapshot folder read by this engine (the registry's entry)."""
-        return open_saved(settings, cls)
-
-    def topic_of(self, url: str) -> int | None:
-        """The game topic's number in ``[forum] url`` (None for a bare board address): the
-        registry entry's ``topic_id`` unless the engine reads it otherwise."""
-        return engines()[self.engine].topic_id(url)
+        if settings.snapshot is None:
+            raise ConfigError("[forum] snapshot не задан", "укажите папку сохранённых страниц")
+        return SnapshotForum(settings.snapshot, cls(settings))
 
     def read(self, page: SavedPage) -> Reading:
         """What ``page`` is, and its contents; a :class:`ForumError` for a page of this
@@ -241,9 +236,9 @@ class SnapshotForum(Closing):
         self.pages = pages
         self.engine = pages.engine
         self.tz = pages.tz
-        self.topic_id: int | None = None
-        if pages.settings.url:
-            self.topic_id = pages.topic_of(pages.settings.url)
+        url = pages.settings.url
+        # The game topic's number, read by the registry entry (None for a bare board address).
+        self.topic_id = engines()[self.engine].topic_id(url) if url else None
         self.skipped: list[tuple[Path, str]] = []
         self._foreign: dict[str, int] = {}
         self._topics: dict[int | None, _Topic] = {}
@@ -351,29 +346,24 @@ class SnapshotForum(Closing):
 
     def _pick_topic(self) -> dict[int, list[TopicPage]]:
         topics = self._topics
-        chosen: int | None | Literal[False] = False
-        if self.topic_id is not None:
-            if self.topic_id in topics:
-                chosen = self.topic_id
-            elif None in topics and len(topics) == 1:
-                chosen = None
-            elif topics:
-                raise ConfigError(
-                    f"в папке snapshot {self.folder} нет страниц темы {self.topic_id}, "
-                    f"которую называет [forum] url: в ней {self._holds()}",
-                    "сохраните в эту папку страницы темы игры — или исправьте [forum] url",
-                )
-        elif len(topics) > 1:
-            ids = ", ".join(str(t) for t in sorted(t for t in topics if t is not None))
-            raise ConfigError(
-                f"в папке snapshot {self.folder} страницы нескольких тем ({ids})",
-                f'укажите [forum] url = "{self.pages.url_example}" — какая из них игра',
-            )
-        elif topics:
-            chosen = next(iter(topics))
-            self.topic_id = chosen
-        if chosen is False:
+        if not topics:
             return {}
+        if self.topic_id is None:
+            if len(topics) > 1:
+                ids = ", ".join(str(t) for t in sorted(t for t in topics if t is not None))
+                raise ConfigError(
+                    f"в папке snapshot {self.folder} страницы нескольких тем ({ids})",
+                    f'укажите [forum] url = "{self.pages.url_example}" — какая из них игра',
+                )
+            self.topic_id = next(iter(topics))
+        # Pages that print no topic number are the game's when they are all the folder holds.
+        chosen = self.topic_id if self.topic_id in topics else None
+        if chosen not in topics or (chosen is None and len(topics) > 1):
+            raise ConfigError(
+                f"в папке snapshot {self.folder} нет страниц темы {self.topic_id}, "
+                f"которую называет [forum] url: в ней {self._holds()}",
+                "сохраните в эту папку страницы темы игры — или исправьте [forum] url",
+            )
         for tid, other in topics.items():
             if tid != chosen:
                 for versions in other.pages.values():
@@ -450,13 +440,5 @@ class SnapshotForum(Closing):
         return pm
 
 
-def open_saved(settings: ForumSettings, pages: Callable[[ForumSettings], SavedPages]
-               ) -> SnapshotForum:
-    """``settings``' snapshot folder read by an engine's :class:`SavedPages`."""
-    if settings.snapshot is None:
-        raise ConfigError("[forum] snapshot не задан", "укажите папку сохранённых страниц")
-    return SnapshotForum(settings.snapshot, pages(settings))
-
-
 __all__ = ["PAGE_SUFFIXES", "Reading", "SavedPage", "SavedPages", "SnapshotForum",
-           "most_linked", "open_saved", "saved_from"]
+           "most_linked", "saved_from"]
