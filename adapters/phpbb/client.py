@@ -214,9 +214,6 @@ class PhpbbForum(PmExport, BoardClient):
         self._received = None
         return r
 
-    def answer_html(self, r: httpx.Response) -> str:
-        return self.decoded(r)
-
     def login_again(self, r: httpx.Response, html: str) -> str | None:
         return "" if html and login_error(html) == "form_invalid" else None
 
