@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 
 from selectolax.lexbor import LexborHTMLParser
@@ -18,9 +17,9 @@ from adapters.phpbb.page import (
     _login_form_node,
     _message_panel,
     _raise_for_page,
-    _user_in,
+    account,
 )
-from adapters.phpbb.topic import _prosilver_posts
+from adapters.phpbb.topic import _author, _post_parts, _prosilver_posts
 from adapters.poster import Answer
 from referee.core.errors import (
     MalformedPage,
@@ -102,21 +101,6 @@ def is_logged_in(html: str) -> bool:
             or tree.css_first('a[href*="mode=logout"]') is not None)
 
 
-def _logged_in_name(tree: LexborHTMLParser) -> str:
-    header = tree.css_first("li#username_logged_in")
-    if header is not None:
-        span = header.css_first(".username, .username-coloured")
-        if span is not None:
-            return squash(span.text())
-    logout = tree.css_first('a[href*="mode=logout"]')
-    if logout is not None:
-        # 3.0 «Выход [ Nick ]» / «Logout [ Nick ]».
-        match = re.search(r"\[\s*(.+?)\s*\]", squash(logout.text()))
-        if match:
-            return match.group(1)
-    return ""
-
-
 # ---------------------------------------------------------------------------------------
 # Posting (reply and PM compose)
 # ---------------------------------------------------------------------------------------
@@ -196,16 +180,12 @@ def posting_success(html: str) -> int | None:
         return None
     if _posting_form_node(tree) is not None:
         return None
-    own = _logged_in_name(tree)
+    own = account(tree)[0]
     if not own:
         return None
-    mine = [pid for pid, node in _prosilver_posts(tree) if _post_author(node) == own]
+    mine = [pid for pid, node in _prosilver_posts(tree)
+            if _author(node, _post_parts(node).author_p)[0] == own]
     return max(mine) if mine else None
-
-
-def _post_author(node: Node) -> str:
-    author_p = node.css_first("p.author strong")
-    return _user_in(author_p)[0] if author_p is not None else ""
 
 
 # ---------------------------------------------------------------------------------------

@@ -21,13 +21,13 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import int_or_none, squash
 from adapters.phpbb.body import body_of
-from adapters.phpbb.forms import _logged_in_name
 from adapters.phpbb.page import (
     _HINT_URL,
     _PM_POST_ID,
     _abs_url,
     _ancestor,
     _raise_for_page,
+    account,
     listed_time,
     msg_id,
     pagination,
@@ -169,7 +169,7 @@ def read_pm_folder(
         rows = subsilver_folder_rows(tree)
         if not rows and tree.css_first('form[name="viewfolder"]') is None:
             _raise_for_page(tree, url, "папка личных сообщений")
-    own_name = _logged_in_name(tree)
+    own_name = account(tree)[0]
     folder = _folder_name(tree, url)
     read_row = subsilver_pm_row if table else _pm_row
     where = (url, tz, now)
@@ -242,7 +242,12 @@ def _folder_name(tree: LexborHTMLParser, url: str) -> str:
     if marker is not None:
         value = (marker.attributes.get("value") or "").strip()
         return _FOLDERS.get(value, value or "inbox")
-    query = dict(parse_qsl(urlsplit(url).query))
+    return folder_of(url)
+
+
+def folder_of(address: str) -> str:
+    """The PM folder an address names (``folder=``, ``f=``), by name for phpBB's own."""
+    query = dict(parse_qsl(urlsplit(address.replace("&amp;", "&")).query))
     value = query.get("folder") or query.get("f") or "inbox"
     return _FOLDERS.get(value, value)
 
