@@ -249,11 +249,10 @@ def account(tree: LexborHTMLParser) -> tuple[str, int | None]:
     return name, uid
 
 
-def _abs_url(base: str, href: str, *, drop_sid: bool = False) -> str:
-    # Navigation links (``drop_sid``): the session travels in the cookie; a sid would only
-    # make equal pages look different.
-    url = urljoin(base, href)
-    return strip_sid(url) if drop_sid else url
+def _abs_url(base: str, href: str) -> str:
+    # Without the sid: the session travels in the cookie; a sid would only make equal
+    # pages look different.
+    return strip_sid(urljoin(base, href))
 
 
 def _iso_utc(value: str) -> datetime | None:
@@ -380,18 +379,8 @@ PAGINATION_BOXES = "div.pagination, li.pagination, td.nav"
 
 def pagination(tree: LexborHTMLParser, html: str, url: str,
                boxes: list[Node] | None = None) -> Place:
-    """Page number, page count, page size and next link, from whatever phpBB printed.
-
-    3.1+ (``pagination.html``): ``div.pagination`` with «70 сообщений», a ``ul`` of
-    numbered ``a.button`` links, ``li.active span`` for the current page, ``rel="next"``,
-    and the page jump box (``data-per-page``) when there are more than 6 pages; one page
-    prints «Страница <strong>1</strong> из <strong>1</strong>». 3.0
-    (``generate_pagination()``): «Сообщений: 36 • Страница 4 из 4 • 1, 2, 3,
-    <strong>4</strong>» in ``div.pagination`` (prosilver) or ``td.nav`` / ``td.gensmall``
-    cells of one table row (subsilver2, «На страницу»), and the ``var per_page = '25'`` JS
-    variable in ``<head>``. The page size comes from the ``start=`` offsets of numbered
-    links, the jump box or the JS variable (None when the board printed none: a topic of
-    one page)."""
+    """Page number, page count, page size (None when the board printed none) and next
+    link, from whatever the page printed: README.md, «Pagination»."""
     containers = list(tree.css(PAGINATION_BOXES) if boxes is None else boxes)
     # prosilver keeps everything inside div.pagination; only subsilver2 needs the (costly,
     # whole-page) search for its scattered jump links.
@@ -412,7 +401,7 @@ def pagination(tree: LexborHTMLParser, html: str, url: str,
         start = _START.search(url)
         current = int(start.group(1)) // per_page + 1 if start and per_page else 1
     next_href = index.next_of(current)
-    next_url = _abs_url(url, next_href, drop_sid=True) if next_href else None
+    next_url = _abs_url(url, next_href) if next_href else None
     return Place(current, index.last(current), per_page, _items(containers), next_url)
 
 

@@ -74,7 +74,7 @@ def export_form(tree: LexborHTMLParser, url: str, rows: list[Node]) -> ExportFor
     fields["submit_export"] = button.attributes.get("value") or "1"
     name, uid = account(tree)
     return ExportForm(
-        action=_abs_url(url, form.attributes.get("action") or url, drop_sid=True),
+        action=_abs_url(url, form.attributes.get("action") or url),
         fields=fields, row_ids=tuple(row_pm_id(row, any_link=True) for row in rows),
         account=name, account_id=uid,
     )

@@ -1,13 +1,5 @@
-"""phpBB private messages: one opened PM and the folder listings (prosilver and subsilver2).
-
-subsilver2: the message (``ucp_pm_viewmessage.html``) is a table of label rows
-(``td.genmed > b`` «Тема / От / Отправлено / Кому / Скрытая копия» and the value in
-``td.gen``) above the text in ``div.postbody``; a folder (``ucp_pm_viewfolder.html``,
-``form[name=viewfolder]``) lists one ``tr`` per message: ``span.topictitle a`` (``p=``),
-``p.topicauthor`` (the sender, or the recipients in sent folders), ``p.topicdetails`` (the
-date) and the ``marked_msg_id[]`` checkbox; an unread message's folder image is
-``…unread…``.
-"""
+"""phpBB private messages: one opened PM and the folder listings, prosilver and subsilver2
+(their markup: README.md, «Private messages»)."""
 
 from __future__ import annotations
 
@@ -225,7 +217,7 @@ def _entry(row: Node, title: Node, where: _Where, unread: bool,
         return None
     return PmListEntry(
         pm_id=pm_id, subject=squash(title.text()), sender=sender[0],
-        sent_at=listed_time(sent_text, tz, now), url=_abs_url(url, href, drop_sid=True),
+        sent_at=listed_time(sent_text, tz, now), url=_abs_url(url, href),
         unread=unread, recipients=recipients, sender_id=sender[1],
     )
 

@@ -33,18 +33,14 @@ def saved_pm_folder(html: str) -> str:
 
 def page_kind(html: str) -> PageKind:
     """What phpBB page this is, judged by its DOM (gotcha 10), not by the HTTP status."""
-    return _kind(LexborHTMLParser(html))
-
-
-def _kind(tree: LexborHTMLParser) -> PageKind:
+    tree = LexborHTMLParser(html)
     if _prosilver_posts(tree) or subsilver_anchors(tree):
         return "topic"
     if tree.css_first("div.post.pm") is not None:
         return "pm"
     if _posting_form_node(tree) is not None:
         return "posting_form"
-    if (tree.css_first("form#viewfolder") is not None or tree.css_first("ul.pmlist") is not None
-            or tree.css_first('form[name="viewfolder"]') is not None):
+    if tree.css_first('form#viewfolder, ul.pmlist, form[name="viewfolder"]') is not None:
         return "pm_folder"
     if pm_header_rows(tree) and tree.css_first("div.postbody") is not None:
         return "pm"  # subsilver2's message table

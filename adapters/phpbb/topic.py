@@ -1,12 +1,8 @@
 """phpBB topic pages → :class:`referee.core.kernel.TopicPage`: prosilver 3.0–3.3 and the styles
 built on it, subsilver2; the posts, their authors, dates and edit notices, the title, and
-where the page sits in the topic (:func:`.page.pagination`). ``adapters/phpbb/README.md``
-lists every markup variation read here and where it was verified.
-
-Posts that are not the topic's posts on this page are left out: a post soft-deleted (3.1+;
-a moderator still sees it, marked ``deleted``), so it reads as gone, as it is for everyone
-else; and the topic's first post that «First post on every page» (rxu's extension,
-phpBBex) repeats above later pages — one post more than the page holds.
+where the page sits in the topic (:func:`.page.pagination`). Posts that are not the topic's
+posts on this page (soft-deleted, the first post repeated) are left out. README.md lists every
+markup variation read here and where it was verified.
 """
 
 from __future__ import annotations
@@ -343,12 +339,7 @@ def subsilver_anchors(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
 
 
 def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime) -> Post:
-    """subsilver2's ``viewtopic_body.html``: the first row holds ``<a name="p123">`` and
-    ``<b class="postauthor">`` (the bare name, coloured by a style attribute) in its first
-    cell and the date after the last bold label («<b>Добавлено:</b> 22 ноя 2026, 14:26»,
-    «Posted:») in a ``td.gensmall``; the next row holds the text in the first
-    ``div.postbody`` (the signature is a second one after «_________________») and the
-    edit notice in ``span.gensmall``; the row after it links the profile (``u=``). A foe's
+    """subsilver2's post of three table rows (README.md, «Post container and id»); a foe's
     post is one ``td`` with the anchor and phpBB's notice, nothing else."""
     author_b = anchor.parent.css_first("b.postauthor") if anchor.parent is not None else None
     if author_b is None:
