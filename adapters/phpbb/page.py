@@ -65,21 +65,14 @@ _HINT_LOGIN = ("Проверьте логин ведущего ([forum] username
 # Bytes → text
 # ---------------------------------------------------------------------------------------
 
-_LANG = re.compile(r"<html[^>]*?\blang\s*=\s*[\"']?([A-Za-z-]+)", re.IGNORECASE)
-_CYRILLIC_LANGS = ("ru", "uk", "be")
-_CYRILLIC_UI = re.compile("Форум|Поиск|Пошук|Часовой пояс|Вход|Вхід|Ответить|Профиль|"
-                          "Сообщени|Повідомлен|Страница|Сторінка|Выход|Вихід")
-"""Words of the Russian (and Ukrainian) language pack that every phpBB page shows."""
-
-
-def reads_as_phpbb(text: str) -> bool:
-    """Whether decoded page text reads as phpBB markup in the board's language: a page
-    that declares a Cyrillic language (``<html lang="ru">``) must show words of its
-    language pack — under a wrong encoding they are the first to go."""
-    lang = _LANG.search(text[:4096])
-    if lang is None or not lang.group(1).lower().startswith(_CYRILLIC_LANGS):
-        return True
-    return _CYRILLIC_UI.search(text) is not None
+reads_as_phpbb = charset.reads_in_language(
+    ('lang="ru', 'lang="uk', 'lang="be'),
+    ("Форум", "Поиск", "Пошук", "Часовой пояс", "Вход", "Вхід", "Ответить", "Профиль",
+     "Сообщени", "Повідомлен", "Страница", "Сторінка", "Выход", "Вихід"))
+"""Whether decoded page text reads as phpBB markup in the board's language: a page that
+declares a Cyrillic language (``<html lang="ru">``, ``"ru-ru"`` in subsilver2) must show
+words of its language pack (Russian or Ukrainian) that every phpBB page shows — under a
+wrong encoding they are the first to go."""
 
 
 def decode_page(content: bytes, content_type: str | None = None) -> str:

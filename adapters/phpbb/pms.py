@@ -183,11 +183,9 @@ _Where = tuple[str, ZoneInfo, datetime]
 
 def _pm_row(row: Node, where: _Where, own_name: str, sent_folder: bool) -> PmListEntry | None:
     title = row.css_first("a.topictitle")
-    if title is None:
-        return None
-    if "action=delete" in (title.attributes.get("href") or "") \
+    if title is None or "action=delete" in (title.attributes.get("href") or "") \
             or row.css_first("span.error") is not None:
-        return None
+        return None  # deleted by its author before it was read: nothing left to open
     unread = "pm_unread" in " ".join(
         (node.attributes.get("class") or "") + " " + (node.attributes.get("style") or "")
         for node in (row, row.css_first("dl")) if node is not None
