@@ -151,7 +151,6 @@ def pm_from_export(row: ExportedPm, entry: PmListEntry, *, folder: str,
     )
 
 
-
 log = logging.getLogger("referee.phpbb")
 
 FORM_KEY_WAIT = 1.05

@@ -382,12 +382,8 @@ _VIEW_TOPIC = re.compile(r"^(?:Просмотр темы|View topic)\s+-\s+", re
 
 
 def topic_title_and_id(tree: LexborHTMLParser, url: str) -> tuple[str, int | None]:
-    """The title: 3.1–3.3 ``h2.topic-title a``; 3.0 prosilver ``h2 > a`` (no class);
-    subsilver2 ``#pageheader h2 a.titles``; a style that prints none of them (prosilver_se
-    moves it into its header events) still has the ``<title>``: 3.1+ «{title} - Страница N
-    - {board}» (``PAGE_TITLE_NUMBER``), 3.0 «{board} • Просмотр темы - {title}». The id:
-    the title link's ``t=``, the canonical link (3.1+), the page's own address, or the
-    search box's hidden ``t``."""
+    """The title (README.md, «Topic title»). The id: the title link's ``t=``, the canonical
+    link (3.1+), the page's own address, or the search box's hidden ``t``."""
     link = tree.css_first("h2.topic-title a") or tree.css_first("#pageheader h2 a") or next(
         (a for a in tree.css("h2 a") if "viewtopic" in (a.attributes.get("href") or "")), None)
     title = text_of(link) or text_of(tree.css_first("h2.topic-title")) or _head_title(tree)
