@@ -195,11 +195,7 @@ def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:
     Profile link (``u=`` is the identity, gotcha 7), or ``span.username`` for guests and
     deleted users (no id), or bare text (3.0 guests).
     """
-    # Fast path: phpBB prints the profile link as a direct child (strong > a.username).
-    links = [a for a in container.iter() if a.tag == "a" and _is_profile_link(a)
-             and squash(a.text())]
-    if not links:
-        links = [a for a in container.css("a[href]") if _is_profile_link(a) and squash(a.text())]
+    links = [a for a in container.css("a[href]") if _is_profile_link(a) and squash(a.text())]
     if links:
         link = links[-1] if last else links[0]
         return squash(link.text()), user_id_of(link.attributes.get("href") or "")
@@ -417,9 +413,6 @@ def _per_page(containers: list[Node], html: str, links: dict[int, str]) -> int |
     # Page N's link starts at (N-1)·size.
     size = page_size({number: int(start.group(1)) if (start := _START.search(href)) else 0
                       for number, href in links.items()})
-    if size is not None:
-        return size
-    script = _JS_PER_PAGE.search(html)
-    if script:
-        return int(script.group(1)) or None
-    return None
+    if size is None and (script := _JS_PER_PAGE.search(html)):
+        size = int(script.group(1)) or None
+    return size
