@@ -225,7 +225,8 @@ def account(tree: LexborHTMLParser) -> tuple[str, int | None]:
     the header's ``li#username_logged_in`` (3.1+: the name in ``.username``, the id in its
     profile link), else 3.0's «Выход [ Nick ]» / «Logout [ Nick ]» (a name, no id)."""
     header = tree.css_first("li#username_logged_in")
-    name, uid = "", None
+    name = ""
+    uid: int | None = None
     if header is not None:
         name = text_of(header.css_first(".username, .username-coloured"))
         profile = header.css_first('a[href*="mode=viewprofile"]')
