@@ -1,9 +1,6 @@
-"""phpBB 3.0–3.3 (prosilver and subsilver2, Russian and English packs).
-
-Page parsers in :mod:`.topic`, :mod:`.pms` (and :mod:`.pm_export`), :mod:`.forms`,
-:mod:`.body` over :mod:`.page`; the live board in :mod:`.client`, replies and PMs in
-:mod:`.posting`, saved pages in :mod:`.snapshot`. The registry entry below opens each lazily,
-so finding the engines costs no parser import.
+"""phpBB 3.0–3.3 (prosilver and subsilver2, Russian and English packs); what each module
+reads: README.md. The registry entry below opens each lazily, so finding the engines costs
+no parser import.
 """
 
 from __future__ import annotations

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import re
 from enum import StrEnum
 
 from selectolax.lexbor import LexborHTMLParser
@@ -13,14 +12,14 @@ from adapters.form import HtmlForm, find_form, read_form
 from adapters.html import squash
 from adapters.phpbb.page import (
     _HINT_URL,
-    _MSG_ID,
     _ancestor,
     _login_form_node,
     _message_panel,
     _raise_for_page,
-    _user_in,
+    account,
+    msg_id,
 )
-from adapters.phpbb.topic import _prosilver_posts
+from adapters.phpbb.topic import _author, _post_parts, _prosilver_posts
 from adapters.poster import Answer
 from referee.core.errors import (
     MalformedPage,
@@ -98,23 +97,7 @@ def login_error(html: str) -> LoginErrorKind | None:
 def is_logged_in(html: str) -> bool:
     """True when the page was rendered for a logged-in account (header menu / logout link)."""
     tree = LexborHTMLParser(html)
-    return (tree.css_first("li#username_logged_in") is not None
-            or tree.css_first('a[href*="mode=logout"]') is not None)
-
-
-def _logged_in_name(tree: LexborHTMLParser) -> str:
-    header = tree.css_first("li#username_logged_in")
-    if header is not None:
-        span = header.css_first(".username, .username-coloured")
-        if span is not None:
-            return squash(span.text())
-    logout = tree.css_first('a[href*="mode=logout"]')
-    if logout is not None:
-        # 3.0 «Выход [ Nick ]» / «Logout [ Nick ]».
-        match = re.search(r"\[\s*(.+?)\s*\]", squash(logout.text()))
-        if match:
-            return match.group(1)
-    return ""
+    return tree.css_first('li#username_logged_in, a[href*="mode=logout"]') is not None
 
 
 # ---------------------------------------------------------------------------------------
@@ -181,31 +164,22 @@ def posting_success(html: str) -> int | None:
     target's ``#pN`` fragment never reaches the server; prefer it from the final URL).
     """
     tree = LexborHTMLParser(html)
-    for meta in tree.css("meta"):
-        if (meta.attributes.get("http-equiv") or "").lower() == "refresh":
-            match = _MSG_ID.search(meta.attributes.get("content") or "")
-            if match:
-                return int(match.group(1))
+    for meta in tree.css('meta[http-equiv="refresh" i]'):
+        if (stored := msg_id(meta.attributes.get("content") or "")) is not None:
+            return stored
     panel = tree.css_first("div#message")
     if panel is not None:
-        for link in panel.css("a"):
-            href = link.attributes.get("href") or ""
-            match = _MSG_ID.search(href)
-            if match and ("viewtopic.php" in href or "i=pm" in href):
-                return int(match.group(1))
-        return None
+        named = (msg_id(link.attributes.get("href") or "")
+                 for link in panel.css('a[href*="viewtopic.php"], a[href*="i=pm"]'))
+        return next((stored for stored in named if stored is not None), None)
     if _posting_form_node(tree) is not None:
         return None
-    own = _logged_in_name(tree)
+    own = account(tree)[0]
     if not own:
         return None
-    mine = [pid for pid, node in _prosilver_posts(tree) if _post_author(node) == own]
+    mine = [pid for pid, node in _prosilver_posts(tree)
+            if _author(node, _post_parts(node).author_p)[0] == own]
     return max(mine) if mine else None
-
-
-def _post_author(node: Node) -> str:
-    author_p = node.css_first("p.author strong")
-    return _user_in(author_p)[0] if author_p is not None else ""
 
 
 # ---------------------------------------------------------------------------------------

@@ -60,26 +60,18 @@ _HINT_LOGIN = ("Проверьте логин ведущего ([forum] username
                "(REFEREE_PASSWORD) и что у этой учётной записи есть доступ к форуму с игрой.")
 
 
-
 # ---------------------------------------------------------------------------------------
 # Bytes → text
 # ---------------------------------------------------------------------------------------
 
-_LANG = re.compile(r"<html[^>]*?\blang\s*=\s*[\"']?([A-Za-z-]+)", re.IGNORECASE)
-_CYRILLIC_LANGS = ("ru", "uk", "be")
-_CYRILLIC_UI = re.compile("Форум|Поиск|Пошук|Часовой пояс|Вход|Вхід|Ответить|Профиль|"
-                          "Сообщени|Повідомлен|Страница|Сторінка|Выход|Вихід")
-"""Words of the Russian (and Ukrainian) language pack that every phpBB page shows."""
-
-
-def reads_as_phpbb(text: str) -> bool:
-    """Whether decoded page text reads as phpBB markup in the board's language: a page
-    that declares a Cyrillic language (``<html lang="ru">``) must show words of its
-    language pack — under a wrong encoding they are the first to go."""
-    lang = _LANG.search(text[:4096])
-    if lang is None or not lang.group(1).lower().startswith(_CYRILLIC_LANGS):
-        return True
-    return _CYRILLIC_UI.search(text) is not None
+reads_as_phpbb = charset.reads_in_language(
+    ('lang="ru', 'lang="uk', 'lang="be'),
+    ("Форум", "Поиск", "Пошук", "Часовой пояс", "Вход", "Вхід", "Ответить", "Профиль",
+     "Сообщени", "Повідомлен", "Страница", "Сторінка", "Выход", "Вихід"))
+"""Whether decoded page text reads as phpBB markup in the board's language: a page that
+declares a Cyrillic language (``<html lang="ru">``, ``"ru-ru"`` in subsilver2) must show
+words of its language pack (Russian or Ukrainian) that every phpBB page shows — under a
+wrong encoding they are the first to go."""
 
 
 def decode_page(content: bytes, content_type: str | None = None) -> str:
@@ -203,11 +195,7 @@ def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:
     Profile link (``u=`` is the identity, gotcha 7), or ``span.username`` for guests and
     deleted users (no id), or bare text (3.0 guests).
     """
-    # Fast path: phpBB prints the profile link as a direct child (strong > a.username).
-    links = [a for a in container.iter() if a.tag == "a" and _is_profile_link(a)
-             and squash(a.text())]
-    if not links:
-        links = [a for a in container.css("a[href]") if _is_profile_link(a) and squash(a.text())]
+    links = [a for a in container.css("a[href]") if _is_profile_link(a) and squash(a.text())]
     if links:
         link = links[-1] if last else links[0]
         return squash(link.text()), user_id_of(link.attributes.get("href") or "")
@@ -232,11 +220,28 @@ def users_among(nodes: list[Node]) -> list[tuple[str, int | None]]:
     return [(name, uid) for name, uid in found if name]
 
 
-def _abs_url(base: str, href: str, *, drop_sid: bool = False) -> str:
-    # Navigation links (``drop_sid``): the session travels in the cookie; a sid would only
-    # make equal pages look different.
-    url = urljoin(base, href)
-    return strip_sid(url) if drop_sid else url
+def account(tree: LexborHTMLParser) -> tuple[str, int | None]:
+    """The name and id of the account the page was rendered for ("" and None for a guest):
+    the header's ``li#username_logged_in`` (3.1+: the name in ``.username``, the id in its
+    profile link), else 3.0's «Выход [ Nick ]» / «Logout [ Nick ]» (a name, no id)."""
+    header = tree.css_first("li#username_logged_in")
+    name = ""
+    uid: int | None = None
+    if header is not None:
+        name = text_of(header.css_first(".username, .username-coloured"))
+        profile = header.css_first('a[href*="mode=viewprofile"]')
+        uid = user_id_of(profile.attributes.get("href") or "") if profile is not None else None
+    logout = tree.css_first('a[href*="mode=logout"]')
+    if not name and logout is not None:
+        match = re.search(r"\[\s*(.+?)\s*\]", squash(logout.text()))
+        name = match.group(1) if match else ""
+    return name, uid
+
+
+def _abs_url(base: str, href: str) -> str:
+    # Without the sid: the session travels in the cookie; a sid would only make equal
+    # pages look different.
+    return strip_sid(urljoin(base, href))
 
 
 def _iso_utc(value: str) -> datetime | None:
@@ -363,18 +368,8 @@ PAGINATION_BOXES = "div.pagination, li.pagination, td.nav"
 
 def pagination(tree: LexborHTMLParser, html: str, url: str,
                boxes: list[Node] | None = None) -> Place:
-    """Page number, page count, page size and next link, from whatever phpBB printed.
-
-    3.1+ (``pagination.html``): ``div.pagination`` with «70 сообщений», a ``ul`` of
-    numbered ``a.button`` links, ``li.active span`` for the current page, ``rel="next"``,
-    and the page jump box (``data-per-page``) when there are more than 6 pages; one page
-    prints «Страница <strong>1</strong> из <strong>1</strong>». 3.0
-    (``generate_pagination()``): «Сообщений: 36 • Страница 4 из 4 • 1, 2, 3,
-    <strong>4</strong>» in ``div.pagination`` (prosilver) or ``td.nav`` / ``td.gensmall``
-    cells of one table row (subsilver2, «На страницу»), and the ``var per_page = '25'`` JS
-    variable in ``<head>``. The page size comes from the ``start=`` offsets of numbered
-    links, the jump box or the JS variable (None when the board printed none: a topic of
-    one page)."""
+    """Page number, page count, page size (None when the board printed none) and next
+    link, from whatever the page printed: README.md, «Pagination»."""
     containers = list(tree.css(PAGINATION_BOXES) if boxes is None else boxes)
     # prosilver keeps everything inside div.pagination; only subsilver2 needs the (costly,
     # whole-page) search for its scattered jump links.
@@ -395,7 +390,7 @@ def pagination(tree: LexborHTMLParser, html: str, url: str,
         start = _START.search(url)
         current = int(start.group(1)) // per_page + 1 if start and per_page else 1
     next_href = index.next_of(current)
-    next_url = _abs_url(url, next_href, drop_sid=True) if next_href else None
+    next_url = _abs_url(url, next_href) if next_href else None
     return Place(current, index.last(current), per_page, _items(containers), next_url)
 
 
@@ -419,9 +414,6 @@ def _per_page(containers: list[Node], html: str, links: dict[int, str]) -> int |
     # Page N's link starts at (N-1)·size.
     size = page_size({number: int(start.group(1)) if (start := _START.search(href)) else 0
                       for number, href in links.items()})
-    if size is not None:
-        return size
-    script = _JS_PER_PAGE.search(html)
-    if script:
-        return int(script.group(1)) or None
-    return None
+    if size is None and (script := _JS_PER_PAGE.search(html)):
+        size = int(script.group(1)) or None
+    return size

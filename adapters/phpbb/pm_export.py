@@ -22,8 +22,7 @@ from adapters.base import HttpClient
 from adapters.form import read_form
 from adapters.html import squash
 from adapters.phpbb.bbcode import bbcode_to_html
-from adapters.phpbb.forms import _logged_in_name
-from adapters.phpbb.page import _abs_url, _ancestor, _iso_utc, row_pm_id, user_id_of
+from adapters.phpbb.page import _abs_url, _ancestor, _iso_utc, account, row_pm_id
 from referee.core.errors import ForumError, MalformedPage, NetworkError
 from referee.core.kernel import PmBatch, PmFolderPage, PmListEntry, PrivateMessage
 from referee.core.markup import plain_text
@@ -73,16 +72,12 @@ def export_form(tree: LexborHTMLParser, url: str, rows: list[Node]) -> ExportFor
     fields = read_form(form, url).hidden
     fields["export_option"] = "XML"
     fields["submit_export"] = button.attributes.get("value") or "1"
+    name, uid = account(tree)
     return ExportForm(
-        action=_abs_url(url, form.attributes.get("action") or url, drop_sid=True),
+        action=_abs_url(url, form.attributes.get("action") or url),
         fields=fields, row_ids=tuple(row_pm_id(row, any_link=True) for row in rows),
-        account=_logged_in_name(tree), account_id=_logged_in_id(tree),
+        account=name, account_id=uid,
     )
-
-
-def _logged_in_id(tree: LexborHTMLParser) -> int | None:
-    link = tree.css_first('li#username_logged_in a[href*="mode=viewprofile"]')
-    return user_id_of(link.attributes.get("href") or "") if link is not None else None
 
 
 def parse_pm_export(content: bytes) -> list[ExportedPm]:
@@ -154,7 +149,6 @@ def pm_from_export(row: ExportedPm, entry: PmListEntry, *, folder: str,
         body_text=plain_text(body_html),
         folder=folder,
     )
-
 
 
 log = logging.getLogger("referee.phpbb")

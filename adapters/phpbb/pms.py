@@ -1,13 +1,5 @@
-"""phpBB private messages: one opened PM and the folder listings (prosilver and subsilver2).
-
-subsilver2: the message (``ucp_pm_viewmessage.html``) is a table of label rows
-(``td.genmed > b`` «Тема / От / Отправлено / Кому / Скрытая копия» and the value in
-``td.gen``) above the text in ``div.postbody``; a folder (``ucp_pm_viewfolder.html``,
-``form[name=viewfolder]``) lists one ``tr`` per message: ``span.topictitle a`` (``p=``),
-``p.topicauthor`` (the sender, or the recipients in sent folders), ``p.topicdetails`` (the
-date) and the ``marked_msg_id[]`` checkbox; an unread message's folder image is
-``…unread…``.
-"""
+"""phpBB private messages: one opened PM and the folder listings, prosilver and subsilver2
+(their markup: README.md, «Private messages»)."""
 
 from __future__ import annotations
 
@@ -21,13 +13,13 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import int_or_none, squash
 from adapters.phpbb.body import body_of
-from adapters.phpbb.forms import _logged_in_name
 from adapters.phpbb.page import (
     _HINT_URL,
     _PM_POST_ID,
     _abs_url,
     _ancestor,
     _raise_for_page,
+    account,
     listed_time,
     msg_id,
     pagination,
@@ -169,7 +161,7 @@ def read_pm_folder(
         rows = subsilver_folder_rows(tree)
         if not rows and tree.css_first('form[name="viewfolder"]') is None:
             _raise_for_page(tree, url, "папка личных сообщений")
-    own_name = _logged_in_name(tree)
+    own_name = account(tree)[0]
     folder = _folder_name(tree, url)
     read_row = subsilver_pm_row if table else _pm_row
     where = (url, tz, now)
@@ -191,11 +183,9 @@ _Where = tuple[str, ZoneInfo, datetime]
 
 def _pm_row(row: Node, where: _Where, own_name: str, sent_folder: bool) -> PmListEntry | None:
     title = row.css_first("a.topictitle")
-    if title is None:
-        return None
-    if "action=delete" in (title.attributes.get("href") or "") \
+    if title is None or "action=delete" in (title.attributes.get("href") or "") \
             or row.css_first("span.error") is not None:
-        return None
+        return None  # deleted by its author before it was read: nothing left to open
     unread = "pm_unread" in " ".join(
         (node.attributes.get("class") or "") + " " + (node.attributes.get("style") or "")
         for node in (row, row.css_first("dl")) if node is not None
@@ -225,7 +215,7 @@ def _entry(row: Node, title: Node, where: _Where, unread: bool,
         return None
     return PmListEntry(
         pm_id=pm_id, subject=squash(title.text()), sender=sender[0],
-        sent_at=listed_time(sent_text, tz, now), url=_abs_url(url, href, drop_sid=True),
+        sent_at=listed_time(sent_text, tz, now), url=_abs_url(url, href),
         unread=unread, recipients=recipients, sender_id=sender[1],
     )
 
@@ -242,7 +232,12 @@ def _folder_name(tree: LexborHTMLParser, url: str) -> str:
     if marker is not None:
         value = (marker.attributes.get("value") or "").strip()
         return _FOLDERS.get(value, value or "inbox")
-    query = dict(parse_qsl(urlsplit(url).query))
+    return folder_of(url)
+
+
+def folder_of(address: str) -> str:
+    """The PM folder an address names (``folder=``, ``f=``), by name for phpBB's own."""
+    query = dict(parse_qsl(urlsplit(address.replace("&amp;", "&")).query))
     value = query.get("folder") or query.get("f") or "inbox"
     return _FOLDERS.get(value, value)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser
@@ -21,7 +20,7 @@ from adapters import snapshot
 from adapters.base import ForumSettings
 from adapters.phpbb.forms import _posting_form_node
 from adapters.phpbb.page import PageKind, _login_form_node, _message_panel, reads_as_phpbb
-from adapters.phpbb.pms import _FOLDERS, parse_pm, parse_pm_folder, pm_header_rows
+from adapters.phpbb.pms import folder_of, parse_pm, parse_pm_folder, pm_header_rows
 from adapters.phpbb.topic import _id_posts, _prosilver_posts, parse_topic_page, subsilver_anchors
 from adapters.snapshot import Reading, SavedPage
 
@@ -29,25 +28,19 @@ from adapters.snapshot import Reading, SavedPage
 def saved_pm_folder(html: str) -> str:
     """The folder a saved PM was opened from: the UCP menu marks it ``#active-subsection``."""
     node = LexborHTMLParser(html).css_first("li#active-subsection a")
-    href = (node.attributes.get("href") or "") if node else ""
-    value = parse_qs(urlsplit(href.replace("&amp;", "&")).query).get("folder", ["inbox"])[0]
-    return _FOLDERS.get(value, value)
+    return folder_of((node.attributes.get("href") or "") if node else "")
 
 
 def page_kind(html: str) -> PageKind:
     """What phpBB page this is, judged by its DOM (gotcha 10), not by the HTTP status."""
-    return _kind(LexborHTMLParser(html))
-
-
-def _kind(tree: LexborHTMLParser) -> PageKind:
+    tree = LexborHTMLParser(html)
     if _prosilver_posts(tree) or subsilver_anchors(tree):
         return "topic"
     if tree.css_first("div.post.pm") is not None:
         return "pm"
     if _posting_form_node(tree) is not None:
         return "posting_form"
-    if (tree.css_first("form#viewfolder") is not None or tree.css_first("ul.pmlist") is not None
-            or tree.css_first('form[name="viewfolder"]') is not None):
+    if tree.css_first('form#viewfolder, ul.pmlist, form[name="viewfolder"]') is not None:
         return "pm_folder"
     if pm_header_rows(tree) and tree.css_first("div.postbody") is not None:
         return "pm"  # subsilver2's message table

@@ -1,12 +1,8 @@
 """phpBB topic pages → :class:`referee.core.kernel.TopicPage`: prosilver 3.0–3.3 and the styles
 built on it, subsilver2; the posts, their authors, dates and edit notices, the title, and
-where the page sits in the topic (:func:`.page.pagination`). ``adapters/phpbb/README.md``
-lists every markup variation read here and where it was verified.
-
-Posts that are not the topic's posts on this page are left out: a post soft-deleted (3.1+;
-a moderator still sees it, marked ``deleted``), so it reads as gone, as it is for everyone
-else; and the topic's first post that «First post on every page» (rxu's extension,
-phpBBex) repeats above later pages — one post more than the page holds.
+where the page sits in the topic (:func:`.page.pagination`). Posts that are not the topic's
+posts on this page (soft-deleted, the first post repeated) are left out. README.md lists every
+markup variation read here and where it was verified.
 """
 
 from __future__ import annotations
@@ -343,12 +339,7 @@ def subsilver_anchors(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
 
 
 def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime) -> Post:
-    """subsilver2's ``viewtopic_body.html``: the first row holds ``<a name="p123">`` and
-    ``<b class="postauthor">`` (the bare name, coloured by a style attribute) in its first
-    cell and the date after the last bold label («<b>Добавлено:</b> 22 ноя 2026, 14:26»,
-    «Posted:») in a ``td.gensmall``; the next row holds the text in the first
-    ``div.postbody`` (the signature is a second one after «_________________») and the
-    edit notice in ``span.gensmall``; the row after it links the profile (``u=``). A foe's
+    """subsilver2's post of three table rows (README.md, «Post container and id»); a foe's
     post is one ``td`` with the anchor and phpBB's notice, nothing else."""
     author_b = anchor.parent.css_first("b.postauthor") if anchor.parent is not None else None
     if author_b is None:
@@ -391,12 +382,8 @@ _VIEW_TOPIC = re.compile(r"^(?:Просмотр темы|View topic)\s+-\s+", re
 
 
 def topic_title_and_id(tree: LexborHTMLParser, url: str) -> tuple[str, int | None]:
-    """The title: 3.1–3.3 ``h2.topic-title a``; 3.0 prosilver ``h2 > a`` (no class);
-    subsilver2 ``#pageheader h2 a.titles``; a style that prints none of them (prosilver_se
-    moves it into its header events) still has the ``<title>``: 3.1+ «{title} - Страница N
-    - {board}» (``PAGE_TITLE_NUMBER``), 3.0 «{board} • Просмотр темы - {title}». The id:
-    the title link's ``t=``, the canonical link (3.1+), the page's own address, or the
-    search box's hidden ``t``."""
+    """The title (README.md, «Topic title»). The id: the title link's ``t=``, the canonical
+    link (3.1+), the page's own address, or the search box's hidden ``t``."""
     link = tree.css_first("h2.topic-title a") or tree.css_first("#pageheader h2 a") or next(
         (a for a in tree.css("h2 a") if "viewtopic" in (a.attributes.get("href") or "")), None)
     title = text_of(link) or text_of(tree.css_first("h2.topic-title")) or _head_title(tree)
