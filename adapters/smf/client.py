@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from typing import TypeVar
 
 import httpx
 
@@ -39,7 +38,6 @@ from referee.core.kernel import (
 )
 
 log = logging.getLogger("referee.smf")
-T = TypeVar("T")
 
 DEFAULT_PER_PAGE = 15
 """SMF's ``defaultMaxMessages``; only a fallback, the page index tells the real value."""
