@@ -1,7 +1,10 @@
 """Small parsing helpers the engines' page readers share (issue 28): text as a page shows
-it, numbers in it, element children and fragments of selectolax/lexbor trees. Pure."""
+it, numbers and instants in it, element children and fragments of selectolax/lexbor trees.
+Pure."""
 
 from __future__ import annotations
+
+from datetime import UTC, datetime
 
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
@@ -16,6 +19,16 @@ def int_or_none(value: str | None) -> int | None:
     """``value`` as a whole number (its digits alone), None for anything else."""
     text = (value or "").strip()
     return int(text) if text.isdecimal() else None
+
+
+def iso_utc(value: str | None) -> datetime | None:
+    """An ISO 8601 date-time that carries its offset (``…Z`` too: a ``<time datetime>``),
+    as UTC; None for one without an offset or out of range."""
+    try:
+        parsed = datetime.fromisoformat((value or "").strip().replace("Z", "+00:00"))
+        return parsed.astimezone(UTC) if parsed.tzinfo is not None else None
+    except (ValueError, OverflowError):  # «9999-12-31T23:59:59-12:00» is no instant
+        return None
 
 
 def classes(node: Node) -> set[str]:
@@ -44,4 +57,5 @@ def fragment(markup: str, selector: str) -> Node:
     return node
 
 
-__all__ = ["classes", "element_children", "fragment", "int_or_none", "next_element", "squash"]
+__all__ = ["classes", "element_children", "fragment", "int_or_none", "iso_utc", "next_element",
+           "squash"]

@@ -11,8 +11,9 @@ from typing import TypeVar
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
-from adapters.board import BoardClient, cookies_set, walk_pages
+from adapters.board import cookies_set, walk_pages
 from adapters.form import HtmlForm
+from adapters.login import FormLogin
 from adapters.phpbb.forms import is_logged_in, login_error, parse_login_form
 from adapters.phpbb.page import _message_panel, reads_as_phpbb
 from adapters.phpbb.pm_export import PmExport
@@ -53,9 +54,12 @@ def learned_per_page(tp: TopicPage) -> int | None:
     return tp.per_page or None
 
 
-class PhpbbForum(PmExport, BoardClient):
+class PhpbbForum(PmExport, FormLogin):
     """A live phpBB 3.x board (implements :class:`referee.core.kernel.Forum` and
     :class:`referee.core.kernel.PmFolderExport`)."""
+
+    refusal_hints = {"wrong_password": "после 3 неверных попыток phpBB начинает спрашивать "
+                                       "капчу"}
 
     engine = "phpbb"
     url_example = "https://forum.example.com/viewtopic.php?t=123"
@@ -199,7 +203,7 @@ class PhpbbForum(PmExport, BoardClient):
             raise LoginFailed("на странице входа форума нет понятной referee формы входа",
                               f"откройте {self.login_url()} в браузере") from None
         if form.has_captcha:
-            raise self._failure("captcha_required", self.forum.username or "")
+            raise self.refused("captcha_required", self.forum.username or "")
         return form
 
     def post_login(self, form: HtmlForm, username: str) -> httpx.Response:
@@ -214,11 +218,8 @@ class PhpbbForum(PmExport, BoardClient):
         self._received = None
         return r
 
-    def login_again(self, r: httpx.Response, html: str) -> str | None:
-        return "" if html and login_error(html) == "form_invalid" else None
-
-    def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
-        return self._failure(login_error(html) if html else None, username)
+    def login_reason(self, r: httpx.Response, html: str) -> str | None:
+        return login_error(html) if html else None
 
     def _login_data(self, form: HtmlForm, username: str) -> dict[str, str]:
         """The fields a browser would post: hidden ones (creation_time, form_token, sid,
@@ -230,44 +231,6 @@ class PhpbbForum(PmExport, BoardClient):
         if self.remember_me and form.named.get("autologin") == "checkbox":
             data["autologin"] = "on"
         return data
-
-    @staticmethod
-    def _failure(kind: str | None, username: str) -> LoginFailed:
-        """The host-readable reason for a refused login (never the password)."""
-        reasons: dict[str, tuple[str, str]] = {
-            "wrong_password": (
-                f"форум не принял пароль для «{username}»",
-                "проверьте REFEREE_PASSWORD (или что вы ввели); после 3 неверных попыток "
-                "phpBB начинает спрашивать CAPTCHA",
-            ),
-            "wrong_username": (
-                f"на форуме нет пользователя «{username}»",
-                "проверьте [forum] username: это имя для входа точно как на форуме",
-            ),
-            "captcha_required": (
-                f"форум теперь требует CAPTCHA для входа как «{username}» "
-                "(слишком много неудачных входов)",
-                "войдите один раз в браузере (пройдя CAPTCHA) с верным паролем, "
-                "затем запустите referee с этим паролем",
-            ),
-            "banned": (
-                f"учётная запись «{username}» заблокирована на этом форуме",
-                "обратитесь к администраторам форума: заблокированным referee читать не может",
-            ),
-            "inactive": (
-                f"учётная запись «{username}» не активирована",
-                "активируйте её по письму форума или попросите администратора",
-            ),
-            "form_invalid": (
-                "форум дважды отклонил форму входа (не принят ключ безопасности формы)",
-                "запустите команду снова; если повторится, проверьте часы компьютера",
-            ),
-        }
-        message, hint = reasons.get(str(kind or ""), (
-            f"вход как «{username}» не удался, и форум не назвал понятной referee причины",
-            "попробуйте войти с теми же именем и паролем в браузере",
-        ))
-        return LoginFailed(message, hint)
 
     # -- private messages
 

@@ -7,7 +7,7 @@ pages (topics and PM folders)."""
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Literal, NoReturn
 from urllib.parse import urljoin
 from zoneinfo import ZoneInfo
@@ -242,14 +242,6 @@ def _abs_url(base: str, href: str) -> str:
     # Without the sid: the session travels in the cookie; a sid would only make equal
     # pages look different.
     return strip_sid(urljoin(base, href))
-
-
-def _iso_utc(value: str) -> datetime | None:
-    try:
-        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        return parsed.astimezone(UTC) if parsed.tzinfo is not None else None
-    except (ValueError, OverflowError):  # «9999-12-31T23:59:59-12:00» is no clock
-        return None
 
 
 def text_of(node: Node | None) -> str:

@@ -20,9 +20,9 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.base import HttpClient
 from adapters.form import read_form
-from adapters.html import squash
+from adapters.html import iso_utc, squash
 from adapters.phpbb.bbcode import bbcode_to_html
-from adapters.phpbb.page import _abs_url, _ancestor, _iso_utc, account, row_pm_id
+from adapters.phpbb.page import _abs_url, _ancestor, account, row_pm_id
 from referee.core.errors import ForumError, MalformedPage, NetworkError
 from referee.core.kernel import PmBatch, PmFolderPage, PmListEntry, PrivateMessage
 from referee.core.markup import plain_text
@@ -107,7 +107,7 @@ def _exported(row: ET.Element) -> ExportedPm:
         node = row.find(tag)
         return (node.text or "") if node is not None else ""
 
-    sent_at = _iso_utc(field("date"))  # «9999-12-31T23:59:59-12:00» is no clock: None
+    sent_at = iso_utc(field("date"))  # «9999-12-31T23:59:59-12:00» is no clock: None
     recipients = tuple(squash(r.text or "") for r in row.iter("recipient")
                        if (r.text or "").strip())
     return ExportedPm(subject=squash(field("subject")), sender=squash(field("sender")),

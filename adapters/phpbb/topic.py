@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.html import classes, int_or_none, squash
+from adapters.html import classes, int_or_none, iso_utc, squash
 from adapters.paging import Place
 from adapters.phpbb.body import body_of
 from adapters.phpbb.page import (
@@ -25,7 +25,6 @@ from adapters.phpbb.page import (
     _TOPIC_ID,
     PAGINATION_BOXES,
     _ancestor,
-    _iso_utc,
     _raise_for_page,
     _text_after,
     _user_in,
@@ -325,7 +324,7 @@ def _author_line_time(author_p: Node, node: Node, content: Node, name: str, pid:
 
 def _stamp(stamps: Iterable[Node]) -> datetime | None:
     """The first of the ``<time>`` elements whose ``datetime`` names an instant."""
-    instants = (_iso_utc(t.attributes.get("datetime") or "") for t in stamps)
+    instants = (iso_utc(t.attributes.get("datetime") or "") for t in stamps)
     return next((at for at in instants if at is not None), None)
 
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
-from typing import TypeVar
 
 import httpx
 
-from adapters.board import BoardClient, walk_pages
+from adapters.board import walk_pages
 from adapters.form import HtmlForm
+from adapters.login import FormLogin
 from adapters.smf import forms, pms, topic
 from adapters.smf.page import SmfPage, looks_like_smf, reads_as_smf
 from adapters.smf.urls import parse_topic_url, query_params, strip_session, topic_page_address
@@ -38,7 +38,6 @@ from referee.core.kernel import (
 )
 
 log = logging.getLogger("referee.smf")
-T = TypeVar("T")
 
 DEFAULT_PER_PAGE = 15
 """SMF's ``defaultMaxMessages``; only a fallback, the page index tells the real value."""
@@ -47,7 +46,7 @@ LOGIN_SPACING = 2.5
 SMF_FOLDERS = {"inbox": "inbox", "sentbox": "sent"}
 
 
-class SmfForum(BoardClient):
+class SmfForum(FormLogin):
     """A live SMF 2.1 board."""
 
     engine = "smf"
@@ -88,9 +87,6 @@ class SmfForum(BoardClient):
             raise TopicNotFound(f"адреса {strip_session(url)} на форуме нет (HTTP 404)",
                                 "проверьте [forum] url: откройте его в браузере")
         return r, html
-
-    def relogin(self, r: httpx.Response, html: str) -> None:
-        self.login(form_html=html)
 
     def guest_refused(self, asked: LoginRequired) -> LoginRequired:
         # SMF says the same to a guest for a closed board and a missing topic.
@@ -188,7 +184,8 @@ class SmfForum(BoardClient):
         return None
 
     def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
-        return _failure(*forms.login_error(html), username)
+        kind, said = forms.login_error(html)
+        return self.refused(kind, username, said)
 
     # -- private messages
 
@@ -274,22 +271,6 @@ def _smf_folder(folder: str) -> str:
 def _newest_first(got: pms.SmfFolder, page: int, total: int | None = None) -> PmFolderPage:
     return PmFolderPage(folder=got.folder, page=page, total_pages=total or got.total_pages,
                         entries=tuple(reversed(got.entries)))
-
-
-def _failure(kind: str, said: str, username: str) -> LoginFailed:
-    """The host-readable reason for a refused login (never the password)."""
-    words = f": «{said}»" if said else ""
-    if kind == "wrong_password":
-        return LoginFailed(f"форум не принял пароль «{username}»{words}",
-                           "проверьте REFEREE_PASSWORD (или то, что ввели)")
-    if kind == "no_user":
-        return LoginFailed(f"на форуме нет пользователя «{username}»{words}",
-                           "[forum] username — имя для входа, как на форуме")
-    if kind == "wait":
-        return LoginFailed(f"форум просит подождать перед новым входом{words}",
-                           "повторите команду через минуту")
-    return LoginFailed(f"вход как «{username}» не удался{words}",
-                       "попробуйте войти с тем же именем и паролем в браузере")
 
 
 __all__ = ["SmfForum"]

@@ -52,7 +52,7 @@ def parse_login_form(html: str, *, url: str) -> HtmlForm:
 
 def login_error(html: str) -> tuple[str, str]:
     """``(kind, SMF's words)`` for a refused login: kind is ``wait`` (too soon after the
-    last login), ``wrong_password``, ``no_user``, ``token`` or ``other``."""
+    last login), ``wrong_password``, ``wrong_username``, ``token`` or ``other``."""
     page = SmfPage(html, "")
     box = page.tree.css_first("form#frmLogin .errorbox") or page.tree.css_first(".errorbox")
     said = squash(box.text()) if box is not None else page.notice()
@@ -62,7 +62,7 @@ def login_error(html: str) -> tuple[str, str]:
     if any(w in low for w in _WRONG_PASSWORD):
         return "wrong_password", said
     if any(w in low for w in _NO_USER):
-        return "no_user", said
+        return "wrong_username", said
     if any(w in low for w in _TOKEN):
         return "token", said
     return "other", said

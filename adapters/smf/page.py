@@ -7,14 +7,14 @@ sources: README.md («Addresses and pages», «Time zones»).
 from __future__ import annotations
 
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from adapters.html import squash
+from adapters.html import iso_utc, squash
 from referee.core.dates import parse_forum_date
 from referee.core.errors import (
     AccessDenied,
@@ -78,15 +78,8 @@ class SmfPage:
             "time[datetime]")
         if node is None:
             return None
-        value = (node.attributes.get("datetime") or "").strip()
-        try:
-            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
-            if parsed.tzinfo is None:
-                return None
-            when = parsed.astimezone(UTC)
-        except (ValueError, OverflowError):  # «9999-12-31T23:59:59-12:00» is no clock
-            return None
-        return when, squash(node.text())
+        when = iso_utc(node.attributes.get("datetime"))
+        return None if when is None else (when, squash(node.text()))
 
     def now(self, fallback: datetime) -> datetime:
         """The instant «Сегодня»/«Вчера» on this page are relative to: the board's clock

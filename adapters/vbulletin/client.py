@@ -13,8 +13,9 @@ from typing import TypeVar
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
-from adapters.board import BoardClient, cookies_set
+from adapters.board import cookies_set
 from adapters.form import HtmlForm
+from adapters.login import FormLogin
 from adapters.poster import FORM_TYPE, form_body
 from adapters.vbulletin import forms, pms, topic
 from adapters.vbulletin.dates import Order
@@ -33,7 +34,7 @@ T = TypeVar("T")
 _NO_USER = (None, "", "0", "deleted")
 
 
-class VbulletinForum(BoardClient):
+class VbulletinForum(FormLogin):
     """A live vBulletin 3.8/4.x board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "vbulletin"
@@ -42,6 +43,13 @@ class VbulletinForum(BoardClient):
     """vBulletin's folders: 0 the inbox, -1 «Sent Items»; it has no outbox (an unread sent
     PM stays in «Sent Items» and in message tracking)."""
     pm_folders_hint = "папки: inbox (входящие) и sentbox (отправленные)"
+    refusals = {
+        "strikes": ("форум временно не пускает «{username}»: исчерпаны попытки входа",
+                    "подождите 15 минут и проверьте пароль, войдя в браузере"),
+        "wrong_password": ("форум отверг имя или пароль «{username}»",
+                           "проверьте [forum] username и REFEREE_PASSWORD; после 5 неудач "
+                           "vBulletin закрывает вход на 15 минут"),
+    }
 
     def read_address(self, url: str) -> str:
         self.address: ThreadAddress = parse_thread_url(url)
@@ -84,9 +92,6 @@ class VbulletinForum(BoardClient):
             if r.status_code == 404:  # a web server's own «Not Found», not vBulletin's
                 raise self.status_error(404, what) from None
             raise
-
-    def relogin(self, r: httpx.Response, html: str) -> None:
-        self.login(form_html=html, form_url=str(r.url))
 
     def _adopt(self, r: httpx.Response, asked: str) -> None:
         """The board's canonical thread address, when it redirected us to one."""
@@ -156,25 +161,13 @@ class VbulletinForum(BoardClient):
         del data, md5, md5_utf
         return r
 
-    def answer_html(self, r: httpx.Response) -> str:
-        return self.decoded(r)
-
     def login_succeeded(self, r: httpx.Response, html: str) -> bool:
         user = self._session_user(r)
         return user not in _NO_USER or (user is None and bool(html)
                                         and forms.login_outcome(html) == "ok")
 
-    def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
-        outcome = forms.login_outcome(html) if html else "unknown"
-        if outcome == "strikes":
-            return LoginFailed(
-                f"форум временно не пускает «{username}»: исчерпаны попытки входа",
-                "подождите 15 минут и проверьте пароль, войдя в браузере")
-        if outcome == "wrong_password":
-            return LoginFailed(f"форум отверг имя или пароль «{username}»",
-                               "проверьте [forum] username и REFEREE_PASSWORD; после 5 "
-                               "неудач vBulletin закрывает вход на 15 минут")
-        return super().login_failure(r, html, username)
+    def login_reason(self, r: httpx.Response, html: str) -> str | None:
+        return forms.login_outcome(html) if html else None
 
     # -- private messages
 

@@ -14,8 +14,9 @@ from typing import TypeVar
 
 import httpx
 
-from adapters.board import BoardClient, cookies_set
+from adapters.board import cookies_set
 from adapters.form import HtmlForm
+from adapters.login import FormLogin
 from adapters.xenforo import forms
 from adapters.xenforo.page import (
     cookie_prefix,
@@ -42,7 +43,7 @@ T = TypeVar("T")
 _TWO_STEP = re.compile(r'<form[^>]+action="[^"]*login/two-step', re.IGNORECASE)
 
 
-class XenforoForum(BoardClient):
+class XenforoForum(FormLogin):
     """A live XenForo 1/2 board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "xenforo"
@@ -50,6 +51,14 @@ class XenforoForum(BoardClient):
 
     remember_me = True
     """Ask for XenForo's long-lived ``{prefix}user`` cookie (the next run needs no login)."""
+    refusals = {
+        "two_step": ("для «{username}» включена двухэтапная проверка входа",
+                     "referee её не проходит: отключите её для учётной записи ведущего или "
+                     "войдите в браузере и скопируйте ссылки вручную"),
+    }
+    refusal_hints = {
+        "wrong_password": "после нескольких неудачных попыток XenForo просит капчу",
+    }
 
     def read_address(self, url: str) -> str:
         self.board: Board
@@ -74,9 +83,6 @@ class XenforoForum(BoardClient):
         if r.status_code >= 400:
             raise_for_page(parse(html), str(r.url), what, r.status_code)
         return read(html)
-
-    def relogin(self, r: httpx.Response, html: str) -> None:
-        self.login(form_html=html, form_url=str(r.url))
 
     # -- the thread
 
@@ -130,7 +136,7 @@ class XenforoForum(BoardClient):
             raise LoginFailed("на странице входа нет формы, которую понимает referee",
                               f"откройте {self.board.url('login/')} в браузере")
         if form.has_captcha:
-            raise _failure("captcha_required", self.forum.username or "")
+            raise self.refused("captcha_required", self.forum.username or "")
         return form
 
     def post_login(self, form: HtmlForm, username: str) -> httpx.Response:
@@ -144,9 +150,6 @@ class XenforoForum(BoardClient):
         del data
         return r
 
-    def answer_html(self, r: httpx.Response) -> str:
-        return self.decoded(r)
-
     def login_succeeded(self, r: httpx.Response, html: str) -> bool:
         if any(v and v != "deleted"
                for v in cookies_set(r, lambda name: name == f"{self.prefix}user")):
@@ -157,16 +160,10 @@ class XenforoForum(BoardClient):
         return r.is_redirect and bool(location) and "login" not in location \
             and "two-step" not in location
 
-    def _login_error(self, r: httpx.Response, html: str) -> str | None:
+    def login_reason(self, r: httpx.Response, html: str) -> str | None:
         if "two-step" in r.headers.get("Location", "") or _TWO_STEP.search(html):
             return "two_step"
         return forms.login_error(html)
-
-    def login_again(self, r: httpx.Response, html: str) -> str | None:
-        return "" if self._login_error(r, html) == "form_invalid" else None
-
-    def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
-        return _failure(self._login_error(r, html), username)
 
     # -- conversations (the host's private messages)
 
@@ -215,34 +212,6 @@ class XenforoForum(BoardClient):
         self._messages.update((pm.pm_id, pm) for pm in conversation_pms(
             conversation_id, shown, row, self.per_page, self.forum.username or ""))
         return shown
-
-
-def _failure(kind: str | None, username: str) -> LoginFailed:
-    """The host-readable reason for a refused login (never the password)."""
-    reasons: dict[str, tuple[str, str]] = {
-        "wrong_password": (f"форум не принял пароль «{username}»",
-                           "проверьте REFEREE_PASSWORD (или то, что ввели); после нескольких "
-                           "неудачных попыток XenForo просит капчу"),
-        "wrong_username": (f"на форуме нет пользователя «{username}»",
-                           "проверьте [forum] username: это имя для входа на форум"),
-        "captcha_required": (f"форум требует капчу для входа под «{username}»",
-                             "войдите один раз в браузере (решив капчу) и запустите referee "
-                             "снова"),
-        "banned": (f"учётная запись «{username}» заблокирована на форуме",
-                   "обратитесь к администрации форума"),
-        "inactive": (f"учётная запись «{username}» не подтверждена",
-                     "подтвердите её по письму с форума"),
-        "two_step": (f"для «{username}» включена двухэтапная проверка входа",
-                     "referee её не проходит: отключите её для учётной записи ведущего или "
-                     "войдите в браузере и скопируйте ссылки вручную"),
-        "form_invalid": ("форум дважды отверг форму входа (ошибка безопасности, _xfToken)",
-                         "запустите команду ещё раз; если повторится — проверьте часы "
-                         "компьютера"),
-    }
-    message, hint = reasons.get(str(kind or ""), (
-        f"войти под «{username}» не удалось, и форум не назвал причину, известную referee",
-        "попробуйте войти с тем же именем и паролем в браузере"))
-    return LoginFailed(message, hint)
 
 
 __all__ = ["XenforoForum"]

@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from adapters.html import int_or_none, squash
+from adapters.html import int_or_none, iso_utc, squash
 from adapters.xenforo.dates import read_date_text
 from referee.core.errors import (
     AccessDenied,
@@ -158,10 +158,9 @@ def time_of(node: Node | None, tz: tzinfo, now: datetime) -> datetime | None:
             value = (attrs.get(key) or "").strip()
             if _DIGITS.match(value) and len(value) <= 11:
                 return datetime.fromtimestamp(int(value), UTC)
-        iso = (attrs.get("datetime") or "").strip()
-        parsed = datetime.fromisoformat(iso.replace("Z", "+00:00")) if iso else None
-        if parsed is not None and parsed.tzinfo is not None:
-            return parsed.astimezone(UTC)
+        instant = iso_utc(attrs.get("datetime"))
+        if instant is not None:
+            return instant
     except (ValueError, OverflowError, OSError):
         pass  # an instant no post has: read the text instead
     # XF1 titles «Oct 30, 2014 at 10:48 PM», Russian «16.06.17 в 14:51»; XenForo's relative
