@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
 from urllib.parse import SplitResult, urlsplit, urlunsplit
 
 from adapters.base import strip_sid
 from referee.core.errors import ConfigError
 
-__all__ = ["folder", "no_number", "one_post", "page_marks", "query_number", "topic_hint",
-           "web_address"]
+__all__ = ["board_root", "no_number", "no_topic", "one_post", "or_none", "page_marks",
+           "query_number", "topic_hint", "web_address"]
+
+T = TypeVar("T")
 
 
 def web_address(url: str, example: str, *,
@@ -31,7 +34,7 @@ def web_address(url: str, example: str, *,
     return parts
 
 
-def folder(parts: SplitResult, path: str | None = None) -> str:
+def board_root(parts: SplitResult, path: str | None = None) -> str:
     """The board's root on the site of ``parts``: ``path`` (the address's own by default) up
     to its last ``/`` — the folder a script such as ``viewtopic.php`` lives in."""
     path = (parts.path if path is None else path) or "/"
@@ -61,11 +64,25 @@ def query_number(query: Mapping[str, Sequence[str]], key: str, example: str) -> 
         raise no_number(f"{key}={query[key][0]!r}", example) from None
 
 
+def no_topic(mark: str, example: str) -> ConfigError:
+    """The error for a bare board address (no ``mark``: ``t=…``) where a topic is needed."""
+    return ConfigError(f"в [forum] url нет номера темы ({mark})", topic_hint(example))
+
+
 def one_post(post: str, topic: str) -> ConfigError:
     """The error for the address of one post (``post``: ``p=…``) where the topic's (whose
     mark is ``topic``: ``t=…``) belongs."""
     return ConfigError(f"[forum] url ведёт на одно сообщение ({post}), а не на тему",
                        f"откройте первую страницу темы и скопируйте её адрес (в нём {topic})")
+
+
+def or_none(read: Callable[[str], T], url: str) -> T | None:
+    """``read(url)``, or None for an address ``read`` refuses (its :class:`ConfigError`):
+    addresses found on pages and in redirects need not be a topic's, nor web addresses."""
+    try:
+        return read(url)
+    except ConfigError:
+        return None
 
 
 def page_marks(pattern: str, *, head: int | None = None) -> Callable[[str], bool]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, urlsplit
 
-from adapters.address import folder, one_post, query_number, web_address
+from adapters.address import board_root, one_post, query_number, web_address
 
 EXAMPLE = "https://mafia.rolka.me/viewtopic.php?id=149"
 
@@ -22,7 +22,7 @@ def parse_topic_url(url: str) -> tuple[str, int | None]:
     parts = web_address(url, EXAMPLE)
     query = parse_qs(parts.query)
     if not parts.path.endswith("viewtopic.php"):
-        return folder(parts), None
+        return board_root(parts), None
     if "id" not in query:
         raise one_post("pid=…", "id=…")
-    return folder(parts), query_number(query, "id", EXAMPLE)
+    return board_root(parts), query_number(query, "id", EXAMPLE)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
-from adapters.address import folder, one_post, query_number, web_address
+from adapters.address import board_root, one_post, query_number, web_address
 
 EXAMPLE = "https://forum.example.com/viewtopic.php?t=123"
 _BOARD_PAGES = ("", "index.php", "ucp.php", "viewforum.php")
@@ -35,7 +35,7 @@ def parse_topic_url(url: str) -> tuple[str, int | None]:
     query = parse_qs(parts.query)
     if "t" not in query and "p" in query and parts.path.endswith("viewtopic.php"):
         raise one_post("p=…", "t=…")
-    return folder(parts), query_number(query, "t", EXAMPLE)
+    return board_root(parts), query_number(query, "t", EXAMPLE)
 
 
 def sid_in_body(url: str, data: dict[str, str]) -> tuple[str, dict[str, str]]:

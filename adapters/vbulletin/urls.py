@@ -11,8 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import SplitResult, parse_qs, urlsplit, urlunsplit
 
-from adapters.address import folder, one_post, query_number, topic_hint, web_address
-from referee.core.errors import ConfigError
+from adapters.address import board_root, no_topic, one_post, query_number, web_address
 
 Form = Literal["query", "query_slug", "path", "threads", "vb5", "vbseo"]
 
@@ -47,7 +46,7 @@ class ThreadAddress:
     def page_url(self, page: int) -> str:
         """Page ``page`` of the thread in this address's form."""
         if self.topic_id is None:
-            raise ConfigError("в [forum] url нет номера темы", topic_hint(EXAMPLE))
+            raise no_topic("t=…", EXAMPLE)
         more = page > 1
         if self.form == "query":
             return f"{self.root}showthread.php?t={self.topic_id}" + (
@@ -72,7 +71,7 @@ def parse_thread_url(url: str) -> ThreadAddress:
              or _vbseo(parts, segments) or _vb5(parts, segments))
     if found is not None:
         return found
-    return ThreadAddress(root=folder(parts), topic_id=None, form="query")
+    return ThreadAddress(root=board_root(parts), topic_id=None, form="query")
 
 
 def claims(url: str) -> bool:
@@ -111,7 +110,7 @@ def _showthread(parts: SplitResult, segments: list[str]) -> ThreadAddress | None
     if "showthread.php" not in segments:
         return None
     at = segments.index("showthread.php")
-    root = folder(parts, "/".join(segments[:at]) + "/")
+    root = board_root(parts, "/".join(segments[:at]) + "/")
     query = parse_qs(parts.query)
     if at + 1 < len(segments) and (node := _NODE.match(segments[at + 1])):
         return ThreadAddress(root, int(node.group(1)), "path", node.group(2) or "",
@@ -141,7 +140,7 @@ def _threads(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
         return None
     node = _NODE.match(segments[at + 1])
     assert node is not None
-    return ThreadAddress(folder(parts, "/".join(segments[:at]) + "/"), int(node.group(1)),
+    return ThreadAddress(board_root(parts, "/".join(segments[:at]) + "/"), int(node.group(1)),
                          "threads", node.group(2) or "", page=_page_after(segments, at + 1))
 
 
@@ -155,7 +154,7 @@ def _vbseo(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
         return None  # uCoz's /forum/5-123-1 has digits only
     base = urlunsplit((parts.scheme, parts.netloc,
                        "/".join(segments[:-1]) + f"/{found.group(1)}-{found.group(2)}", "", ""))
-    return ThreadAddress(folder(parts, "/".join(segments[:-2]) + "/"), int(found.group(1)),
+    return ThreadAddress(board_root(parts, "/".join(segments[:-2]) + "/"), int(found.group(1)),
                          "vbseo", found.group(2), base=base)
 
 
@@ -173,7 +172,7 @@ def _vb5(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
         return None
     base = urlunsplit((parts.scheme, parts.netloc, "/".join(cut), "", ""))
     page = _PAGE.match(segments[-1]) if segments[-1] else None
-    return ThreadAddress(folder(parts, "/".join(cut[:2]) + "/"), int(node.group(1)), "vb5",
+    return ThreadAddress(board_root(parts, "/".join(cut[:2]) + "/"), int(node.group(1)), "vb5",
                          node.group(2), base=base, page=int(page.group(1)) if page else 1)
 
 

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import SplitResult, unquote, urlunsplit
 
-from adapters.address import folder, one_post, topic_hint, web_address
+from adapters.address import board_root, one_post, or_none, topic_hint, web_address
 from adapters.base import strip_sid
 from referee.core.errors import ConfigError
 
@@ -74,7 +74,7 @@ def board_of(url: str) -> Board:
     if path.endswith("index.php") and (query_route or not _ANY_ROUTE.search(path)):
         return Board(urlunsplit((parts.scheme, parts.netloc, path, "", "")) + "?")
     match = _ANY_ROUTE.search(path)
-    return Board(folder(parts, path[: match.start("route")] if match else path))
+    return Board(board_root(parts, path[: match.start("route")] if match else path))
 
 
 def route_of(url: str) -> str:
@@ -105,10 +105,7 @@ def parse_thread_url(url: str) -> tuple[Board, ThreadAddress | None]:
 def claims_url(url: str) -> bool:
     """Whether an address has XenForo's shape: a ``…/threads/{slug}.{id}/`` route (under
     any folder, friendly or in the ``index.php?`` query) or a conversations page."""
-    try:
-        route = route_of(url)
-    except ConfigError:
-        return False
+    route = or_none(route_of, url) or ""
     return bool(_THREAD.search(route)) or route.startswith(
         ("conversations/", "direct-messages/"))
 
