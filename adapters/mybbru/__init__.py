@@ -10,8 +10,6 @@ from __future__ import annotations
 from adapters.mybbru.urls import EXAMPLE, claims_url
 from adapters.registry import lazy_engine
 
-__all__ = ["ENGINE", "claims_url"]
-
 ENGINE = lazy_engine(
     "mybbru", "MyBB.ru (rusff.me, rolka.me, …)", claims_url=claims_url,
     claims_page="page:is_mybb_page", forum="client:MybbForum", poster="posting:MybbPoster",

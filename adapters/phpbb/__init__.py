@@ -12,8 +12,6 @@ from adapters.address import page_marks
 from adapters.phpbb.urls import EXAMPLE, claims_url
 from adapters.registry import lazy_engine
 
-__all__ = ["ENGINE", "claims_page", "claims_url"]
-
 claims_page = page_marks(r'<body[^>]+id="phpbb"|Powered by <a[^>]+phpbb\.com|phpBB Limited')
 
 ENGINE = lazy_engine(

@@ -8,8 +8,6 @@ from __future__ import annotations
 from adapters.registry import lazy_engine
 from adapters.smf.urls import EXAMPLE, claims_url, post_url
 
-__all__ = ["ENGINE", "claims_url"]
-
 ENGINE = lazy_engine(
     "smf", "SMF 2.1/2.0", claims_url=claims_url, claims_page="page:looks_like_smf",
     forum="client:SmfForum", poster="posting:SmfPoster", pages="snapshot:SmfPages",

@@ -13,8 +13,6 @@ from adapters.address import page_marks
 from adapters.registry import lazy_engine
 from adapters.vbulletin.urls import EXAMPLE, claims, parse_thread_url
 
-__all__ = ["ENGINE", "claims_page"]
-
 claims_page = page_marks(
     r'<meta name="generator" content="vBulletin|Powered by <a[^>]+vbulletin\.com'
     r'|Powered by vBulletin|var SECURITYTOKEN\s*=|vbulletin_global\.js')

@@ -9,8 +9,6 @@ from adapters.address import page_marks
 from adapters.registry import lazy_engine
 from adapters.xenforo.urls import EXAMPLE, claims_url, parse_thread_url, post_url
 
-__all__ = ["ENGINE", "claims_page", "claims_url"]
-
 claims_page = page_marks(r'<html[^>]+id="(?:XF|XenForo)"', head=5000)
 """``<html id="XF">`` (XenForo 2) or ``<html id="XenForo">`` (XenForo 1)."""
 
