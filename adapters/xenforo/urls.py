@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import SplitResult, unquote, urlunsplit
+from urllib.parse import unquote, urlunsplit
 
 from adapters.address import board_root, one_post, or_none, topic_hint, web_address
 from adapters.base import strip_sid
@@ -60,37 +60,31 @@ class ThreadAddress:
         return ThreadAddress(self.board, self.thread_id, slug)
 
 
-def _split(url: str) -> tuple[SplitResult, str, str]:
-    """(parts, path, route in the query) of a board address: the route is what follows the
-    board's prefix, from the path or (``index.php?…``) the query's first part."""
+def board_and_route(url: str) -> tuple[Board, str]:
+    """The board an address belongs to (any page of it: a thread, the index, the PM list) and
+    its route (``threads/x.1/page-2``, '' for the index): what follows the board's prefix, in
+    the path or (``index.php?…``) the query's first part."""
     parts = web_address(url, EXAMPLE)
+    path = parts.path or "/"
     first = parts.query.split("&", 1)[0]
-    return parts, parts.path or "/", "" if "=" in first else unquote(first)
-
-
-def board_of(url: str) -> Board:
-    """The board an address belongs to (any page of it: a thread, the index, the PM list)."""
-    parts, path, query_route = _split(url)
-    if path.endswith("index.php") and (query_route or not _ANY_ROUTE.search(path)):
-        return Board(urlunsplit((parts.scheme, parts.netloc, path, "", "")) + "?")
+    query_route = "" if "=" in first else unquote(first)
     match = _ANY_ROUTE.search(path)
-    return Board(board_root(parts, path[: match.start("route")] if match else path))
+    if path.endswith("index.php") and (query_route or not match):
+        return Board(urlunsplit((parts.scheme, parts.netloc, path, "", "")) + "?"), query_route
+    if match is None:
+        return Board(board_root(parts)), ""
+    return Board(board_root(parts, path[: match.start("route")])), path[match.start("route"):]
 
 
 def route_of(url: str) -> str:
     """The route part of a board address (``threads/x.1/page-2``), '' for the index."""
-    _parts, path, query_route = _split(url)
-    if path.endswith("index.php") and query_route:
-        return query_route
-    match = _ANY_ROUTE.search(path)
-    return path[match.start("route"):] if match else ""
+    return board_and_route(url)[1]
 
 
 def parse_thread_url(url: str) -> tuple[Board, ThreadAddress | None]:
     """``[forum] url`` → the board and the game thread (None for a bare board address,
     used to read only the conversations)."""
-    board = board_of(url)
-    route = route_of(url)
+    board, route = board_and_route(url)
     match = _THREAD.search(route)
     if match:
         return board, ThreadAddress(board, int(match["id"]), match["slug"] or "")
@@ -112,8 +106,8 @@ def claims_url(url: str) -> bool:
 
 def post_url(topic_url: str, post_id: int) -> str:
     """A post's address (``posts/P/`` redirects to the post in its thread)."""
-    return board_of(topic_url).url(f"posts/{post_id}/")
+    return board_and_route(topic_url)[0].url(f"posts/{post_id}/")
 
 
-__all__ = ["EXAMPLE", "Board", "ThreadAddress", "board_of", "claims_url", "parse_thread_url",
+__all__ = ["EXAMPLE", "Board", "ThreadAddress", "board_and_route", "claims_url", "parse_thread_url",
            "post_url", "route_of"]
