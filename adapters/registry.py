@@ -57,18 +57,26 @@ class Engine:
     """A topic address of this engine, as its board client shows it in hints."""
 
 
-def lazy_engine(name: str, title: str, *, claims_url: Callable[[str], bool],
-                topic_id: Callable[[str], int | None], forum: str,
-                claims_page: Callable[[str], bool] | None = None, poster: str | None = None,
-                pages: str | None = None, post_url: Callable[[str, int], str] | None = None,
-                example: str = "") -> Engine:
+def lazy_engine(name: str, title: str, *, claims_url: Callable[[str], bool], forum: str,
+                topic_id: Callable[[str], int | None] | None = None,
+                claims_page: Callable[[str], bool] | str | None = None,
+                poster: str | None = None, pages: str | None = None,
+                post_url: Callable[[str, int], str] | None = None, example: str = "") -> Engine:
     """An engine whose classes are imported only when a board is opened (an engine's HTML
     parsers are never loaded to read another's): ``forum="client:VbulletinForum"`` is the
     class in ``adapters/<name>/client.py``; ``poster`` posts over that board client;
-    ``pages`` reads a snapshot folder (its :meth:`adapters.snapshot.SavedPages.open`)."""
+    ``pages`` reads a snapshot folder (its :meth:`adapters.snapshot.SavedPages.open`);
+    ``claims_page`` may be such a name too (``"page:looks_like_smf"``). The topic id is
+    by default the second of ``urls.parse_topic_url``'s ``(board root, topic id)``."""
     def load(spec: str) -> Any:
         module, _, attr = spec.partition(":")
         return getattr(importlib.import_module(f"adapters.{name}.{module}"), attr)
+
+    def address_topic(url: str) -> int | None:
+        return cast("int | None", load("urls:parse_topic_url")(url)[1])
+
+    def page_claimed(html: str) -> bool:
+        return bool(load(cast(str, claims_page))(html))
 
     def open_forum(settings: ForumSettings, password: PasswordSource | None) -> Forum:
         return cast(Forum, load(forum)(settings, password=password))
@@ -79,8 +87,9 @@ def lazy_engine(name: str, title: str, *, claims_url: Callable[[str], bool],
     def open_pages(settings: ForumSettings) -> Forum:
         return cast(Forum, load(pages or "").open(settings))
 
-    return Engine(name=name, title=title, claims_url=claims_url, topic_id=topic_id,
-                  open_forum=open_forum, claims_page=claims_page,
+    return Engine(name=name, title=title, claims_url=claims_url,
+                  topic_id=topic_id or address_topic, open_forum=open_forum,
+                  claims_page=page_claimed if isinstance(claims_page, str) else claims_page,
                   open_snapshot=open_pages if pages else None,
                   open_poster=open_poster if poster else None, post_url=post_url,
                   example=example)

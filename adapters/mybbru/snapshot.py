@@ -14,12 +14,13 @@ from dataclasses import replace
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters import snapshot
+from adapters.address import or_none
 from adapters.mybbru import page as pages
 from adapters.mybbru import topic as topic_page
 from adapters.mybbru.api import PER_PAGE
 from adapters.mybbru.urls import parse_topic_url
 from adapters.snapshot import Reading, SavedPage, most_linked
-from referee.core.errors import ConfigError, MalformedPage
+from referee.core.errors import MalformedPage
 from referee.core.kernel import Post, TopicPage
 
 _TOPIC_LINK = re.compile(r"viewtopic\.php\?(?:[^\"'#]*&(?:amp;)?)?id=(\d+)")
@@ -33,13 +34,9 @@ def _topic_on_page(tree: LexborHTMLParser, page: SavedPage) -> int | None:
     shown = (body.attributes.get("data-topic-id") or "").strip() if body is not None else ""
     if shown.isdigit():
         return int(shown)
-    if page.on_board:
-        try:
-            found = parse_topic_url(page.url)[1]
-        except ConfigError:
-            found = None
-        if found is not None:
-            return found
+    found = or_none(parse_topic_url, page.url) if page.on_board else None
+    if found is not None and found[1] is not None:
+        return found[1]
     for form in tree.css("form[action]"):
         if match := _REPLY_FORM.search(form.attributes.get("action") or ""):
             return int(match.group(1))

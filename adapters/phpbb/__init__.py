@@ -5,26 +5,13 @@ no parser import.
 
 from __future__ import annotations
 
-import re
-
-from adapters.phpbb.urls import claims_url, parse_topic_url
+from adapters.address import page_marks
+from adapters.phpbb.urls import EXAMPLE, claims_url
 from adapters.registry import lazy_engine
 
-__all__ = ["ENGINE", "claims_page", "claims_url", "topic_id"]
-
-_MARKUP = re.compile(r'<body[^>]+id="phpbb"|Powered by <a[^>]+phpbb\.com|phpBB Limited',
-                     re.IGNORECASE)
-
-
-def claims_page(html: str) -> bool:
-    return bool(_MARKUP.search(html))
-
-
-def topic_id(url: str) -> int | None:
-    return parse_topic_url(url)[1]
-
+claims_page = page_marks(r'<body[^>]+id="phpbb"|Powered by <a[^>]+phpbb\.com|phpBB Limited')
 
 ENGINE = lazy_engine(
-    "phpbb", "phpBB 3.x", claims_url=claims_url, topic_id=topic_id, claims_page=claims_page,
+    "phpbb", "phpBB 3.x", claims_url=claims_url, claims_page=claims_page,
     forum="client:PhpbbForum", poster="posting:PhpbbPoster", pages="snapshot:PhpbbPages",
-    example="https://forum.example.com/viewtopic.php?t=123")
+    example=EXAMPLE)

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from urllib.parse import parse_qs, parse_qsl, urlencode, urlsplit, urlunsplit
 
-from adapters.base import strip_sid
-from referee.core.errors import ConfigError
+from adapters.address import board_root, one_post, query_number, web_address
 
+EXAMPLE = "https://forum.example.com/viewtopic.php?t=123"
 _BOARD_PAGES = ("", "index.php", "ucp.php", "viewforum.php")
 _OTHER_ENGINES_TOPIC = frozenset({"topic", "id", "threads", "tid"})
 
@@ -31,31 +31,11 @@ def parse_topic_url(url: str) -> tuple[str, int | None]:
     Accepts ``viewtopic.php?t=N`` with any extra parameters (``f=``, ``start=``, ``sid=``,
     ``#p123``) or a bare board address (PM-only use).
     """
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(
-            f"[forum] url {strip_sid(url)!r} — не веб-адрес",
-            'запишите его так: "https://forum.example.com/viewtopic.php?t=123"',
-        )
-    path = parts.path or "/"
-    root_path = path if path.endswith("/") else path.rsplit("/", 1)[0] + "/"
-    root = urlunsplit((parts.scheme, parts.netloc, root_path, "", ""))
+    parts = web_address(url, EXAMPLE)
     query = parse_qs(parts.query)
-    topic: int | None = None
-    if "t" in query:
-        try:
-            topic = int(query["t"][0])
-        except ValueError:
-            raise ConfigError(
-                f"в [forum] url t={query['t'][0]!r} — это не номер темы",
-                'скопируйте ссылку на тему с форума: "…/viewtopic.php?t=123"',
-            ) from None
-    elif "p" in query and path.endswith("viewtopic.php"):
-        raise ConfigError(
-            "[forum] url ведёт на одно сообщение (p=…), а не на тему",
-            "откройте первую страницу темы и скопируйте её ссылку (в ней есть t=…)",
-        )
-    return root, topic
+    if "t" not in query and "p" in query and parts.path.endswith("viewtopic.php"):
+        raise one_post("p=…", "t=…")
+    return board_root(parts), query_number(query, "t", EXAMPLE)
 
 
 def sid_in_body(url: str, data: dict[str, str]) -> tuple[str, dict[str, str]]:

@@ -15,6 +15,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
 from adapters.html import iso_utc, squash
+from adapters.smf.urls import strip_session
 from referee.core.dates import parse_forum_date
 from referee.core.errors import (
     AccessDenied,
@@ -32,7 +33,6 @@ _SESSION_VAR = re.compile(r"var smf_session_var\s*=\s*[\"']([^\"']+)[\"']")
 _SESSION_ID = re.compile(r"var smf_session_id\s*=\s*[\"']([^\"']+)[\"']")
 _MARKUP = re.compile(r"var smf_scripturl\s*=|<body[^>]+id=\"smf\"|Simple Machines Forum",
                      re.IGNORECASE)
-_SID = re.compile(r"(?<=[?&;])PHPSESSID=[^&;#]*[&;]?", re.IGNORECASE)
 _NOT_FOUND = ("отсутствует или недоступна", "does not exist", "не существует",
               "off-limits", "not available")
 
@@ -148,15 +148,11 @@ class SmfPage:
             raise AccessDenied(f"форум не показывает {what}: «{said}»",
                                "откройте страницу в браузере под учётной записью ведущего")
         raise MalformedPage(
-            f"страница {self._address()} — не {expected} SMF"
+            f"страница {strip_session(self.url)} — не {expected} SMF"
             + (f": на ней нет {missing}" if missing else ""),
             "проверьте [forum] url и [forum] engine; откройте страницу в браузере — если "
             "это SMF, сохраните её (Ctrl+S) и передайте разработчикам",
         )
-
-    def _address(self) -> str:
-        return _SID.sub("", self.url)
-
 
 def _hours(delta: timedelta) -> str:
     minutes = round(delta.total_seconds() / 60)

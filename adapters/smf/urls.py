@@ -11,9 +11,11 @@ from __future__ import annotations
 import re
 from urllib.parse import unquote_plus, urlsplit, urlunsplit
 
-from referee.core.errors import ConfigError
+from adapters.address import no_number, one_post, web_address
 
 __all__ = [
+    "EXAMPLE",
+    "claims_url",
     "post_url",
     "query_params",
     "parse_topic_url",
@@ -27,8 +29,7 @@ SESSION = re.compile(r"(?<=[?&;])PHPSESSID=[^&;#\"'\s]*(?:&amp;|[&;])?", re.IGNO
 """SMF's session parameter in an address (a secret: it stands for the login)."""
 _TOPIC_VALUE = re.compile(r"^(\d+)(?:\.(\w+))?$")
 
-_HINT_URL = ('скопируйте адрес первой страницы темы из браузера, например '
-             '"https://forum.example.com/index.php?topic=123.0"')
+EXAMPLE = "https://forum.example.com/index.php?topic=123.0"
 
 
 def query_params(query: str) -> dict[str, str]:
@@ -81,18 +82,25 @@ def parse_topic_url(url: str) -> tuple[str, int | None]:
     """``(script_url, topic_id)`` from ``[forum] url``: a topic address
     (``index.php?topic=123.0``, ``…topic=123.msg456#msg456``, ``index.php/topic,123.0.html``)
     or a bare board address (PMs only)."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"[forum] url {strip_session(url)!r} — это не адрес сайта", _HINT_URL)
+    parts = web_address(url, EXAMPLE, shown=strip_session)
     params = query_params(parts.query)
     topic, _ = topic_start(url)
     if topic is None and "topic" in params:
-        raise ConfigError(
-            f"в [forum] url topic={params['topic']!r} — это не номер темы", _HINT_URL)
+        raise no_number(f"topic={params['topic']!r}", EXAMPLE)
     if topic is None and "msg" in params:
-        raise ConfigError("[forum] url ведёт на одно сообщение (msg=…), а не на тему",
-                          "откройте первую страницу темы и скопируйте её адрес (topic=…)")
+        raise one_post("msg=…", "topic=…")
     return _script_url(url), topic
+
+
+def claims_url(url: str) -> bool:
+    """``…/index.php?topic=N.S`` (``;``-separated parameters too) and the queryless
+    ``…/index.php/topic,N.S.html``. A bare ``index.php`` is phpBB's as much as SMF's: it
+    is left to ``[forum] engine`` or the first page."""
+    parts = urlsplit(url.strip())
+    if topic_start(url)[0] is not None:
+        return parts.path.endswith(".php") or ".php/" in parts.path
+    params = query_params(parts.query)
+    return parts.path.endswith(".php") and "topic" in params
 
 
 def topic_page_address(script: str, topic: int, start: int) -> str:

@@ -9,25 +9,14 @@ beside this file. The registry entry below opens each lazily.
 
 from __future__ import annotations
 
-import re
-
+from adapters.address import page_marks
 from adapters.registry import lazy_engine
-from adapters.vbulletin.urls import claims, parse_thread_url
+from adapters.vbulletin.urls import EXAMPLE, claims, parse_thread_url
 
-_MARKUP = re.compile(
+claims_page = page_marks(
     r'<meta name="generator" content="vBulletin|Powered by <a[^>]+vbulletin\.com'
-    r'|Powered by vBulletin|var SECURITYTOKEN\s*=|vbulletin_global\.js', re.IGNORECASE)
-
-
-def claims_url(url: str) -> bool:
-    """``showthread.php?t=N`` and vBulletin's friendly forms (``showthread.php/N-title``,
-    ``threads/N-title``, vB 5's ``…/N-title``), not XenForo's ``threads/title.N/``."""
-    return claims(url)
-
-
-def claims_page(html: str) -> bool:
-    """vBulletin's generator meta (verified on all three saved pages) or its scripts."""
-    return bool(_MARKUP.search(html))
+    r'|Powered by vBulletin|var SECURITYTOKEN\s*=|vbulletin_global\.js')
+"""vBulletin's generator meta (verified on all three saved pages) or its scripts."""
 
 
 def topic_id(url: str) -> int | None:
@@ -35,7 +24,6 @@ def topic_id(url: str) -> int | None:
 
 
 ENGINE = lazy_engine(
-    "vbulletin", "vBulletin 3.8/4.x", claims_url=claims_url, topic_id=topic_id,
+    "vbulletin", "vBulletin 3.8/4.x", claims_url=claims, topic_id=topic_id,
     claims_page=claims_page, forum="client:VbulletinForum", poster="posting:VbulletinPoster",
-    pages="snapshot:VbulletinPages",
-    example="https://forum.example.com/showthread.php?t=123")
+    pages="snapshot:VbulletinPages", example=EXAMPLE)

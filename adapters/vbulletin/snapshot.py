@@ -12,11 +12,12 @@ from dataclasses import replace
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters import snapshot
+from adapters.address import or_none
 from adapters.snapshot import Reading, SavedPage
 from adapters.vbulletin import claims_page, pms, topic
 from adapters.vbulletin.dates import Order
 from adapters.vbulletin.urls import parse_thread_url
-from referee.core.errors import ConfigError, MalformedPage
+from referee.core.errors import MalformedPage
 from referee.core.kernel import TopicPage
 
 _PM_ID = re.compile(r"[?&;]pmid=(\d+)")
@@ -27,10 +28,8 @@ _THREAD_LINKS = 'a[href*="showthread.php"], a[href*="threads/"], form[action]'
 
 
 def _thread_of(url: str) -> int | None:
-    try:
-        return parse_thread_url(url).topic_id
-    except ConfigError:
-        return None
+    address = or_none(parse_thread_url, url)
+    return address.topic_id if address is not None else None
 
 
 def _linked_thread(url: str) -> int | None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import SplitResult, parse_qs, urlsplit, urlunsplit
 
-from referee.core.errors import ConfigError
+from adapters.address import board_root, no_topic, one_post, query_number, web_address
 
 Form = Literal["query", "query_slug", "path", "threads", "vb5", "vbseo"]
 
@@ -27,7 +27,7 @@ _BOARD_PAGES = frozenset({"forum.php", "private.php", "member.php", "usercp.php"
 """vB pages without a thread (PMs only); a bare ``/`` or ``index.php`` is phpBB's, so such a
 board needs ``[forum] engine = "vbulletin"``."""
 
-_HINT = 'скопируйте ссылку на тему с форума: "…/showthread.php?t=123"'
+EXAMPLE = "https://forum.example.com/showthread.php?t=123"
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +46,7 @@ class ThreadAddress:
     def page_url(self, page: int) -> str:
         """Page ``page`` of the thread in this address's form."""
         if self.topic_id is None:
-            raise ConfigError("в [forum] url нет номера темы", _HINT)
+            raise no_topic("t=…", EXAMPLE)
         more = page > 1
         if self.form == "query":
             return f"{self.root}showthread.php?t={self.topic_id}" + (
@@ -65,21 +65,19 @@ def parse_thread_url(url: str) -> ThreadAddress:
 
     Raises :class:`ConfigError` for a link to a single post (``showthread.php?p=…``) and for
     what is no web address."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"[forum] url {url!r} — не адрес в интернете",
-                          'запишите его как "https://forum.example.com/showthread.php?t=123"')
+    parts = web_address(url, EXAMPLE)
     segments = parts.path.split("/")
     found = (_showthread(parts, segments) or _threads(parts, segments)
              or _vbseo(parts, segments) or _vb5(parts, segments))
     if found is not None:
         return found
-    folder = parts.path if parts.path.endswith("/") else parts.path.rsplit("/", 1)[0] + "/"
-    return ThreadAddress(root=_root(parts, folder), topic_id=None, form="query")
+    return ThreadAddress(root=board_root(parts), topic_id=None, form="query")
 
 
 def claims(url: str) -> bool:
-    """Whether ``url`` has one of vBulletin's thread shapes (or is a vB board page)."""
+    """Whether ``url`` has one of vBulletin's thread shapes (or is a vB board page):
+    ``showthread.php?t=N`` and vBulletin's friendly forms (``showthread.php/N-title``,
+    ``threads/N-title``, vB 5's ``…/N-title``), not XenForo's ``threads/title.N/``."""
     try:
         parts = urlsplit(url.strip())
     except ValueError:
@@ -102,10 +100,6 @@ def ambiguous(url: str) -> bool:
     return node is not None and node.group(2) is None
 
 
-def _root(parts: SplitResult, folder: str) -> str:
-    return urlunsplit((parts.scheme, parts.netloc, folder or "/", "", ""))
-
-
 def _page_after(segments: list[str], index: int) -> int:
     rest = [s for s in segments[index + 1:] if s]
     match = _PAGE.match(rest[0]) if rest else None
@@ -116,25 +110,19 @@ def _showthread(parts: SplitResult, segments: list[str]) -> ThreadAddress | None
     if "showthread.php" not in segments:
         return None
     at = segments.index("showthread.php")
-    root = _root(parts, "/".join(segments[:at]) + "/")
+    root = board_root(parts, "/".join(segments[:at]) + "/")
     query = parse_qs(parts.query)
     if at + 1 < len(segments) and (node := _NODE.match(segments[at + 1])):
         return ThreadAddress(root, int(node.group(1)), "path", node.group(2) or "",
                              page=_page_after(segments, at + 1))
-    if "t" in query:
-        try:
-            topic = int(query["t"][0])
-        except ValueError:
-            raise ConfigError(f"в [forum] url t={query['t'][0]!r} — не номер темы",
-                              _HINT) from None
+    if (topic := query_number(query, "t", EXAMPLE)) is not None:
         page = query.get("page", ["1"])[0]
         return ThreadAddress(root, topic, "query", page=int(page) if page.isdigit() else 1)
     if (friendly := _QUERY_SLUG.match(parts.query)) is not None:
         return ThreadAddress(root, int(friendly.group(1)), "query_slug", friendly.group(2) or "",
                              page=int(friendly.group(3) or 1))
     if "p" in query or "postid" in query:
-        raise ConfigError("[forum] url ведёт на одно сообщение (p=…), а не на тему",
-                          "откройте первую страницу темы и скопируйте её адрес (с t=…)")
+        raise one_post("p=…", "t=…")
     return ThreadAddress(root, None, "query")
 
 
@@ -152,7 +140,7 @@ def _threads(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
         return None
     node = _NODE.match(segments[at + 1])
     assert node is not None
-    return ThreadAddress(_root(parts, "/".join(segments[:at]) + "/"), int(node.group(1)),
+    return ThreadAddress(board_root(parts, "/".join(segments[:at]) + "/"), int(node.group(1)),
                          "threads", node.group(2) or "", page=_page_after(segments, at + 1))
 
 
@@ -166,7 +154,7 @@ def _vbseo(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
         return None  # uCoz's /forum/5-123-1 has digits only
     base = urlunsplit((parts.scheme, parts.netloc,
                        "/".join(segments[:-1]) + f"/{found.group(1)}-{found.group(2)}", "", ""))
-    return ThreadAddress(_root(parts, "/".join(segments[:-2]) + "/"), int(found.group(1)),
+    return ThreadAddress(board_root(parts, "/".join(segments[:-2]) + "/"), int(found.group(1)),
                          "vbseo", found.group(2), base=base)
 
 
@@ -184,8 +172,8 @@ def _vb5(parts: SplitResult, segments: list[str]) -> ThreadAddress | None:
         return None
     base = urlunsplit((parts.scheme, parts.netloc, "/".join(cut), "", ""))
     page = _PAGE.match(segments[-1]) if segments[-1] else None
-    return ThreadAddress(_root(parts, "/".join(cut[:2]) + "/"), int(node.group(1)), "vb5",
+    return ThreadAddress(board_root(parts, "/".join(cut[:2]) + "/"), int(node.group(1)), "vb5",
                          node.group(2), base=base, page=int(page.group(1)) if page else 1)
 
 
-__all__ = ["ThreadAddress", "ambiguous", "claims", "parse_thread_url"]
+__all__ = ["EXAMPLE", "ThreadAddress", "ambiguous", "claims", "parse_thread_url"]

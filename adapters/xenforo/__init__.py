@@ -5,23 +5,12 @@ does, and every fact it relies on with where it was verified: README.md beside t
 
 from __future__ import annotations
 
-import re
-
+from adapters.address import page_marks
 from adapters.registry import lazy_engine
-from adapters.xenforo.urls import looks_like_xenforo, parse_thread_url, post_url
+from adapters.xenforo.urls import EXAMPLE, claims_url, parse_thread_url, post_url
 
-_MARKUP = re.compile(r'<html[^>]+id="(?:XF|XenForo)"', re.IGNORECASE)
-
-
-def claims_url(url: str) -> bool:
-    """``…/threads/{slug}.{id}/`` (under any folder, or ``index.php?threads/…``), or a
-    conversations page."""
-    return looks_like_xenforo(url)
-
-
-def claims_page(html: str) -> bool:
-    """``<html id="XF">`` (XenForo 2) or ``<html id="XenForo">`` (XenForo 1)."""
-    return bool(_MARKUP.search(html[:5000]))
+claims_page = page_marks(r'<html[^>]+id="(?:XF|XenForo)"', head=5000)
+"""``<html id="XF">`` (XenForo 2) or ``<html id="XenForo">`` (XenForo 1)."""
 
 
 def topic_id(url: str) -> int | None:
@@ -32,5 +21,4 @@ def topic_id(url: str) -> int | None:
 ENGINE = lazy_engine(
     "xenforo", "XenForo", claims_url=claims_url, topic_id=topic_id, claims_page=claims_page,
     forum="client:XenforoForum", poster="posting:XenforoPoster", pages="snapshot:XenforoPages",
-    post_url=post_url,
-    example="https://forum.example/threads/mafija.123/")
+    post_url=post_url, example=EXAMPLE)

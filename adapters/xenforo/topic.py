@@ -13,6 +13,7 @@ from datetime import datetime, tzinfo
 
 from selectolax.lexbor import LexborHTMLParser
 
+from adapters.address import or_none
 from adapters.html import squash
 from adapters.paging import Place, page_size, read_index
 from adapters.xenforo.body import normalise_body
@@ -26,7 +27,7 @@ from adapters.xenforo.page import (
 )
 from adapters.xenforo.posts import RawPost, looks_like_posts, read_posts
 from adapters.xenforo.urls import parse_thread_url, route_of
-from referee.core.errors import ConfigError, MalformedPage
+from referee.core.errors import MalformedPage
 from referee.core.kernel import Post, TopicPage
 
 DEFAULT_PER_PAGE = 20
@@ -89,11 +90,8 @@ def _count(value: str | None, default: int) -> int:
 
 
 def _page_in(url: str) -> int:
-    try:
-        route = route_of(url)
-    except ConfigError:
-        return 1
-    match = _PAGE_IN_ROUTE.search("/" + route)
+    route = or_none(route_of, url)
+    match = _PAGE_IN_ROUTE.search("/" + route) if route is not None else None
     return int(match.group(1)) if match else 1
 
 
@@ -132,14 +130,9 @@ def _title(tree: LexborHTMLParser) -> str:
 
 def _thread_id(tree: LexborHTMLParser, url: str) -> int | None:
     for source in (canonical_url(tree), url):
-        if not source:
-            continue
-        try:
-            _, thread = parse_thread_url(source)
-        except ConfigError:
-            continue
-        if thread is not None:
-            return thread.thread_id
+        found = or_none(parse_thread_url, source) if source else None
+        if found is not None and found[1] is not None:
+            return found[1].thread_id
     return None
 
 

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import unquote, urlunsplit
 
+from adapters.address import board_root, one_post, or_none, topic_hint, web_address
 from adapters.base import strip_sid
 from referee.core.errors import ConfigError
 
 _THREAD = re.compile(r"(?:^|/)threads/(?:(?P<slug>[^/?#]*?)\.)?(?P<id>\d+)(?=/|$)")
 _ANY_ROUTE = re.compile(r"(?:^|/)(?P<route>threads|forums|conversations|direct-messages|members"
                         r"|posts|login|account|search|whats-new)(?:/|$)")
-_HINT = 'скопируйте ссылку на тему с форума, например "https://forum.example/threads/mafija.123/"'
+EXAMPLE = "https://forum.example/threads/mafija.123/"
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,72 +60,54 @@ class ThreadAddress:
         return ThreadAddress(self.board, self.thread_id, slug)
 
 
-def _split(url: str) -> tuple[str, str, str, str]:
-    """(scheme://host, path, query, route) of a board address; the route is what follows
-    the board's prefix, from the path or (``index.php?…``) from the query."""
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise ConfigError(f"[forum] url {strip_sid(url)!r} — не веб-адрес", _HINT)
-    origin = urlunsplit((parts.scheme, parts.netloc, "", "", ""))
-    query_route = parts.query.split("&", 1)[0] if "=" not in parts.query.split("&", 1)[0] \
-        else ""
-    return origin, parts.path or "/", parts.query, unquote(query_route)
-
-
-def board_of(url: str) -> Board:
-    """The board an address belongs to (any page of it: a thread, the index, the PM list)."""
-    origin, path, _query, query_route = _split(url)
-    if path.endswith("index.php") and (query_route or not _ANY_ROUTE.search(path)):
-        return Board(origin + path + "?")
+def board_and_route(url: str) -> tuple[Board, str]:
+    """The board an address belongs to (any page of it: a thread, the index, the PM list) and
+    its route (``threads/x.1/page-2``, '' for the index): what follows the board's prefix, in
+    the path or (``index.php?…``) the query's first part."""
+    parts = web_address(url, EXAMPLE)
+    path = parts.path or "/"
+    first = parts.query.split("&", 1)[0]
+    query_route = "" if "=" in first else unquote(first)
     match = _ANY_ROUTE.search(path)
-    folder = path[: match.start("route")] if match else path
-    if not folder.endswith("/"):
-        folder = folder.rsplit("/", 1)[0] + "/"
-    return Board(origin + folder)
+    if path.endswith("index.php") and (query_route or not match):
+        return Board(urlunsplit((parts.scheme, parts.netloc, path, "", "")) + "?"), query_route
+    if match is None:
+        return Board(board_root(parts)), ""
+    return Board(board_root(parts, path[: match.start("route")])), path[match.start("route"):]
 
 
 def route_of(url: str) -> str:
     """The route part of a board address (``threads/x.1/page-2``), '' for the index."""
-    _origin, path, _query, query_route = _split(url)
-    if path.endswith("index.php") and query_route:
-        return query_route
-    match = _ANY_ROUTE.search(path)
-    return path[match.start("route"):] if match else ""
+    return board_and_route(url)[1]
 
 
 def parse_thread_url(url: str) -> tuple[Board, ThreadAddress | None]:
     """``[forum] url`` → the board and the game thread (None for a bare board address,
     used to read only the conversations)."""
-    board = board_of(url)
-    route = route_of(url)
+    board, route = board_and_route(url)
     match = _THREAD.search(route)
     if match:
         return board, ThreadAddress(board, int(match["id"]), match["slug"] or "")
     if route.startswith("posts/"):
-        raise ConfigError(
-            "[forum] url ведёт на одно сообщение (posts/…), а не на тему",
-            "откройте первую страницу темы и скопируйте её адрес (…/threads/название.номер/)",
-        )
+        raise one_post("posts/…", "…/threads/название.номер/")
     if route.startswith("threads/"):
-        raise ConfigError(f"[forum] url {strip_sid(url)!r}: в адресе темы нет её номера", _HINT)
+        raise ConfigError(f"[forum] url {strip_sid(url)!r}: в адресе темы нет её номера",
+                          topic_hint(EXAMPLE))
     return board, None
 
 
-def looks_like_xenforo(url: str) -> bool:
-    """Whether an address has XenForo's shape: a ``threads/…`` route (friendly or in the
-    ``index.php?`` query) or a conversations page."""
-    try:
-        route = route_of(url)
-    except ConfigError:
-        return False
+def claims_url(url: str) -> bool:
+    """Whether an address has XenForo's shape: a ``…/threads/{slug}.{id}/`` route (under
+    any folder, friendly or in the ``index.php?`` query) or a conversations page."""
+    route = or_none(route_of, url) or ""
     return bool(_THREAD.search(route)) or route.startswith(
         ("conversations/", "direct-messages/"))
 
 
 def post_url(topic_url: str, post_id: int) -> str:
     """A post's address (``posts/P/`` redirects to the post in its thread)."""
-    return board_of(topic_url).url(f"posts/{post_id}/")
+    return board_and_route(topic_url)[0].url(f"posts/{post_id}/")
 
 
-__all__ = ["Board", "ThreadAddress", "board_of", "looks_like_xenforo", "parse_thread_url",
+__all__ = ["EXAMPLE", "Board", "ThreadAddress", "board_and_route", "claims_url", "parse_thread_url",
            "post_url", "route_of"]

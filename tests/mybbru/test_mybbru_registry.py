@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from adapters.base import ForumSettings
-from adapters.mybbru import claims_page
 from adapters.registry import engine_for, engines, topic_id
 from referee.config.game import load_config
 from referee.core.errors import ConfigError
@@ -65,5 +64,6 @@ def test_the_topic_number_is_its_id() -> None:
 
 
 def test_pages_tell_mybbru_from_phpbb_and_fluxbb() -> None:
-    assert claims_page(MYBB_PAGE)
+    claims_page = engines()["mybbru"].claims_page
+    assert claims_page is not None and claims_page(MYBB_PAGE)
     assert not claims_page(PHPBB_PAGE) and not claims_page(FLUXBB_PAGE)

@@ -58,9 +58,9 @@ def test_post_links_in_outputs_are_smfs_permalinks() -> None:
 
 def test_only_smf_claims_smf_pages_and_topic_addresses() -> None:
     page = html("topic_p1_guest.html")
-    assert smf.claims_page(page) and not phpbb.claims_page(page)
+    assert smf.ENGINE.claims_page(page) and not phpbb.claims_page(page)
     phpbb_page = "<html><body id=\"phpbb\">Powered by phpBB</body></html>"
-    assert not smf.claims_page(phpbb_page)
+    assert not smf.ENGINE.claims_page(phpbb_page)
     assert smf.claims_url("https://f/index.php?topic=2.0")
     assert not phpbb.claims_url("https://f/index.php?topic=2.0")
     assert not smf.claims_url("https://f/viewtopic.php?t=2")

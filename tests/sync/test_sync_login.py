@@ -118,13 +118,13 @@ def test_a_page_that_still_wants_a_login_after_logging_in_is_an_error(
         (login_page_with_error(
             "Вы превысили максимально допустимое количество попыток входа. Теперь, кроме "
             "имени пользователя и пароля, вы должны пройти проверку средством против "
-            "спам-ботов.", captcha=True), "CAPTCHA"),
+            "спам-ботов.", captcha=True), "капч"),
         (login_page_with_error("Вам <strong>бессрочно</strong> закрыт доступ к конференции."),
          "заблокирована"),
         (login_page_with_error(
             "Указанное имя пользователя в настоящее время неактивно. Если у вас есть "
             "проблемы с активацией учётной записи, свяжитесь с администратором."),
-         "не активирована"),
+         "не подтверждена"),
     ],
 )
 def test_a_refused_login_says_why(
@@ -161,7 +161,7 @@ def test_a_login_form_with_a_captcha_is_not_submitted(
         return normal(request)
 
     board.handle = handle  # type: ignore[method-assign]
-    with pytest.raises(LoginFailed, match="CAPTCHA"):
+    with pytest.raises(LoginFailed, match="капч"):
         make_forum().login()
     assert "POST login" not in board.log
 
