@@ -42,6 +42,7 @@ _POST_ID = re.compile(r"[?&;]p=(\d+)|#p(\d+)")
 
 _NO_USERS = ("пользователи не существуют", "users to be added do not exist")
 
+
 @dataclass(frozen=True, slots=True)
 class _Form:
     form: HtmlForm

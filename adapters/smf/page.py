@@ -154,6 +154,7 @@ class SmfPage:
             "это SMF, сохраните её (Ctrl+S) и передайте разработчикам",
         )
 
+
 def _hours(delta: timedelta) -> str:
     minutes = round(delta.total_seconds() / 60)
     sign = "+" if minutes >= 0 else "-"
