@@ -125,7 +125,7 @@ class FormPoster(Closing, Generic[F]):
         """One message through the form at ``url`` (:meth:`submit`): the form got by
         :meth:`form_at`; a reply's checked against ``topic`` (:meth:`check_topic`); filled
         with what it sends as served (:meth:`fields`), the message, the subject and a PM's
-        recipient ``to``; sent by :meth:`send`."""
+        recipient ``to`` (:meth:`address`); sent by :meth:`send`."""
         pm = to is not None
 
         def fill(form: HtmlForm) -> dict[str, str]:
@@ -136,7 +136,7 @@ class FormPoster(Closing, Generic[F]):
             if subject is not None and (pm or self.subject_field in form.named):
                 data[self.subject_field] = subject
             if to is not None:
-                data[self.recipient_field] = to
+                data.update(self.address(to))
             return data
 
         return self.submit(lambda: self.form_at(url, what, pm=pm),
@@ -156,6 +156,11 @@ class FormPoster(Closing, Generic[F]):
         """Hook: the recipient field's value for ``to`` (refused when the board cannot
         take it)."""
         return to
+
+    def address(self, to: str) -> dict[str, str]:
+        """Hook: the fields that name a PM's recipient ``to`` (:meth:`recipient`'s value):
+        by default ``to`` in :attr:`recipient_field`."""
+        return {self.recipient_field: to}
 
     def fields(self, form: HtmlForm, *, pm: bool) -> dict[str, str]:
         """Hook: what a browser sends of the form as served, with the board's own fixed
@@ -237,8 +242,9 @@ class FormPoster(Closing, Generic[F]):
 
     def cure(self, answer: Answer, form: F, get_form: Callable[[], F]) -> F | None:
         """Hook: the form to send after a refusal that one more go may cure — a fresh form
-        after a refused token (a login first when the session was lost), the same after
-        waiting out flood control — or None to give up. Each kind is cured once."""
+        after a refused token (a login first when the session was lost), the one the board
+        handed back (:attr:`Answer.form`) or a fresh one after waiting out flood control —
+        or None to give up. Each kind is cured once."""
         if answer.kind in FRESH:
             if answer.kind == "login":
                 self.relogin(answer)
@@ -247,7 +253,7 @@ class FormPoster(Closing, Generic[F]):
             self.flood_waited = wait = self.flood_delay(answer)
             log.info("flood control; waiting %.0f s", wait)
             self.http.sleep(wait)
-            return get_form()
+            return answer.form or get_form()
         return None
 
     def refusal(self, answer: Answer, what: str) -> PostingError:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import httpx
@@ -25,7 +25,7 @@ from adapters.phpbb.forms import (
     posting_error,
 )
 from adapters.phpbb.urls import sid_in_body
-from adapters.poster import Answer, FormPoster, GuestForm
+from adapters.poster import Answer, Fill, FormPoster, GuestForm
 from referee.core.errors import ForumError, PostingError
 
 log = logging.getLogger("referee.phpbb.posting")
@@ -56,77 +56,92 @@ class PhpbbPoster(FormPoster[_Form]):
     tests inject a fake clock and never wait."""
 
     flood_default = FLOOD_WAIT
+    pm_what = "ЛС для «{to}»"
+    topic_hint = ('укажите ссылку на тему, например '
+                  '"https://forum.example.com/viewtopic.php?t=123"')
     forum: PhpbbForum
 
     def __init__(self, forum: PhpbbForum, *, flood_wait: float = FLOOD_WAIT) -> None:
         super().__init__(forum, flood_wait=flood_wait)
-        self.flood_seen = False
         self._last_stored: float | None = None
+        self._added: _Form | None = None
+        """The form phpBB answered an added PM recipient with, sent first."""
 
-    # -- urls
+    # -- the driver's hooks
+
+    def topic(self) -> str:
+        """As phpBB's addresses write it (``t=N``), in the messages and the topic check."""
+        return f"t={super().topic()}"
 
     def reply_url(self) -> str:
-        if self.forum.topic_id is None:
-            raise ForumError(
-                "в [forum] url нет номера темы (t=…): referee не знает, куда писать",
-                'укажите ссылку на тему, например "https://forum.example.com/viewtopic.php?t=123"',
-            )
         return f"{self.forum.root}posting.php?mode=reply&t={self.forum.topic_id}"
 
-    def compose_url(self) -> str:
+    def compose_url(self, user_id: int | None = None) -> str:
         return f"{self.forum.root}ucp.php?i=pm&mode=compose"
 
-    # -- public
-
-    def reply(self, message: str, subject: str | None = None) -> int | None:
-        """Reply in the game topic; returns the new post's id (``p=N``)."""
-        url = self.reply_url()
-
-        def build(form: HtmlForm) -> dict[str, str]:
-            return self._fields(form, message,
-                                subject if subject is not None else form.fields.get("subject"))
-
-        return self._submit(lambda: self._get_form(url, "форму ответа"), build,
-                            what=f"ответ в теме t={self.forum.topic_id}",
-                            topic=self.forum.topic_id)
+    def form_topic(self, form: HtmlForm) -> str | None:
+        target = form.target("t")
+        return f"t={target}" if target else None
 
     def send_pm(self, to: str, message: str, subject: str,
                 user_id: int | None = None) -> int | None:
-        """Send a PM to ``to``; returns the PM's id. ``user_id`` skips the name lookup."""
+        """Send a PM to ``to``; returns the PM's id. ``user_id`` skips the name lookup
+        (:meth:`_add_recipient`)."""
         url = self.compose_url()
-        ready: list[_Form] = []
         if user_id is None:
-            added, user_id = self._add_recipient(url, to)
-            ready.append(added)
+            self._added, user_id = self._add_recipient(url, to)
+        return self.deliver(url, message, subject, to=str(user_id),
+                            what=self.pm_what.format(to=to))
 
-        def get() -> _Form:
-            # The form phpBB answered the added recipient with goes first, then fresh ones.
-            return ready.pop() if ready else self._get_form(url, "форму ЛС")
+    def address(self, to: str) -> dict[str, str]:
+        """phpBB names a recipient by its id (``to``), in the field's name."""
+        return {f"address_list[u][{to}]": "to"}
 
-        def build(form: HtmlForm) -> dict[str, str]:
-            data = {k: v for k, v in self._fields(form, message, subject).items()
-                    if not _ADDRESS.match(k)}
-            data[f"address_list[u][{user_id}]"] = "to"
-            return data
+    def fields(self, form: HtmlForm, *, pm: bool) -> dict[str, str]:
+        """What a browser posts: hidden fields, checked boxes, the subject as served, the
+        button; a PM's recipients only as :meth:`address` names them."""
+        data = form.sends("hidden", "checkbox", "radio")
+        if pm:
+            data = {k: v for k, v in data.items() if not _ADDRESS.match(k)}
+        data["subject"] = form.fields.get("subject", "")
+        data.update([form.press("post", "Отправить")])
+        return data
 
-        return self._submit(get, build, what=f"ЛС для «{to}»", topic=None)
+    def form_at(self, url: str, what: str, *, pm: bool) -> _Form:
+        """GET a posting form as the logged-in host (:meth:`FormPoster.read_form`); the
+        form phpBB answered the added recipient with goes first."""
+        if pm and self._added is not None:
+            got, self._added = self._added, None
+            return got
 
-    # -- steps
-
-    def _get_form(self, url: str, what: str) -> _Form:
-        """GET a posting form as the logged-in host (:meth:`FormPoster.read_form`)."""
         def read(html: str) -> HtmlForm:
             form = parse_posting_form(html, url=url)  # a login page raises here
             if not is_logged_in(html):
                 raise GuestForm
             return form
 
-        form = self.read_form(url, read, what=what)
+        form = self.read_form(url, read, what="форму ЛС" if pm else "форму ответа")
         return _Form(form, self.http.clock())
+
+    def send(self, got: _Form, fill: Fill, *, url: str, what: str, pm: bool) -> Answer:
+        """One POST (:meth:`_request`); the answer read by :meth:`_stored` or
+        :meth:`_answer`, which counts only posts after the form's ``topic_cur_post_id``."""
+        data = fill(got.form)
+        after = int_or_none(got.form.hidden.get("topic_cur_post_id"))
+        action, request = self._request(got.form.action, data, referer=got.form.action)
+        answer = self.send_form(
+            action, what=what, **request,
+            stored=lambda r: self._stored(r, pm=pm),
+            classify=lambda r: self._answer(r, what=what, pm=pm, after=after))
+        if answer.kind == "stored":
+            self._last_stored = self.http.clock()
+        if answer.kind in ("new_posts", "flood"):
+            answer = replace(answer, form=self._reuse(answer, got))  # sent again as it is
+        return answer
 
     def _add_recipient(self, url: str, nick: str) -> tuple[_Form, int]:
         """«Добавить получателей»: phpBB turns the name into ``address_list[u][ID]``."""
-        got = self._get_form(url, "форму ЛС")
+        got = self.form_at(url, "форму ЛС", pm=True)
         self.before_send(got)
         data = dict(got.form.hidden)
         data["username_list"] = nick
@@ -155,37 +170,7 @@ class PhpbbPoster(FormPoster[_Form]):
             )
         return _Form(form, self.http.clock()), ids.pop()
 
-    def _submit(
-        self,
-        get_form: Callable[[], _Form],
-        build: Callable[[HtmlForm], dict[str, str]],
-        *,
-        what: str,
-        topic: int | None,
-    ) -> int | None:
-        """POST a form — a reply's only into the game ``topic``, a PM's (``topic`` None)
-        anywhere; one fresh form after FORM_INVALID (or a lost session), one resubmit after
-        the «new posts» review, one retry after flood control."""
-        pm = topic is None
-
-        def send(got: _Form) -> Answer:
-            if topic is not None:
-                target = got.form.target("t")
-                self.check_topic(f"t={target}" if target else None, f"t={topic}")
-            after = int_or_none(got.form.hidden.get("topic_cur_post_id"))
-            action, request = self._request(got.form.action, build(got.form),
-                                            referer=got.form.action)
-            answer = self.send_form(
-                action, what=what, **request,
-                stored=lambda r: self._stored(r, pm=pm),
-                classify=lambda r: self._answer(r, what=what, pm=pm, after=after))
-            if answer.kind == "stored":
-                self._last_stored = self.http.clock()
-            return answer
-
-        return self.submit(get_form, send, what=what)
-
-    # -- hooks
+    # -- the submit loop's hooks
 
     def relogin(self, answer: Answer) -> None:
         self.forum.login(form_html=answer.html, received_at=self.http.clock())
@@ -193,14 +178,7 @@ class PhpbbPoster(FormPoster[_Form]):
     def cure(self, answer: Answer, form: _Form, get_form: Callable[[], _Form]) -> _Form | None:
         if answer.kind == "new_posts":
             log.info("new posts since the form was made; submitting again")
-            return self._reuse(answer, form)
-        if answer.kind == "flood":
-            self.flood_seen = True
-            self.flood_waited = self.flood_wait
-            log.info("flood control; waiting %.0f s", self.flood_wait)
-            got = self._reuse(answer, form)
-            self.http.sleep(self.flood_wait)
-            return got
+            return answer.form
         return super().cure(answer, form, get_form)
 
     def refusal(self, answer: Answer, what: str) -> PostingError:
@@ -253,20 +231,10 @@ class PhpbbPoster(FormPoster[_Form]):
         """Not in the form's second (gotcha 11); keep the flood distance once seen."""
         need = LASTCLICK_WAIT if "lastclick" in got.form.hidden else POST_WAIT
         wait = need - (self.http.clock() - got.received)
-        if self.flood_seen and self._last_stored is not None:
-            wait = max(wait, self._last_stored + self.flood_wait - self.http.clock())
+        if self._last_stored is not None:  # flood_waited: 0 until flood control refused
+            wait = max(wait, self._last_stored + self.flood_waited - self.http.clock())
         if wait > 0:
             self.http.sleep(wait)
-
-    @staticmethod
-    def _fields(form: HtmlForm, message: str, subject: str | None) -> dict[str, str]:
-        """What a browser posts: hidden fields, checked boxes, subject, text, the button."""
-        data = form.sends("hidden", "checkbox", "radio")
-        if subject is not None:
-            data["subject"] = subject
-        data[form.textarea] = message
-        data.update([form.press("post", "Отправить")])
-        return data
 
 
 __all__ = [
