@@ -59,19 +59,20 @@ class FormLogin(BoardClient):
     def login_failure(self, r: httpx.Response, html: str, username: str) -> LoginFailed:
         return self.refused(self.login_reason(r, html), username)
 
-    def refused(self, kind: str | None, username: str, said: str = "") -> LoginFailed:
+    @classmethod
+    def refused(cls, kind: str | None, username: str, said: str = "") -> LoginFailed:
         """The host-readable reason for a refused login (never the password): ``kind`` read
         from the board's answer (:attr:`refusals` first, then :data:`REASONS`, with this
         board's :attr:`refusal_hints`), ``said`` the board's own words on it."""
         words = f": «{said}»" if said else ""
-        known = self.refusals.get(kind or "") or REASONS.get(kind or "")
+        known = cls.refusals.get(kind or "") or REASONS.get(kind or "")
         if known is None:
             return LoginFailed(f"вход под «{username}» не удался{words}" if said else
                                f"вход под «{username}» не удался, и форум не назвал причину, "
                                "известную referee",
                                "попробуйте войти с тем же именем и паролем в браузере")
         message, hint = known
-        extra = self.refusal_hints.get(kind or "")
+        extra = cls.refusal_hints.get(kind or "")
         return LoginFailed(message.format(username=username) + words,
                            f"{hint}; {extra}" if extra else hint)
 

@@ -122,7 +122,7 @@ def _login_required() -> object:
 def _login_failed() -> errors.RefereeError:
     from adapters.phpbb.client import PhpbbForum
 
-    raise PhpbbForum._failure("wrong_password", "Ведущий")
+    raise PhpbbForum.refused("wrong_password", "Ведущий")
 
 
 def _date() -> object:
