@@ -1,16 +1,13 @@
 """The parts of a post every engine reads, written once (issue 28): the edit notice read
-best effort, the author link's user id, and a page's posts placed on their page. An engine
-gives its own words, regexes and selectors as arguments; the markup facts of each board are
-in its README. Pure."""
+best effort, and a page's posts placed on their page. An engine gives its own words,
+regexes and selectors as arguments; the markup facts of each board are in its README.
+Pure."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
-
-from selectolax.lexbor import LexborNode as Node
 
 from adapters.paging import Place
 from referee.core.errors import DateParseError
@@ -29,13 +26,6 @@ def edit_of(splits: Iterable[tuple[str, str]], read: Callable[[str], datetime], 
         except DateParseError:
             continue
     return EditNotice(editor=editor, edited_at=None, count=count)
-
-
-def linked_id(link: Node | None, pattern: re.Pattern[str]) -> int | None:
-    """The user id that ``pattern``'s first group finds in a profile link's address (None:
-    no link — a guest —, or no id in it)."""
-    found = pattern.search(link.attributes.get("href") or "") if link is not None else None
-    return int(found.group(1)) if found else None
 
 
 def post(pid: int, author: tuple[str, int | None], posted_at: datetime,
@@ -59,10 +49,3 @@ def topic_page(pages: Place, posts: Iterable[Post | None], *, topic_id: int | No
         per_page=per_page, posts=placed,
         total_posts=pages.items if total_posts is None else total_posts,
         next_url=pages.next_url)
-
-
-def newest_first(numbers: Iterable[int | None]) -> bool:
-    """Whether the posts' numbers in the topic (None where a post shows none) run from new
-    to old: a reader's «newest first» setting, whose pages would be stored backwards."""
-    shown = [n for n in numbers if n is not None]
-    return len(shown) >= 2 and shown[0] > shown[-1]

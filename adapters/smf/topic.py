@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import fragment, next_element, squash
 from adapters.paging import Place, page_size, read_index
-from adapters.post_parts import edit_of, linked_id, newest_first, post, topic_page
+from adapters.post_parts import edit_of, post, topic_page
 from adapters.smf.page import SmfPage
 from adapters.smf.urls import SESSION, query_params, strip_session, topic_start
 from referee.core.dates import parse_forum_date
@@ -61,7 +61,7 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
             "текстов сообщений (div.inner с id=\"msg_N\") рядом с автором (div.poster)",
             _HINT)
     posts = [_post(node, pid, tz, anchor) for pid, node in nodes]
-    _check_order([n for _, n in posts], url)
+    _check_order(posts, url)
     per_page = links.per_page or (len(posts) if links.total == 1 else None)
     total_posts = None
     if links.page >= links.total and per_page:
@@ -154,7 +154,8 @@ def poster_of(node: Node, pid: int) -> tuple[str, int | None]:
     link = head.css_first("a[href*='action=profile']")
     if link is None:  # a guest or a deleted member: the name without a profile
         return squash(head.text()), None
-    return squash(link.text()), linked_id(link, _USER_ID)
+    found = _USER_ID.search(link.attributes.get("href") or "")
+    return squash(link.text()), int(found.group(1)) if found else None
 
 
 def _date(text: str, tz: ZoneInfo, now: datetime, what: str) -> datetime:
@@ -288,11 +289,12 @@ def _current_start(page: SmfPage, url: str) -> int | None:
     return None
 
 
-def _check_order(numbers: list[int | None], url: str) -> None:
+def _check_order(posts: list[tuple[Post, int | None]], url: str) -> None:
     """A reader who set «Показывать последние сообщения первыми» sees pages newest first;
     a page read so would be stored backwards (SMF ``view_newest_first``, a profile
     option: source)."""
-    if newest_first(numbers):
+    numbers = [n for _, n in posts if n is not None]
+    if len(numbers) >= 2 and numbers[0] > numbers[-1]:
         raise MalformedPage(
             f"страница {strip_session(url)} показывает сообщения от новых к старым",
             "в профиле ведущего на форуме выключите «Показывать последние сообщения "

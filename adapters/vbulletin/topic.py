@@ -19,7 +19,7 @@ from adapters import charset
 from adapters.html import classes as _classes
 from adapters.html import element_children, squash
 from adapters.paging import Place, page_size, read_index
-from adapters.post_parts import edit_of, linked_id, newest_first, post, topic_page
+from adapters.post_parts import edit_of, post, topic_page
 from adapters.vbulletin.body import render_body, text_pieces
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
 from referee.core.errors import (
@@ -159,7 +159,7 @@ def user_id(href: str | None) -> int | None:
 
 def _user_of(link: Node | None) -> int | None:
     """The member id a profile link names (None: no link, a guest)."""
-    return linked_id(link, _USER_ID)
+    return user_id(link.attributes.get("href")) if link is not None else None
 
 
 def _number(text: str | None) -> int | None:
@@ -455,7 +455,8 @@ def read_topic_page(html: str, *, url: str, tz: tzinfo, now: datetime,
     raw = raw_posts(tree, url)
     if not raw:
         raise_for_page(tree, url, "тема")
-    if newest_first(r.number for r in raw):
+    numbers = [r.number for r in raw if r.number is not None]
+    if len(numbers) >= 2 and numbers[0] > numbers[-1]:
         raise MalformedPage(
             f"Сообщения на странице {url} идут от новых к старым.",
             "В настройках учётной записи ведущего (Мой кабинет → Настройки → Параметры "
