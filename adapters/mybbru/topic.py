@@ -18,6 +18,7 @@ from adapters.html import int_or_none, squash
 from adapters.mybbru.body import normalise_node
 from adapters.mybbru.page import page_message
 from adapters.paging import read_index
+from adapters.post_parts import edit_of
 from referee.core.dates import parse_forum_date
 from referee.core.errors import (
     AccessDenied,
@@ -235,13 +236,9 @@ def _edit_notice(node: LexborNode, tz: tzinfo | None, now: datetime | None) -> E
     m = _EDITED.search(text)
     if m is None:
         return EditNotice("", None, 1)
-    when: datetime | None = None
-    if tz is not None and now is not None:
-        try:
-            when = parse_forum_date(m.group("when"), tz=tz, now=now)
-        except DateParseError:
-            when = None
-    return EditNotice(m.group("who").strip(), when, 1)
+    who = m.group("who").strip()
+    splits = [(who, m.group("when"))] if tz is not None and now is not None else []
+    return edit_of(splits, lambda when: parse_forum_date(when, tz=tz, now=now), editor=who)
 
 
 __all__ = ["HtmlTopicPage", "page_numbers", "parse_topic_page", "post_blocks", "topic_title"]

@@ -20,6 +20,7 @@ from adapters.base import strip_sid
 from adapters.form import find_form
 from adapters.html import classes, int_or_none, squash
 from adapters.paging import Place, page_size, read_index
+from adapters.post_parts import edit_of
 from referee.core.dates import parse_forum_date
 from referee.core.errors import (
     AccessDenied,
@@ -340,15 +341,10 @@ def edit_notice(node: Node, tz: ZoneInfo, now: datetime) -> EditNotice | None:
         candidates.append((editor, date_text))
     words = rest.split(" ")
     candidates.extend((" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words)))
-    for editor, date_text in candidates:
-        date_text = re.sub(r"^\s*on\s+", "", date_text).strip()
-        try:
-            edited_at = parse_forum_date(date_text, tz=tz, now=now)
-        except DateParseError:
-            continue
-        return EditNotice(editor=editor.strip(), edited_at=edited_at, count=int(match["n"]))
-    editor = named if editor_node is not None else rest
-    return EditNotice(editor=editor, edited_at=None, count=int(match["n"]))
+    splits = ((editor, re.sub(r"^\s*on\s+", "", date_text).strip())
+              for editor, date_text in candidates)
+    return edit_of(splits, lambda text: parse_forum_date(text, tz=tz, now=now),
+                   editor=named if editor_node is not None else rest, count=int(match["n"]))
 
 
 # ---------------------------------------------------------------------------------------

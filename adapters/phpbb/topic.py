@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -34,8 +34,9 @@ from adapters.phpbb.page import (
     text_of,
     user_id_of,
 )
+from adapters.post_parts import post, topic_page
 from referee.core.errors import MalformedPage
-from referee.core.kernel import EditNotice, Post, TopicPage
+from referee.core.kernel import Post, TopicPage
 
 # ---------------------------------------------------------------------------------------
 # Finding the posts
@@ -135,29 +136,7 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
     per_page = pages.per_page or max(len(slots), 1)
     if _first_post_pinned(slots, pages):
         slots = slots[1:]
-    posts = tuple(
-        replace(post, page=pages.page, position=place, topic_id=topic_id)
-        for place, post in enumerate(slots, start=1) if post is not None
-    )
-    return TopicPage(
-        topic_id=topic_id,
-        title=title,
-        page=pages.page,
-        total_pages=pages.total,
-        per_page=per_page,
-        posts=posts,
-        total_posts=pages.items,
-        next_url=pages.next_url,
-    )
-
-
-def _post(pid: int, author: tuple[str, int | None], posted_at: datetime, content: Node,
-          edit: EditNotice | None) -> Post:
-    """The post as either layout found it; its page, place and topic are set once the
-    page is read."""
-    body_html, body_text = body_of(content)
-    return Post(post_id=pid, author=author[0], author_id=author[1], posted_at=posted_at,
-                body_html=body_html, body_text=body_text, edit=edit)
+    return topic_page(pages, slots, topic_id=topic_id, title=title, per_page=per_page)
 
 
 def _broken(pid: int, url: str, missing: str) -> MalformedPage:
@@ -274,7 +253,7 @@ def _prosilver_post(
     if author_p is None:
         raise _broken(pid, url, "нет строки с датой (p.author)")
     posted_at = _author_line_time(author_p, node, content, author[0], pid, url, tz, now)
-    return _post(pid, author, posted_at, content, first_edit(parts.notices, tz, now))
+    return post(pid, author, posted_at, body_of(content), first_edit(parts.notices, tz, now))
 
 
 def _author(node: Node, author_p: Node | None) -> tuple[str, int | None]:
@@ -361,8 +340,8 @@ def subsilver_post(pid: int, anchor: Node, url: str, tz: ZoneInfo, now: datetime
     profile_row = _next_row(body_row)
     link = profile_row.css_first('a[href*="mode=viewprofile"]') if profile_row is not None else None
     uid = user_id_of(link.attributes.get("href") or "") if link is not None else None
-    return _post(pid, (name, uid), posted_at, content,
-                 first_edit(body_row.css("span.gensmall"), tz, now))
+    return post(pid, (name, uid), posted_at, body_of(content),
+                first_edit(body_row.css("span.gensmall"), tz, now))
 
 
 def _next_row(row: Node | None) -> Node | None:

@@ -16,6 +16,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.html import fragment, next_element, squash
 from adapters.paging import Place, page_size, read_index
+from adapters.post_parts import edit_of, post, topic_page
 from adapters.smf.page import SmfPage
 from adapters.smf.urls import SESSION, query_params, strip_session, topic_start
 from referee.core.dates import parse_forum_date
@@ -59,20 +60,14 @@ def parse_topic_page(html: str, *, url: str, tz: ZoneInfo, now: datetime) -> Top
             f"на странице темы {strip_session(url)} не найдено ни одного сообщения: нет "
             "текстов сообщений (div.inner с id=\"msg_N\") рядом с автором (div.poster)",
             _HINT)
-    posts = [
-        _post(node, pid, page_no=links.page, place=place, topic_id=topic_id, tz=tz, now=anchor)
-        for place, (pid, node) in enumerate(nodes, start=1)
-    ]
+    posts = [_post(node, pid, tz, anchor) for pid, node in nodes]
     _check_order(posts, url)
     per_page = links.per_page or (len(posts) if links.total == 1 else None)
     total_posts = None
     if links.page >= links.total and per_page:
         total_posts = (links.page - 1) * per_page + len(posts)
-    return TopicPage(
-        topic_id=topic_id, title=title, page=links.page, total_pages=links.total,
-        per_page=per_page or 0, posts=tuple(p for p, _ in posts), total_posts=total_posts,
-        next_url=links.next_url,
-    )
+    return topic_page(links, (p for p, _ in posts), topic_id=topic_id, title=title,
+                      per_page=per_page or 0, total_posts=total_posts)
 
 
 def post_blocks(box: Node) -> list[tuple[int, Node]]:
@@ -110,10 +105,10 @@ def _topic(page: SmfPage, url: str) -> tuple[int | None, str]:
     return topic, title
 
 
-def _post(node: Node, pid: int, *, page_no: int, place: int, topic_id: int | None,
-          tz: ZoneInfo, now: datetime) -> tuple[Post, int | None]:
-    """The post and its reply number (``#N``)."""
-    author, author_id = poster_of(node, pid)
+def _post(node: Node, pid: int, tz: ZoneInfo, now: datetime) -> tuple[Post, int | None]:
+    """The post and its reply number (``#N``); its page, place and topic are set by
+    :func:`adapters.post_parts.topic_page`."""
+    author = poster_of(node, pid)
     stamp = _stamp(node)
     if stamp is None:
         raise MalformedPage(
@@ -127,12 +122,8 @@ def _post(node: Node, pid: int, *, page_no: int, place: int, topic_id: int | Non
     if body is None:  # pragma: no cover - the block was found through this element
         raise MalformedPage(f"у сообщения {pid} нет текста на странице (div#msg_{pid})", _HINT)
     body_html = normalise_body(body)
-    post = Post(
-        post_id=pid, author=author, author_id=author_id, posted_at=posted_at,
-        body_html=body_html, body_text=plain_text(body_html), page=page_no, position=place,
-        topic_id=topic_id, edit=read_edit_notice(node, pid, tz, now),
-    )
-    return post, _reply_number(node, stamp)
+    return (post(pid, author, posted_at, (body_html, plain_text(body_html)),
+                 read_edit_notice(node, pid, tz, now)), _reply_number(node, stamp))
 
 
 def _stamp(node: Node) -> Node | None:
@@ -204,11 +195,8 @@ def read_edit_notice(node: Node, pid: int, tz: ZoneInfo, now: datetime) -> EditN
     when_text, sep, editor = rest.partition(" от ")
     if not sep:
         when_text, sep, editor = rest.partition(" by ")
-    try:
-        edited_at = parse_forum_date(when_text, tz=tz, now=now) if when_text else None
-    except DateParseError:
-        edited_at = None  # the notice still says the post was edited
-    return EditNotice(editor=editor.strip(), edited_at=edited_at, count=1)
+    return edit_of([(editor, when_text)] if when_text else [],
+                   lambda text: parse_forum_date(text, tz=tz, now=now), editor=editor.strip())
 
 
 def normalise_body(body: Node) -> str:

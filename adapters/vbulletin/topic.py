@@ -19,6 +19,7 @@ from adapters import charset
 from adapters.html import classes as _classes
 from adapters.html import element_children, squash
 from adapters.paging import Place, page_size, read_index
+from adapters.post_parts import edit_of, post, topic_page
 from adapters.vbulletin.body import render_body, text_pieces
 from adapters.vbulletin.dates import Order, date_order, footer_zone, vb_date
 from referee.core.errors import (
@@ -29,7 +30,7 @@ from referee.core.errors import (
     MalformedPage,
     TopicNotFound,
 )
-from referee.core.kernel import EditNotice, Post, TopicPage
+from referee.core.kernel import EditNotice, TopicPage
 from referee.core.markup import plain_text
 
 _USER_ID = re.compile(r"(?:[?&;]u=|member\.php/|members?/)(\d+)")
@@ -156,6 +157,11 @@ def user_id(href: str | None) -> int | None:
     return int(match.group(1)) if match else None
 
 
+def _user_of(link: Node | None) -> int | None:
+    """The member id a profile link names (None: no link, a guest)."""
+    return user_id(link.attributes.get("href")) if link is not None else None
+
+
 def _number(text: str | None) -> int | None:
     match = _DIGITS.search((text or "").replace(",", "").replace(".", ""))
     return int(match.group(0)) if match else None
@@ -164,11 +170,6 @@ def _number(text: str | None) -> int | None:
 def _id_number(node: Node, prefix: str) -> int | None:
     """The post number in an element's ``id`` after ``prefix`` (``post_P``, ``postP``)."""
     return _number((node.attributes.get("id") or "")[len(prefix):])
-
-
-def _user_of(link: Node | None) -> int | None:
-    """The member id a profile link names (None: no link, a guest)."""
-    return user_id(link.attributes.get("href")) if link is not None else None
 
 
 def _message(node: Node, pid: int) -> Node | None:
@@ -334,13 +335,9 @@ def edit_notice(text: str, *, tz: tzinfo, now: datetime, order: Order | None
         return None
     rest = _REASON.sub("", match.group("rest")).strip()
     editor, _, date_text = rest.partition(";")
-    edited_at = None
-    if date_text.strip(" ."):
-        try:
-            edited_at = vb_date(date_text, tz=tz, now=now, order=order)
-        except DateParseError:
-            edited_at = None
-    return EditNotice(editor=editor.strip(), edited_at=edited_at, count=1)
+    return edit_of([(editor, date_text)] if date_text.strip(" .") else [],
+                   lambda text: vb_date(text, tz=tz, now=now, order=order),
+                   editor=editor.strip())
 
 
 _APPROXIMATE = re.compile(
@@ -468,21 +465,13 @@ def read_topic_page(html: str, *, url: str, tz: tzinfo, now: datetime,
     order = date_order([r.when_text for r in raw] + [r.edit_text for r in raw], order)
     pages = pagination(tree)
     tid = _topic_id_on_page(tree) or topic_id
-    posts = tuple(
-        Post(
-            post_id=r.post_id, author=r.author, author_id=r.author_id,
-            posted_at=post_time(r, url, tz=zone, now=now, order=order),
-            body_html=(body := render_body(r.content).strip()), body_text=plain_text(body),
-            page=pages.page, position=index, topic_id=tid,
-            edit=edit_notice(r.edit_text, tz=zone, now=now, order=order),
-        )
-        for index, r in enumerate(raw, start=1)
-    )
-    page = TopicPage(
-        topic_id=tid, title=thread_title(tree), page=pages.page,
-        total_pages=pages.total, per_page=pages.per_page or len(posts), posts=posts,
-        total_posts=pages.items, next_url=pages.next_url)
-    return page, order
+    posts = [post(r.post_id, (r.author, r.author_id),
+                  post_time(r, url, tz=zone, now=now, order=order),
+                  ((body := render_body(r.content).strip()), plain_text(body)),
+                  edit_notice(r.edit_text, tz=zone, now=now, order=order))
+             for r in raw]
+    return topic_page(pages, posts, topic_id=tid, title=thread_title(tree),
+                      per_page=pages.per_page or len(posts)), order
 
 
 def parse_topic_page(html: str, *, url: str, tz: tzinfo, now: datetime,

@@ -16,6 +16,7 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters.address import or_none
 from adapters.html import squash
 from adapters.paging import Place, page_size, read_index
+from adapters.post_parts import post, topic_page
 from adapters.xenforo.body import normalise_body
 from adapters.xenforo.dates import viewer_zone
 from adapters.xenforo.page import (
@@ -28,7 +29,7 @@ from adapters.xenforo.page import (
 from adapters.xenforo.posts import RawPost, looks_like_posts, read_posts
 from adapters.xenforo.urls import parse_thread_url, route_of
 from referee.core.errors import MalformedPage
-from referee.core.kernel import Post, TopicPage
+from referee.core.kernel import TopicPage
 
 DEFAULT_PER_PAGE = 20
 """XenForo's «Messages per page» default (XF1 and XF2); the pages themselves tell the
@@ -155,20 +156,11 @@ def read_thread_page(html: str, *, url: str, tz: tzinfo, now: datetime) -> Threa
         raise_for_page(tree, url, "страница темы")
     pages = pages_of(tree, url)
     raw = own_posts(raw, pages.page)
-    topic_id = _thread_id(tree, url)
-    posts = []
-    for index, r in enumerate(raw, start=1):
-        body_html, body_text = normalise_body(r.body)
-        posts.append(Post(
-            post_id=r.post_id, author=r.author, author_id=r.author_id, posted_at=r.posted_at,
-            body_html=body_html, body_text=body_text, page=pages.page, position=index,
-            topic_id=topic_id, edit=r.edit,
-        ))
+    posts = [post(r.post_id, (r.author, r.author_id), r.posted_at, normalise_body(r.body),
+                  r.edit) for r in raw]
     last = raw[-1].number if pages.page >= pages.total else None
-    page = TopicPage(
-        topic_id=topic_id, title=_title(tree), page=pages.page, total_pages=pages.total,
-        per_page=per_page_of(pages, raw), posts=tuple(posts), total_posts=last,
-    )
+    page = topic_page(pages, posts, topic_id=_thread_id(tree, url), title=_title(tree),
+                      per_page=per_page_of(pages, raw), total_posts=last)
     return ThreadView(page, canonical_url(tree), is_logged_in(tree), csrf_token(tree))
 
 
