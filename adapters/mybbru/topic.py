@@ -108,12 +108,17 @@ def post_blocks(tree: LexborHTMLParser) -> list[LexborNode]:
     return [b for b in tree.css("div.post") if _POST_ID.match(b.attributes.get("id") or "")]
 
 
-def _check_topic(tree: LexborHTMLParser, topic_id: int) -> None:
-    """A page that says it shows another topic (``#pun-viewtopic[data-topic-id]``) is never
-    read as this one (a moved topic's redirect, a wrong link)."""
+def shown_topic(tree: LexborHTMLParser) -> int | None:
+    """The topic a page says it shows (``#pun-viewtopic[data-topic-id]``), when it says."""
     body = tree.css_first("#pun-viewtopic")
-    shown = (body.attributes.get("data-topic-id") or "").strip() if body is not None else ""
-    if shown.isdigit() and int(shown) != topic_id:
+    return int_or_none(body.attributes.get("data-topic-id") if body is not None else None)
+
+
+def _check_topic(tree: LexborHTMLParser, topic_id: int) -> None:
+    """A page that says it shows another topic is never read as this one (a moved topic's
+    redirect, a wrong link)."""
+    shown = shown_topic(tree)
+    if shown is not None and shown != topic_id:
         raise MalformedPage(f"форум показал тему {shown} вместо темы {topic_id}",
                             "проверьте [forum] url: возможно, тему перенесли или объединили")
 
@@ -244,4 +249,5 @@ def _edit_notice(node: LexborNode, tz: tzinfo | None, now: datetime | None) -> E
     return EditNotice(m.group("who").strip(), when, 1)
 
 
-__all__ = ["HtmlTopicPage", "page_numbers", "parse_topic_page", "post_blocks", "topic_title"]
+__all__ = ["HtmlTopicPage", "page_numbers", "parse_topic_page", "post_blocks", "shown_topic",
+           "topic_title"]

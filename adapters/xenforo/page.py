@@ -207,13 +207,9 @@ def user_of(link: Node | None, fallback: str = "") -> User:
     return User(name, int(match.group(1)) if match else None)
 
 
-def parse(html: str) -> LexborHTMLParser:
-    return LexborHTMLParser(html)
-
-
 __all__ = [
     "HINT_LOGIN", "HINT_URL", "Generation", "User", "absolute", "cookie_prefix", "csrf_token",
     "date_in",
-    "error_text", "generation", "is_logged_in", "login_form", "parse",
+    "error_text", "generation", "is_logged_in", "login_form",
     "raise_for_page", "reads_as_xenforo", "root_mark", "time_of", "user_of",
 ]
