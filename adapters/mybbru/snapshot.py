@@ -56,9 +56,7 @@ class MybbPages(snapshot.SavedPages):
     title = "MyBB.ru"
     url_example = "…/viewtopic.php?id=N"
     regroups = True
-
-    def reads_right(self, text: str) -> bool:
-        return pages.reads_as_mybb(text)
+    reads_right = staticmethod(pages.reads_as_mybb)
 
     def read(self, page: SavedPage) -> Reading:
         if pages.is_punbb_page(page.text):

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from adapters.html import int_or_none, squash
+from adapters.html import first_text, int_or_none, squash
 from adapters.mybbru.body import normalise_node
 from adapters.mybbru.page import page_message
 from adapters.paging import read_index
@@ -126,11 +126,7 @@ def _check_topic(tree: LexborHTMLParser, topic_id: int) -> None:
 def topic_title(tree: LexborHTMLParser) -> str:
     """The topic's subject: ``#pun-main h1 span`` (the page's ``<title>`` adds the board's
     name), else the ``<title>``."""
-    for selector in ("#pun-main h1 span", "#pun-main h1", "title"):
-        node = tree.css_first(selector)
-        if node is not None and (text := squash(node.text())):
-            return text
-    return ""
+    return first_text(tree, ("#pun-main h1 span", "#pun-main h1", "title"))
 
 
 def page_numbers(tree: LexborHTMLParser, asked: int = 1) -> tuple[int, int]:

@@ -57,6 +57,7 @@ class SmfForum(FormLogin):
 
     engine = "smf"
     url_example = EXAMPLE
+    reads_right = staticmethod(reads_as_smf)
 
     def read_address(self, url: str) -> str:
         self.script, self.topic_id = parse_topic_url(url)
@@ -78,9 +79,6 @@ class SmfForum(FormLogin):
             raise no_topic("topic=…", EXAMPLE)
         per = self.per_page or DEFAULT_PER_PAGE
         return topic_page_address(self.script, self.topic_id, (max(1, page) - 1) * per)
-
-    def reads_right(self, html: str) -> bool:
-        return reads_as_smf(html)
 
     def fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
         r, html = super().fetch(url, what or strip_session(url))

@@ -41,9 +41,7 @@ class SmfPages(snapshot.SavedPages):
     engine = "smf"
     title = "SMF 2.1/2.0"
     url_example = "…/index.php?topic=N.0"
-
-    def reads_right(self, text: str) -> bool:
-        return reads_as_smf(text)
+    reads_right = staticmethod(reads_as_smf)
 
     def read(self, page: SavedPage) -> Reading:
         smf = SmfPage(page.text, page.url)

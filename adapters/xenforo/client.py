@@ -45,6 +45,7 @@ class XenforoForum(FormLogin):
 
     engine = "xenforo"
     url_example = EXAMPLE
+    reads_right = staticmethod(reads_as_xenforo)
 
     remember_me = True
     """Ask for XenForo's long-lived ``{prefix}user`` cookie (the next run needs no login)."""
@@ -71,9 +72,6 @@ class XenforoForum(FormLogin):
         self._messages: dict[int, PrivateMessage] = {}
 
     # -- fetching (hooks)
-
-    def reads_right(self, html: str) -> bool:
-        return reads_as_xenforo(html)
 
     def parse_answer(self, r: httpx.Response, html: str, read: Callable[[str], T],
                      what: str) -> T:
