@@ -132,13 +132,12 @@ class SmfPage:
         """Raise the error this page stands for when it is not ``expected`` (a login form
         → :class:`LoginRequired`; SMF's error box → not found / not allowed; anything else
         → :class:`MalformedPage` naming ``missing``, what the page lacks)."""
+        said = self.notice()
         if self.login_form() is not None:
-            said = self.notice()
             raise LoginRequired(
                 f"форум просит войти, чтобы показать {what}" + (f": «{said}»" if said else ""),
                 "проверьте [forum] username и пароль ведущего (REFEREE_PASSWORD)",
             )
-        said = self.notice()
         if said and any(word in said.lower() for word in _NOT_FOUND):
             raise TopicNotFound(
                 f"форум не показывает {what}: «{said}»",
