@@ -4,6 +4,7 @@ Pure."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from selectolax.lexbor import LexborHTMLParser
@@ -57,5 +58,17 @@ def fragment(markup: str, selector: str) -> Node:
     return node
 
 
-__all__ = ["classes", "element_children", "fragment", "int_or_none", "iso_utc", "next_element",
-           "squash"]
+def first_text(node: Node | LexborHTMLParser, selectors: Iterable[str], *,
+               separator: str = "") -> str:
+    """The text (squashed) of the first of ``selectors`` that finds an element with text in
+    ``node``, or '': a board's message box, a title, each looked for where its styles put
+    it."""
+    for selector in selectors:
+        found = node.css_first(selector)
+        if found is not None and (text := squash(found.text(separator=separator))):
+            return text
+    return ""
+
+
+__all__ = ["classes", "element_children", "first_text", "fragment", "int_or_none", "iso_utc",
+           "next_element", "squash"]

@@ -15,16 +15,16 @@ from typing import Any
 
 import httpx
 
+from adapters.address import no_topic
 from adapters.base import strip_sid
 from adapters.board import BoardClient
 from adapters.mybbru import api
 from adapters.mybbru import page as pages
 from adapters.mybbru import topic as topic_page
 from adapters.mybbru.api import PER_PAGE, ApiRefused, ApiUnavailable, TopicInfo
-from adapters.mybbru.urls import parse_topic_url
+from adapters.mybbru.urls import EXAMPLE, parse_topic_url
 from referee.core.errors import (
     AccessDenied,
-    ConfigError,
     ForumError,
     LoginFailed,
     MalformedPage,
@@ -69,11 +69,7 @@ def whole_answer(r: httpx.Response) -> bool:
 
 
 class _ApiClosed(Exception):
-    """The board does not answer the API: read its pages instead."""
-
-    def __init__(self, why: str) -> None:
-        super().__init__(why)
-        self.why = why
+    """The board does not answer the API: read its pages instead (its text: why)."""
 
 
 def punbb_error(host: str) -> ForumError:
@@ -102,7 +98,7 @@ class MybbForum(BoardClient):
     """A live MyBB.ru board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "mybbru"
-    url_example = "https://mafia.rolka.me/viewtopic.php?id=149"
+    url_example = EXAMPLE
 
     whole_answer = staticmethod(whole_answer)
     reads_right = staticmethod(pages.reads_as_mybb)
@@ -125,8 +121,7 @@ class MybbForum(BoardClient):
 
     def _topic(self) -> int:
         if self.topic_id is None:
-            raise ConfigError("в [forum] url нет номера темы (id=…)",
-                              'укажите ссылку на тему: "https://…/viewtopic.php?id=149"')
+            raise no_topic("id=…", EXAMPLE)
         return self.topic_id
 
     def html_page_url(self, page: int) -> str:
@@ -241,8 +236,8 @@ class MybbForum(BoardClient):
                                                                  learn=cursor.per_page is None))
                 return
             except _ApiClosed as e:
-                self.mode, self.closed_because = "html", e.why
-                note = (f"API форума закрыт ({e.why}): тема читается по HTML-страницам "
+                self.mode, self.closed_because = "html", str(e)
+                note = (f"API форума закрыт ({str(e)}): тема читается по HTML-страницам "
                         "viewtopic.php — медленнее, время правок не видно")
                 self.notes.append(note)
                 log.info(note)
@@ -396,7 +391,7 @@ class MybbForum(BoardClient):
         try:
             return self._api(method, params)
         except _ApiClosed as e:
-            raise _no_pms(e.why) from None
+            raise _no_pms(str(e)) from None
 
     def _batches(self, method: str, params: dict[str, str]) -> Iterator[list[Any]]:
         for n in range(MAX_BATCHES):

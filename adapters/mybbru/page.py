@@ -12,7 +12,7 @@ from selectolax.lexbor import LexborHTMLParser
 
 from adapters import charset
 from adapters.form import HtmlForm, find_form, read_form
-from adapters.html import squash
+from adapters.html import first_text
 
 _MYBB_MARKUP = re.compile(
     r'id="pun-viewtopic"|<div[^>]+class="post\b[^"]*"[^>]*data-posted=|\bForumAPITicket\b'
@@ -62,15 +62,9 @@ def parse_post_form(html: str, *, url: str, action_has: str) -> HtmlForm | None:
 
 def page_message(html: str) -> str:
     """The board's own words on an answer page (an error list, an info box), for the host."""
-    tree = LexborHTMLParser(html)
-    for selector in ("#posterror", ".error-list", ".errors", "#msg", ".info .container",
-                     "#pun-main .info", "div.error", "p.error"):
-        node = tree.css_first(selector)
-        if node is not None:
-            text = squash(node.text(separator=" "))
-            if text:
-                return text[:300]
-    return ""
+    return first_text(LexborHTMLParser(html), (
+        "#posterror", ".error-list", ".errors", "#msg", ".info .container", "#pun-main .info",
+        "div.error", "p.error"), separator=" ")[:300]
 
 
 def has_login_form(html: str) -> bool:

@@ -30,10 +30,9 @@ _NO_PMS = ("диалог из личных сообщений: их referee чи
 
 
 def _topic_on_page(tree: LexborHTMLParser, page: SavedPage) -> int | None:
-    body = tree.css_first("#pun-viewtopic")
-    shown = (body.attributes.get("data-topic-id") or "").strip() if body is not None else ""
-    if shown.isdigit():
-        return int(shown)
+    shown = topic_page.shown_topic(tree)
+    if shown is not None:
+        return shown
     found = or_none(parse_topic_url, page.url) if page.on_board else None
     if found is not None and found[1] is not None:
         return found[1]
@@ -57,9 +56,7 @@ class MybbPages(snapshot.SavedPages):
     title = "MyBB.ru"
     url_example = "…/viewtopic.php?id=N"
     regroups = True
-
-    def reads_right(self, text: str) -> bool:
-        return pages.reads_as_mybb(text)
+    reads_right = staticmethod(pages.reads_as_mybb)
 
     def read(self, page: SavedPage) -> Reading:
         if pages.is_punbb_page(page.text):

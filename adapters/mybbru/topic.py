@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-from adapters.html import int_or_none, squash
+from adapters.html import first_text, int_or_none, squash
 from adapters.mybbru.body import normalise_node
 from adapters.mybbru.page import page_message
 from adapters.paging import read_index
@@ -109,12 +109,17 @@ def post_blocks(tree: LexborHTMLParser) -> list[LexborNode]:
     return [b for b in tree.css("div.post") if _POST_ID.match(b.attributes.get("id") or "")]
 
 
-def _check_topic(tree: LexborHTMLParser, topic_id: int) -> None:
-    """A page that says it shows another topic (``#pun-viewtopic[data-topic-id]``) is never
-    read as this one (a moved topic's redirect, a wrong link)."""
+def shown_topic(tree: LexborHTMLParser) -> int | None:
+    """The topic a page says it shows (``#pun-viewtopic[data-topic-id]``), when it says."""
     body = tree.css_first("#pun-viewtopic")
-    shown = (body.attributes.get("data-topic-id") or "").strip() if body is not None else ""
-    if shown.isdigit() and int(shown) != topic_id:
+    return int_or_none(body.attributes.get("data-topic-id") if body is not None else None)
+
+
+def _check_topic(tree: LexborHTMLParser, topic_id: int) -> None:
+    """A page that says it shows another topic is never read as this one (a moved topic's
+    redirect, a wrong link)."""
+    shown = shown_topic(tree)
+    if shown is not None and shown != topic_id:
         raise MalformedPage(f"форум показал тему {shown} вместо темы {topic_id}",
                             "проверьте [forum] url: возможно, тему перенесли или объединили")
 
@@ -122,11 +127,7 @@ def _check_topic(tree: LexborHTMLParser, topic_id: int) -> None:
 def topic_title(tree: LexborHTMLParser) -> str:
     """The topic's subject: ``#pun-main h1 span`` (the page's ``<title>`` adds the board's
     name), else the ``<title>``."""
-    for selector in ("#pun-main h1 span", "#pun-main h1", "title"):
-        node = tree.css_first(selector)
-        if node is not None and (text := squash(node.text())):
-            return text
-    return ""
+    return first_text(tree, ("#pun-main h1 span", "#pun-main h1", "title"))
 
 
 def page_numbers(tree: LexborHTMLParser, asked: int = 1) -> tuple[int, int]:
@@ -241,4 +242,5 @@ def _edit_notice(node: LexborNode, tz: tzinfo | None, now: datetime | None) -> E
     return edit_of(splits, lambda when: parse_forum_date(when, tz=tz, now=now), editor=who)
 
 
-__all__ = ["HtmlTopicPage", "page_numbers", "parse_topic_page", "post_blocks", "topic_title"]
+__all__ = ["HtmlTopicPage", "page_numbers", "parse_topic_page", "post_blocks", "shown_topic",
+           "topic_title"]

@@ -13,14 +13,20 @@ from collections.abc import Iterator
 
 import httpx
 
+from adapters.address import no_topic
 from adapters.board import walk_pages
 from adapters.form import HtmlForm
 from adapters.login import FormLogin
 from adapters.smf import forms, pms, topic
 from adapters.smf.page import SmfPage, looks_like_smf, reads_as_smf
-from adapters.smf.urls import parse_topic_url, query_params, strip_session, topic_page_address
+from adapters.smf.urls import (
+    EXAMPLE,
+    parse_topic_url,
+    query_params,
+    strip_session,
+    topic_page_address,
+)
 from referee.core.errors import (
-    ConfigError,
     ForumError,
     LoginFailed,
     LoginRequired,
@@ -50,7 +56,8 @@ class SmfForum(FormLogin):
     """A live SMF 2.1 board."""
 
     engine = "smf"
-    url_example = "https://forum.example.com/index.php?topic=123.0"
+    url_example = EXAMPLE
+    reads_right = staticmethod(reads_as_smf)
 
     def read_address(self, url: str) -> str:
         self.script, self.topic_id = parse_topic_url(url)
@@ -69,14 +76,9 @@ class SmfForum(FormLogin):
 
     def topic_page_url(self, page: int) -> str:
         if self.topic_id is None:
-            raise ConfigError("в [forum] url нет номера темы (topic=…)",
-                              'укажите адрес темы, например "https://forum.example.com/'
-                              'index.php?topic=123.0"')
+            raise no_topic("topic=…", EXAMPLE)
         per = self.per_page or DEFAULT_PER_PAGE
         return topic_page_address(self.script, self.topic_id, (max(1, page) - 1) * per)
-
-    def reads_right(self, html: str) -> bool:
-        return reads_as_smf(html)
 
     def fetch(self, url: str, what: str | None = None) -> tuple[httpx.Response, str]:
         r, html = super().fetch(url, what or strip_session(url))
@@ -230,12 +232,12 @@ class SmfForum(FormLogin):
                 got = self._folder(self._folder_page_url(folder, got, got.total_pages), folder)
             self._folders[folder] = last = got
             if page <= 1:
-                return _newest_first(got, 1)
+                return pms.newest_first(got, 1)
         number = last.total_pages - page + 1
         if number < 1:
             return PmFolderPage(folder, page, last.total_pages, ())
         got = self._folder(self._folder_page_url(folder, last, number), folder)
-        return _newest_first(got, last.total_pages - got.page + 1, last.total_pages)
+        return pms.newest_first(got, last.total_pages - got.page + 1, last.total_pages)
 
     def _folder_page_url(self, folder: str, known: pms.SmfFolder, number: int) -> str:
         start = known.starts.get(number)
@@ -266,11 +268,6 @@ def _smf_folder(folder: str) -> str:
     except KeyError:
         raise ForumError(f"в SMF нет папки личных сообщений {folder!r}",
                          "используйте inbox или sentbox") from None
-
-
-def _newest_first(got: pms.SmfFolder, page: int, total: int | None = None) -> PmFolderPage:
-    return PmFolderPage(folder=got.folder, page=page, total_pages=total or got.total_pages,
-                        entries=tuple(reversed(got.entries)))
 
 
 __all__ = ["SmfForum"]

@@ -75,7 +75,6 @@ def parse_posting_form(html: str, *, url: str) -> HtmlForm:
     node = page.tree.css_first("form#postmodify")
     if node is None:
         page.raise_for_page("форму отправки", "форма отправки сообщения")
-        raise AssertionError  # pragma: no cover - raise_for_page always raises
     return _without_session(read_form(node, url))
 
 

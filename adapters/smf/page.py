@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from typing import NoReturn
 from zoneinfo import ZoneInfo
 
 from selectolax.lexbor import LexborHTMLParser
@@ -127,17 +128,16 @@ class SmfPage:
                or self.tree.css_first("#fatal_error"))
         return squash(box.text())[:300] if box is not None else ""
 
-    def raise_for_page(self, what: str, expected: str, *, missing: str = "") -> None:
+    def raise_for_page(self, what: str, expected: str, *, missing: str = "") -> NoReturn:
         """Raise the error this page stands for when it is not ``expected`` (a login form
         → :class:`LoginRequired`; SMF's error box → not found / not allowed; anything else
         → :class:`MalformedPage` naming ``missing``, what the page lacks)."""
+        said = self.notice()
         if self.login_form() is not None:
-            said = self.notice()
             raise LoginRequired(
                 f"форум просит войти, чтобы показать {what}" + (f": «{said}»" if said else ""),
                 "проверьте [forum] username и пароль ведущего (REFEREE_PASSWORD)",
             )
-        said = self.notice()
         if said and any(word in said.lower() for word in _NOT_FOUND):
             raise TopicNotFound(
                 f"форум не показывает {what}: «{said}»",

@@ -19,10 +19,10 @@ from adapters.smf.topic import normalise_body, place, post_blocks, poster_of
 from adapters.smf.urls import query_params, strip_session
 from referee.core.dates import parse_forum_date
 from referee.core.errors import DateParseError, MalformedPage
-from referee.core.kernel import PmListEntry, PrivateMessage
+from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
 from referee.core.markup import plain_text
 
-__all__ = ["SmfFolder", "parse_folder"]
+__all__ = ["SmfFolder", "newest_first", "parse_folder"]
 
 MODE_ALL, MODE_ONE, MODE_CONVERSATION = 0, 1, 2
 
@@ -55,7 +55,6 @@ def parse_folder(html: str, *, url: str, folder: str, tz: ZoneInfo, now: datetim
     if form is None:
         page.raise_for_page("личные сообщения", "папка личных сообщений",
                             missing="списка сообщений (form#pmFolder)")
-        raise AssertionError  # pragma: no cover - raise_for_page always raises
     page.check_zone(tz)
     anchor = page.now(now)
     account = _account_name(page)
@@ -74,6 +73,12 @@ def parse_folder(html: str, *, url: str, folder: str, tz: ZoneInfo, now: datetim
         per_page=pages.per_page, mode=_mode(page, entries, messages),
         entries=entries, messages=messages, starts=starts, inbox_unread=_inbox_unread(page),
     )
+
+
+def newest_first(got: SmfFolder, page: int, total: int | None = None) -> PmFolderPage:
+    """A folder page as the kernel lists it (newest first), numbered ``page`` of ``total``."""
+    return PmFolderPage(folder=got.folder, page=page, total_pages=total or got.total_pages,
+                        entries=tuple(reversed(got.entries)))
 
 
 def _inbox_unread(page: SmfPage) -> int:

@@ -13,7 +13,6 @@ from adapters.smf.page import SmfPage, looks_like_smf, reads_as_smf
 from adapters.smf.urls import query_params
 from adapters.snapshot import Reading, SavedPage
 from referee.core.errors import ForumError
-from referee.core.kernel import PmFolderPage
 
 _FOLDERS = {"inbox": "inbox", "sent": "sentbox"}
 
@@ -42,9 +41,7 @@ class SmfPages(snapshot.SavedPages):
     engine = "smf"
     title = "SMF 2.1/2.0"
     url_example = "…/index.php?topic=N.0"
-
-    def reads_right(self, text: str) -> bool:
-        return reads_as_smf(text)
+    reads_right = staticmethod(reads_as_smf)
 
     def read(self, page: SavedPage) -> Reading:
         smf = SmfPage(page.text, page.url)
@@ -67,9 +64,8 @@ class SmfPages(snapshot.SavedPages):
                     "ЛС сохранены в виде «диалоги»: в нём SMF показывает только последнее "
                     "сообщение каждого диалога", "переключите вид на «Все сразу» (значок "
                     "«Изменить вид» над списком) и сохраните папку ещё раз")
-            listing = PmFolderPage(folder=folder, page=got.page, total_pages=got.total_pages,
-                                   entries=tuple(reversed(got.entries)))
-            return Reading("pm_folder", folder=listing, pms=tuple(got.messages.values()),
+            return Reading("pm_folder", folder=pms.newest_first(got, got.page),
+                           pms=tuple(got.messages.values()),
                            printed_at=printed)
         if smf.login_form() is not None:
             return Reading("other", why="форма входа (страница сохранена без входа на форум)")

@@ -13,17 +13,14 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import httpx
+from selectolax.lexbor import LexborHTMLParser
 
+from adapters.address import no_topic
 from adapters.board import cookies_set
 from adapters.form import HtmlForm
 from adapters.login import FormLogin
 from adapters.xenforo import forms
-from adapters.xenforo.page import (
-    cookie_prefix,
-    parse,
-    raise_for_page,
-    reads_as_xenforo,
-)
+from adapters.xenforo.page import cookie_prefix, raise_for_page, reads_as_xenforo
 from adapters.xenforo.pms import (
     ConversationPage,
     ConversationRow,
@@ -34,7 +31,7 @@ from adapters.xenforo.pms import (
     split_key,
 )
 from adapters.xenforo.topic import DEFAULT_PER_PAGE, read_thread_page
-from adapters.xenforo.urls import Board, ThreadAddress, parse_thread_url
+from adapters.xenforo.urls import EXAMPLE, Board, ThreadAddress, parse_thread_url
 from referee.core.errors import ConfigError, LoginFailed, PmRemoved
 from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage, TopicPage
 
@@ -47,7 +44,8 @@ class XenforoForum(FormLogin):
     """A live XenForo 1/2 board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "xenforo"
-    url_example = "https://forum.example/threads/mafija.123/"
+    url_example = EXAMPLE
+    reads_right = staticmethod(reads_as_xenforo)
 
     remember_me = True
     """Ask for XenForo's long-lived ``{prefix}user`` cookie (the next run needs no login)."""
@@ -75,22 +73,17 @@ class XenforoForum(FormLogin):
 
     # -- fetching (hooks)
 
-    def reads_right(self, html: str) -> bool:
-        return reads_as_xenforo(html)
-
     def parse_answer(self, r: httpx.Response, html: str, read: Callable[[str], T],
                      what: str) -> T:
         if r.status_code >= 400:
-            raise_for_page(parse(html), str(r.url), what, r.status_code)
+            raise_for_page(LexborHTMLParser(html), str(r.url), what, r.status_code)
         return read(html)
 
     # -- the thread
 
     def _thread(self) -> ThreadAddress:
         if self.thread is None:
-            raise ConfigError(
-                "[forum] url — адрес форума, а не темы: в нём нет threads/…номер/",
-                'укажите адрес темы, например "https://forum.example/threads/mafija.123/"')
+            raise no_topic("threads/…номер/", EXAMPLE)
         return self.thread
 
     def topic_page_url(self, page: int) -> str:
@@ -131,7 +124,7 @@ class XenforoForum(FormLogin):
         if form is None:
             r, form_html = self.fetch(self.board.url("login/"), "страница входа")
             form = forms.parse_login_form(form_html, str(r.url))
-        self.prefix = cookie_prefix(parse(form_html or ""))
+        self.prefix = cookie_prefix(LexborHTMLParser(form_html or ""))
         if form is None:
             raise LoginFailed("на странице входа нет формы, которую понимает referee",
                               f"откройте {self.board.url('login/')} в браузере")

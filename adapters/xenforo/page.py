@@ -16,7 +16,7 @@ from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
 from adapters import charset
-from adapters.html import int_or_none, iso_utc, squash
+from adapters.html import first_text, int_or_none, iso_utc, squash
 from adapters.xenforo.dates import read_date_text
 from referee.core.errors import (
     AccessDenied,
@@ -106,14 +106,8 @@ def login_form(tree: LexborHTMLParser) -> Node | None:
 def error_text(tree: LexborHTMLParser) -> str:
     """The text of XenForo's error box (``div.blockMessage`` on XF2, ``div.errorOverlay``
     / ``div.errorPanel`` on XF1), or ''."""
-    for selector in (".blockMessage--error", ".blockMessage", ".errorOverlay",
-                     ".errorPanel", "div.error"):
-        node = tree.css_first(selector)
-        if node is not None:
-            text = squash(node.text())
-            if text:
-                return text[:300]
-    return ""
+    return first_text(tree, (".blockMessage--error", ".blockMessage", ".errorOverlay",
+                             ".errorPanel", "div.error"))[:300]
 
 
 def raise_for_page(tree: LexborHTMLParser, url: str, expected: str,
@@ -207,13 +201,9 @@ def user_of(link: Node | None, fallback: str = "") -> User:
     return User(name, int(match.group(1)) if match else None)
 
 
-def parse(html: str) -> LexborHTMLParser:
-    return LexborHTMLParser(html)
-
-
 __all__ = [
     "HINT_LOGIN", "HINT_URL", "Generation", "User", "absolute", "cookie_prefix", "csrf_token",
     "date_in",
-    "error_text", "generation", "is_logged_in", "login_form", "parse",
+    "error_text", "generation", "is_logged_in", "login_form",
     "raise_for_page", "reads_as_xenforo", "root_mark", "time_of", "user_of",
 ]

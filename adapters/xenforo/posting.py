@@ -10,12 +10,13 @@ from __future__ import annotations
 import re
 
 import httpx
+from selectolax.lexbor import LexborHTMLParser
 
 from adapters.form import HtmlForm
 from adapters.poster import Answer, Fill, FormPoster, GuestForm
 from adapters.xenforo import forms
 from adapters.xenforo.client import XenforoForum
-from adapters.xenforo.page import error_text, is_logged_in, login_form, parse
+from adapters.xenforo.page import error_text, is_logged_in, login_form
 from adapters.xenforo.pms import conversation_id_in, pm_key
 from adapters.xenforo.urls import parse_thread_url, route_of
 from referee.core.errors import ConfigError, LoginRequired, PostingError
@@ -67,7 +68,7 @@ class XenforoPoster(FormPoster[HtmlForm]):
 
     def form_at(self, url: str, what: str, *, pm: bool) -> HtmlForm:
         def read(html: str) -> HtmlForm:
-            tree = parse(html)
+            tree = LexborHTMLParser(html)
             if login_form(tree) is not None and not is_logged_in(tree):
                 raise LoginRequired(f"форма входа вместо формы ({what})")
             form = forms.parse_posting_form(html, "conversations/add" if pm else "add-reply",

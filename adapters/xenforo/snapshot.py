@@ -75,15 +75,13 @@ class XenforoPages(snapshot.SavedPages):
     engine = "xenforo"
     title = "XenForo"
     url_example = "…/threads/название.N/"
+    reads_right = staticmethod(reads_as_xenforo)
 
     def __init__(self, settings: ForumSettings, *, tz: ZoneInfo | None = None) -> None:
         super().__init__(settings, tz=tz)
         self._rows: dict[int, ConversationRow] = {}
         self._shown: list[tuple[int, ConversationPage]] = []
         self._per_page: int | None = None
-
-    def reads_right(self, text: str) -> bool:
-        return reads_as_xenforo(text)
 
     def read(self, page: SavedPage) -> Reading:
         tree = LexborHTMLParser(page.text)

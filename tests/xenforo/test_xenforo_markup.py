@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from selectolax.lexbor import LexborHTMLParser as parse
 from support.moscow import msk as at
 from support.xenforo.conversations import (
     XfConversation,
@@ -29,7 +30,7 @@ from support.xenforo.pages import (
     time_tag,
 )
 
-from adapters.xenforo.page import parse, time_of
+from adapters.xenforo.page import time_of
 from adapters.xenforo.pms import parse_conversation_list, parse_conversation_page
 from adapters.xenforo.topic import parse_topic_page
 from referee.core.errors import AccessDenied, LoginRequired, MalformedPage, TopicNotFound

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from selectolax.lexbor import LexborHTMLParser as parse
 from support.moscow import msk as at
 from support.xenforo.pages import MOSCOW, XF_RED, code, page_nav, quote, red, spoiler, time_tag
 from xf_variants import (
@@ -25,7 +26,6 @@ from xf_variants import (
     xf22,
 )
 
-from adapters.xenforo.page import parse
 from adapters.xenforo.posts import read_posts
 from adapters.xenforo.topic import parse_topic_page
 from referee.core.kernel import Post
