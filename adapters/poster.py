@@ -47,9 +47,10 @@ class Answer:
     """What the board made of one POST.
 
     ``kind``: ``stored``; ``token``/``form_invalid`` (the form's key refused), ``login``
-    (the session was lost); ``flood`` (``wait``: the seconds the board names); ``refused``
-    (``text``: the board's reason); ``unknown``; or an engine's own kind that its
-    :meth:`FormPoster.other` handles."""
+    (the session was lost); ``new_posts`` (posts arrived while the form was open: the board
+    shows them and hands the form back, to be sent again as it is); ``flood`` (``wait``:
+    the seconds the board names); ``refused`` (``text``: the board's reason); ``unknown``;
+    or an engine's own kind that its :meth:`FormPoster.cure` handles."""
 
     kind: str
     post_id: int | None = None
@@ -249,6 +250,9 @@ class FormPoster(Closing, Generic[F]):
             if answer.kind == "login":
                 self.relogin(answer)
             return get_form()
+        if answer.kind == "new_posts" and answer.form is not None:
+            log.info("new posts since the form was made; submitting again")
+            return answer.form
         if answer.kind == "flood":
             self.flood_waited = wait = self.flood_delay(answer)
             log.info("flood control; waiting %.0f s", wait)
@@ -263,6 +267,10 @@ class FormPoster(Closing, Generic[F]):
                                 "формы или потерян вход); ничего не отправлено",
                                 "запустите команду снова; если повторится, войдите один раз "
                                 "через браузер и проверьте часы компьютера")
+        if answer.kind == "new_posts":
+            return PostingError(
+                f"в тему всё время приходят новые сообщения; не отправлено: {what}",
+                "запустите команду снова через минуту")
         if answer.kind == "flood":
             return PostingError(f"защита форума от флуда снова отклонила {what} после "
                                 f"ожидания {self.flood_waited:.0f} с: «{answer.text}»",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -174,19 +174,6 @@ class PhpbbPoster(FormPoster[_Form]):
 
     def relogin(self, answer: Answer) -> None:
         self.forum.login(form_html=answer.html, received_at=self.http.clock())
-
-    def cure(self, answer: Answer, form: _Form, get_form: Callable[[], _Form]) -> _Form | None:
-        if answer.kind == "new_posts":
-            log.info("new posts since the form was made; submitting again")
-            return answer.form
-        return super().cure(answer, form, get_form)
-
-    def refusal(self, answer: Answer, what: str) -> PostingError:
-        if answer.kind == "new_posts":
-            return PostingError(
-                f"в тему всё время приходят новые сообщения; не отправлено: {what}",
-                "запустите команду снова через минуту")
-        return super().refusal(answer, what)
 
     def _reuse(self, answer: Answer, got: _Form) -> _Form:
         """The form phpBB handed back (fresh ``form_token``/``creation_time``)."""

@@ -24,7 +24,7 @@ __all__ = [
     "parse_posting_form",
 ]
 
-AnswerKind = Literal["token", "new_reply", "flood", "refused", "login", "unknown"]
+AnswerKind = Literal["token", "new_posts", "flood", "refused", "login", "unknown"]
 
 _WAIT = ("подождать", "please wait", "wait")
 _WRONG_PASSWORD = ("неверный пароль", "password incorrect", "wrong password")
@@ -107,7 +107,7 @@ def classify_answer(html: str, *, url: str) -> Answer:
     box = page.tree.css_first("#errors")
     serious = box is not None and "errorbox" in (box.attributes.get("class") or "")
     if not serious and any(w in low for w in _NEW_REPLY):
-        return Answer("new_reply", text=said, form=form)
+        return Answer("new_posts", text=said, form=form)
     if any(w in low for w in ("сессия истекла", "session timed out", "session verification",
                               "already submitted", "уже отправлен")):
         return Answer("token", text=said, form=form)

@@ -93,9 +93,6 @@ class SmfPoster(FormPoster[HtmlForm]):
 
     def cure(self, answer: Answer, form: HtmlForm,
              get_form: Callable[[], HtmlForm]) -> HtmlForm | None:
-        if answer.kind == "new_reply" and answer.form is not None:
-            log.info("a reply arrived since the form was made; submitting again")
-            return answer.form
         if answer.kind == "flood":
             found = _SECONDS.search(answer.text)
             # Whole seconds on SMF's side: the named seconds plus one, from now (the

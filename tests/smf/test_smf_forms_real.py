@@ -68,7 +68,7 @@ def test_answers_with_http_200_are_told_apart() -> None:
     assert bad.kind == "token" and bad.text.startswith("Ваша сессия истекла")
     assert kind("pm_bad_token_host.html").kind == "token"
     late = kind("new_replies_warning_host.html")
-    assert late.kind == "new_reply" and late.form is not None
+    assert late.kind == "new_posts" and late.form is not None
     assert late.form.fields["last_msg"] == "74"  # the form comes back up to date
     assert kind("reply_form_host.html").kind == "unknown"  # a form with no error shown
     assert kind("reply_form_guest.html").kind == "login"
