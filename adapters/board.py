@@ -25,6 +25,7 @@ from adapters.base import (
 )
 from adapters.charset import decode_lenient
 from adapters.http_client import Closing
+from adapters.registry import engines
 from referee.core.errors import (
     AccessDenied,
     ConfigError,
@@ -97,13 +98,11 @@ def folder_pages(fetch: Callable[[int], PmFolderPage]) -> Iterator[PmFolderPage]
 
 class BoardClient(Closing):
     """A live board over HTTP (implements :class:`referee.core.kernel.Forum` with the engine's
-    hooks). Subclasses set :attr:`engine`, :attr:`url_example` and write
+    hooks). Subclasses set :attr:`engine` (the registry name) and write
     :meth:`fetch_topic_page`, :meth:`fetch_pm_folder`, :meth:`fetch_pm`, and the hooks
     below that their board needs."""
 
     engine = ""
-    url_example = "https://forum.example/…"
-    """A topic address of this engine, shown when ``[forum] url`` is missing."""
     pm_folders: dict[str, int] = {}
     """The board's numbers of the kernel's PM folders (``inbox``, ``sentbox``, …)."""
     pm_folders_hint = "бывают inbox и sentbox"
@@ -126,7 +125,7 @@ class BoardClient(Closing):
         forum = ForumSettings.of(forum)  # the core's plain values get the client's builder
         if not forum.url:
             raise ConfigError("[forum] url не задан: referee не знает, какую тему читать",
-                              f'добавьте в [forum] url = "{self.url_example}"')
+                              f'добавьте в [forum] url = "{engines()[self.engine].example}"')
         root = self.read_address(forum.url)
         self.forum = forum
         try:

@@ -119,11 +119,8 @@ class SavedPages:
     engine's own parsers. Subclasses set the names and implement :meth:`read`."""
 
     engine = ""
-    """The registry name (``"phpbb"``)."""
-    title = ""
-    """What a host calls the engine («phpBB 3.x»)."""
-    url_example = ""
-    """A topic address of this engine, for the hints («…/viewtopic.php?t=N»)."""
+    """The registry name (``"phpbb"``): what a host calls the engine («phpBB 3.x») and a
+    topic address of it, for the hints, are its registry entry's."""
     regroups = False
     """Whether :meth:`regroup` numbers the pages otherwise than the board (then a saved
     page's address is no address of the store's page)."""
@@ -308,7 +305,7 @@ class SnapshotForum(Closing):
             raise ConfigError(
                 f"в папке snapshot {self.folder} сохранены страницы форума на "
                 f"{', '.join(self._foreign)}, а referee читает её как форум на "
-                f"{self.pages.title}",
+                f"{engines()[self.engine].title}",
                 "проверьте [forum] engine и [forum] url: они должны быть того же форума, с "
                 "которого сохранены страницы (или уберите их — движок узнается по страницам)",
             )
@@ -353,7 +350,8 @@ class SnapshotForum(Closing):
                 ids = ", ".join(str(t) for t in sorted(t for t in topics if t is not None))
                 raise ConfigError(
                     f"в папке snapshot {self.folder} страницы нескольких тем ({ids})",
-                    f'укажите [forum] url = "{self.pages.url_example}" — какая из них игра',
+                    f'укажите [forum] url = "{engines()[self.engine].example}" — какая из них '
+                    "игра",
                 )
             self.topic_id = next(iter(topics))
         # Pages that print no topic number are the game's when they are all the folder holds.

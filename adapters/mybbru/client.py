@@ -98,7 +98,6 @@ class MybbForum(BoardClient):
     """A live MyBB.ru board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "mybbru"
-    url_example = EXAMPLE
 
     whole_answer = staticmethod(whole_answer)
     reads_right = staticmethod(pages.reads_as_mybb)

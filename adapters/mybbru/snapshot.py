@@ -53,8 +53,6 @@ class MybbPages(snapshot.SavedPages):
     """MyBB.ru saved topic pages, read by :mod:`.page`."""
 
     engine = "mybbru"
-    title = "MyBB.ru"
-    url_example = "…/viewtopic.php?id=N"
     regroups = True
     reads_right = staticmethod(pages.reads_as_mybb)
 

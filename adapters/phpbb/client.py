@@ -62,7 +62,6 @@ class PhpbbForum(PmExport, FormLogin):
                                        "капчу"}
 
     engine = "phpbb"
-    url_example = "https://forum.example.com/viewtopic.php?t=123"
     pm_folders = {"inbox": 0, "sentbox": -1, "outbox": -2}
     pm_folders_hint = "бывают inbox, sentbox или outbox"
 

@@ -57,8 +57,6 @@ class PhpbbPages(snapshot.SavedPages):
     """phpBB saved pages, read by the live board's parsers."""
 
     engine = "phpbb"
-    title = "phpBB 3.x"
-    url_example = "…/viewtopic.php?t=N"
 
     reads_right = staticmethod(reads_as_phpbb)
 

@@ -56,7 +56,6 @@ class SmfForum(FormLogin):
     """A live SMF 2.1 board."""
 
     engine = "smf"
-    url_example = EXAMPLE
     reads_right = staticmethod(reads_as_smf)
 
     def read_address(self, url: str) -> str:

@@ -39,8 +39,6 @@ class SmfPages(snapshot.SavedPages):
     """SMF 2.0/2.1 saved pages, read by :mod:`.topic` and :mod:`.pms`."""
 
     engine = "smf"
-    title = "SMF 2.1/2.0"
-    url_example = "…/index.php?topic=N.0"
     reads_right = staticmethod(reads_as_smf)
 
     def read(self, page: SavedPage) -> Reading:

@@ -38,7 +38,6 @@ class VbulletinForum(FormLogin):
     """A live vBulletin 3.8/4.x board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "vbulletin"
-    url_example = "https://forum.example.com/showthread.php?t=123"
     pm_folders = {"inbox": 0, "sentbox": -1}
     """vBulletin's folders: 0 the inbox, -1 «Sent Items»; it has no outbox (an unread sent
     PM stays in «Sent Items» and in message tracking)."""

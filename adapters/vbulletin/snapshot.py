@@ -69,8 +69,6 @@ class VbulletinPages(snapshot.SavedPages):
     """vBulletin 3.8/4.x (and vB 5 thread) saved pages, read by :mod:`.topic`, :mod:`.pms`."""
 
     engine = "vbulletin"
-    title = "vBulletin 3.8/4.x"
-    url_example = "…/showthread.php?t=N"
     _order: Order | None = None
     """The numeric date order learnt from the saved pages read so far (as the live board's)."""
 

@@ -44,7 +44,6 @@ class XenforoForum(FormLogin):
     """A live XenForo 1/2 board (implements :class:`referee.core.kernel.Forum`)."""
 
     engine = "xenforo"
-    url_example = EXAMPLE
     reads_right = staticmethod(reads_as_xenforo)
 
     remember_me = True

@@ -73,8 +73,6 @@ class XenforoPages(snapshot.SavedPages):
     """XenForo 1/2 saved pages, read by :mod:`.topic` and :mod:`.pms`."""
 
     engine = "xenforo"
-    title = "XenForo"
-    url_example = "…/threads/название.N/"
     reads_right = staticmethod(reads_as_xenforo)
 
     def __init__(self, settings: ForumSettings, *, tz: ZoneInfo | None = None) -> None:
