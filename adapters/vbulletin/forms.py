@@ -79,20 +79,15 @@ def login_outcome(html: str) -> LoginOutcome:
     return "unknown"
 
 
-def post_id_in(url: str) -> int | None:
-    match = _POST_ID.search(url)
-    return int(match.group(1) or match.group(2)) if match else None
-
-
 def stored_at(target: str, *, pm: bool, said: str = "") -> Answer | None:
     """A stored message, when the board sends the host on to it (a redirect or its
     refresh page): a PM back to ``private.php``, a reply to its post
     (``showthread.php?p=N#postN``); None when ``target`` is neither."""
-    post_id = post_id_in(target)
+    post = _POST_ID.search(target)
     if pm and "private.php" in target:
         return Answer("stored", None, said)
-    if not pm and post_id is not None:
-        return Answer("stored", post_id, said)
+    if not pm and post is not None:
+        return Answer("stored", int(post.group(1) or post.group(2)), said)
     return None
 
 
@@ -133,7 +128,6 @@ __all__ = [
     "login_form",
     "login_outcome",
     "md5_fields",
-    "post_id_in",
     "posting_form",
     "stored_at",
 ]

@@ -13,7 +13,7 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.vbulletin.body import render_body
 from adapters.vbulletin.dates import date_order, footer_zone, vb_date
-from adapters.vbulletin.topic import _norm, _shown, pagination, raise_for_page, user_id
+from adapters.vbulletin.topic import _norm, _shown, pagination, post_text, raise_for_page, user_id
 from referee.core.errors import DateParseError, MalformedPage, PmRemoved
 from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
 from referee.core.markup import plain_text
@@ -106,9 +106,7 @@ def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: d
     sender, sender_id = _sender(box)
     if not sender:
         raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не найден отправитель.")
-    inner = [c for c in message.iter() if c.tag == "blockquote"]
-    content = inner[0] if len(inner) == 1 and "postcontent" in (
-        inner[0].attributes.get("class") or "") else message
+    content = post_text(message)
     date = box.css_first("span.date") or box.css_first("td.thead")
     shown = _shown(date)
     zone = footer_zone(html) or tz

@@ -5,8 +5,6 @@ the hooks of :class:`adapters.poster.FormPoster`. The forms, the answers and wha
 
 from __future__ import annotations
 
-import re
-
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.form import HtmlForm
@@ -17,7 +15,6 @@ from referee.core.errors import PostingError
 
 FLOOD_WAIT = 31.0
 """vBulletin's default ``floodchecktime`` (30 s) plus a margin, when the board names none."""
-_THREAD = re.compile(r"[?&;]t=(\d+)")
 
 
 class VbulletinPoster(FormPoster[HtmlForm]):
@@ -39,8 +36,7 @@ class VbulletinPoster(FormPoster[HtmlForm]):
         return f"{self.forum.root}private.php?do=newpm"
 
     def form_topic(self, form: HtmlForm) -> str | None:
-        target = _THREAD.search(form.action)
-        return target.group(1) if target else form.fields.get("t")
+        return form.target("t") or form.fields.get("t")
 
     def fields(self, form: HtmlForm, *, pm: bool) -> dict[str, str]:
         data = {**form.fields, "wysiwyg": "0",
