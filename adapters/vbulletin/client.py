@@ -43,6 +43,7 @@ class VbulletinForum(FormLogin):
     """vBulletin's folders: 0 the inbox, -1 «Sent Items»; it has no outbox (an unread sent
     PM stays in «Sent Items» and in message tracking)."""
     pm_folders_hint = "папки: inbox (входящие) и sentbox (отправленные)"
+    reads_right = staticmethod(topic.reads_as_vbulletin)
     refusals = {
         "strikes": ("форум временно не пускает «{username}»: исчерпаны попытки входа",
                     "подождите 15 минут и проверьте пароль, войдя в браузере"),
@@ -69,9 +70,6 @@ class VbulletinForum(FormLogin):
         return self.address.page_url(page)
 
     # -- fetching (hooks)
-
-    def reads_right(self, html: str) -> bool:
-        return topic.reads_as_vbulletin(html)
 
     def parse_answer(self, r: httpx.Response, html: str, read: Callable[[str], T],
                      what: str) -> T:

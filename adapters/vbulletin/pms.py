@@ -18,7 +18,8 @@ from referee.core.errors import DateParseError, MalformedPage, PmRemoved
 from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
 from referee.core.markup import plain_text
 
-_PM_ID = re.compile(r"[?&;]pmid=(\d+)")
+PM_ID = re.compile(r"[?&;]pmid=(\d+)")
+"""A PM's number in its address (``private.php?do=showpm&pmid=N``)."""
 _REMOVED = ("invalid message", "неверно указано сообщение", "сообщение не найдено",
             "message does not exist")
 
@@ -70,7 +71,7 @@ def parse_pm_folder(html: str, *, url: str, folder: str, tz: tzinfo, now: dateti
     entries: list[PmListEntry] = []
     seen: set[int] = set()
     for link in tree.css('a[href*="do=showpm"]'):
-        match = _PM_ID.search(link.attributes.get("href") or "")
+        match = PM_ID.search(link.attributes.get("href") or "")
         if match is None or int(match.group(1)) in seen:
             continue
         pm_id = int(match.group(1))
@@ -82,8 +83,8 @@ def parse_pm_folder(html: str, *, url: str, folder: str, tz: tzinfo, now: dateti
             sent_at=_when(box, tz=zone, now=now), url=urljoin(url, link.attributes["href"] or ""),
             unread=_unread(box, link), recipients=(sender,) if folder != "inbox" else ()))
     if not entries and tree.css_first("form#pmform, ol.pmlist, #pmlist_0") is None:
-        if tree.css_first('input[name="vb_login_username"]') is not None or \
-                tree.css_first("div.standard_error, td.panelsurround") is not None:
+        if tree.css_first('input[name="vb_login_username"], div.standard_error, '
+                          "td.panelsurround") is not None:
             raise_for_page(tree, url, "папка личных сообщений")
     pages = pagination(tree)
     return PmFolderPage(folder=folder, page=pages.page, total_pages=pages.total,
@@ -125,4 +126,4 @@ def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: d
         body_html=body, body_text=plain_text(body), folder=folder)
 
 
-__all__ = ["parse_pm", "parse_pm_folder"]
+__all__ = ["PM_ID", "parse_pm", "parse_pm_folder"]

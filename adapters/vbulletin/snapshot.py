@@ -20,7 +20,6 @@ from adapters.vbulletin.urls import parse_thread_url
 from referee.core.errors import MalformedPage
 from referee.core.kernel import TopicPage
 
-_PM_ID = re.compile(r"[?&;]pmid=(\d+)")
 _FOLDER_ID = re.compile(r"[?&;]folderid=(-?\d+)")
 _FOLDERS = {"0": "inbox", "-1": "sentbox"}
 _THREAD_LINKS = 'a[href*="showthread.php"], a[href*="threads/"], form[action]'
@@ -39,13 +38,13 @@ def _linked_thread(url: str) -> int | None:
 
 
 def _pm_id(tree: LexborHTMLParser, page: SavedPage) -> int | None:
-    if page.on_board and (match := _PM_ID.search(page.url)):
+    if page.on_board and (match := pms.PM_ID.search(page.url)):
         return int(match.group(1))
     node = tree.css_first('input[name="pmid"]')
     if node is not None and (node.attributes.get("value") or "").isdigit():
         return int(node.attributes.get("value") or 0)
     for link in tree.css('a[href*="do=newpm"], a[href*="do=showpm"], form[action*="pmid="]'):
-        if match := _PM_ID.search(link.attributes.get("href")
+        if match := pms.PM_ID.search(link.attributes.get("href")
                                   or link.attributes.get("action") or ""):
             return int(match.group(1))
     return None
@@ -71,11 +70,9 @@ class VbulletinPages(snapshot.SavedPages):
     engine = "vbulletin"
     title = "vBulletin 3.8/4.x"
     url_example = "…/showthread.php?t=N"
+    reads_right = staticmethod(topic.reads_as_vbulletin)
     _order: Order | None = None
     """The numeric date order learnt from the saved pages read so far (as the live board's)."""
-
-    def reads_right(self, text: str) -> bool:
-        return topic.reads_as_vbulletin(text)
 
     def read(self, page: SavedPage) -> Reading:
         if not claims_page(page.text):

@@ -405,13 +405,11 @@ def pagination(tree: LexborHTMLParser) -> Place:
     if vb5_page is not None and vb5_total is not None:
         page = _number(vb5_page.attributes.get("value")) or 1
         total = _number(vb5_total.text()) or page
-    stats = tree.css_first("#postpagestats_above, #postpagestats_below")
+    stats = _shown(tree.css_first("#postpagestats_above, #postpagestats_below"))
     current = tree.css_first("div.pagenav td.alt2 span[title]")
-    results = None
-    if stats is not None:
-        results = _RESULTS.search(_norm(stats.text()))
-    elif current is not None:
-        results = _RESULTS.search(current.attributes.get("title") or "")
+    if not stats and current is not None:
+        stats = current.attributes.get("title") or ""
+    results = _RESULTS.search(stats)
     link = tree.css_first('a[rel="next"][href]')
     nxt = link.attributes.get("href") if link is not None else None
     total = max(page, total)
