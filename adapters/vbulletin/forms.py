@@ -23,17 +23,13 @@ LoginOutcome = Literal["ok", "wrong_password", "strikes", "unknown"]
 
 # --------------------------------------------------------------------------- the password
 
-def _utf16_units(text: str) -> list[int]:
-    raw = text.encode("utf-16-le", "surrogatepass")
-    return [int.from_bytes(raw[i:i + 2], "little") for i in range(0, len(raw), 2)]
-
-
 def md5_fields(password: str) -> tuple[str, str]:
     """``vb_login_md5password`` and ``vb_login_md5password_utf`` as a browser's
     ``md5hash()`` fills them: the password trimmed of spaces; characters above U+00FF
     written as ``&#N;`` for the first (``str_to_ent``), the low byte of each UTF-16 unit for
     the second (``hex_md5`` with ``chrsz = 8``)."""
-    units = _utf16_units(password.strip(" "))
+    raw = password.strip(" ").encode("utf-16-le", "surrogatepass")
+    units = [int.from_bytes(raw[i:i + 2], "little") for i in range(0, len(raw), 2)]
     ent = "".join(chr(u) if u <= 255 else f"&#{u};" for u in units)
     first = hashlib.md5(ent.encode("latin-1")).hexdigest()
     second = hashlib.md5(bytes(u & 0xFF for u in units)).hexdigest()

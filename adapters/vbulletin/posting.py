@@ -13,14 +13,10 @@ from adapters.vbulletin import forms, topic
 from adapters.vbulletin.client import VbulletinForum
 from referee.core.errors import PostingError
 
-FLOOD_WAIT = 31.0
-"""vBulletin's default ``floodchecktime`` (30 s) plus a margin, when the board names none."""
-
 
 class VbulletinPoster(FormPoster[HtmlForm]):
     """Replies and PMs as the logged-in host over a :class:`VbulletinForum` session."""
 
-    flood_default = FLOOD_WAIT
     forum: VbulletinForum
     reply_what = "ответ в теме t={topic}"
     subject_field = "title"
@@ -69,4 +65,4 @@ class VbulletinPoster(FormPoster[HtmlForm]):
             headers={**FORM_TYPE, "Referer": form.action})
 
 
-__all__ = ["FLOOD_WAIT", "PostingError", "VbulletinPoster"]
+__all__ = ["PostingError", "VbulletinPoster"]
