@@ -49,10 +49,8 @@ def _unread(box: Node, link: Node) -> bool:
 
 
 def _when(box: Node, *, tz: tzinfo, now: datetime) -> datetime | None:
-    date = box.css_first("span.date")
-    clock = box.css_first("span.time")
-    text = _shown(date)
-    if (hour := _shown(clock)) not in text:
+    text = _shown(box.css_first("span.date"))
+    if (hour := _shown(box.css_first("span.time"))) not in text:
         text = f"{text} {hour}".strip()
     if not text:
         return None
@@ -108,8 +106,7 @@ def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: d
     if not sender:
         raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не найден отправитель.")
     content = post_text(message)
-    date = box.css_first("span.date") or box.css_first("td.thead")
-    shown = _shown(date)
+    shown = _shown(box.css_first("span.date") or box.css_first("td.thead"))
     zone = footer_zone(html) or tz
     try:
         sent_at = vb_date(shown, tz=zone, now=now, order=date_order([shown]))

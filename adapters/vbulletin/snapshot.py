@@ -83,12 +83,10 @@ class VbulletinPages(snapshot.SavedPages):
         if page.on_board and "/privatemessage/" in page.url:
             return Reading("other", why="ЛС vBulletin 5 referee пока не читает: ночные ходы "
                                         "можно внести файлом заявок (requests.toml)")
-        showpm = "do=showpm" in page.url if page.on_board else False
-        if tree.css_first("div#showpm") is not None or showpm or (
-                tree.css_first('div[id^="post_message_"]') is not None):
+        if tree.css_first('div#showpm, div[id^="post_message_"]') is not None or (
+                page.on_board and "do=showpm" in page.url):
             return self._pm(tree, page)
-        if tree.css_first('a[href*="do=showpm"]') is not None or tree.css_first(
-                "form#pmform, ol.pmlist") is not None:
+        if tree.css_first('a[href*="do=showpm"], form#pmform, ol.pmlist') is not None:
             folder = pms.parse_pm_folder(page.text, url=page.url,
                                           folder=saved_folder(tree, page), tz=self.tz,
                                           now=page.saved_at)
