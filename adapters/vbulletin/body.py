@@ -58,7 +58,9 @@ def _blockquote(header: str, inner: str) -> str:
 
 
 def _codebox(code: Node) -> str:
-    return f'<div class="codebox"><code>{html.escape(_text_lines(code), quote=False)}</code></div>'
+    """Its text with ``<br>`` as line breaks (vB's highlighted [PHP] boxes break lines so)."""
+    text = "".join(text_pieces(code, br="\n"))
+    return f'<div class="codebox"><code>{html.escape(text, quote=False)}</code></div>'
 
 
 def text_pieces(node: Node, *, skip: frozenset[str] = frozenset(),
@@ -72,11 +74,6 @@ def text_pieces(node: Node, *, skip: frozenset[str] = frozenset(),
             yield br
         elif child.tag and not child.tag.startswith("-") and child.tag not in skip:
             yield from text_pieces(child, skip=skip, br=br)
-
-
-def _text_lines(node: Node) -> str:
-    """Text with ``<br>`` as line breaks (vB's highlighted [PHP] boxes break lines so)."""
-    return "".join(text_pieces(node, br="\n"))
 
 
 _HEADER_SKIP = frozenset({"a", "img"})

@@ -13,6 +13,7 @@ from typing import TypeVar
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
+from adapters.address import or_none
 from adapters.board import cookies_set
 from adapters.form import HtmlForm
 from adapters.login import FormLogin
@@ -21,7 +22,6 @@ from adapters.vbulletin import forms, pms, topic
 from adapters.vbulletin.dates import Order
 from adapters.vbulletin.urls import ThreadAddress, parse_thread_url
 from referee.core.errors import (
-    ConfigError,
     ForumError,
     LoginFailed,
     LoginRequired,
@@ -42,6 +42,7 @@ class VbulletinForum(FormLogin):
     """vBulletin's folders: 0 the inbox, -1 «Sent Items»; it has no outbox (an unread sent
     PM stays in «Sent Items» and in message tracking)."""
     pm_folders_hint = "папки: inbox (входящие) и sentbox (отправленные)"
+    reads_right = staticmethod(topic.reads_as_vbulletin)
     refusals = {
         "strikes": ("форум временно не пускает «{username}»: исчерпаны попытки входа",
                     "подождите 15 минут и проверьте пароль, войдя в браузере"),
@@ -67,17 +68,7 @@ class VbulletinForum(FormLogin):
     def topic_page_url(self, page: int) -> str:
         return self.address.page_url(page)
 
-    def pm_folder_url(self, folder: str, page: int = 1) -> str:
-        url = f"{self.root}private.php?folderid={self.folder_id(folder)}&sort=date&order=desc"
-        return url + (f"&page={page}" if page > 1 else "")
-
-    def pm_url(self, pm_id: int) -> str:
-        return f"{self.root}private.php?do=showpm&pmid={pm_id}"
-
     # -- fetching (hooks)
-
-    def reads_right(self, html: str) -> bool:
-        return topic.reads_as_vbulletin(html)
 
     def parse_answer(self, r: httpx.Response, html: str, read: Callable[[str], T],
                      what: str) -> T:
@@ -96,11 +87,8 @@ class VbulletinForum(FormLogin):
         """The board's canonical thread address, when it redirected us to one."""
         if r.url == httpx.URL(asked):
             return
-        try:
-            moved = parse_thread_url(str(r.url))
-        except ConfigError:
-            return
-        if moved.topic_id == self.topic_id and moved.topic_id is not None:
+        moved = or_none(parse_thread_url, str(r.url))
+        if moved is not None and moved.topic_id == self.topic_id:
             self.address = moved
 
     def fetch_topic_page(self, page: int) -> TopicPage:
@@ -176,7 +164,8 @@ class VbulletinForum(FormLogin):
         if self.address.form == "vb5":
             raise ForumError("vBulletin 5: личные сообщения referee пока не читает",
                              "ночные ходы можно внести файлом заявок (requests.toml)")
-        url = self.pm_folder_url(folder, page)
+        url = f"{self.root}private.php?folderid={self.folder_id(folder)}&sort=date&order=desc"
+        url += f"&page={page}" if page > 1 else ""
         return self.read(url, lambda html: self._folder_page(html, url, folder),
                          what=f"папка личных сообщений «{folder}»")
 
@@ -189,7 +178,7 @@ class VbulletinForum(FormLogin):
     def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
         """Open one PM (this marks it read for the host)."""
         pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
-        url = self.pm_url(pm_id)
+        url = f"{self.root}private.php?do=showpm&pmid={pm_id}"
         return self.read(url, lambda html: pms.parse_pm(
             html, url=url, pm_id=pm_id, folder=folder, tz=self.tz, now=self.now(),
             host=self.forum.username), what=f"личное сообщение {pm_id}")

@@ -23,17 +23,13 @@ LoginOutcome = Literal["ok", "wrong_password", "strikes", "unknown"]
 
 # --------------------------------------------------------------------------- the password
 
-def _utf16_units(text: str) -> list[int]:
-    raw = text.encode("utf-16-le", "surrogatepass")
-    return [int.from_bytes(raw[i:i + 2], "little") for i in range(0, len(raw), 2)]
-
-
 def md5_fields(password: str) -> tuple[str, str]:
     """``vb_login_md5password`` and ``vb_login_md5password_utf`` as a browser's
     ``md5hash()`` fills them: the password trimmed of spaces; characters above U+00FF
     written as ``&#N;`` for the first (``str_to_ent``), the low byte of each UTF-16 unit for
     the second (``hex_md5`` with ``chrsz = 8``)."""
-    units = _utf16_units(password.strip(" "))
+    raw = password.strip(" ").encode("utf-16-le", "surrogatepass")
+    units = [int.from_bytes(raw[i:i + 2], "little") for i in range(0, len(raw), 2)]
     ent = "".join(chr(u) if u <= 255 else f"&#{u};" for u in units)
     first = hashlib.md5(ent.encode("latin-1")).hexdigest()
     second = hashlib.md5(bytes(u & 0xFF for u in units)).hexdigest()
@@ -79,20 +75,15 @@ def login_outcome(html: str) -> LoginOutcome:
     return "unknown"
 
 
-def post_id_in(url: str) -> int | None:
-    match = _POST_ID.search(url)
-    return int(match.group(1) or match.group(2)) if match else None
-
-
 def stored_at(target: str, *, pm: bool, said: str = "") -> Answer | None:
     """A stored message, when the board sends the host on to it (a redirect or its
     refresh page): a PM back to ``private.php``, a reply to its post
     (``showthread.php?p=N#postN``); None when ``target`` is neither."""
-    post_id = post_id_in(target)
+    post = _POST_ID.search(target)
     if pm and "private.php" in target:
         return Answer("stored", None, said)
-    if not pm and post_id is not None:
-        return Answer("stored", post_id, said)
+    if not pm and post is not None:
+        return Answer("stored", int(post.group(1) or post.group(2)), said)
     return None
 
 
@@ -133,7 +124,6 @@ __all__ = [
     "login_form",
     "login_outcome",
     "md5_fields",
-    "post_id_in",
     "posting_form",
     "stored_at",
 ]

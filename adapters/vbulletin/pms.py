@@ -13,12 +13,13 @@ from selectolax.lexbor import LexborNode as Node
 
 from adapters.vbulletin.body import render_body
 from adapters.vbulletin.dates import date_order, footer_zone, vb_date
-from adapters.vbulletin.topic import _norm, _shown, pagination, raise_for_page, user_id
+from adapters.vbulletin.topic import _norm, _shown, pagination, post_text, raise_for_page, user_id
 from referee.core.errors import DateParseError, MalformedPage, PmRemoved
 from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
 from referee.core.markup import plain_text
 
-_PM_ID = re.compile(r"[?&;]pmid=(\d+)")
+PM_ID = re.compile(r"[?&;]pmid=(\d+)")
+"""A PM's number in its address (``private.php?do=showpm&pmid=N``)."""
 _REMOVED = ("invalid message", "неверно указано сообщение", "сообщение не найдено",
             "message does not exist")
 
@@ -48,10 +49,8 @@ def _unread(box: Node, link: Node) -> bool:
 
 
 def _when(box: Node, *, tz: tzinfo, now: datetime) -> datetime | None:
-    date = box.css_first("span.date")
-    clock = box.css_first("span.time")
-    text = _shown(date)
-    if (hour := _shown(clock)) not in text:
+    text = _shown(box.css_first("span.date"))
+    if (hour := _shown(box.css_first("span.time"))) not in text:
         text = f"{text} {hour}".strip()
     if not text:
         return None
@@ -70,7 +69,7 @@ def parse_pm_folder(html: str, *, url: str, folder: str, tz: tzinfo, now: dateti
     entries: list[PmListEntry] = []
     seen: set[int] = set()
     for link in tree.css('a[href*="do=showpm"]'):
-        match = _PM_ID.search(link.attributes.get("href") or "")
+        match = PM_ID.search(link.attributes.get("href") or "")
         if match is None or int(match.group(1)) in seen:
             continue
         pm_id = int(match.group(1))
@@ -82,8 +81,8 @@ def parse_pm_folder(html: str, *, url: str, folder: str, tz: tzinfo, now: dateti
             sent_at=_when(box, tz=zone, now=now), url=urljoin(url, link.attributes["href"] or ""),
             unread=_unread(box, link), recipients=(sender,) if folder != "inbox" else ()))
     if not entries and tree.css_first("form#pmform, ol.pmlist, #pmlist_0") is None:
-        if tree.css_first('input[name="vb_login_username"]') is not None or \
-                tree.css_first("div.standard_error, td.panelsurround") is not None:
+        if tree.css_first('input[name="vb_login_username"], div.standard_error, '
+                          "td.panelsurround") is not None:
             raise_for_page(tree, url, "папка личных сообщений")
     pages = pagination(tree)
     return PmFolderPage(folder=folder, page=pages.page, total_pages=pages.total,
@@ -106,11 +105,8 @@ def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: d
     sender, sender_id = _sender(box)
     if not sender:
         raise MalformedPage(f"Личное сообщение {pm_id} ({url}): не найден отправитель.")
-    inner = [c for c in message.iter() if c.tag == "blockquote"]
-    content = inner[0] if len(inner) == 1 and "postcontent" in (
-        inner[0].attributes.get("class") or "") else message
-    date = box.css_first("span.date") or box.css_first("td.thead")
-    shown = _shown(date)
+    content = post_text(message)
+    shown = _shown(box.css_first("span.date") or box.css_first("td.thead"))
     zone = footer_zone(html) or tz
     try:
         sent_at = vb_date(shown, tz=zone, now=now, order=date_order([shown]))
@@ -127,4 +123,4 @@ def parse_pm(html: str, *, url: str, pm_id: int, folder: str, tz: tzinfo, now: d
         body_html=body, body_text=plain_text(body), folder=folder)
 
 
-__all__ = ["parse_pm", "parse_pm_folder"]
+__all__ = ["PM_ID", "parse_pm", "parse_pm_folder"]

@@ -5,8 +5,6 @@ the hooks of :class:`adapters.poster.FormPoster`. The forms, the answers and wha
 
 from __future__ import annotations
 
-import re
-
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters.form import HtmlForm
@@ -15,15 +13,10 @@ from adapters.vbulletin import forms, topic
 from adapters.vbulletin.client import VbulletinForum
 from referee.core.errors import PostingError
 
-FLOOD_WAIT = 31.0
-"""vBulletin's default ``floodchecktime`` (30 s) plus a margin, when the board names none."""
-_THREAD = re.compile(r"[?&;]t=(\d+)")
-
 
 class VbulletinPoster(FormPoster[HtmlForm]):
     """Replies and PMs as the logged-in host over a :class:`VbulletinForum` session."""
 
-    flood_default = FLOOD_WAIT
     forum: VbulletinForum
     reply_what = "ответ в теме t={topic}"
     subject_field = "title"
@@ -39,8 +32,7 @@ class VbulletinPoster(FormPoster[HtmlForm]):
         return f"{self.forum.root}private.php?do=newpm"
 
     def form_topic(self, form: HtmlForm) -> str | None:
-        target = _THREAD.search(form.action)
-        return target.group(1) if target else form.fields.get("t")
+        return form.target("t") or form.fields.get("t")
 
     def fields(self, form: HtmlForm, *, pm: bool) -> dict[str, str]:
         data = {**form.fields, "wysiwyg": "0",
@@ -73,4 +65,4 @@ class VbulletinPoster(FormPoster[HtmlForm]):
             headers={**FORM_TYPE, "Referer": form.action})
 
 
-__all__ = ["FLOOD_WAIT", "PostingError", "VbulletinPoster"]
+__all__ = ["PostingError", "VbulletinPoster"]

@@ -20,7 +20,6 @@ from adapters.vbulletin.urls import parse_thread_url
 from referee.core.errors import MalformedPage
 from referee.core.kernel import TopicPage
 
-_PM_ID = re.compile(r"[?&;]pmid=(\d+)")
 _FOLDER_ID = re.compile(r"[?&;]folderid=(-?\d+)")
 _FOLDERS = {"0": "inbox", "-1": "sentbox"}
 _THREAD_LINKS = 'a[href*="showthread.php"], a[href*="threads/"], form[action]'
@@ -39,13 +38,13 @@ def _linked_thread(url: str) -> int | None:
 
 
 def _pm_id(tree: LexborHTMLParser, page: SavedPage) -> int | None:
-    if page.on_board and (match := _PM_ID.search(page.url)):
+    if page.on_board and (match := pms.PM_ID.search(page.url)):
         return int(match.group(1))
     node = tree.css_first('input[name="pmid"]')
     if node is not None and (node.attributes.get("value") or "").isdigit():
         return int(node.attributes.get("value") or 0)
     for link in tree.css('a[href*="do=newpm"], a[href*="do=showpm"], form[action*="pmid="]'):
-        if match := _PM_ID.search(link.attributes.get("href")
+        if match := pms.PM_ID.search(link.attributes.get("href")
                                   or link.attributes.get("action") or ""):
             return int(match.group(1))
     return None
@@ -69,11 +68,9 @@ class VbulletinPages(snapshot.SavedPages):
     """vBulletin 3.8/4.x (and vB 5 thread) saved pages, read by :mod:`.topic`, :mod:`.pms`."""
 
     engine = "vbulletin"
+    reads_right = staticmethod(topic.reads_as_vbulletin)
     _order: Order | None = None
     """The numeric date order learnt from the saved pages read so far (as the live board's)."""
-
-    def reads_right(self, text: str) -> bool:
-        return topic.reads_as_vbulletin(text)
 
     def read(self, page: SavedPage) -> Reading:
         if not claims_page(page.text):
@@ -84,12 +81,10 @@ class VbulletinPages(snapshot.SavedPages):
         if page.on_board and "/privatemessage/" in page.url:
             return Reading("other", why="ЛС vBulletin 5 referee пока не читает: ночные ходы "
                                         "можно внести файлом заявок (requests.toml)")
-        showpm = "do=showpm" in page.url if page.on_board else False
-        if tree.css_first("div#showpm") is not None or showpm or (
-                tree.css_first('div[id^="post_message_"]') is not None):
+        if tree.css_first('div#showpm, div[id^="post_message_"]') is not None or (
+                page.on_board and "do=showpm" in page.url):
             return self._pm(tree, page)
-        if tree.css_first('a[href*="do=showpm"]') is not None or tree.css_first(
-                "form#pmform, ol.pmlist") is not None:
+        if tree.css_first('a[href*="do=showpm"], form#pmform, ol.pmlist') is not None:
             folder = pms.parse_pm_folder(page.text, url=page.url,
                                           folder=saved_folder(tree, page), tz=self.tz,
                                           now=page.saved_at)

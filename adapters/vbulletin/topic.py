@@ -172,12 +172,10 @@ def _id_number(node: Node, prefix: str) -> int | None:
     return _number((node.attributes.get("id") or "")[len(prefix):])
 
 
-def _message(node: Node, pid: int) -> Node | None:
-    """``div#post_message_P``, or the ``blockquote.postcontent`` it wraps (vB 4: the whole
-    text is that blockquote; it must not be read as a quote)."""
-    message = node.css_first(f'div[id="post_message_{pid}"]')
-    if message is None:
-        return None
+def post_text(message: Node) -> Node:
+    """A postbit's ``div#post_message_P`` (a thread's or a PM's: vB shows both in one
+    postbit), or the ``blockquote.postcontent`` it wraps (vB 4: the whole text is that
+    blockquote; it must not be read as a quote)."""
     inner = element_children(message)
     if len(inner) == 1 and inner[0].tag == "blockquote" and "postcontent" in _classes(inner[0]):
         return inner[0]
@@ -212,15 +210,15 @@ def _vb4_post(li: Node, tree: LexborHTMLParser, url: str) -> RawPost | None:
     classes = _classes(li)
     if pid is None or not classes & {"postcontainer", "postbitlegacy", "postbit"}:
         return None
-    content = _message(li, pid)
-    if content is None or "postbitdeleted" in classes:
+    message = li.css_first(f'div[id="post_message_{pid}"]')
+    if message is None or "postbitdeleted" in classes:
         return None  # a deleted post's stub (shown to moderators), or an ignored one's
     who = _first(li, ("div.username_container a.username", "div.username_container .username",
                       ".userinfo .username", ".username"))
     return RawPost(
         pid, _author(_shown(who), pid, url, "div.username_container .username"),
-        _user_of(who), _shown(_first(li, ("div.posthead span.date", "span.date"))), content,
-        number=_number(_shown(li.css_first("a.postcounter"))),
+        _user_of(who), _shown(_first(li, ("div.posthead span.date", "span.date"))),
+        post_text(message), number=_number(_shown(li.css_first("a.postcounter"))),
         edit_text=_edit_text(li, "blockquote.lastedited, div.lastedited"))
 
 
@@ -238,7 +236,7 @@ def _vb3_post(message: Node, tree: LexborHTMLParser, url: str) -> RawPost | None
     counter = box.css_first(f'a[id="postcount{pid}"]')
     return RawPost(
         pid, _author(_words(who), pid, url, f"div#postmenu_{pid} с a.bigusername"),
-        _user_of(who), _words(_vb3_date_cell(box, pid)), _message(box, pid) or message,
+        _user_of(who), _words(_vb3_date_cell(box, pid)), post_text(message),
         number=_number(counter.attributes.get("name")) if counter is not None else None,
         edit_text=_edit_text(box.css_first(f'td[id="td_post_{pid}"]') or box,
                              "div.smallfont em"))
@@ -404,13 +402,11 @@ def pagination(tree: LexborHTMLParser) -> Place:
     if vb5_page is not None and vb5_total is not None:
         page = _number(vb5_page.attributes.get("value")) or 1
         total = _number(vb5_total.text()) or page
-    stats = tree.css_first("#postpagestats_above, #postpagestats_below")
+    stats = _shown(tree.css_first("#postpagestats_above, #postpagestats_below"))
     current = tree.css_first("div.pagenav td.alt2 span[title]")
-    results = None
-    if stats is not None:
-        results = _RESULTS.search(_norm(stats.text()))
-    elif current is not None:
-        results = _RESULTS.search(current.attributes.get("title") or "")
+    if not stats and current is not None:
+        stats = current.attributes.get("title") or ""
+    results = _RESULTS.search(stats)
     link = tree.css_first('a[rel="next"][href]')
     nxt = link.attributes.get("href") if link is not None else None
     total = max(page, total)
@@ -486,6 +482,7 @@ __all__ = [
     "is_logged_in",
     "message_text",
     "parse_topic_page",
+    "post_text",
     "raise_for_page",
     "raw_posts",
     "read_topic_page",
