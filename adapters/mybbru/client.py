@@ -408,10 +408,9 @@ class MybbForum(BoardClient):
         if self._messages is None:
             host = self.forum.username or ""
             found: dict[int, PrivateMessage] = {}
-            partners: list[tuple[int, str]] = []
-            for rows in self._batches("message.getRecent", {"sort_dir": "desc"}):
-                partners += [p for p in api.partners_of(rows) if p not in partners]
-            for uid, _ in partners:
+            recent = [row for rows in self._batches("message.getRecent", {"sort_dir": "desc"})
+                      for row in rows]
+            for uid, _ in api.partners_of(recent):
                 for rows in self._batches("message.get", {"user_id": str(uid),
                                                           "fields": PM_FIELDS,
                                                           "sort_dir": "desc"}):
@@ -434,9 +433,8 @@ class MybbForum(BoardClient):
 
     def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
         pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
-        known = self._messages.get(pm_id) if self._messages is not None else None
-        if known is not None:
-            return known
+        if self._messages and pm_id in self._messages:
+            return self._messages[pm_id]
         rows = api.rows_of(self._pm_call("message.get", {"id": str(pm_id),
                                                          "fields": PM_FIELDS}), "message.get")
         for row in rows:
