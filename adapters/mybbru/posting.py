@@ -17,6 +17,7 @@ import httpx
 
 from adapters.base import same_site
 from adapters.form import HtmlForm
+from adapters.mybbru import api
 from adapters.mybbru import page as pages
 from adapters.mybbru.client import MybbForum
 from adapters.poster import FORM_TYPE, Answer, Fill, FormPoster, form_body
@@ -130,9 +131,8 @@ class MybbPoster(FormPoster[tuple[HtmlForm, str]]):
                                "проверьте папку отправленных на форуме",
                                maybe_sent=True) from None
         error = payload.get("error") if isinstance(payload, dict) else None
-        if error:
-            text = error.get("message") if isinstance(error, dict) else error
-            raise PostingError(f"форум не отправил {what}: «{text}»",
+        if error:  # in the API's own words (its ``message``, else its ``code``…)
+            raise PostingError(f"форум не отправил {what}: «{api.error_text(error)}»",
                                "проверьте ник получателя")
         response = payload.get("response") if isinstance(payload, dict) else None
         pm_id = response.get("id") if isinstance(response, dict) else None
