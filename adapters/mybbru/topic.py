@@ -170,9 +170,8 @@ def _posted(block: LexborNode, post_id: int, tz: tzinfo | None,
             now: datetime | None) -> datetime:
     """``data-posted`` (unix seconds, UTC); else the permalink's text read in the board's
     zone (a page without the attribute)."""
-    raw = (block.attributes.get("data-posted") or "").strip()
-    if raw.isdigit() and int(raw) > 0:
-        return datetime.fromtimestamp(int(raw), UTC)
+    if seconds := int_or_none(block.attributes.get("data-posted")):
+        return datetime.fromtimestamp(seconds, UTC)
     link = block.css_first("h3 a.permalink") or block.css_first("h3 a")
     text = squash(link.text() if link is not None else "")
     if not text:
