@@ -8,12 +8,13 @@ from __future__ import annotations
 import html
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
 from adapters.html import squash
 from adapters.mybbru.body import normalise_body
+from adapters.post_parts import post
 from referee.core.errors import ForumError, MalformedPage
 from referee.core.kernel import EditNotice, PmListEntry, Post, PrivateMessage
 
@@ -184,21 +185,13 @@ def post_of(row: Mapping[str, Any], *, page: int, position: int,
     author = text_of(row, "username")
     if not author:
         raise _odd(f"у сообщения {post_id} пустое имя автора (username)")
-    body_html, body_text = normalise_body(str(row.get("message") or ""))
     edited = unix_time(row, "edited")
     edit = EditNotice(text_of(row, "edited_by"), edited, 1) if edited else None
-    return Post(
-        post_id=post_id,
-        author=author,
-        author_id=user_id if user_id is not None and user_id > GUEST_ID else None,
-        posted_at=posted,
-        body_html=body_html,
-        body_text=body_text,
-        page=page,
-        position=position,
-        topic_id=number(row, "topic_id") or topic_id,
-        edit=edit,
-    )
+    author_id = user_id if user_id is not None and user_id > GUEST_ID else None
+    read = post(post_id, (author, author_id), posted,
+                normalise_body(str(row.get("message") or "")), edit)
+    return replace(read, page=page, position=position,
+                   topic_id=number(row, "topic_id") or topic_id)
 
 
 def posts_of(response: Any, *, page: int, topic_id: int) -> list[Post]:

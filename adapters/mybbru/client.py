@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 import httpx
 
+from adapters import post_parts
 from adapters.address import no_topic
 from adapters.base import strip_sid
 from adapters.board import BoardClient
@@ -23,6 +23,7 @@ from adapters.mybbru import page as pages
 from adapters.mybbru import topic as topic_page
 from adapters.mybbru.api import PER_PAGE, ApiRefused, ApiUnavailable, TopicInfo
 from adapters.mybbru.urls import EXAMPLE, parse_topic_url
+from adapters.paging import Place
 from referee.core.errors import (
     AccessDenied,
     ForumError,
@@ -260,13 +261,12 @@ class MybbForum(BoardClient):
 
     def _page(self, topic: int, page: int, posts: list[Post], title: str, *,
               last: bool) -> TopicPage:
-        numbered = tuple(replace(p, page=page, position=i) for i, p in enumerate(posts, 1))
-        self._first_ids[page] = numbered[0].post_id
+        self._first_ids[page] = posts[0].post_id
         known = -(-self.topic.posts // PER_PAGE) if self.topic else 0
-        return TopicPage(topic_id=topic, title=title, page=page,
-                         total_pages=page if last else max(page + 1, known),
-                         per_page=PER_PAGE, posts=numbered,
-                         total_posts=(page - 1) * PER_PAGE + len(posts) if last else None)
+        return post_parts.topic_page(
+            Place(page, page if last else max(page + 1, known)), posts, topic_id=topic,
+            title=title, per_page=PER_PAGE,
+            total_posts=(page - 1) * PER_PAGE + len(posts) if last else None)
 
     # -- the topic through the API
 
@@ -407,10 +407,9 @@ class MybbForum(BoardClient):
         if self._messages is None:
             host = self.forum.username or ""
             found: dict[int, PrivateMessage] = {}
-            partners: list[tuple[int, str]] = []
-            for rows in self._batches("message.getRecent", {"sort_dir": "desc"}):
-                partners += [p for p in api.partners_of(rows) if p not in partners]
-            for uid, _ in partners:
+            recent = [row for rows in self._batches("message.getRecent", {"sort_dir": "desc"})
+                      for row in rows]
+            for uid, _ in api.partners_of(recent):
                 for rows in self._batches("message.get", {"user_id": str(uid),
                                                           "fields": PM_FIELDS,
                                                           "sort_dir": "desc"}):
@@ -433,9 +432,8 @@ class MybbForum(BoardClient):
 
     def fetch_pm(self, entry: PmListEntry | int, folder: str = "inbox") -> PrivateMessage:
         pm_id = entry.pm_id if isinstance(entry, PmListEntry) else int(entry)
-        known = self._messages.get(pm_id) if self._messages is not None else None
-        if known is not None:
-            return known
+        if self._messages and pm_id in self._messages:
+            return self._messages[pm_id]
         rows = api.rows_of(self._pm_call("message.get", {"id": str(pm_id),
                                                          "fields": PM_FIELDS}), "message.get")
         for row in rows:

@@ -6,20 +6,19 @@ by :mod:`.topic`; facts and their sources: README.md.
 
 from __future__ import annotations
 
-import re
-
 from selectolax.lexbor import LexborHTMLParser
 
 from adapters import charset
+from adapters.address import page_marks
 from adapters.form import HtmlForm, find_form, read_form
 from adapters.html import first_text
 
-_MYBB_MARKUP = re.compile(
+is_mybb_page = page_marks(
     r'id="pun-viewtopic"|<div[^>]+class="post\b[^"]*"[^>]*data-posted=|\bForumAPITicket\b'
-    r"|\bBoardID\s*=", re.IGNORECASE)
-_PUNBB_MARKUP = re.compile(
-    r'id="punviewtopic"|id="punwrap"|class="blockpost\b|Powered by <a[^>]+(punbb|fluxbb)',
-    re.IGNORECASE)
+    r"|\bBoardID\s*=")
+"""Whether a page is the MyBB.ru engine's (its body id, post blocks or JS globals)."""
+_punbb_marks = page_marks(
+    r'id="punviewtopic"|id="punwrap"|class="blockpost\b|Powered by <a[^>]+(punbb|fluxbb)')
 
 
 reads_as_mybb = charset.reads_in_language(('id="pun-navlinks"',),
@@ -37,14 +36,9 @@ def form_charset(content: bytes, content_type: str | None, codec: str) -> str:
     return codec
 
 
-def is_mybb_page(html: str) -> bool:
-    """Whether a page is the MyBB.ru engine's (its body id, post blocks or JS globals)."""
-    return bool(_MYBB_MARKUP.search(html))
-
-
 def is_punbb_page(html: str) -> bool:
     """A plain PunBB/FluxBB page (no MyBB.ru marks): ``div.blockpost`` posts."""
-    return bool(_PUNBB_MARKUP.search(html)) and not is_mybb_page(html)
+    return _punbb_marks(html) and not is_mybb_page(html)
 
 
 # --------------------------------------------------------------------------- forms

@@ -17,6 +17,7 @@ import httpx
 
 from adapters.base import same_site
 from adapters.form import HtmlForm
+from adapters.mybbru import api
 from adapters.mybbru import page as pages
 from adapters.mybbru.client import MybbForum
 from adapters.poster import FORM_TYPE, Answer, Fill, FormPoster, form_body
@@ -79,15 +80,14 @@ class MybbPoster(FormPoster[tuple[HtmlForm, str]]):
         shown = "форма личного сообщения" if pm else "форма ответа"
         if not self.forum.logged_in():
             self.forum.login()
-        for attempt in range(2):
+        while True:  # a login at most once a run: forum.login() counts it before it sends
             r, html, codec = self.http.get_text(url, reads_right=pages.reads_as_mybb, what=shown)
             form = pages.parse_post_form(html, url=url, action_has=action_has)
             # A reply form that asks for a guest's name was made for a guest.
             guest = form is not None and not pm and "req_username" in form.named
             if form is not None and not guest:
                 return form, pages.form_charset(r.content, r.headers.get("content-type"), codec)
-            if attempt == 0 and (guest or pages.has_login_form(html)) \
-                    and self.forum.logins == 0:
+            if (guest or pages.has_login_form(html)) and self.forum.logins == 0:
                 self.forum.login()
                 continue
             said = pages.page_message(html)
@@ -96,7 +96,6 @@ class MybbPoster(FormPoster[tuple[HtmlForm, str]]):
                 + (f": «{said}»" if said else ""),
                 "откройте её в браузере под учётной записью ведущего",
             )
-        raise PostingError(f"форум не показал {shown}")  # pragma: no cover - loop returns
 
     def send(self, form: tuple[HtmlForm, str], fill: Fill, *, url: str, what: str,
              pm: bool) -> Answer:
@@ -130,9 +129,8 @@ class MybbPoster(FormPoster[tuple[HtmlForm, str]]):
                                "проверьте папку отправленных на форуме",
                                maybe_sent=True) from None
         error = payload.get("error") if isinstance(payload, dict) else None
-        if error:
-            text = error.get("message") if isinstance(error, dict) else error
-            raise PostingError(f"форум не отправил {what}: «{text}»",
+        if error:  # in the API's own words (its ``message``, else its ``code``…)
+            raise PostingError(f"форум не отправил {what}: «{api.error_text(error)}»",
                                "проверьте ник получателя")
         response = payload.get("response") if isinstance(payload, dict) else None
         pm_id = response.get("id") if isinstance(response, dict) else None

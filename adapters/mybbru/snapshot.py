@@ -16,9 +16,11 @@ from selectolax.lexbor import LexborHTMLParser
 from adapters import snapshot
 from adapters.address import or_none
 from adapters.mybbru import page as pages
-from adapters.mybbru import topic as topic_page
+from adapters.mybbru import topic as topic_html
 from adapters.mybbru.api import PER_PAGE
 from adapters.mybbru.urls import parse_topic_url
+from adapters.paging import Place
+from adapters.post_parts import topic_page
 from adapters.snapshot import Reading, SavedPage, most_linked
 from referee.core.errors import MalformedPage
 from referee.core.kernel import Post, TopicPage
@@ -30,7 +32,7 @@ _NO_PMS = ("диалог из личных сообщений: их referee чи
 
 
 def _topic_on_page(tree: LexborHTMLParser, page: SavedPage) -> int | None:
-    shown = topic_page.shown_topic(tree)
+    shown = topic_html.shown_topic(tree)
     if shown is not None:
         return shown
     found = or_none(parse_topic_url, page.url) if page.on_board else None
@@ -65,12 +67,12 @@ class MybbPages(snapshot.SavedPages):
             return Reading("other", why=_NO_PMS)
         if not pages.is_mybb_page(page.text):
             return Reading("other", why="не страница MyBB.ru")
-        if not topic_page.post_blocks(tree):
+        if not topic_html.post_blocks(tree):
             if pages.has_login_form(page.text):
                 return Reading("other", why="форма входа (страница сохранена без входа)")
             return Reading("other", why="страница MyBB.ru, не тема")
         tid = _topic_on_page(tree, page)
-        shown = topic_page.parse_topic_page(page.text, topic_id=tid or 0, page=_asked(page),
+        shown = topic_html.parse_topic_page(page.text, topic_id=tid or 0, page=_asked(page),
                                             tz=self.tz, now=page.saved_at)
         first = shown.first_number
         # A post's position here is its number in the topic (0: not numbered), for regroup.
@@ -123,11 +125,9 @@ def _versions(number: int, versions: list[list[tuple[int, Post]]], pages_in_all:
         held = {pid: v for pid, v in held.items() if v[1].page not in boards} if k else {}
         held.update({post.post_id: (at, post) for at, post in version})
         posts = [p for _, p in sorted(held.values(), key=lambda v: v[0])]
-        out.append(TopicPage(
-            topic_id=newest.topic_id, title=newest.title, page=number,
-            total_pages=pages_in_all, per_page=PER_PAGE,
-            posts=tuple(replace(p, page=number, position=i) for i, p in enumerate(posts, 1)),
-            total_posts=total if number >= pages_in_all else None))
+        out.append(topic_page(Place(number, pages_in_all), posts, topic_id=newest.topic_id,
+                              title=newest.title, per_page=PER_PAGE,
+                              total_posts=total if number >= pages_in_all else None))
     return out
 
 

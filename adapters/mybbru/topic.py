@@ -18,7 +18,7 @@ from adapters.html import first_text, int_or_none, squash
 from adapters.mybbru.body import normalise_node
 from adapters.mybbru.page import page_message
 from adapters.paging import read_index
-from adapters.post_parts import edit_of
+from adapters.post_parts import edit_of, post
 from referee.core.dates import parse_forum_date
 from referee.core.errors import (
     AccessDenied,
@@ -72,15 +72,15 @@ def parse_topic_page(html: str, *, topic_id: int, page: int = 1, tz: tzinfo | No
                      now: datetime | None = None) -> HtmlTopicPage:
     """The posts of one topic page (``page``: the page asked for, which the page itself
     confirms in its page links). ``tz``/``now`` read dates written as text (a post without
-    ``data-posted``, the edit line); without them such a post is refused. ``Post.page``/
-    ``position`` are left for the caller (the adapter numbers pages of 100 posts)."""
+    ``data-posted``, the edit line); without them such a post is refused. A post's page,
+    place and topic are left for the caller (the adapter numbers pages of 100 posts)."""
     tree = LexborHTMLParser(html)
     _check_topic(tree, topic_id)
     blocks = post_blocks(tree)
     if not blocks:
         raise _no_posts(tree, html, topic_id)
     here, last = page_numbers(tree, page)
-    read = [_post(b, topic_id, tz, now) for b in blocks]
+    read = [_post(b, tz, now) for b in blocks]
     return HtmlTopicPage(page=here, last_page=max(here, last), title=topic_title(tree),
                          posts=tuple(p for p, _ in read), numbers=tuple(n for _, n in read))
 
@@ -150,31 +150,28 @@ def _linked_page(link: LexborNode) -> int | None:
     return max([int(n) for n in (text, page) if n.isdigit()], default=None)
 
 
-def _post(block: LexborNode, topic_id: int, tz: tzinfo | None,
+def _post(block: LexborNode, tz: tzinfo | None,
           now: datetime | None) -> tuple[Post, int | None]:
     m = _POST_ID.match(block.attributes.get("id") or "")
     assert m is not None  # post_blocks chose it by this id
     post_id = int(m.group(1))
     posted = _posted(block, post_id, tz, now)
-    author, author_id = _author(block, post_id)
+    author = _author(block, post_id)
     content = block.css_first("div.post-content") or block.css_first(f"#p{post_id}-content")
     if content is None:
         raise MalformedPage(f"у сообщения {post_id} нет текста (div.post-content)", _HINT)
     edit = _edit_notice(content, tz, now) or _edit_notice(block, tz, now)
     normalise_node(content)
-    post = Post(post_id=post_id, author=author, author_id=author_id, posted_at=posted,
-                body_html=(content.inner_html or "").strip(),
-                body_text=plain_text_node(content), topic_id=topic_id, edit=edit)
-    return post, _number(block)
+    body = ((content.inner_html or "").strip(), plain_text_node(content))
+    return post(post_id, author, posted, body, edit), _number(block)
 
 
 def _posted(block: LexborNode, post_id: int, tz: tzinfo | None,
             now: datetime | None) -> datetime:
     """``data-posted`` (unix seconds, UTC); else the permalink's text read in the board's
     zone (a page without the attribute)."""
-    raw = (block.attributes.get("data-posted") or "").strip()
-    if raw.isdigit() and int(raw) > 0:
-        return datetime.fromtimestamp(int(raw), UTC)
+    if seconds := int_or_none(block.attributes.get("data-posted")):
+        return datetime.fromtimestamp(seconds, UTC)
     link = block.css_first("h3 a.permalink") or block.css_first("h3 a")
     text = squash(link.text() if link is not None else "")
     if not text:
