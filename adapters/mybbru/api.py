@@ -147,7 +147,6 @@ class TopicInfo:
     """Posts in the topic, the first one included (``num_replies`` + 1)."""
     first_post_id: int | None
     last_post_id: int | None
-    closed: bool
 
 
 def topic_info(response: Any, topic_id: int) -> TopicInfo | None:
@@ -162,7 +161,6 @@ def topic_info(response: Any, topic_id: int) -> TopicInfo | None:
                 first_post_id=number(row, "init_id") or number(row, "init_post")
                 or number(row, "first_post"),
                 last_post_id=number(row, "last_post_id"),
-                closed=bool(number(row, "closed", default=0)),
             )
     return None
 

@@ -1,5 +1,5 @@
 """What every SMF page shares: the check that it reads right, its reader
-(``smf_member_id``), the session token, the header's clock (the board's «now», and the zone
+(``smf_member_id``), the header's clock (the board's «now», and the zone
 it prints times in) and the login and error boxes SMF answers with HTTP 200. Facts and their
 sources: README.md («Addresses and pages», «Time zones»).
 """
@@ -30,8 +30,6 @@ from referee.core.errors import (
 __all__ = ["SmfPage", "looks_like_smf", "reads_as_smf"]
 
 _MEMBER = re.compile(r"var smf_member_id\s*=\s*(\d+)")
-_SESSION_VAR = re.compile(r"var smf_session_var\s*=\s*[\"']([^\"']+)[\"']")
-_SESSION_ID = re.compile(r"var smf_session_id\s*=\s*[\"']([^\"']+)[\"']")
 _MARKUP = re.compile(r"var smf_scripturl\s*=|<body[^>]+id=\"smf\"|Simple Machines Forum",
                      re.IGNORECASE)
 _NOT_FOUND = ("отсутствует или недоступна", "does not exist", "не существует",
@@ -59,8 +57,6 @@ class SmfPage:
         head = html[:20000]
         member = _MEMBER.search(head)
         self.member_id = int(member.group(1)) if member else None
-        var, value = _SESSION_VAR.search(head), _SESSION_ID.search(head)
-        self.session = (var.group(1), value.group(1)) if var and value else None
 
     @property
     def logged_in(self) -> bool:
