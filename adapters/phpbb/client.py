@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
@@ -34,7 +33,6 @@ from referee.core.kernel import (
     TopicPage,
 )
 
-log = logging.getLogger("referee.phpbb")
 T = TypeVar("T")
 
 DEFAULT_POSTS_PER_PAGE = 10

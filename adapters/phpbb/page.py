@@ -95,8 +95,7 @@ def _message_panel(tree: LexborHTMLParser) -> tuple[str, str] | None:
     """(title, text) of phpBB's information/error panel, if the page is one."""
     panel = tree.css_first("div#message")
     if panel is not None:
-        title_node = panel.css_first("h2")
-        title = squash(title_node.text()) if title_node is not None else ""
+        title = text_of(panel.css_first("h2"))
         paragraphs = [squash(p.text()) for p in panel.css("p")]
         text = " ".join(p for p in paragraphs if p) or squash(panel.text())
         return title, text
