@@ -224,13 +224,10 @@ def account(tree: LexborHTMLParser) -> tuple[str, int | None]:
     """The name and id of the account the page was rendered for ("" and None for a guest):
     the header's ``li#username_logged_in`` (3.1+: the name in ``.username``, the id in its
     profile link), else 3.0's «Выход [ Nick ]» / «Logout [ Nick ]» (a name, no id)."""
-    header = tree.css_first("li#username_logged_in")
-    name = ""
-    uid: int | None = None
-    if header is not None:
-        name = text_of(header.css_first(".username, .username-coloured"))
-        profile = header.css_first('a[href*="mode=viewprofile"]')
-        uid = user_id_of(profile.attributes.get("href") or "") if profile is not None else None
+    header = "li#username_logged_in "
+    name = text_of(tree.css_first(f"{header}.username, {header}.username-coloured"))
+    profile = tree.css_first(f'{header}a[href*="mode=viewprofile"]')
+    uid = user_id_of(profile.attributes.get("href") or "") if profile is not None else None
     logout = tree.css_first('a[href*="mode=logout"]')
     if not name and logout is not None:
         match = re.search(r"\[\s*(.+?)\s*\]", squash(logout.text()))
