@@ -19,11 +19,7 @@ from adapters.phpbb.pm_export import PmExport
 from adapters.phpbb.pms import parse_pm, read_pm_folder
 from adapters.phpbb.topic import parse_topic_page
 from adapters.phpbb.urls import parse_topic_url, sid_in_body
-from referee.core.errors import (
-    ConfigError,
-    LoginFailed,
-    MalformedPage,
-)
+from referee.core.errors import ConfigError, LoginFailed, MalformedPage
 from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
