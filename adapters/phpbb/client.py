@@ -10,6 +10,7 @@ from typing import TypeVar
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
+from adapters.address import no_topic
 from adapters.board import cookies_set, walk_pages
 from adapters.form import HtmlForm
 from adapters.login import FormLogin
@@ -18,8 +19,8 @@ from adapters.phpbb.page import _message_panel, reads_as_phpbb
 from adapters.phpbb.pm_export import PmExport
 from adapters.phpbb.pms import parse_pm, read_pm_folder
 from adapters.phpbb.topic import parse_topic_page
-from adapters.phpbb.urls import parse_topic_url, sid_in_body
-from referee.core.errors import ConfigError, LoginFailed, MalformedPage
+from adapters.phpbb.urls import EXAMPLE, parse_topic_url, sid_in_body
+from referee.core.errors import LoginFailed, MalformedPage
 from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
@@ -56,7 +57,7 @@ class PhpbbForum(PmExport, FormLogin):
                                        "капчу"}
 
     engine = "phpbb"
-    url_example = "https://forum.example.com/viewtopic.php?t=123"
+    url_example = EXAMPLE
     pm_folders = {"inbox": 0, "sentbox": -1, "outbox": -2}
     pm_folders_hint = "бывают inbox, sentbox или outbox"
 
@@ -81,10 +82,7 @@ class PhpbbForum(PmExport, FormLogin):
     def topic_page_url(self, page: int, per_page: int | None = None) -> str:
         """Page ``page`` of the game topic, oldest first, nothing filtered (gotcha 8)."""
         if self.topic_id is None:
-            raise ConfigError(
-                "в [forum] url нет номера темы (t=…)",
-                'укажите ссылку на тему, например "https://forum.example.com/viewtopic.php?t=123"',
-            )
+            raise no_topic("t=…", EXAMPLE)
         url = f"{self.root}viewtopic.php?t={self.topic_id}&sk=t&sd=a&st=0"
         if page > 1:
             url += f"&start={(page - 1) * (per_page or self.per_page or DEFAULT_POSTS_PER_PAGE)}"
