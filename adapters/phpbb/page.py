@@ -185,8 +185,7 @@ def _is_profile_link(node: Node) -> bool:
         return True
     # get_username_string() gives every member's link one of these classes (3.1+); an SEO
     # mod may have rewritten the address.
-    names = classes(node)
-    return bool(href) and ("username" in names or "username-coloured" in names)
+    return bool(href) and not classes(node).isdisjoint(("username", "username-coloured"))
 
 
 def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:
@@ -199,10 +198,7 @@ def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:
     if links:
         link = links[-1] if last else links[0]
         return squash(link.text()), user_id_of(link.attributes.get("href") or "")
-    span = container.css_first("span.username, span.username-coloured")
-    if span is not None:
-        return squash(span.text()), None
-    return squash(container.text()), None
+    return text_of(container.css_first("span.username, span.username-coloured") or container), None
 
 
 def users_among(nodes: list[Node]) -> list[tuple[str, int | None]]:
