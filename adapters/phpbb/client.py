@@ -120,9 +120,6 @@ class PhpbbForum(PmExport, FormLogin):
             raise self.status_error(r.status_code, what, panel[1][:200] if panel else "")
         return read(html)
 
-    def relogin(self, r: httpx.Response, html: str) -> None:
-        self.login(form_html=html, received_at=self._received)
-
     def fetch_topic_page(self, page: int, per_page: int | None = None) -> TopicPage:
         """One topic page as the forum numbers it (may be lower than ``page`` if clamped)."""
         url = self.topic_page_url(page, per_page)
@@ -180,10 +177,12 @@ class PhpbbForum(PmExport, FormLogin):
     def login(self, form_html: str | None = None, form_url: str | None = None, *,
               received_at: float | None = None) -> None:
         """Log in as ``[forum] username`` (research 3.2): the login form the forum just
-        served (``form_html``, arrived at ``received_at``) or ``ucp.php?mode=login``;
-        waits ≥1 s after the form arrived; judged by the session cookie. Failure names the
-        reason (wrong password, CAPTCHA, banned/inactive), never the password."""
-        self._received = received_at
+        served (``form_html``, arrived at ``received_at``, else with the last page fetched) or
+        ``ucp.php?mode=login``; waits ≥1 s after the form arrived; judged by the session
+        cookie. Failure names the reason (wrong password, CAPTCHA, banned/inactive), never
+        the password."""
+        if received_at is not None:
+            self._received = received_at
         super().login(form_html, form_url)
 
     def login_form(self, form_html: str | None, form_url: str | None) -> HtmlForm:
