@@ -74,9 +74,7 @@ def login_error(html: str) -> LoginErrorKind | None:
     """Classify phpBB's refusal of a login; ``None`` when the page shows no login error."""
     tree = LexborHTMLParser(html)
     form = _login_form_node(tree)
-    texts: list[str] = []
-    if form is not None:
-        texts = [squash(n.text()) for n in form.css(".error")]
+    texts = [squash(n.text()) for n in form.css(".error")] if form is not None else []
     if not any(texts):
         panel = _message_panel(tree)
         if panel is not None:
