@@ -215,9 +215,8 @@ def _entry(row: Node, title: Node, where: _Where, unread: bool,
 
 
 def _children(node: Node | None) -> list[Node]:
-    if node is None:
-        return []
-    return [child for child in node.iter(include_text=False) if child.tag != "a"
+    children = node.iter(include_text=False) if node is not None else ()
+    return [child for child in children if child.tag != "a"
             or "topictitle" not in (child.attributes.get("class") or "")]
 
 
