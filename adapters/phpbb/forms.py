@@ -146,9 +146,7 @@ def posting_error(html: str) -> str | None:
     if posting_success(html) is not None:
         return None
     panel = _message_panel(tree)
-    if panel is not None:
-        return panel[1] or panel[0]
-    return None
+    return (panel[1] or panel[0]) if panel is not None else None
 
 
 def posting_success(html: str) -> int | None:
