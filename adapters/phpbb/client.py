@@ -4,13 +4,13 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable, Iterator
 from typing import TypeVar
 
 import httpx
 from selectolax.lexbor import LexborHTMLParser
 
+from adapters.address import no_topic
 from adapters.board import cookies_set, walk_pages
 from adapters.form import HtmlForm
 from adapters.login import FormLogin
@@ -19,12 +19,8 @@ from adapters.phpbb.page import _message_panel, reads_as_phpbb
 from adapters.phpbb.pm_export import PmExport
 from adapters.phpbb.pms import parse_pm, read_pm_folder
 from adapters.phpbb.topic import parse_topic_page
-from adapters.phpbb.urls import parse_topic_url, sid_in_body
-from referee.core.errors import (
-    ConfigError,
-    LoginFailed,
-    MalformedPage,
-)
+from adapters.phpbb.urls import EXAMPLE, parse_topic_url, sid_in_body
+from referee.core.errors import LoginFailed, MalformedPage
 from referee.core.kernel import (
     FIRST_PAGE,
     PageCursor,
@@ -34,7 +30,6 @@ from referee.core.kernel import (
     TopicPage,
 )
 
-log = logging.getLogger("referee.phpbb")
 T = TypeVar("T")
 
 DEFAULT_POSTS_PER_PAGE = 10
@@ -86,10 +81,7 @@ class PhpbbForum(PmExport, FormLogin):
     def topic_page_url(self, page: int, per_page: int | None = None) -> str:
         """Page ``page`` of the game topic, oldest first, nothing filtered (gotcha 8)."""
         if self.topic_id is None:
-            raise ConfigError(
-                "в [forum] url нет номера темы (t=…)",
-                'укажите ссылку на тему, например "https://forum.example.com/viewtopic.php?t=123"',
-            )
+            raise no_topic("t=…", EXAMPLE)
         url = f"{self.root}viewtopic.php?t={self.topic_id}&sk=t&sd=a&st=0"
         if page > 1:
             url += f"&start={(page - 1) * (per_page or self.per_page or DEFAULT_POSTS_PER_PAGE)}"
@@ -126,9 +118,6 @@ class PhpbbForum(PmExport, FormLogin):
             panel = _message_panel(LexborHTMLParser(html)) if r.status_code == 403 else None
             raise self.status_error(r.status_code, what, panel[1][:200] if panel else "")
         return read(html)
-
-    def relogin(self, r: httpx.Response, html: str) -> None:
-        self.login(form_html=html, received_at=self._received)
 
     def fetch_topic_page(self, page: int, per_page: int | None = None) -> TopicPage:
         """One topic page as the forum numbers it (may be lower than ``page`` if clamped)."""
@@ -187,10 +176,12 @@ class PhpbbForum(PmExport, FormLogin):
     def login(self, form_html: str | None = None, form_url: str | None = None, *,
               received_at: float | None = None) -> None:
         """Log in as ``[forum] username`` (research 3.2): the login form the forum just
-        served (``form_html``, arrived at ``received_at``) or ``ucp.php?mode=login``;
-        waits ≥1 s after the form arrived; judged by the session cookie. Failure names the
-        reason (wrong password, CAPTCHA, banned/inactive), never the password."""
-        self._received = received_at
+        served (``form_html``, arrived at ``received_at``, else with the last page fetched) or
+        ``ucp.php?mode=login``; waits ≥1 s after the form arrived; judged by the session
+        cookie. Failure names the reason (wrong password, CAPTCHA, banned/inactive), never
+        the password."""
+        if received_at is not None:
+            self._received = received_at
         super().login(form_html, form_url)
 
     def login_form(self, form_html: str | None, form_url: str | None) -> HtmlForm:

@@ -21,9 +21,7 @@ from adapters.phpbb.page import (
 )
 from adapters.phpbb.topic import _author, _post_parts, _prosilver_posts
 from adapters.poster import Answer
-from referee.core.errors import (
-    MalformedPage,
-)
+from referee.core.errors import MalformedPage
 
 # ---------------------------------------------------------------------------------------
 # Login
@@ -76,9 +74,7 @@ def login_error(html: str) -> LoginErrorKind | None:
     """Classify phpBB's refusal of a login; ``None`` when the page shows no login error."""
     tree = LexborHTMLParser(html)
     form = _login_form_node(tree)
-    texts: list[str] = []
-    if form is not None:
-        texts = [squash(n.text()) for n in form.css(".error")]
+    texts = [squash(n.text()) for n in form.css(".error")] if form is not None else []
     if not any(texts):
         panel = _message_panel(tree)
         if panel is not None:
@@ -150,9 +146,7 @@ def posting_error(html: str) -> str | None:
     if posting_success(html) is not None:
         return None
     panel = _message_panel(tree)
-    if panel is not None:
-        return panel[1] or panel[0]
-    return None
+    return (panel[1] or panel[0]) if panel is not None else None
 
 
 def posting_success(html: str) -> int | None:

@@ -95,8 +95,7 @@ def _message_panel(tree: LexborHTMLParser) -> tuple[str, str] | None:
     """(title, text) of phpBB's information/error panel, if the page is one."""
     panel = tree.css_first("div#message")
     if panel is not None:
-        title_node = panel.css_first("h2")
-        title = squash(title_node.text()) if title_node is not None else ""
+        title = text_of(panel.css_first("h2"))
         paragraphs = [squash(p.text()) for p in panel.css("p")]
         text = " ".join(p for p in paragraphs if p) or squash(panel.text())
         return title, text
@@ -186,8 +185,7 @@ def _is_profile_link(node: Node) -> bool:
         return True
     # get_username_string() gives every member's link one of these classes (3.1+); an SEO
     # mod may have rewritten the address.
-    names = classes(node)
-    return bool(href) and ("username" in names or "username-coloured" in names)
+    return bool(href) and not classes(node).isdisjoint(("username", "username-coloured"))
 
 
 def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:
@@ -200,10 +198,7 @@ def _user_in(container: Node, *, last: bool = False) -> tuple[str, int | None]:
     if links:
         link = links[-1] if last else links[0]
         return squash(link.text()), user_id_of(link.attributes.get("href") or "")
-    span = container.css_first("span.username, span.username-coloured")
-    if span is not None:
-        return squash(span.text()), None
-    return squash(container.text()), None
+    return text_of(container.css_first("span.username, span.username-coloured") or container), None
 
 
 def users_among(nodes: list[Node]) -> list[tuple[str, int | None]]:
@@ -225,13 +220,10 @@ def account(tree: LexborHTMLParser) -> tuple[str, int | None]:
     """The name and id of the account the page was rendered for ("" and None for a guest):
     the header's ``li#username_logged_in`` (3.1+: the name in ``.username``, the id in its
     profile link), else 3.0's «Выход [ Nick ]» / «Logout [ Nick ]» (a name, no id)."""
-    header = tree.css_first("li#username_logged_in")
-    name = ""
-    uid: int | None = None
-    if header is not None:
-        name = text_of(header.css_first(".username, .username-coloured"))
-        profile = header.css_first('a[href*="mode=viewprofile"]')
-        uid = user_id_of(profile.attributes.get("href") or "") if profile is not None else None
+    header = "li#username_logged_in "
+    name = text_of(tree.css_first(f"{header}.username, {header}.username-coloured"))
+    profile = tree.css_first(f'{header}a[href*="mode=viewprofile"]')
+    uid = user_id_of(profile.attributes.get("href") or "") if profile is not None else None
     logout = tree.css_first('a[href*="mode=logout"]')
     if not name and logout is not None:
         match = re.search(r"\[\s*(.+?)\s*\]", squash(logout.text()))

@@ -103,15 +103,12 @@ def parse_pm_export(content: bytes) -> list[ExportedPm]:
 
 
 def _exported(row: ET.Element) -> ExportedPm:
-    def field(tag: str) -> str:
-        node = row.find(tag)
-        return (node.text or "") if node is not None else ""
-
-    sent_at = iso_utc(field("date"))  # «9999-12-31T23:59:59-12:00» is no clock: None
+    sent_at = iso_utc(row.findtext("date"))  # «9999-12-31T23:59:59-12:00» is no clock: None
     recipients = tuple(squash(r.text or "") for r in row.iter("recipient")
                        if (r.text or "").strip())
-    return ExportedPm(subject=squash(field("subject")), sender=squash(field("sender")),
-                      sent_at=sent_at, recipients=recipients, bbcode=field("message"))
+    return ExportedPm(subject=squash(row.findtext("subject") or ""),
+                      sender=squash(row.findtext("sender") or ""), sent_at=sent_at,
+                      recipients=recipients, bbcode=row.findtext("message") or "")
 
 
 def same_message(row: ExportedPm, entry: PmListEntry) -> bool:

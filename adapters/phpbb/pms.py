@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 from selectolax.lexbor import LexborHTMLParser
 from selectolax.lexbor import LexborNode as Node
 
-from adapters.html import int_or_none, squash
+from adapters.html import int_or_none, next_element, squash
 from adapters.phpbb.body import body_of
 from adapters.phpbb.page import (
     _HINT_URL,
@@ -29,14 +29,8 @@ from adapters.phpbb.page import (
     users_among,
 )
 from adapters.phpbb.pm_export import ExportForm, export_form
-from referee.core.errors import (
-    MalformedPage,
-)
-from referee.core.kernel import (
-    PmFolderPage,
-    PmListEntry,
-    PrivateMessage,
-)
+from referee.core.errors import MalformedPage
+from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
 
 # ---------------------------------------------------------------------------------------
 # Private messages
@@ -221,9 +215,8 @@ def _entry(row: Node, title: Node, where: _Where, unread: bool,
 
 
 def _children(node: Node | None) -> list[Node]:
-    if node is None:
-        return []
-    return [child for child in node.iter(include_text=False) if child.tag != "a"
+    children = node.iter(include_text=False) if node is not None else ()
+    return [child for child in children if child.tag != "a"
             or "topictitle" not in (child.attributes.get("class") or "")]
 
 
@@ -251,10 +244,8 @@ def pm_header_rows(tree: LexborHTMLParser) -> dict[str, list[Node]]:
     rows: dict[str, list[Node]] = {}
     for index, label_cell in enumerate(
             c for c in tree.css("td.genmed") if c.css_first("b") is not None):
-        value = label_cell.next
-        while value is not None and value.tag != "td":
-            value = value.next
-        if value is not None:
+        value = next_element(label_cell)
+        if value is not None and value.tag == "td":
             rows.setdefault(_role(label_cell.text(), index, _TABLE_ORDER), [value])
     return rows if "from" in rows and "sent" in rows else {}
 

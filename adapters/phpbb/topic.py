@@ -71,11 +71,9 @@ def _id_posts(tree: LexborHTMLParser) -> list[tuple[int, Node]]:
 
 def _inside(node: Node, outer: Node) -> bool:
     current = node.parent
-    while current is not None:
-        if current == outer:
-            return True
+    while current is not None and current != outer:
         current = current.parent
-    return False
+    return current is not None
 
 
 def _page_body_parts(tree: LexborHTMLParser) -> list[Node] | None:
