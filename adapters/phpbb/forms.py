@@ -21,7 +21,9 @@ from adapters.phpbb.page import (
 )
 from adapters.phpbb.topic import _author, _post_parts, _prosilver_posts
 from adapters.poster import Answer
-from referee.core.errors import MalformedPage
+from referee.core.errors import (
+    MalformedPage,
+)
 
 # ---------------------------------------------------------------------------------------
 # Login

@@ -29,8 +29,14 @@ from adapters.phpbb.page import (
     users_among,
 )
 from adapters.phpbb.pm_export import ExportForm, export_form
-from referee.core.errors import MalformedPage
-from referee.core.kernel import PmFolderPage, PmListEntry, PrivateMessage
+from referee.core.errors import (
+    MalformedPage,
+)
+from referee.core.kernel import (
+    PmFolderPage,
+    PmListEntry,
+    PrivateMessage,
+)
 
 # ---------------------------------------------------------------------------------------
 # Private messages
