@@ -76,12 +76,8 @@ class Nights:
 
     def host_edits(self, night: int) -> list[HostEdit]:
         """The host's recorded edits of Night ``night``'s requests, oldest first."""
-        return [
-            HostEdit(op=e.op, night=night, actor=e.actor, action=e.action, target=e.target,
-                     targets=e.targets, executor=e.executor, reason=e.reason, source=e.source,
-                     source_id=f"host#{e.decision_id}")
-            for e in decisions.recorded(self.core.store, NightEdit) if e.night == night
-        ]
+        return [e.host_edit() for e in decisions.recorded(self.core.store, NightEdit)
+                if e.night == night]
 
     def resolve_night(
         self, night: int, *, record: bool = True, _state: GameState | None = None

@@ -19,6 +19,7 @@ from referee.config.game import Player
 from referee.core.errors import GameError
 
 if TYPE_CHECKING:  # the rules read decisions without loading the database (issue 28)
+    from referee.rules.intake.requests_file import HostEdit
     from referee.store import Override, Store
 
 VoteAction = Literal["accept", "reject", "set"]
@@ -121,6 +122,17 @@ class NightEdit:
     reason: str = ""
     decision_id: int | None = field(default=None, compare=False)
     """The row it was read from (``host#N`` in the night's log)."""
+
+    def host_edit(self) -> HostEdit:
+        """The edit as the night's intake applies it (its row as ``host#N``)."""
+        # Imported here: the intake's reader is not loaded by every command that reads
+        # decisions (a day's count never needs it).
+        from referee.rules.intake.requests_file import HostEdit
+
+        return HostEdit(op=self.op, night=self.night, actor=self.actor, action=self.action,
+                        target=self.target, targets=self.targets, executor=self.executor,
+                        reason=self.reason, source=self.source,
+                        source_id=f"host#{self.decision_id}")
 
 
 @dataclass(frozen=True, slots=True)

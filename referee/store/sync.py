@@ -107,15 +107,20 @@ class SyncReport:
 FOLDERS_RU = {"inbox": "входящие", "sentbox": "отправленные", "outbox": "исходящие"}
 
 
-def _ranges(pages: tuple[int, ...]) -> str:
-    """``(2, 3, 4, 7)`` → ``2–4, 7``."""
+def _runs(pages: tuple[int, ...]) -> list[list[int]]:
+    """``(2, 3, 4, 7)`` → ``[[2, 3, 4], [7]]``: the runs of consecutive pages."""
     runs: list[list[int]] = []
     for n in pages:
         if runs and n == runs[-1][-1] + 1:
             runs[-1].append(n)
         else:
             runs.append([n])
-    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 1 else f"{r[0]}" for r in runs)
+    return runs
+
+
+def _ranges(pages: tuple[int, ...]) -> str:
+    """``(2, 3, 4, 7)`` → ``2–4, 7``."""
+    return ", ".join(f"{r[0]}–{r[-1]}" if len(r) > 1 else f"{r[0]}" for r in _runs(pages))
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,13 +259,7 @@ def _pages_again(adapter: Forum, pages: tuple[int, ...],
                  per_page: int | None) -> Iterator[TopicPage]:
     """The pages named, read again: one pass of ``fetch_topic_pages`` per run of
     consecutive pages."""
-    runs: list[list[int]] = []
-    for n in pages:
-        if runs and n == runs[-1][-1] + 1:
-            runs[-1].append(n)
-        else:
-            runs.append([n])
-    for run in runs:
+    for run in _runs(pages):
         yield from _read_run(adapter, run[0], run[-1], per_page)
 
 
